@@ -1,0 +1,73 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// beacond: BLE proximity beacons → ranging → alert strategies → alerts.
+//
+// Data flows one way: sources → BeaconWire (parse) → BeaconRanging → BeaconAlerting
+// (strategies, engine) → sinks. Core, Wire, Ranging, Alerting and Strategies need no system
+// library; libbluetooth is linked by BeaconBlueZ alone.
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "beacond",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "BeaconCore", targets: ["BeaconCore"]),
+        .library(name: "BeaconWire", targets: ["BeaconWire"]),
+        .library(name: "BeaconRanging", targets: ["BeaconRanging"]),
+        .library(name: "BeaconAlerting", targets: ["BeaconAlerting"]),
+        .library(name: "BeaconStrategies", targets: ["BeaconStrategies"]),
+        .library(name: "BeaconSimulator", targets: ["BeaconSimulator"]),
+        .library(name: "BeaconBlueZ", targets: ["BeaconBlueZ"]),
+        .library(name: "BeaconGateway", targets: ["BeaconGateway"]),
+        .executable(name: "beacond", targets: ["beacond"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+    ],
+    targets: [
+        // MARK: Libraries, upstream first
+        .target(name: "BeaconCore", swiftSettings: swiftSettings),
+        .target(name: "BeaconWire", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
+        .systemLibrary(
+            name: "CBluetooth",
+            pkgConfig: "bluez",
+            providers: [.apt(["libbluetooth-dev"])]
+        ),
+        .target(name: "BeaconBlueZ", dependencies: ["BeaconCore", "BeaconWire", "CBluetooth"],
+                swiftSettings: swiftSettings),
+        .target(name: "BeaconRanging", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
+        .target(name: "BeaconAlerting", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
+        .target(name: "BeaconStrategies", dependencies: ["BeaconCore", "BeaconAlerting"],
+                path: "Strategies/BeaconStrategies", swiftSettings: swiftSettings),
+        .target(name: "BeaconSimulator", dependencies: ["BeaconCore", "BeaconWire",
+                                                        .product(name: "Yams", package: "Yams")],
+                path: "Simulator/BeaconSimulator", swiftSettings: swiftSettings),
+        .target(name: "BeaconGateway", dependencies: [
+            "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconAlerting",
+            "BeaconStrategies", "BeaconSimulator", .product(name: "Yams", package: "Yams"),
+        ], swiftSettings: swiftSettings),
+        .executableTarget(name: "beacond", dependencies: [
+            "BeaconGateway", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], swiftSettings: swiftSettings),
+
+        // MARK: Tests
+        .testTarget(name: "BeaconCoreTests", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "BeaconWireTests", dependencies: ["BeaconCore", "BeaconWire"],
+                    resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(name: "BeaconBlueZTests", dependencies: ["BeaconCore", "BeaconWire", "BeaconBlueZ"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "BeaconRangingTests", dependencies: ["BeaconCore", "BeaconRanging"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "BeaconAlertingTests", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStrategies"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "BeaconSimulatorTests", dependencies: ["BeaconCore", "BeaconWire", "BeaconSimulator"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "BeaconGatewayTests", dependencies: ["BeaconGateway", "beacond"],
+                    swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,51 @@
+/// The state of one tracked beacon at the end of a ranging cycle.
+public struct RangedBeacon: Hashable, Sendable {
+    /// The beacon's identity.
+    public var id: BeaconID
+    /// The address of the latest sighting.
+    public var lastAddress: BluetoothAddress
+    /// How many distinct addresses this beacon has been seen from while tracked.
+    public var addressCount: Int
+    /// True when the beacon was sighted during this cycle; false during the missed-scan grace.
+    public var seenThisCycle: Bool
+    /// Sightings during this cycle.
+    public var sampleCount: Int
+    /// RSSI of the last sighting this cycle (dBm), if any had one.
+    public var lastRSSI: Int8?
+    /// Mean RSSI of this cycle's sightings (dBm), if any had one.
+    public var meanRSSI: Double?
+    /// RSSI after the configured filter (dBm), if there is enough signal.
+    public var filteredRSSI: Double?
+    /// The measured power (RSSI at 1 m, dBm) used for the distance estimate.
+    public var measuredPower: Int8?
+    /// Estimated distance in metres, if known.
+    public var distance: Double?
+    /// An estimate of the distance's uncertainty in metres (one standard deviation), if known.
+    public var accuracy: Double?
+    /// The proximity band after hysteresis.
+    public var proximity: Proximity
+    /// First sighting in the current tracking period.
+    public var firstSeen: Timestamp
+    /// Latest sighting.
+    public var lastSeen: Timestamp
+
+    public init(id: BeaconID, lastAddress: BluetoothAddress, addressCount: Int = 1,
+                seenThisCycle: Bool, sampleCount: Int, lastRSSI: Int8?, meanRSSI: Double?,
+                filteredRSSI: Double?, measuredPower: Int8?, distance: Double?, accuracy: Double?,
+                proximity: Proximity, firstSeen: Timestamp, lastSeen: Timestamp) {
+        self.id = id
+        self.lastAddress = lastAddress
+        self.addressCount = addressCount
+        self.seenThisCycle = seenThisCycle
+        self.sampleCount = sampleCount
+        self.lastRSSI = lastRSSI
+        self.meanRSSI = meanRSSI
+        self.filteredRSSI = filteredRSSI
+        self.measuredPower = measuredPower
+        self.distance = distance
+        self.accuracy = accuracy
+        self.proximity = proximity
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+    }
+}

@@ -1,0 +1,1 @@
+// BeaconStrategies — see the module's documentation catalog and README for its role in the pipeline.
