@@ -1,0 +1,24 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// `make bench`: release-mode throughput and allocation figures for beacond's hot paths.
+// Kept out of the main package so that `make test` never builds it.
+let package = Package(
+    name: "beacond-benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(name: "beacond", path: "..")],
+    targets: [
+        .target(name: "CMallocCounter"),
+        .executableTarget(name: "beacond-bench", dependencies: [
+            "CMallocCounter",
+            .product(name: "BeaconCore", package: "beacond"),
+            .product(name: "BeaconWire", package: "beacond"),
+            .product(name: "BeaconRanging", package: "beacond"),
+            .product(name: "BeaconAlerting", package: "beacond"),
+            .product(name: "BeaconStrategies", package: "beacond"),
+            .product(name: "BeaconSimulator", package: "beacond"),
+        ], swiftSettings: [.unsafeFlags(["-Ounchecked"])],
+        // Export the allocator interposer so that libswiftCore's malloc calls reach it.
+        linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]),
+    ]
+)

@@ -1,0 +1,14 @@
+// beacond-bench [NAME…]: runs the named benchmark groups (all when none is named) in release mode
+// and prints one line per figure. `make bench` runs it; BENCHMARKS.md records the figures.
+
+/// The benchmark groups, by name. Each group lives in its own file (`<Group>Benchmarks.swift`).
+let groups: [(name: String, run: () throws -> [BenchResult])] = [
+    ("sanity", SanityBenchmarks.run),
+]
+
+
+let wanted = Set(CommandLine.arguments.dropFirst())
+for group in groups where wanted.isEmpty || wanted.contains(group.name) {
+    print("== \(group.name)")
+    for result in try group.run() { Bench.report(result) }
+}
