@@ -1,0 +1,21 @@
+import ArgumentParser
+
+/// `beacond`: BLE proximity beacons in, alerts out.
+///
+/// A thin command-line layer over the libraries: every subcommand lives in its own file
+/// (`<Name>Command.swift`) and delegates to library code that tests can call directly.
+@main
+struct Beacond: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "beacond",
+        abstract: "Turns Bluetooth LE beacon sightings into alerts.",
+        discussion: """
+            Sources: a BlueZ HCI adapter (scan), captures (parse, replay) and the simulator.
+            Run `beacond help <subcommand>` for details.
+            """,
+        version: "0.1.0",
+        subcommands: [
+            // One line per subcommand; keep alphabetical.
+        ]
+    )
+}
