@@ -1,0 +1,32 @@
+/// The gateway configuration file: alerts today; source, ranging, engine and sinks as they land.
+public struct GatewayConfiguration: Sendable {
+    /// The alert definitions, in file order.
+    public var alerts: [AlertDefinition]
+
+    public init(alerts: [AlertDefinition] = []) {
+        self.alerts = alerts
+    }
+
+    static let keys = ["alerts"]
+
+    /// Reads and validates a configuration document.
+    public init(node: ConfigNode) throws(ConfigurationError) {
+        try node.checkKeys(allowed: Self.keys)
+        var alerts: [AlertDefinition] = []
+        if let list = node["alerts"] {
+            for item in try list.sequence() {
+                let definition = try AlertDefinition(node: item)
+                if alerts.contains(where: { $0.id == definition.id }) {
+                    throw item.error("duplicate alert id '\(definition.id)'; ids must be unique")
+                }
+                alerts.append(definition)
+            }
+        }
+        self.alerts = alerts
+    }
+
+    /// Loads a configuration file.
+    public static func load(path: String) throws(ConfigurationError) -> GatewayConfiguration {
+        try GatewayConfiguration(node: ConfigNode.load(path: path))
+    }
+}
