@@ -7,7 +7,7 @@ public enum HCIEventParser {
     /// delivering the reports before it), or whatever `body` throws; after a ``WireError`` the
     /// caller moves on to the next packet. Allocates nothing. (For typed throws, use
     /// ``advertisingReports(inEvent:)``, whose `next()` throws only ``WireError``.)
-    @inlinable
+    @inlinable @inline(__always)
     public static func forEachAdvertisingReport(
         inEvent packet: UnsafeRawBufferPointer, _ body: (AdvertisingReport) throws -> Void
     ) throws {
@@ -16,7 +16,7 @@ public enum HCIEventParser {
     }
 
     /// The advertising reports of `packet` as a non-allocating iterator.
-    @inlinable
+    @inlinable @inline(__always)
     public static func advertisingReports(inEvent packet: UnsafeRawBufferPointer) -> AdvertisingReportIterator {
         AdvertisingReportIterator(event: packet)
     }

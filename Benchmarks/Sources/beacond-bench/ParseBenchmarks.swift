@@ -37,7 +37,7 @@ enum ParseBenchmarks {
             precondition(swiftTotals.sumMajor == Int(cTotals.sum_major), "Swift and C disagree on majors")
             precondition(swiftTotals.sumRSSI == Int(cTotals.sum_rssi), "Swift and C disagree on RSSI")
             var swiftResult = swift
-            swiftResult.extra = [("C/Swift speed", Bench.format(c.itemsPerSecond > 0 ? swift.itemsPerSecond / c.itemsPerSecond : 0, 2))]
+            swiftResult.extra = [("Swift/C speed", Bench.format(c.itemsPerSecond > 0 ? swift.itemsPerSecond / c.itemsPerSecond : 0, 2))]
             results += [swiftResult, c]
         }
         return results
