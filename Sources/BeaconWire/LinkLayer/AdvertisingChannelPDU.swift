@@ -45,14 +45,17 @@ public struct AdvertisingChannelPDU {
                                         advertiserAddress: nil, advertiserAddressIsRandom: header & 0x40 != 0,
                                         peerAddress: nil, txPower: nil, sid: nil,
                                         advertisingData: UnsafeRawBufferPointer(rebasing: payload[0..<0]))
+        // Address fields are read from the bytes after the header even when a corrupted length
+        // byte declares fewer (as tshark does); only a packet too short to hold them is an error.
+        let afterHeader = UnsafeRawBufferPointer(rebasing: packet[6...])
         func address(at offset: Int) throws(LinkLayerError) -> BluetoothAddress {
-            guard offset + 6 <= payload.count else { throw LinkLayerError(.truncatedPacket, at: 6 + offset, in: packet) }
-            return BluetoothAddress(wireBytes: payload, at: offset)
+            guard offset + 6 <= afterHeader.count else { throw LinkLayerError(.truncatedPacket, at: 6 + offset, in: packet) }
+            return BluetoothAddress(wireBytes: afterHeader, at: offset)
         }
         switch pdu.rawType {
         case 0, 2, 4, 6:
             pdu.advertiserAddress = try address(at: 0)
-            pdu.advertisingData = UnsafeRawBufferPointer(rebasing: payload[6...])
+            pdu.advertisingData = UnsafeRawBufferPointer(rebasing: payload[min(6, payload.count)...])
         case 1:
             pdu.advertiserAddress = try address(at: 0)
             pdu.peerAddress = try address(at: 6)

@@ -22,8 +22,22 @@ public enum AdvertisingPDUType: UInt8, Hashable, Sendable, CaseIterable {
     /// AUX_CONNECT_RSP: common extended header.
     case auxConnectRsp = 8
 
-    /// The name the Bluetooth Core specification uses.
-    public var name: String {
+    /// The name the Bluetooth Core specification uses (`ADV_IND` …).
+    public var name: String { "\(staticName)" }
+
+    /// Whether the PDU announces its advertiser to everyone listening (advertising or scan
+    /// response), as opposed to a scanner's or initiator's request.
+    public var isAdvertisement: Bool {
+        switch self {
+        case .advInd, .advDirectInd, .advNonconnInd, .scanRsp, .advScanInd, .advExtInd: true
+        case .scanReq, .connectInd, .auxConnectRsp: false
+        }
+    }
+}
+
+extension AdvertisingPDUType {
+    /// ``name`` as a static string (for ``OutputBuffer``).
+    var staticName: StaticString {
         switch self {
         case .advInd: "ADV_IND"
         case .advDirectInd: "ADV_DIRECT_IND"
@@ -34,15 +48,6 @@ public enum AdvertisingPDUType: UInt8, Hashable, Sendable, CaseIterable {
         case .advScanInd: "ADV_SCAN_IND"
         case .advExtInd: "ADV_EXT_IND"
         case .auxConnectRsp: "AUX_CONNECT_RSP"
-        }
-    }
-
-    /// Whether the PDU announces its advertiser to everyone listening (advertising or scan
-    /// response), as opposed to a scanner's or initiator's request.
-    public var isAdvertisement: Bool {
-        switch self {
-        case .advInd, .advDirectInd, .advNonconnInd, .scanRsp, .advScanInd, .advExtInd: true
-        case .scanReq, .connectInd, .auxConnectRsp: false
         }
     }
 }
