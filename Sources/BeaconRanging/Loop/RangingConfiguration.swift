@@ -11,7 +11,8 @@ public struct RangingConfiguration: Sendable {
     /// Eviction waits for the beacon's region exits, so the effective retention is at least the
     /// longest region exit timeout.
     public var retention: Duration
-    /// The RSSI filter. Default: ``RSSIFilterKind/kalman(_:)`` with Q 0.008, R 4.
+    /// The RSSI filter. Default: ``RSSIFilterKind/arma(_:)`` with speed 0.1, the best accuracy per
+    /// unit of lag and memory in the evaluation (Docs/Ranging.md).
     public var filter: RSSIFilterKind
     /// Largest RSSI change per sample (dB) before the filter, or `nil` for none. Default none.
     public var spikeClamp: Double?
@@ -35,7 +36,7 @@ public struct RangingConfiguration: Sendable {
 
     /// A configuration; every parameter has the documented default.
     public init(cycleLength: Duration = .seconds(1), missedScanGrace: Duration = .seconds(3),
-                retention: Duration = .seconds(30), filter: RSSIFilterKind = .kalman(.init()),
+                retention: Duration = .seconds(30), filter: RSSIFilterKind = .arma(.init()),
                 spikeClamp: Double? = nil,
                 distanceModel: DistanceModelKind = .logDistance(LogDistanceModel()),
                 defaultMeasuredPower: Int8 = -59, calibrations: [BeaconID: BeaconCalibration] = [:],

@@ -104,15 +104,16 @@ public struct RangingLoop: Sendable {
     }
 
     private mutating func enterRegions(slot: Int, time: Timestamp) {
-        let beacon = beacons[slot]
-        var entering = beacon.regionMask & ~beacon.insideMask
+        let mask = beacons[slot].regionMask
+        var entering = mask & ~beacons[slot].insideMask
         guard entering != 0 else { return }
-        beacons[slot].insideMask = beacon.regionMask
+        beacons[slot].insideMask = mask
+        let id = beacons[slot].id
         while entering != 0 {
             let i = entering.trailingZeroBitCount
             entering &= entering - 1
             enterEvents.append(RegionEvent(kind: .enter, regionID: configuration.regions[i].id,
-                                           beacon: beacon.id, time: time))
+                                           beacon: id, time: time))
         }
     }
 }
