@@ -99,7 +99,7 @@ struct RangingLoopTests {
     @Test("distance uses the calibration override, then the frame's power, then the default")
     func measuredPowerPrecedence() throws {
         let overridden = Fixture.beacon(2)
-        let config = RangingConfiguration(defaultMeasuredPower: -65,
+        let config = RangingConfiguration(distanceModel: .logDistance(.init(exponent: 2)), defaultMeasuredPower: -65,
                                           calibrations: [overridden: .init(measuredPower: -50, pathLossExponent: 4)])
         var loop = try RangingLoop(configuration: config)
         _ = loop.ingest(Fixture.sighting(0.1, 1, rssi: -79, power: -59))
@@ -116,7 +116,7 @@ struct RangingLoopTests {
 
     @Test("accuracy is the distance spread of one RSSI standard deviation (2 dB before any innovation)")
     func accuracyFromPrior() throws {
-        var loop = try RangingLoop()
+        var loop = try RangingLoop(configuration: .init(distanceModel: .logDistance(.init(exponent: 2))))
         _ = loop.ingest(Fixture.sighting(0.1, rssi: -59, power: -59))
         let beacon = try #require(loop.advance(to: Fixture.time(1)).first?.beacons.first)
         // d(−59) = 1 m; d(−61) = 10^(2/20) = 1.258925… m.
