@@ -1,7 +1,7 @@
 import BeaconCore
 
 /// The last few distinct addresses a beacon advertised from (rotating private addresses, or
-/// several devices sharing one identity), stored inline.
+/// several devices sharing one identity), stored inline in 67 bytes.
 public struct AddressHistory: Sendable {
     /// How many distinct addresses are remembered.
     public static let capacity = 8
@@ -9,30 +9,38 @@ public struct AddressHistory: Sendable {
     private var slots: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     private var used: UInt8 = 0
     private var next: UInt8 = 0
-    /// Number of addresses held (≤ ``capacity``).
-    public var count: Int { Int(used) }
-    /// The most recent address.
-    public private(set) var last = BluetoothAddress(rawValue: 0)
+    private var lastSlot: UInt8 = 0
 
     /// An empty history.
     public init() {}
 
+    /// Number of distinct addresses held (≤ ``capacity``).
+    public var count: Int { Int(used) }
+
+    /// The most recent address (all zeros before the first).
+    public var last: BluetoothAddress {
+        var copy = slots
+        let slot = Int(lastSlot)
+        return withUnsafeBytes(of: &copy) { BluetoothAddress(rawValue: $0.load(fromByteOffset: slot * 8, as: UInt64.self)) }
+    }
+
     /// Records `address`; when it is new and the history is full, the oldest address is forgotten.
     public mutating func record(_ address: BluetoothAddress) {
-        last = address
         let tagged = address.rawValue | 1 << 63   // bit 63 marks a used slot
         let held = Int(used)
-        let found: Bool = withUnsafeBytes(of: &slots) { raw in
+        let insertAt = Int(next)
+        let known: Int? = withUnsafeMutableBytes(of: &slots) { raw in
             let words = raw.bindMemory(to: UInt64.self)
-            for i in 0..<held where words[i] == tagged { return true }
-            return false
+            for i in 0..<held where words[i] == tagged { return i }
+            words[insertAt] = tagged
+            return nil
         }
-        if found { return }
-        let slot = Int(next)
-        withUnsafeMutableBytes(of: &slots) { raw in
-            raw.bindMemory(to: UInt64.self)[slot] = tagged
+        if let known {
+            lastSlot = UInt8(known)
+            return
         }
-        next = (next + 1) % UInt8(Self.capacity)
+        lastSlot = next
+        next = UInt8((insertAt + 1) % Self.capacity)
         used = min(used + 1, UInt8(Self.capacity))
     }
 

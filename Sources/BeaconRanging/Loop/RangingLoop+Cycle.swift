@@ -67,11 +67,11 @@ extension RangingLoop {
     private mutating func evict(slot: Int) {
         let id = beacons[slot].id
         update.evicted.append(id)
-        slots[id] = nil
+        beacons.withUnsafeBufferPointer { all in index.remove(id, slot: slot) { all[$0].id } }
         let last = beacons.count - 1
         if slot != last {
+            index.move(beacons[last].id, from: last, to: slot)
             beacons.swapAt(slot, last)
-            slots[beacons[slot].id] = slot
         }
         beacons.removeLast()
     }
@@ -88,7 +88,7 @@ extension RangingLoop {
             let model = configuration.distanceModel
             let exponent = calibration?.pathLossExponent
             let d = model.distance(rssi: filtered, measuredPower: Double(power), pathLossExponent: exponent)
-            let sigma = max(1, beacon.innovationVariance.squareRoot())
+            let sigma = max(1, Double(beacon.innovationVariance).squareRoot())
             let farther = model.distance(rssi: filtered - sigma, measuredPower: Double(power), pathLossExponent: exponent)
             distance = d
             accuracy = abs(farther - d)

@@ -26,8 +26,10 @@ public struct RangingLoop: Sendable {
     let retentionNanoseconds: Int64
     /// Exit timeout (ns) of each configured region.
     let exitTimeouts: [Int64]
+    /// The spike clamp's largest step (dB); infinite when off.
+    let maxStep: Double
 
-    var slots: [BeaconID: Int] = [:]
+    var index = BeaconIndex()
     var beacons: [TrackedBeacon] = []
     var enterEvents: [RegionEvent] = []
     var update = RangingUpdate(cycleStart: .epoch, time: .epoch)
@@ -40,6 +42,7 @@ public struct RangingLoop: Sendable {
         graceNanoseconds = configuration.missedScanGrace.nanoseconds
         exitTimeouts = configuration.regions.map { ($0.exitTimeout ?? configuration.defaultExitTimeout).nanoseconds }
         retentionNanoseconds = max(configuration.retention.nanoseconds, exitTimeouts.max() ?? 0)
+        maxStep = configuration.spikeClamp ?? .infinity
     }
 
     /// Number of beacons currently tracked (listed, in grace, or awaiting eviction).
@@ -79,22 +82,25 @@ public struct RangingLoop: Sendable {
         return (r < 0 ? q - 1 : q) * cycleNanoseconds
     }
 
+    @inline(__always)
     private mutating func record(_ sighting: BeaconSighting) {
-        if let slot = slots[sighting.id] {
-            beacons[slot].record(sighting)
-            enterRegions(slot: slot, time: sighting.timestamp)
+        let found = beacons.withUnsafeBufferPointer { all in index.slot(of: sighting.id) { all[$0].id } }
+        if let slot = found {
+            beacons[slot].record(sighting, maxStep: maxStep)
+            if beacons[slot].regionMask != 0 { enterRegions(slot: slot, time: sighting.timestamp) }
             return
         }
-        var beacon = TrackedBeacon(id: sighting.id, filter: makeFilter(), time: sighting.timestamp,
-                                   regionMask: regionMask(of: sighting.id))
-        beacon.record(sighting)
-        slots[sighting.id] = beacons.count
-        beacons.append(beacon)
-        enterRegions(slot: beacons.count - 1, time: sighting.timestamp)
+        track(sighting)
     }
 
-    private func makeFilter() -> SpikeClampedFilter<AnyRSSIFilter> {
-        SpikeClampedFilter(configuration.filter.makeFilter(), maxStep: configuration.spikeClamp ?? .infinity)
+    private mutating func track(_ sighting: BeaconSighting) {
+        var beacon = TrackedBeacon(id: sighting.id, filter: configuration.filter.makeFilter(),
+                                   time: sighting.timestamp, regionMask: regionMask(of: sighting.id))
+        beacon.record(sighting, maxStep: maxStep)
+        beacons.append(beacon)
+        let slot = beacons.count - 1
+        beacons.withUnsafeBufferPointer { all in index.insert(sighting.id, slot: slot) { all[$0].id } }
+        enterRegions(slot: slot, time: sighting.timestamp)
     }
 
     private func regionMask(of id: BeaconID) -> UInt64 {

@@ -1,30 +1,32 @@
 import BeaconCore
 
-/// Everything the loop keeps about one beacon between cycles. Fixed size except for the
-/// windows of windowed filters, which are allocated once when tracking starts.
+/// Everything the loop keeps about one beacon between cycles: a fixed-size value (windowed
+/// filters keep their sample buffers in a box allocated once when tracking starts).
 struct TrackedBeacon: Sendable {
     let id: BeaconID
-    var addresses = AddressHistory()
-    var filter: SpikeClampedFilter<AnyRSSIFilter>
     var firstSeen: Timestamp
     var lastSeen: Timestamp
-    /// Exponentially weighted mean of squared innovations (sample − estimate before it), dB².
-    /// Starts at 4 dB² (σ = 2 dB), a typical RSSI spread, until samples say otherwise.
-    var innovationVariance: Double = 4
-    // This cycle's raw samples.
-    var cycleSamples: Int32 = 0
-    var cycleRSSICount: Int32 = 0
-    var cycleRSSISum: Int32 = 0
-    var cycleLastRSSI: Int8?
-    /// Measured power from the latest frame that carried one.
-    var frameMeasuredPower: Int8?
-    var proximity: Proximity = .unknown
+    var filter: AnyRSSIFilter
+    /// The previous sample after the spike clamp (NaN before the first).
+    var clampedPrevious = Double.nan
     /// Regions this beacon belongs to (bit i = configuration.regions[i]).
     let regionMask: UInt64
     /// Regions this beacon is currently inside.
     var insideMask: UInt64 = 0
+    var addresses = AddressHistory()
+    /// Exponentially weighted mean of squared innovations (sample − estimate before it), dB².
+    /// Starts at 4 dB² (σ = 2 dB), a typical RSSI spread, until samples say otherwise.
+    var innovationVariance: Float = 4
+    // This cycle's raw samples.
+    var cycleSamples: Int32 = 0
+    var cycleRSSISum: Int32 = 0
+    var cycleRSSICount: Int32 = 0
+    var cycleLastRSSI: Int8?
+    /// Measured power from the latest frame that carried one.
+    var frameMeasuredPower: Int8?
+    var proximity: Proximity = .unknown
 
-    init(id: BeaconID, filter: SpikeClampedFilter<AnyRSSIFilter>, time: Timestamp, regionMask: UInt64) {
+    init(id: BeaconID, filter: AnyRSSIFilter, time: Timestamp, regionMask: UInt64) {
         self.id = id
         self.filter = filter
         self.firstSeen = time
@@ -33,9 +35,10 @@ struct TrackedBeacon: Sendable {
     }
 
     /// Weight of a new innovation in ``innovationVariance``.
-    static let varianceWeight = 0.1
+    static let varianceWeight: Float = 0.1
 
-    mutating func record(_ sighting: BeaconSighting) {
+    @inline(__always)
+    mutating func record(_ sighting: BeaconSighting, maxStep: Double) {
         addresses.record(sighting.address)
         if sighting.timestamp > lastSeen { lastSeen = sighting.timestamp }
         if let power = sighting.measuredPower { frameMeasuredPower = power }
@@ -44,9 +47,13 @@ struct TrackedBeacon: Sendable {
         cycleRSSICount &+= 1
         cycleRSSISum &+= Int32(rssi)
         cycleLastRSSI = rssi
-        let sample = Double(rssi)
+        var sample = Double(rssi)
+        if !clampedPrevious.isNaN {
+            sample = min(clampedPrevious + maxStep, max(clampedPrevious - maxStep, sample))
+        }
+        clampedPrevious = sample
         if let before = filter.estimate {
-            let innovation = sample - before
+            let innovation = Float(sample - before)
             innovationVariance += Self.varianceWeight * (innovation * innovation - innovationVariance)
         }
         filter.add(sample, at: sighting.timestamp)
