@@ -21,27 +21,29 @@ public struct KalmanFilter: RSSIFilter {
 
     /// The parameters in use.
     public let configuration: Configuration
-    public private(set) var estimate: Double?
+    private var x = 0.0
+    private var p = 0.0
+    private var started = false
+
+    public var estimate: Double? { started ? x : nil }
     /// The estimate's variance `p` (dB²), `nil` before the first sample.
-    public private(set) var covariance: Double?
+    public var covariance: Double? { started ? p : nil }
 
     /// Creates an empty filter.
     public init(configuration: Configuration = .init()) { self.configuration = configuration }
 
     public mutating func add(_ rssi: Double, at time: Timestamp) {
-        guard let x = estimate, let p = covariance else {
-            estimate = rssi
-            covariance = configuration.measurementNoise
+        guard started else {
+            x = rssi
+            p = configuration.measurementNoise
+            started = true
             return
         }
         let predicted = p + configuration.processNoise
         let gain = predicted / (predicted + configuration.measurementNoise)
-        estimate = x + gain * (rssi - x)
-        covariance = (1 - gain) * predicted
+        x += gain * (rssi - x)
+        p = (1 - gain) * predicted
     }
 
-    public mutating func reset() {
-        estimate = nil
-        covariance = nil
-    }
+    public mutating func reset() { started = false }
 }

@@ -97,7 +97,7 @@ extension RangingLoop {
         beacons[slot].proximity = proximity
         let count = beacon.cycleRSSICount
         return RangedBeacon(
-            id: beacon.id, lastAddress: beacon.addresses.last, addressCount: beacon.addresses.count,
+            id: beacon.id, lastAddress: beacon.lastAddress, addressCount: beacon.addresses.count,
             seenThisCycle: beacon.cycleSamples > 0, sampleCount: Int(beacon.cycleSamples),
             lastRSSI: beacon.cycleLastRSSI,
             meanRSSI: count > 0 ? Double(beacon.cycleRSSISum) / Double(count) : nil,

@@ -95,7 +95,8 @@ public struct RangingLoop: Sendable {
 
     private mutating func track(_ sighting: BeaconSighting) {
         var beacon = TrackedBeacon(id: sighting.id, filter: configuration.filter.makeFilter(),
-                                   time: sighting.timestamp, regionMask: regionMask(of: sighting.id))
+                                   time: sighting.timestamp, address: sighting.address,
+                                   regionMask: regionMask(of: sighting.id))
         beacon.record(sighting, maxStep: maxStep)
         beacons.append(beacon)
         let slot = beacons.count - 1
