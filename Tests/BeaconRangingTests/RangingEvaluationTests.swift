@@ -21,11 +21,16 @@ struct RangingEvaluationTests {
             #expect(score.errors.count == 4)
             #expect(score.errors.allSatisfy { $0.median != nil && $0.p90 != nil })
             #expect(score.roomSwitches != nil)
+            #expect(score.trackLagSeconds != nil)
         }
         // Smoothing must not be worse than the raw samples at the 4.52 m receiver.
         let raw = try #require(report.filters.first?.errors[1].p90)
         let kalman = try #require(report.filters.first { $0.name == "kalman" }?.errors[1].p90)
         #expect(kalman < raw)
+        // Smoothing must not make the strongest-scanner rule flap more than raw RSSI does.
+        let rawSwitches = try #require(report.filters.first?.roomSwitches)
+        let armaSwitches = try #require(report.filters.first { $0.name == "arma" }?.roomSwitches)
+        #expect(armaSwitches < rawSwitches)
     }
 
     @Test("a missing directory is a typed error naming the path")

@@ -18,6 +18,9 @@ import BeaconCore
 ///   cycle the room is the scanner with the highest filtered RSSI among those listing the
 ///   beacon; the number of room changes over the 265 s walk. The true walk visits four rooms,
 ///   so a handful of switches is right and more is flapping.
+/// - **Lag (cross-correlation)** on the philotuxo walking track (12 sensors, 24 s): the shift
+///   that best aligns the filtered RSSI with the RSSI the true distance predicts (see
+///   ``crossCorrelationLag(_:_:)``), and the mean correlation there.
 /// - The raw series (no filter: ARMA with speed 1) is the baseline.
 public struct RangingEvaluation: Sendable {
     /// The directory holding the CSV files.
@@ -44,6 +47,7 @@ public struct RangingEvaluation: Sendable {
         let philotuxo = try loadPhilotuxo()
         let herald = try loadHerald()
         let scanners = try loadStarksm()
+        let track = try loadTrack()
         var report = RangingEvaluationReport(exponent: exponent, series: philotuxo.map(\.name) + [herald.name])
         for candidate in Self.candidates {
             var score = RangingEvaluationReport.FilterScore(name: candidate.name)
@@ -53,6 +57,7 @@ public struct RangingEvaluation: Sendable {
             }
             (score.settleSeconds, score.settleSamples) = settle(herald, candidate.kind)
             score.roomSwitches = roomSwitches(scanners, candidate.kind)
+            (score.trackLagSeconds, score.trackCorrelation) = crossCorrelationLag(track, candidate.kind)
             report.filters.append(score)
         }
         let reference = RSSIFilterKind.arma(.init())
@@ -115,17 +120,21 @@ public struct RangingEvaluation: Sendable {
         var next = names.map { _ in 0 }
         var room: String?
         var switches = 0
-        var boundary = first + .seconds(1)
+        // Cycle boundaries are whole seconds (the loop aligns cycles to the epoch).
+        var boundary = Timestamp(nanosecondsSinceEpoch: (first.nanosecondsSinceEpoch / 1_000_000_000 + 1) * 1_000_000_000)
         while boundary <= last + .seconds(1) {
             var best: (name: String, rssi: Double)?
             for (s, name) in names.enumerated() {
                 let sightings = scanners[name]!
+                var latest: Double?
+                let take: (RangingUpdate) -> Void = { update in
+                    if update.time == boundary { latest = update.beacons.first?.filteredRSSI }
+                }
                 while next[s] < sightings.count, sightings[next[s]].timestamp < boundary {
-                    loops[s].ingest(sightings[next[s]]) { _ in }
+                    loops[s].ingest(sightings[next[s]], onUpdate: take)
                     next[s] += 1
                 }
-                var latest: Double?
-                loops[s].advance(to: boundary) { latest = $0.beacons.first?.filteredRSSI }
+                loops[s].advance(to: boundary, onUpdate: take)
                 if let rssi = latest, rssi > best?.rssi ?? -.infinity { best = (name, rssi) }
             }
             if let best {

@@ -14,6 +14,9 @@ public struct RangingEvaluationReport: Sendable, CustomStringConvertible {
         public var settleSeconds: Double?
         public var settleSamples: Double?
         public var roomSwitches: Int?
+        /// Cross-correlation lag on the walking track (s) and the correlation at that lag.
+        public var trackLagSeconds: Double?
+        public var trackCorrelation: Double?
     }
 
     /// Path-loss exponent of the filter table.
@@ -27,13 +30,15 @@ public struct RangingEvaluationReport: Sendable, CustomStringConvertible {
 
     public var description: String {
         var out = "Distance error |d̂ − d| in m, median / p90, log-distance n = \(Statistics.fixed(exponent, 1)); "
-            + "settle after Herald steps ≥ 4 dB (median s / samples); starksm64 room switches.\n\n"
-        out += "| filter | " + series.joined(separator: " | ") + " | settle s | settle samples | room switches |\n"
-        out += "|---|" + String(repeating: "---|", count: series.count + 3) + "\n"
+            + "settle after Herald steps ≥ 4 dB (median s / samples); starksm64 room switches; "
+            + "walking-track cross-correlation lag (s) and correlation.\n\n"
+        out += "| filter | " + series.joined(separator: " | ") + " | settle s | settle samples | room switches | track lag s | track r |\n"
+        out += "|---|" + String(repeating: "---|", count: series.count + 5) + "\n"
         for f in filters {
             out += "| \(f.name) | " + f.errors.map(Self.cell).joined(separator: " | ")
             out += " | \(Statistics.fixed(f.settleSeconds, 0)) | \(Statistics.fixed(f.settleSamples, 0)) | "
-            out += (f.roomSwitches.map(String.init) ?? "–") + " |\n"
+            out += (f.roomSwitches.map(String.init) ?? "–") + " | "
+            out += "\(Statistics.fixed(f.trackLagSeconds, 1)) | \(Statistics.fixed(f.trackCorrelation, 2)) |\n"
         }
         out += "\nPath-loss exponent (ARMA filter): distance error median / p90 (m).\n\n"
         out += "| n | " + series.joined(separator: " | ") + " |\n"

@@ -23,3 +23,20 @@ enum Statistics {
         return text
     }
 }
+
+extension Statistics {
+    /// Pearson correlation of two equally long series; `nil` with fewer than 3 points or no variance.
+    static func correlation(_ x: [Double], _ y: [Double]) -> Double? {
+        let n = Double(x.count)
+        guard x.count == y.count, x.count >= 3 else { return nil }
+        let mx = x.reduce(0, +) / n, my = y.reduce(0, +) / n
+        var sxy = 0.0, sxx = 0.0, syy = 0.0
+        for i in x.indices {
+            sxy += (x[i] - mx) * (y[i] - my)
+            sxx += (x[i] - mx) * (x[i] - mx)
+            syy += (y[i] - my) * (y[i] - my)
+        }
+        guard sxx > 0, syy > 0 else { return nil }
+        return sxy / (sxx * syy).squareRoot()
+    }
+}
