@@ -1,7 +1,7 @@
 import Testing
 @testable import BeaconRanging
 
-@Suite("Distance models")
+@Suite("CurveFittedModel")
 struct CurveFittedModelTests {
     @Test("AltBeacon Nexus 5 coefficients are the defaults")
     func defaults() {
@@ -18,13 +18,5 @@ struct CurveFittedModelTests {
         #expect(abs(m.distance(rssi: -29.5, measuredPower: -59) - 0.0009765625) < 1e-12)
         // r = 2 → 0.42093·2^6.9476 + 0.54992 = 0.42093·123.4342… + 0.54992 = 52.50714…
         #expect(abs(m.distance(rssi: -118, measuredPower: -59) - 52.50714) < 1e-3)
-    }
-
-    @Test("log-distance: 10^((P − RSSI)/(10n)), per-beacon exponent override")
-    func logDistance() {
-        let m = LogDistanceModel(exponent: 2)
-        #expect(abs(m.distance(rssi: -79, measuredPower: -59) - 10) < 1e-12)
-        #expect(abs(m.distance(rssi: -89, measuredPower: -59, pathLossExponent: 3) - 10) < 1e-12)
-        #expect(abs(m.distance(rssi: -59, measuredPower: -59) - 1) < 1e-12)
     }
 }

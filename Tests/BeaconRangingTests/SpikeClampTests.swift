@@ -17,9 +17,4 @@ struct SpikeClampTests {
         filter.add(-90, at: .epoch)
         #expect(filter.estimate == -63)
     }
-
-    @Test("filters by name", arguments: ["running-average", "arma", "kalman", "one-euro", "percentile"])
-    func names(name: String) {
-        #expect(RSSIFilterKind(name: name)?.name == name)
-    }
 }
