@@ -17,6 +17,7 @@ struct Beacond: AsyncParsableCommand {
         subcommands: [
             // One line per subcommand; keep alphabetical.
             ParseCommand.self,
+            EvaluateRangingCommand.self,
         ]
     )
 }
