@@ -1,6 +1,6 @@
 /// Why configuration could not make a strategy. Every message names the strategy key and, where
 /// relevant, the parameter and the valid choices.
-public enum StrategyConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum StrategyConfigurationError: Error, Hashable, Sendable, Codable, CustomStringConvertible {
     /// No strategy is registered under `key`.
     case unknownStrategy(key: String, known: [String])
     /// The strategy has no parameter called `parameter`.
