@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "BeaconSimulator", targets: ["BeaconSimulator"]),
         .library(name: "BeaconBlueZ", targets: ["BeaconBlueZ"]),
         .library(name: "BeaconGateway", targets: ["BeaconGateway"]),
+        // An example strategy plugin, loaded with `beacond --plugin` (and by BeaconAlertingTests).
+        .library(name: "ExampleStrategyPlugin", type: .dynamic, targets: ["ExampleStrategyPlugin"]),
         .executable(name: "beacond", targets: ["beacond"]),
     ],
     dependencies: [
@@ -44,6 +46,8 @@ let package = Package(
         .target(name: "BeaconAlerting", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
         .target(name: "BeaconStrategies", dependencies: ["BeaconCore", "BeaconAlerting"],
                 path: "Strategies/BeaconStrategies", swiftSettings: swiftSettings),
+        .target(name: "ExampleStrategyPlugin", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStrategies"],
+                path: "Strategies/Examples/ExamplePlugin", swiftSettings: swiftSettings),
         .target(name: "BeaconSimulator", dependencies: ["BeaconCore", "BeaconWire",
                                                         .product(name: "Yams", package: "Yams")],
                 path: "Simulator/BeaconSimulator", swiftSettings: swiftSettings),

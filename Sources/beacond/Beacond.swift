@@ -18,6 +18,7 @@ struct Beacond: AsyncParsableCommand {
             // One line per subcommand; keep alphabetical.
             ParseCommand.self,
             EvaluateRangingCommand.self,
+            StrategiesCommand.self,
         ]
     )
 }
