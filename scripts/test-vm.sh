@@ -17,6 +17,12 @@
 #      SKIP_BUILD=1      reuse the last release build
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
+# ../shared next to the repository (a git worktree one level deeper also finds it); VHCI_VM overrides.
+if [ -z "${VHCI_VM:-}" ]; then
+    for candidate in "$REPO/../shared/tools/vhci-vm" "$REPO/../../shared/tools/vhci-vm"; do
+        [ -x "$candidate/run.sh" ] && { VHCI_VM=$(cd "$candidate" && pwd); break; }
+    done
+fi
 VHCI_VM=${VHCI_VM:-$REPO/../shared/tools/vhci-vm}
 PAYLOAD_DIR=${PAYLOAD_DIR:-/tmp/beacond-vm-payload}
 VARIANT=${VARIANT:-le}
