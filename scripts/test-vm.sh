@@ -6,7 +6,8 @@
 # btvirt makes two virtual LE controllers on one virtual radio: one advertises an iBeacon
 # (E2C56DB5-DFFB-48D2-B060-D0F5A71096E0, major 1, minor 2, -59 dBm), the other is scanned with
 #     beacond scan --adapter hci$VHCI_SCAN_INDEX --duration 6s --format jsonl
-# and the JSON lines must contain that iBeacon. Exit 0 = passed.
+# and the JSON lines must contain that iBeacon (so must `beacond parse` of the --record file).
+# Exit 0 = passed.
 #
 # Needs root (qemu, debootstrap) and the Debian mirror apt uses. About 3 minutes cold (VM image
 # cached under /tmp/vhci-vm afterwards: about 1 minute), plus the release build.
@@ -41,9 +42,10 @@ fi
 BIN=$(swift build -c release --show-bin-path)/beacond
 [ -x "$BIN" ] || { say "no binary at $BIN"; exit 1; }
 
-# The command run inside the VM: scan, then check the JSON lines for the advertiser's iBeacon.
+# The command run inside the VM: scan (recording a btsnoop file too), check the JSON lines for
+# the advertiser's iBeacon, then check that `beacond parse` finds it in the recording as well.
 "$VHCI_VM/make-swift-payload.sh" "$PAYLOAD_DIR" \
-    'beacond scan --adapter hci$VHCI_SCAN_INDEX --duration 6s --format jsonl > /tmp/scan.jsonl; check-ibeacon /tmp/scan.jsonl' \
+    'beacond scan --adapter hci$VHCI_SCAN_INDEX --duration 6s --format jsonl --record /tmp/scan.btsnoop > /tmp/scan.jsonl; check-ibeacon /tmp/scan.jsonl; beacond parse /tmp/scan.btsnoop > /tmp/recorded.jsonl; check-ibeacon /tmp/recorded.jsonl' \
     "$BIN"
 cat > "$PAYLOAD_DIR/opt/payload/bin/check-ibeacon" <<'CHECK'
 #!/bin/sh

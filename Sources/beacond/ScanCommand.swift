@@ -1,6 +1,7 @@
 import ArgumentParser
 import BeaconBlueZ
 import BeaconCore
+import BeaconWire
 import Dispatch
 #if canImport(Glibc)
 import Glibc
@@ -37,8 +38,8 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(help: "Stop after this long (500ms, 10s, 5m, 1h); default: until interrupted.")
     var duration: String?
 
-    @Option(help: "Output format: jsonl or csv.")
-    var format = "jsonl"
+    @Option(help: "Output format: jsonl or csv (as `beacond parse`).")
+    var format: AdvertisementOutputFormat = .jsonLines
 
     @Option(help: "Also write the raw HCI events to this btsnoop file.")
     var record: String?
@@ -49,16 +50,24 @@ struct ScanCommand: AsyncParsableCommand {
     func validate() throws {
         _ = try scannerConfiguration()
         _ = try duration.map { try Self.parseDuration($0, option: "--duration") }
-        guard ["jsonl", "csv"].contains(format) else { throw ValidationError("--format must be jsonl or csv") }
     }
 
     func run() async throws {
         let configuration = try scannerConfiguration()
         let stopAfter = try duration.map { try Self.parseDuration($0, option: "--duration") }
-        let output = try ScanOutput(format: format, recordPath: record)
         let scanner = BlueZScanner(configuration: configuration, clock: WallClock(), log: Self.log)
+        let (format, record) = (self.format, self.record)
+        let controllerIndex: UInt16 = if case .index(let index) = configuration.adapter { index } else { 0 }
         let scan = Task {
-            try await scanner.run { batch in try output.write(batch) }
+            let output = try ScanOutput(format: format, recordPath: record, controllerIndex: controllerIndex)
+            do {
+                try await scanner.run { batch in try output.write(batch) }
+            } catch {
+                try? output.finish()
+                throw error
+            }
+            try output.finish()
+            Self.writeToStandardError("beacond scan: \(output.summaryLine)\n")
         }
         let signals = SignalCanceller(signals: [SIGINT, SIGTERM]) { scan.cancel() }
         let timer = stopAfter.map { limit in
@@ -75,9 +84,7 @@ struct ScanCommand: AsyncParsableCommand {
         }
         do {
             try await scan.value
-            try output.finish()
         } catch let error as BlueZScannerError {
-            try? output.finish()
             Self.printError(error.description)
             throw ExitCode(Self.exitStatus(for: error))
         }
@@ -131,7 +138,7 @@ struct ScanCommand: AsyncParsableCommand {
         writeToStandardError("beacond scan: error: \(message)\n")
     }
 
-    private static func writeToStandardError(_ text: String) {
+    static func writeToStandardError(_ text: String) {
         var text = text
         text.withUTF8 { bytes in _ = Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
     }
