@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "BeaconWireTests", dependencies: ["BeaconCore", "BeaconWire"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "BeaconBlueZTests", dependencies: ["BeaconCore", "BeaconWire", "BeaconBlueZ"],
-                    swiftSettings: swiftSettings),
+                    resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(name: "BeaconRangingTests", dependencies: ["BeaconCore", "BeaconRanging"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "BeaconAlertingTests", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStrategies"],

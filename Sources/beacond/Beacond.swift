@@ -19,6 +19,7 @@ struct Beacond: AsyncParsableCommand {
             ParseCommand.self,
             EvaluateRangingCommand.self,
             StrategiesCommand.self,
+            ScanCommand.self,
         ]
     )
 }
