@@ -1,0 +1,166 @@
+import BeaconCore
+
+/// Walks the advertising reports of one H4 HCI event packet without allocating.
+///
+/// Give it a whole packet starting at the 0x04 H4 type byte. Packets that are not LE Meta events
+/// carrying an LE Advertising Report (0x02), LE Directed Advertising Report (0x0B) or LE Extended
+/// Advertising Report (0x0D) yield no reports and no error. A malformed event throws one
+/// ``WireError`` (offset from the H4 type byte) after the reports before the fault, and then the
+/// iterator is finished.
+///
+/// Reports are laid out one after another, each with all its fields: the Core Specification's
+/// rule for arrayed parameters (v5.0 Vol 2 Part E §5.2: "ParameterA[0], ParameterB[0],
+/// ParameterA[1], ParameterB[1] …"), which is also how Linux and BlueZ read them.
+public struct AdvertisingReportIterator {
+    @usableFromInline let packet: UnsafeRawBufferPointer
+    @usableFromInline var position: Int
+    @usableFromInline var end: Int
+    @usableFromInline var remaining: Int
+    @usableFromInline var kind: AdvertisingReportKind
+    @usableFromInline var headerError: WireError?
+
+    /// Largest Num_Reports of LE Advertising and LE Directed Advertising Reports.
+    public static let maximumLegacyReports = 25
+    /// Largest Num_Reports of LE Extended Advertising Reports.
+    public static let maximumExtendedReports = 10
+
+    /// Prepares to walk the reports of `packet` (an H4 packet starting at its type byte).
+    @inlinable
+    public init(event packet: UnsafeRawBufferPointer) {
+        self.packet = packet
+        position = 0
+        end = 0
+        remaining = 0
+        kind = .legacy
+        headerError = nil
+        let count = packet.count
+        guard count >= 2, packet[0] == H4PacketType.event.rawValue, packet[1] == 0x3E else { return }
+        guard count >= 3 else { headerError = Self.error(.truncatedPacket, 0, packet); return }
+        let declared = Int(packet[2]) + 3
+        guard count <= declared else { headerError = Self.error(.packetLengthMismatch, declared, packet); return }
+        guard count == declared else { headerError = Self.error(.truncatedPacket, 0, packet); return }
+        guard count >= 4, let subevent = AdvertisingReportKind(rawValue: packet[3]), subevent != .linkLayer
+        else { return }
+        guard count >= 5 else { headerError = Self.error(.truncatedPacket, 0, packet); return }
+        let reports = Int(packet[4])
+        let limit = subevent == .extended ? Self.maximumExtendedReports : Self.maximumLegacyReports
+        guard reports >= 1, reports <= limit else { headerError = Self.error(.invalidReportCount, 4, packet); return }
+        kind = subevent
+        position = 5
+        end = count
+        remaining = reports
+    }
+
+    /// The next report, `nil` after the last one; throws when the event is malformed.
+    @inlinable
+    public mutating func next() throws(WireError) -> AdvertisingReport? {
+        if let error = headerError {
+            headerError = nil
+            throw error
+        }
+        guard remaining > 0 else {
+            if position < end {
+                let error = Self.error(.trailingBytes, position, packet)
+                position = end
+                throw error
+            }
+            return nil
+        }
+        remaining -= 1
+        do {
+            switch kind {
+            case .legacy: return try nextLegacy()
+            case .extended: return try nextExtended()
+            case .directed, .linkLayer: return try nextDirected()
+            }
+        } catch {
+            remaining = 0
+            position = end
+            throw error
+        }
+    }
+
+    @inlinable
+    mutating func nextLegacy() throws(WireError) -> AdvertisingReport {
+        let p = position
+        guard end - p >= 10 else { throw Self.error(.truncatedReport, p, packet) }
+        guard packet[p + 1] <= 0x03, let addressType = AddressType(rawValue: packet[p + 1])
+        else { throw Self.error(.invalidAddressType, p + 1, packet) }
+        let length = Int(packet[p + 8])
+        guard length <= 31 else { throw Self.error(.invalidDataLength, p + 8, packet) }
+        guard end - p >= 10 + length else { throw Self.error(.truncatedReport, p, packet) }
+        position = p + 10 + length
+        return AdvertisingReport(
+            kind: .legacy, eventType: UInt16(packet[p]), addressType: addressType,
+            address: BluetoothAddress(wireBytes: packet, at: p + 2),
+            rssi: Self.signal(packet[p + 9 + length]),
+            data: UnsafeRawBufferPointer(rebasing: packet[(p + 9)..<(p + 9 + length)]))
+    }
+
+    @inlinable
+    mutating func nextExtended() throws(WireError) -> AdvertisingReport {
+        let p = position
+        guard end - p >= 24 else { throw Self.error(.truncatedReport, p, packet) }
+        let eventType = (UInt16(packet[p]) | UInt16(packet[p + 1]) << 8) & 0x007F
+        let rawAddressType = packet[p + 2]
+        guard rawAddressType <= 0x03 || rawAddressType == 0xFF, let addressType = AddressType(rawValue: rawAddressType)
+        else { throw Self.error(.invalidAddressType, p + 2, packet) }
+        let length = Int(packet[p + 23])
+        guard end - p >= 24 + length else { throw Self.error(.truncatedReport, p, packet) }
+        var directAddressType: AddressType?
+        var directAddress: BluetoothAddress?
+        if eventType & 0x04 != 0 {
+            guard let type = Self.directAddressType(packet[p + 16])
+            else { throw Self.error(.invalidAddressType, p + 16, packet) }
+            directAddressType = type
+            directAddress = BluetoothAddress(wireBytes: packet, at: p + 17)
+        }
+        let secondaryPHY = packet[p + 10]
+        let sid = packet[p + 11]
+        let interval = UInt16(packet[p + 14]) | UInt16(packet[p + 15]) << 8
+        position = p + 24 + length
+        return AdvertisingReport(
+            kind: .extended, eventType: eventType, addressType: addressType,
+            address: BluetoothAddress(wireBytes: packet, at: p + 3),
+            rssi: Self.signal(packet[p + 13]), txPower: Self.signal(packet[p + 12]),
+            primaryPHY: packet[p + 9], secondaryPHY: secondaryPHY == 0 ? nil : secondaryPHY,
+            sid: sid == 0xFF ? nil : sid, dataStatus: AdvertisingDataStatus(extendedEventType: eventType),
+            directAddressType: directAddressType, directAddress: directAddress,
+            periodicAdvertisingInterval: interval == 0 ? nil : interval,
+            data: UnsafeRawBufferPointer(rebasing: packet[(p + 24)..<(p + 24 + length)]))
+    }
+
+    @inlinable
+    mutating func nextDirected() throws(WireError) -> AdvertisingReport {
+        let p = position
+        guard end - p >= 16 else { throw Self.error(.truncatedReport, p, packet) }
+        guard packet[p + 1] <= 0x03, let addressType = AddressType(rawValue: packet[p + 1])
+        else { throw Self.error(.invalidAddressType, p + 1, packet) }
+        guard let directType = Self.directAddressType(packet[p + 8])
+        else { throw Self.error(.invalidAddressType, p + 8, packet) }
+        position = p + 16
+        return AdvertisingReport(
+            kind: .directed, eventType: UInt16(packet[p]), addressType: addressType,
+            address: BluetoothAddress(wireBytes: packet, at: p + 2), rssi: Self.signal(packet[p + 15]),
+            directAddressType: directType, directAddress: BluetoothAddress(wireBytes: packet, at: p + 9),
+            data: UnsafeRawBufferPointer(rebasing: packet[(p + 16)..<(p + 16)]))
+    }
+
+    /// RSSI / TX power: 127 means "not available".
+    @inlinable
+    static func signal(_ byte: UInt8) -> Int8? {
+        byte == 0x7F ? nil : Int8(bitPattern: byte)
+    }
+
+    /// Direct_Address_Type: 0x00…0x03, or 0xFE (a random address the controller could not
+    /// resolve), reported as `.random`.
+    @inlinable
+    static func directAddressType(_ byte: UInt8) -> AddressType? {
+        byte == 0xFE ? .random : (byte <= 0x03 ? AddressType(rawValue: byte) : nil)
+    }
+
+    @usableFromInline
+    static func error(_ kind: WireError.Kind, _ offset: Int, _ packet: UnsafeRawBufferPointer) -> WireError {
+        WireError(kind, at: offset, in: packet)
+    }
+}
