@@ -18,10 +18,13 @@ struct FrameTemplates {
     let lengths: [Int32]
     let rssiPositions: [Int32]
     let beacons: [BeaconSpec]
+    /// Per beacon: one TLM frame every this many advertisements (0: no telemetry).
+    let telemetryEvery: [UInt32]
 
     init(beacons: [BeaconSpec], format: ReportFormat) {
         self.format = format
         self.beacons = beacons
+        telemetryEvery = beacons.map { UInt32($0.telemetry?.every ?? 0) }
         var bytes: [UInt8] = []
         var offsets: [Int32] = [], lengths: [Int32] = [], rssiPositions: [Int32] = []
         var first: [UInt8] = [], second: [UInt8] = []
@@ -51,7 +54,8 @@ struct FrameTemplates {
     @inline(__always)
     func append(beacon: Int, rssi: Int8, advertisementCount: UInt32, uptime: Duration, timestamp: Timestamp,
                 to batch: inout PacketBatch) {
-        if let telemetry = beacons[beacon].telemetry, advertisementCount % UInt32(telemetry.every) == 0 {
+        let every = telemetryEvery[beacon]
+        if every > 0, advertisementCount % every == 0, let telemetry = beacons[beacon].telemetry {
             appendTelemetry(beacon: beacons[beacon], telemetry: telemetry, rssi: rssi, count: advertisementCount,
                             uptime: uptime, timestamp: timestamp, to: &batch)
             return

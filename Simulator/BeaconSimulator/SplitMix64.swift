@@ -33,12 +33,16 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         Double((next() >> 11) &+ 1) * 0x1.0p-53
     }
 
-    /// A standard normal deviate (Box–Muller; one draw per call, no cached state).
+    /// A standard normal deviate (Marsaglia's polar method; the pair's second value is dropped
+    /// so that the generator's state stays one word).
     @inlinable
     public mutating func nextGaussian() -> Double {
-        let u1 = nextOpenUnit()
-        let u2 = nextUnit()
-        return (-2 * _log(u1)).squareRoot() * _cos(2 * Double.pi * u2)
+        while true {
+            let u = nextUnit() * 2 - 1
+            let v = nextUnit() * 2 - 1
+            let s = u * u + v * v
+            if s > 0 && s < 1 { return u * (-2 * _log(s) / s).squareRoot() }
+        }
     }
 
     /// A generator for a sub-stream: deterministic in (this seed, `stream`), independent-looking
