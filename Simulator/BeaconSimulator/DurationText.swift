@@ -24,12 +24,13 @@ public enum DurationText {
         return .nanoseconds(Int64((value * scale).rounded()))
     }
 
-    /// Formats a duration compactly (`90s`, `1.5s`, `250ms`) for messages.
+    /// Formats a duration compactly (`90s`, `75.5s`, `250ms`) for messages and tables,
+    /// to the millisecond.
     public static func format(_ duration: Duration) -> String {
-        let ns = duration.nanoseconds
-        if ns % 1_000_000_000 == 0 { return "\(ns / 1_000_000_000)s" }
-        if ns % 1_000_000 == 0 { return "\(ns / 1_000_000)ms" }
-        return "\(duration.secondsValue)s"
+        let ms = duration.nanoseconds / 1_000_000
+        if ms % 1000 == 0 { return "\(ms / 1000)s" }
+        if abs(ms) < 1000 { return "\(ms)ms" }
+        return "\(Double(ms) / 1000)s"
     }
 }
 

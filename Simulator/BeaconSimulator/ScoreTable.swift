@@ -12,7 +12,10 @@ public enum ScoreTable {
         if scores.isEmpty { return "no delivered alerts" }
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max()! }
         return rows.map { row in
-            row.enumerated().map { $1 + String(repeating: " ", count: widths[$0] - $1.count) }.joined(separator: "  ")
+            var line = row.enumerated().map { $1 + String(repeating: " ", count: widths[$0] - $1.count) }
+                .joined(separator: "  ")
+            while line.last == " " { line.removeLast() }
+            return line
         }.joined(separator: "\n")
     }
 

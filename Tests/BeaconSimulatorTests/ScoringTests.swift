@@ -1,6 +1,6 @@
 import BeaconCore
 import BeaconSimulator
-import FoundationEssentials
+import Foundation
 import Testing
 
 @Suite("Scoring")
@@ -50,5 +50,37 @@ struct ScoringTests {
         #expect(throws: ScoringError.noDistances(file: TestSupport.fixturePath("score.truth.jsonl"))) {
             try Scoring.readVisits(path: TestSupport.fixturePath("score.truth.jsonl"), definition: VisitDefinition())
         }
+    }
+}
+
+@Suite("Scoring from a written truth file")
+struct ScoringRoundTripTests {
+    @Test("lobby truth written then read: file visits and visits recomputed from distances agree")
+    func lobbyRoundTrip() throws {
+        let scenario = try Scenario.load(path: TestSupport.scenarioPath("lobby.yaml"))
+        let path = FileManager.default.temporaryDirectory.path + "/lobby-\(UInt64.random(in: 0...UInt64.max)).truth.jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try GroundTruth(scenario: scenario).write(toFile: path)
+        let key = Scoring.BeaconKey(uuid: TestSupport.uuid, major: 1, minor: 1)
+        let expected = [Scoring.Visit(beacon: key, start: Timestamp(rfc3339: "2025-01-01T09:00:03Z")!,
+                                      end: Timestamp(rfc3339: "2025-01-01T09:01:35Z")!)]
+        #expect(try Scoring.readVisits(path: path) == expected)
+        #expect(try Scoring.readVisits(path: path, definition: VisitDefinition(radius: 3, minimumDuration: .seconds(60))) == expected)
+        // Visitor 2 (x = −6 + 1.2·(t − 20 s), 2 m off the desk) is within 3 m while |x| ≤ √5, i.e.
+        // samples t = 24, 25, 26 s: a 2 s visit, found once the minimum duration allows it.
+        let short = try Scoring.readVisits(path: path, definition: VisitDefinition(radius: 3, minimumDuration: .seconds(2)))
+        #expect(short.contains(Scoring.Visit(beacon: Scoring.BeaconKey(uuid: TestSupport.uuid, major: 1, minor: 2),
+                                             start: Timestamp(rfc3339: "2025-01-01T09:00:24Z")!,
+                                             end: Timestamp(rfc3339: "2025-01-01T09:00:26Z")!)))
+    }
+
+    @Test("score table")
+    func table() {
+        let score = Scoring.Score(alertID: "lobby-dwell", alerts: 2, matchedAlerts: 1, visits: 1,
+                                  latencies: [.milliseconds(61_500)])
+        #expect(ScoreTable.render([score]) == """
+            alert        alerts  visits  matched  precision  recall  latency p50  latency p90
+            lobby-dwell  2       1       1        50.0%      100.0%  61.5s        61.5s
+            """)
     }
 }
