@@ -113,3 +113,29 @@ struct SimulationEngineTests {
         #expect(uid > 8 * tlm)
     }
 }
+
+@Suite("Bundled scenarios run")
+struct BundledScenarioRunTests {
+    @Test("the first 10 virtual seconds of each scenario, at each gateway, parse as advertising reports",
+          arguments: ["lobby.yaml", "museum.yaml", "warehouse.yaml", "stress.yaml"])
+    func runs(file: String) throws {
+        var scenario = try Scenario.load(path: TestSupport.scenarioPath(file))
+        scenario.duration = .seconds(10)
+        for gateway in scenario.gateways.indices {
+            let run = TestSupport.runAll(scenario, gateway: gateway)
+            var reports = 0, beacons = 0
+            for (_, bytes) in run.packets {
+                bytes.withUnsafeBytes { raw in
+                    try? HCIEventParser.forEachAdvertisingReport(inEvent: raw) { (report: AdvertisingReport) throws(WireError) in
+                        reports += 1
+                        if BeaconFrame.find(inAdvertisingData: report.data) != nil { beacons += 1 }
+                    }
+                }
+            }
+            #expect(reports == run.packets.count, "gateway \(gateway)")
+            #expect(reports > 0, "gateway \(gateway)")
+            #expect(beacons > 0, "gateway \(gateway)")
+            #expect(run.statistics.reports == run.packets.count)
+        }
+    }
+}
