@@ -20,6 +20,7 @@ struct Beacond: AsyncParsableCommand {
             EvaluateRangingCommand.self,
             StrategiesCommand.self,
             ScanCommand.self,
+            ScoreCommand.self,
         ]
     )
 }

@@ -6,6 +6,7 @@ let groups: [(name: String, run: () throws -> [BenchResult])] = [
     ("sanity", SanityBenchmarks.run),
     ("parse", ParseBenchmarks.run),
     ("ranging", RangingBenchmarks.run),
+    ("simulator", SimulatorBenchmarks.run),
 ]
 
 
