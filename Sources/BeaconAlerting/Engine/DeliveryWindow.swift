@@ -43,7 +43,7 @@ public struct DeliveryWindow: Hashable, Sendable, CustomStringConvertible {
     public let outsideWindow: OutsideWindow
 
     /// Creates a window from plain values: `days` as `mon`…`sun` (empty or `nil` = every day),
-    /// `from`/`to` as `HH:MM` (`to` may be `24:00`; default the whole day), an IANA zone name.
+    /// `from`/`to` as `HH:MM` or `H:MM` (`to` may be `24:00`; default the whole day), an IANA zone name.
     public init(days: [String]? = nil, from: String = "00:00", to: String = "24:00", timeZone: String = "UTC",
                 outsideWindow: String = "defer") throws(AlertPolicyError) {
         guard let zone = TimeZone(identifier: timeZone) else { throw .unknownTimeZone(timeZone) }
@@ -80,7 +80,8 @@ public struct DeliveryWindow: Hashable, Sendable, CustomStringConvertible {
     /// Reads `HH:MM` or `HH:MM:SS` as seconds after midnight.
     static func secondOfDay(_ text: String, option: String, allowEndOfDay: Bool) throws(AlertPolicyError) -> Int64 {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
+        guard (2...3).contains(parts.count), (1...2).contains(parts[0].count),
+              parts.dropFirst().allSatisfy({ $0.count == 2 }), parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
               let hour = Int64(parts[0]), let minute = Int64(parts[1]),
               let second = parts.count == 3 ? Int64(parts[2]) : 0,
               minute < 60, second < 60
