@@ -39,6 +39,8 @@ public struct DeliveryWindow: Hashable, Sendable, CustomStringConvertible {
     public let toSecond: Int64
     /// The zone the days and times are read in.
     public let timeZone: TimeZone
+    /// The zone's name as configured (Foundation may report `UTC` as `GMT`).
+    public let timeZoneName: String
     /// What happens to an alert due outside the window.
     public let outsideWindow: OutsideWindow
 
@@ -52,12 +54,13 @@ public struct DeliveryWindow: Hashable, Sendable, CustomStringConvertible {
         try self.init(days: days == nil ? Set(Weekday.allCases) : parsedDays,
                       fromSecond: try Self.secondOfDay(from, option: "from", allowEndOfDay: false),
                       toSecond: try Self.secondOfDay(to, option: "to", allowEndOfDay: true),
-                      timeZone: zone, outsideWindow: try OutsideWindow(parsing: outsideWindow))
+                      timeZone: zone, timeZoneName: timeZone, outsideWindow: try OutsideWindow(parsing: outsideWindow))
     }
 
     /// Creates a window from typed values.
     public init(days: Set<Weekday> = Set(Weekday.allCases), fromSecond: Int64 = 0, toSecond: Int64 = 86_400,
-                timeZone: TimeZone, outsideWindow: OutsideWindow = .defer) throws(AlertPolicyError) {
+                timeZone: TimeZone, timeZoneName: String? = nil,
+                outsideWindow: OutsideWindow = .defer) throws(AlertPolicyError) {
         guard !days.isEmpty else { throw .noWindowDays }
         guard (0..<86_400).contains(fromSecond) else {
             throw .invalidTimeOfDay(option: "from", value: Self.format(fromSecond))
@@ -68,13 +71,14 @@ public struct DeliveryWindow: Hashable, Sendable, CustomStringConvertible {
         self.fromSecond = fromSecond
         self.toSecond = toSecond
         self.timeZone = timeZone
+        self.timeZoneName = timeZoneName ?? timeZone.identifier
         self.outsideWindow = outsideWindow
     }
 
     /// E.g. `mon, tue 08:00–18:00 Europe/Paris`.
     public var description: String {
         let dayList = days.count == 7 ? "every day" : days.sorted().map(\.shortName).joined(separator: ", ")
-        return "\(dayList) \(Self.format(fromSecond))–\(Self.format(toSecond)) \(timeZone.identifier)"
+        return "\(dayList) \(Self.format(fromSecond))–\(Self.format(toSecond)) \(timeZoneName)"
     }
 
     /// Reads `HH:MM` or `HH:MM:SS` as seconds after midnight.

@@ -95,4 +95,15 @@ struct AlertEngineWindowTests {
         #expect(events[1].joinedMessages
             == "skipped 62 occurrence(s) outside the delivery window (mon, tue, wed, thu, fri 08:00–18:00 Europe/Paris)")
     }
+
+    @Test("a series none of whose occurrences can fall inside the window stops with an error")
+    func neverInsideWindow() throws {
+        let window = try DeliveryWindow(from: "08:00", to: "08:20", timeZone: "UTC", outsideWindow: "drop")
+        var engine = try F.engine([AlertRule(id: "a", policy: try AlertPolicy(repeat: .hourly, window: window))])
+        let events = try engine.fire(F.firing("a", at: F.at("2025-01-06T07:30:00Z")), now: F.at("2025-01-06T07:30:00Z"))
+        #expect(events.map(\.summary) == ["error a due -"])
+        #expect(events.first?.joinedMessages
+            == "the series stops: no hourly occurrence falls inside the delivery window (every day 08:00–08:20 UTC); widen the window or change the repeat")
+        #expect(engine.nextDeadline == nil)
+    }
 }
