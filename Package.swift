@@ -30,6 +30,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         // MARK: Libraries, upstream first
@@ -44,6 +45,11 @@ let package = Package(
                 swiftSettings: swiftSettings),
         .target(name: "BeaconRanging", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
         .target(name: "BeaconAlerting", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
+        .target(name: "BeaconStore", dependencies: ["BeaconCore", "BeaconAlerting",
+                                                    .product(name: "GRDB", package: "GRDB.swift")],
+                swiftSettings: swiftSettings),
+        .executableTarget(name: "engine-crash-harness", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStore"],
+                          swiftSettings: swiftSettings),
         .target(name: "BeaconStrategies", dependencies: ["BeaconCore", "BeaconAlerting"],
                 path: "Strategies/BeaconStrategies", swiftSettings: swiftSettings),
         .target(name: "ExampleStrategyPlugin", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStrategies"],
@@ -68,6 +74,9 @@ let package = Package(
         .testTarget(name: "BeaconRangingTests", dependencies: ["BeaconCore", "BeaconRanging"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "BeaconAlertingTests", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStrategies"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "BeaconStoreTests", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStore",
+                                                             "engine-crash-harness"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "BeaconSimulatorTests", dependencies: ["BeaconCore", "BeaconWire", "BeaconSimulator"],
                     exclude: ["Fixtures"], swiftSettings: swiftSettings),

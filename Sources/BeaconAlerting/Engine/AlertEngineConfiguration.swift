@@ -1,0 +1,21 @@
+import BeaconCore
+
+/// The alert engine's configuration: its rules and the pending cap. Immutable.
+public struct AlertEngineConfiguration: Hashable, Sendable {
+    /// The rules by alert id.
+    public let rules: [String: AlertRule]
+    /// The most alerts scheduled (pending) at once across all rules and beacons (`maxPending`).
+    public let maxPending: Int
+
+    /// The default cap, as iOS caps local notifications.
+    public static let defaultMaxPending = 64
+
+    /// Creates a configuration; a later rule with the same id replaces an earlier one.
+    public init(rules: [AlertRule], maxPending: Int = defaultMaxPending) throws(AlertPolicyError) {
+        guard maxPending >= 1 else { throw .invalidMaxPending(maxPending) }
+        var byID: [String: AlertRule] = [:]
+        for rule in rules { byID[rule.id] = rule }
+        self.rules = byID
+        self.maxPending = maxPending
+    }
+}
