@@ -16,6 +16,7 @@ struct Beacond: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             // One line per subcommand; keep alphabetical.
+            ReplayCommand.self,
             ParseCommand.self,
             EvaluateRangingCommand.self,
             StrategiesCommand.self,

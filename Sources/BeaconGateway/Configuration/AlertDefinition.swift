@@ -1,3 +1,4 @@
+import BeaconAlerting
 import BeaconCore
 
 /// One alert from the configuration file's `alerts:` list: which beacons, which strategy with
@@ -22,16 +23,23 @@ public struct AlertDefinition: Sendable {
     public var parameters: ConfigNode?
     /// What the alert says.
     public var content: AlertContent
+    /// When and how it is delivered (schedule, repeats, windows, cancellation, callbacks).
+    public var policy: AlertPolicy
 
-    public init(id: String, match: BeaconMatch, strategy: String, parameters: ConfigNode?, content: AlertContent) {
+    public init(id: String, match: BeaconMatch, strategy: String, parameters: ConfigNode?, content: AlertContent,
+                policy: AlertPolicy = .default) {
         self.id = id
         self.match = match
         self.strategy = strategy
         self.parameters = parameters
         self.content = content
+        self.policy = policy
     }
 
-    static let keys = ["id", "match", "strategy", "parameters", "content"]
+    static let keys = ["id", "match", "strategy", "parameters", "content"] + AlertPolicy.configurationKeys
+
+    /// The rule the alert engine applies to this definition.
+    public var rule: AlertRule { AlertRule(id: id, content: content, policy: policy) }
 
     /// Reads one definition, checking every key.
     public init(node: ConfigNode) throws(ConfigurationError) {
@@ -43,6 +51,7 @@ public struct AlertDefinition: Sendable {
         parameters = node["parameters"]
         if let parameters, !parameters.isMapping { throw parameters.error("expected a mapping of parameter: value") }
         content = try node["content"].map { node throws(ConfigurationError) in try AlertContent(node: node) } ?? AlertContent()
+        policy = try AlertPolicy(alertNode: node)
     }
 }
 

@@ -1,13 +1,18 @@
+import BeaconAlerting
+
 /// The gateway configuration file: alerts today; source, ranging, engine and sinks as they land.
 public struct GatewayConfiguration: Sendable {
     /// The alert definitions, in file order.
     public var alerts: [AlertDefinition]
+    /// At most this many alerts are scheduled at once (what the cap refuses is an `error` event).
+    public var maxPending: Int
 
-    public init(alerts: [AlertDefinition] = []) {
+    public init(alerts: [AlertDefinition] = [], maxPending: Int = AlertEngineConfiguration.defaultMaxPending) {
         self.alerts = alerts
+        self.maxPending = maxPending
     }
 
-    static let keys = ["alerts"]
+    static let keys = ["alerts", "maxPending"]
 
     /// Reads and validates a configuration document.
     public init(node: ConfigNode) throws(ConfigurationError) {
@@ -23,6 +28,7 @@ public struct GatewayConfiguration: Sendable {
             }
         }
         self.alerts = alerts
+        maxPending = try node["maxPending"]?.integer(in: 1...100_000) ?? AlertEngineConfiguration.defaultMaxPending
     }
 
     /// Loads a configuration file.
