@@ -5,6 +5,7 @@ public enum AlertStoreError: Error, Hashable, Sendable, CustomStringConvertible 
     /// A stored row cannot be read back.
     case corruptRow(table: String, reason: String)
 
+    /// What is wrong and what to do.
     public var description: String {
         switch self {
         case .schemaTooNew(let path, let unknown):

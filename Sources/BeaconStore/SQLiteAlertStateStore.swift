@@ -38,6 +38,7 @@ public final class SQLiteAlertStateStore: AlertStateStore {
         try database.read { db in try Self.migrator.appliedMigrations(db) }
     }
 
+    /// Reads every pending alert and history in one read transaction.
     public func load() throws -> AlertEngineState {
         try database.read { db in
             var state = AlertEngineState()
@@ -53,6 +54,7 @@ public final class SQLiteAlertStateStore: AlertStateStore {
         }
     }
 
+    /// Applies the batch in one write transaction, committed before returning.
     public func apply(_ changes: [AlertStateChange]) throws {
         try database.write { db in
             for change in changes {

@@ -58,8 +58,11 @@ struct EngineCrashHarnessTests {
 
     /// The harness binary, built next to the test bundle.
     static var harness: URL {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("engine-crash-harness")
+        let processImage = URL(fileURLWithPath: "/proc/self/exe")  // Linux: the test runner itself
+        let productsDirectory = FileManager.default.fileExists(atPath: processImage.path)
+            ? processImage.resolvingSymlinksInPath().deletingLastPathComponent()
+            : (Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") } ?? Bundle.main).bundleURL.deletingLastPathComponent()
+        return productsDirectory.appendingPathComponent("engine-crash-harness")
     }
 
     @Test("the harness run without a kill logs the expected events")

@@ -7,6 +7,7 @@ let groups: [(name: String, run: () throws -> [BenchResult])] = [
     ("parse", ParseBenchmarks.run),
     ("ranging", RangingBenchmarks.run),
     ("simulator", SimulatorBenchmarks.run),
+    ("engine", AlertEngineBenchmarks.run),
 ]
 
 

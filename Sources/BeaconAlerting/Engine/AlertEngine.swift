@@ -55,14 +55,23 @@ public struct AlertEngine: Sendable {
         try commit { step in step.advance(to: now) }
     }
 
-    /// Runs one step on a copy of the state, stores its changes, then adopts it.
+    /// Runs one step, stores its changes, then returns its events.
+    ///
+    /// The state moves into the step (no copy, so a step costs what it changes, not the size of
+    /// the state); if the store refuses the batch, the step's undo log restores it.
     private mutating func commit(_ body: (inout EngineStep) -> Void) throws(AlertEngineError) -> [RoutedEvent] {
         var step = EngineStep(configuration: configuration, state: state)
+        state = AlertEngineState()
+        defer { state = step.state }
         body(&step)
         if !step.changes.isEmpty {
-            do { try store.apply(step.changes) } catch { throw .storeFailed(String(describing: error)) }
+            do {
+                try store.apply(step.changes)
+            } catch {
+                step.rollBack()
+                throw .storeFailed(String(describing: error))
+            }
         }
-        state = step.state
         return step.events
     }
 }

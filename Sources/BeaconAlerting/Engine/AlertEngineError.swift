@@ -5,6 +5,7 @@ public enum AlertEngineError: Error, Hashable, Sendable, CustomStringConvertible
     /// The state store could not read or write; the step was not applied.
     case storeFailed(String)
 
+    /// What went wrong and what to do.
     public var description: String {
         switch self {
         case .unknownAlert(let id):

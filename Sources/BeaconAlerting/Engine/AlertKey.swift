@@ -14,6 +14,7 @@ public struct AlertKey: Hashable, Sendable, Comparable, CustomStringConvertible 
         self.beacon = beacon
     }
 
+    /// Orders by alert id, then beacon.
     public static func < (a: AlertKey, b: AlertKey) -> Bool {
         (a.alertID, a.beacon) < (b.alertID, b.beacon)
     }

@@ -21,6 +21,7 @@ public enum AlertPolicyError: Error, Hashable, Sendable, CustomStringConvertible
     /// `maxPending` is below 1.
     case invalidMaxPending(Int)
 
+    /// What is wrong and what to change.
     public var description: String {
         switch self {
         case .delayAndNotBefore:

@@ -30,8 +30,8 @@ extension EngineStep {
 
     /// Handles every pending alert due by `now`, earliest first.
     mutating func advance(to now: Timestamp) {
-        for orphan in state.pending.values.sorted(by: { $0.key < $1.key })
-        where configuration.rules[orphan.key.alertID] == nil {
+        let orphans = state.pending.values.filter { configuration.rules[$0.key.alertID] == nil }
+        for orphan in orphans.sorted(by: { $0.key < $1.key }) {
             record(.removePending(orphan.key))
             emit(.cancelled, key: orphan.key, strategy: orphan.strategy, rule: nil, now: now, scheduledFor: orphan.dueAt,
                  messages: ["cancelled: alert '\(orphan.key.alertID)' is no longer configured"])

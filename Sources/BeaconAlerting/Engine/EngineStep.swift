@@ -7,6 +7,13 @@ struct EngineStep {
     var state: AlertEngineState
     var changes: [AlertStateChange] = []
     var events: [RoutedEvent] = []
+    /// What each change replaced, to restore the state if the store refuses the batch.
+    private var undo: [Undo] = []
+
+    private enum Undo {
+        case pending(AlertKey, PendingAlert?)
+        case history(AlertKey, AlertHistory?)
+    }
 
     init(configuration: AlertEngineConfiguration, state: AlertEngineState) {
         self.configuration = configuration
@@ -14,8 +21,26 @@ struct EngineStep {
     }
 
     mutating func record(_ change: AlertStateChange) {
+        switch change {
+        case .putPending(let alert): undo.append(.pending(alert.key, state.pending[alert.key]))
+        case .removePending(let key): undo.append(.pending(key, state.pending[key]))
+        case .putHistory(let record): undo.append(.history(record.key, state.history[record.key]))
+        }
         state.apply(change)
         changes.append(change)
+    }
+
+    /// Restores the state as it was before the step; forgets its changes and events.
+    mutating func rollBack() {
+        for entry in undo.reversed() {
+            switch entry {
+            case .pending(let key, let previous): state.pending[key] = previous
+            case .history(let key, let previous): state.history[key] = previous
+            }
+        }
+        undo.removeAll()
+        changes.removeAll()
+        events.removeAll()
     }
 
     func history(_ key: AlertKey) -> AlertHistory { state.history[key] ?? AlertHistory(key: key) }

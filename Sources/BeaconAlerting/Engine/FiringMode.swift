@@ -25,5 +25,6 @@ public enum FiringMode: String, Hashable, Sendable, CaseIterable, CustomStringCo
         self = mode
     }
 
+    /// The configuration spelling.
     public var description: String { rawValue }
 }

@@ -5,6 +5,7 @@ import Synchronization
 public final class InMemoryAlertStateStore: AlertStateStore {
     /// A failure injected by a test.
     public struct InjectedFailure: Error, CustomStringConvertible {
+        /// Says the failure was injected.
         public var description: String { "injected store failure" }
     }
 
@@ -19,8 +20,10 @@ public final class InMemoryAlertStateStore: AlertStateStore {
     /// Creates an empty store.
     public init() {}
 
+    /// The stored state.
     public func load() throws -> AlertEngineState { contents.withLock { $0.state } }
 
+    /// Applies the batch under the lock (all or nothing).
     public func apply(_ changes: [AlertStateChange]) throws {
         try contents.withLock { contents in
             if contents.failNext {

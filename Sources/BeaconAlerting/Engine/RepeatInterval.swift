@@ -48,5 +48,6 @@ public enum RepeatInterval: String, Hashable, Sendable, CaseIterable, CustomStri
         }
     }
 
+    /// The configuration spelling.
     public var description: String { rawValue }
 }

@@ -20,8 +20,10 @@ public enum Weekday: Int, Hashable, Sendable, CaseIterable, Comparable, CustomSt
         self = Weekday(rawValue: Int(index) + 1)!
     }
 
+    /// Monday first.
     public static func < (a: Weekday, b: Weekday) -> Bool { a.rawValue < b.rawValue }
 
+    /// The full English name in lower case.
     public var description: String {
         switch self {
         case .monday: "monday"

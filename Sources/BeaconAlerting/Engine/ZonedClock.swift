@@ -25,15 +25,21 @@ struct ZonedClock: Hashable, Sendable {
     /// fall-back change), its first occurrence; for one skipped by a spring-forward change, the
     /// instant the clocks jump (the first instant after the gap).
     func earliestInstant(atOrAfterLocal local: Int64) -> Int64 {
-        let offsets = Set([offset(at: local - 86_400), offset(at: local + 86_400), offset(at: local)])
-        let exact = offsets.map { local - $0 }.filter { localSeconds(at: $0) == local }
-        if let first = exact.min() { return first }
+        // Every offset in force within a day of `local`: before, at and after a change.
+        let before = offset(at: local - 86_400)
+        let after = offset(at: local + 86_400)
+        let middle = offset(at: local)
+        var earliest: Int64?
+        for candidate in [local - before, local - middle, local - after] where localSeconds(at: candidate) == local {
+            earliest = min(earliest ?? candidate, candidate)
+        }
+        if let earliest { return earliest }
         // In a gap: find the first instant whose local time reaches `local` (monotonic here).
-        var low = local - (offsets.max() ?? 0)   // local time before `local`
-        var high = local - (offsets.min() ?? 0)  // local time at or after `local`
+        var low = local - max(before, middle, after)   // local time before `local`
+        var high = local - min(before, middle, after)  // local time at or after `local`
         while high - low > 1 {
-            let middle = low + (high - low) / 2
-            if localSeconds(at: middle) >= local { high = middle } else { low = middle }
+            let half = low + (high - low) / 2
+            if localSeconds(at: half) >= local { high = half } else { low = half }
         }
         return high
     }

@@ -153,6 +153,20 @@ struct AlertEnginePersistenceTests {
         #expect(store.state.pending.count == 1)
     }
 
+    @Test("a refused delivery step is rolled back whole: history, renewal and removal")
+    func storeFailureDuringDelivery() throws {
+        let store = InMemoryAlertStateStore()
+        var engine = try F.engine(Self.rules, store: store)
+        _ = try engine.fire(F.firing("hourly", at: F.t0), now: F.t0)
+        let before = engine.state
+        store.failNextApply()
+        #expect(throws: AlertEngineError.self) { try engine.advance(to: F.at("2025-01-06T09:05:00Z")) }
+        #expect(engine.state == before)
+        #expect(store.state == before)
+        #expect(try engine.advance(to: F.at("2025-01-06T09:05:00Z")).map(\.summary)
+            == ["delivered hourly due 2025-01-06T09:05:00.000Z", "created hourly due 2025-01-06T10:05:00.000Z"])
+    }
+
     @Test("every emitting step is stored as one batch before its events are returned")
     func writeThrough() throws {
         let store = InMemoryAlertStateStore()
