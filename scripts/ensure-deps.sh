@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages beacond's build and tests need, when they are missing.
-#   scripts/ensure-deps.sh build   libbluetooth-dev (the HCI scanner links libbluetooth)
+#   scripts/ensure-deps.sh build   libbluetooth-dev (the HCI scanner), libsqlite3-dev (the alert state store)
 #   scripts/ensure-deps.sh test    + tshark, bluez (btmon) to cross-check written captures
 set -euo pipefail
-want=(libbluetooth-dev pkg-config)
+want=(libbluetooth-dev libsqlite3-dev pkg-config)
 case "${1:-build}" in
     test) want+=(tshark bluez) ;;
 esac
