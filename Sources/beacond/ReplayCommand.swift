@@ -38,16 +38,7 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var registry = StrategyRegistry.builtIn()
-        for path in plugins { try StrategyPluginLoader.load(path: path, into: &registry) }
-        let configuration: GatewayConfiguration
-        let pipeline: AlertPipeline
-        do {
-            configuration = try GatewayConfiguration.load(path: config)
-            pipeline = try AlertPipeline(configuration: configuration, registry: registry)
-        } catch {
-            throw CleanExit.message("error: \(error)")
-        }
+        let pipeline = try makePipeline()
         var output = StandardOutput()
         for path in captures {
             let source: CaptureReplaySource
@@ -65,10 +56,24 @@ struct ReplayCommand: AsyncParsableCommand {
             printError("\(path): \(read.recordsDelivered) records" + (errors.isEmpty ? "" : ", unreadable: \(errors)"))
         }
         output.flush()
-        let stats = pipeline.statistics
-        printError("replay: \(stats.packets) packets, \(stats.advertisements) advertisements, \(stats.sightings) beacon sightings, "
+        printError(Self.summary(pipeline.statistics))
+    }
+
+    private func makePipeline() throws -> AlertPipeline {
+        var registry = StrategyRegistry.builtIn()
+        for path in plugins { try StrategyPluginLoader.load(path: path, into: &registry) }
+        do {
+            return try AlertPipeline(configuration: GatewayConfiguration.load(path: config), registry: registry)
+        } catch {
+            printError("error: \(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    static func summary(_ stats: PipelineStatistics) -> String {
+        "replay: \(stats.packets) packets, \(stats.advertisements) advertisements, \(stats.sightings) beacon sightings, "
                    + "\(stats.cycles) cycles, \(stats.malformed) malformed; events: "
                    + (stats.eventsByAlert.isEmpty ? "none" : stats.eventsByAlert.sorted { $0.key < $1.key }
-                       .map { "\($0.key) \($0.value)" }.joined(separator: ", ")))
+                       .map { "\($0.key) \($0.value)" }.joined(separator: ", "))
     }
 }
