@@ -105,10 +105,10 @@ public struct AdvertisementJSONLinesWriter: Sendable {
             buffer.append("{\"frame\":\"uid\",\"tx_power\":")
             buffer.append(decimal: Int(uid.txPowerAt0m))
             buffer.append(",\"namespace\":\"")
-            buffer.append(hex: UInt64(uid.namespaceHigh), digits: 4)
-            buffer.append(hex: uid.namespaceLow, digits: 16)
+            buffer.append(hexDigitsOf: UInt64(uid.namespaceHigh), digits: 4)
+            buffer.append(hexDigitsOf: uid.namespaceLow, digits: 16)
             buffer.append("\",\"instance\":\"")
-            buffer.append(hex: uid.instance, digits: 12)
+            buffer.append(hexDigitsOf: uid.instance, digits: 12)
             buffer.append("\"}")
         case .url(let url):
             buffer.append("{\"frame\":\"url\",\"tx_power\":")

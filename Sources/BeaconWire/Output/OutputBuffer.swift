@@ -77,6 +77,11 @@ public struct OutputBuffer: Sendable {
     /// Appends `0x` and `value` as `digits` lower-case hex digits.
     public mutating func append(hex value: UInt64, digits: Int) {
         append("0x")
+        append(hexDigitsOf: value, digits: digits)
+    }
+
+    /// Appends `value` as `digits` lower-case hex digits, without a prefix.
+    public mutating func append(hexDigitsOf value: UInt64, digits: Int) {
         for i in stride(from: digits - 1, through: 0, by: -1) {
             bytes.append(Self.hexDigits[Int((value >> UInt64(4 * i)) & 0xF)])
         }
