@@ -5,6 +5,7 @@
 let groups: [(name: String, run: () throws -> [BenchResult])] = [
     ("sanity", SanityBenchmarks.run),
     ("parse", ParseBenchmarks.run),
+    ("capture", CaptureBenchmarks.run),
 ]
 
 
