@@ -49,7 +49,7 @@ enum CaptureBenchmarks {
 
         // Output: the decoded reports of the btsnoop file as CSV and as JSON lines.
         for format in [AdvertisementOutputFormat.csv, .jsonLines] {
-            var buffer = OutputBuffer(capacity: 1 << 17)
+            let buffer = OutputBuffer(capacity: 1 << 17)
             let csv = AdvertisementCSVWriter()
             let json = AdvertisementJSONLinesWriter()
             var bytes = 0
@@ -58,8 +58,8 @@ enum CaptureBenchmarks {
                 decoder.decode(btsnoop) { item in
                     guard case .advertisement(let advertisement) = item else { return }
                     let facts = AdvertisementFacts(data: advertisement.report.data)
-                    if format == .csv { csv.append(advertisement, facts: facts, to: &buffer) }
-                    else { json.append(advertisement, facts: facts, to: &buffer) }
+                    if format == .csv { csv.append(advertisement, facts: facts, to: buffer) }
+                    else { json.append(advertisement, facts: facts, to: buffer) }
                     if buffer.count >= 1 << 16 { bytes &+= buffer.count; buffer.removeAll() }
                 }
                 blackHole(bytes)

@@ -4,12 +4,12 @@ extension OutputBuffer {
     /// Appends the event type as the oracle writes it: `0x00`…`0x04` for legacy and directed
     /// reports, four digits (`0x0013`) for extended ones, the link-layer PDU type (`0x00`…`0x0f`)
     /// for sniffer PDUs.
-    mutating func append(eventTypeOf report: AdvertisingReport) {
+    func append(eventTypeOf report: AdvertisingReport) {
         append(hex: UInt64(report.eventType), digits: report.kind == .extended ? 4 : 2)
     }
 
     /// Appends the name of `type` from ``AddressType/name`` without building a string.
-    mutating func append(addressTypeName type: AddressTypeName) {
+    func append(addressTypeName type: AddressTypeName) {
         append(type.staticName)
     }
 }

@@ -4,9 +4,9 @@ import Testing
 
 @Suite("OutputBuffer")
 struct OutputBufferTests {
-    static func text(_ build: (inout OutputBuffer) -> Void) -> String {
-        var buffer = OutputBuffer(capacity: 64)
-        build(&buffer)
+    static func text(_ build: (OutputBuffer) -> Void) -> String {
+        let buffer = OutputBuffer(capacity: 64)
+        build(buffer)
         return String(decoding: buffer.bytes, as: UTF8.self)
     }
 
@@ -33,6 +33,16 @@ struct OutputBufferTests {
         #expect(Self.text { $0.append(uuidHigh: 0x494E_5445_4C4C_495F, low: 0x524F_434B_535F_4857) }
                 == "494E5445-4C4C-495F-524F-434B535F4857")
         #expect(Self.text { b in [UInt8]([0x02, 0x01, 0xFF]).withUnsafeBytes { b.append(hexBytes: $0) } } == "0201ff")
+    }
+
+    @Test("the buffer grows past its first capacity and keeps its bytes")
+    func growth() {
+        let buffer = OutputBuffer(capacity: 64)
+        for i in 0..<1_000 { buffer.append(decimal: i % 10) }
+        #expect(buffer.count == 1_000)
+        #expect(buffer.bytes == (0..<1_000).map { UInt8(ascii: "0") + UInt8($0 % 10) })
+        buffer.removeAll()
+        #expect(buffer.count == 0)
     }
 
     @Test("JSON strings escape quotes, backslashes and control bytes and repair bad UTF-8")
