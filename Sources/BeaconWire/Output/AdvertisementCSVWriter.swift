@@ -29,7 +29,7 @@ public struct AdvertisementCSVWriter: Sendable {
         buffer.append(byte: comma)
         buffer.append(address: report.address)
         buffer.append(byte: comma)
-        buffer.append(addressTypeName: AddressTypeName(report.addressType))
+        buffer.append(report.addressType.staticName)
         buffer.append(byte: comma)
         buffer.append(eventTypeOf: report)
         buffer.append(byte: comma)

@@ -28,7 +28,7 @@ public struct AdvertisementJSONLinesWriter: Sendable {
         buffer.append("\",\"address\":\"")
         buffer.append(address: report.address)
         buffer.append("\",\"address_type\":\"")
-        buffer.append(addressTypeName: AddressTypeName(report.addressType))
+        buffer.append(report.addressType.staticName)
         buffer.append("\",\"event_type\":\"")
         buffer.append(eventTypeOf: report)
         buffer.append("\",\"pdu_type\":")
