@@ -8,6 +8,7 @@ let groups: [(name: String, run: () throws -> [BenchResult])] = [
     ("ranging", RangingBenchmarks.run),
     ("simulator", SimulatorBenchmarks.run),
     ("engine", AlertEngineBenchmarks.run),
+    ("capture", CaptureBenchmarks.run),
 ]
 
 

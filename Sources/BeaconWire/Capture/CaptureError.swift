@@ -67,10 +67,11 @@ public struct CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
                   window: file.clampedSlice(from: offset, count: 16), detail: detail, isFileLevel: isFileLevel)
     }
 
-    /// A file-level error that shows no bytes (the file could not be opened).
+    /// A file-level error that shows no bytes: the file at `path` could not be opened or read
+    /// (the caller names the path in its own message).
     init(unreadable path: String, reason: String) {
         self.init(.unreadableFile, offset: 0, window: UnsafeRawBufferPointer(start: nil, count: 0),
-                  detail: "\(path): \(reason)", isFileLevel: true)
+                  detail: reason, isFileLevel: true)
     }
 
     /// Up to sixteen bytes of the file starting at ``offset`` (fewer when the file ended).

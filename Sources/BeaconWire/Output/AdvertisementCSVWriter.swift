@@ -17,19 +17,19 @@ public struct AdvertisementCSVWriter: Sendable {
     public init() {}
 
     /// Appends the header row.
-    public func appendHeader(to buffer: inout OutputBuffer) {
+    public func appendHeader(to buffer: OutputBuffer) {
         buffer.append(Self.header)
     }
 
     /// Appends one row for `advertisement` (whose AD structures were read into `facts`).
-    public func append(_ advertisement: DecodedAdvertisement, facts: AdvertisementFacts, to buffer: inout OutputBuffer) {
+    public func append(_ advertisement: DecodedAdvertisement, facts: AdvertisementFacts, to buffer: OutputBuffer) {
         let comma = UInt8(ascii: ",")
         let report = advertisement.report
         buffer.append(unixSeconds: advertisement.timestamp)
         buffer.append(byte: comma)
         buffer.append(address: report.address)
         buffer.append(byte: comma)
-        buffer.append(addressTypeName: AddressTypeName(report.addressType))
+        buffer.append(report.addressType.staticName)
         buffer.append(byte: comma)
         buffer.append(eventTypeOf: report)
         buffer.append(byte: comma)

@@ -43,15 +43,15 @@ public struct AdvertisementExport: Sendable {
     /// - Returns: the status; the process exit code is its raw value.
     public func run(paths: [String], output: (UnsafeRawBufferPointer) -> Void,
                     diagnostics: (String) -> Void) -> AdvertisementExportStatus {
-        var buffer = OutputBuffer(capacity: Self.chunkSize + 4096)
+        let buffer = OutputBuffer(capacity: Self.chunkSize + 4096)
         let csv = AdvertisementCSVWriter()
         let json = AdvertisementJSONLinesWriter()
         let decoder = CaptureDecoder(configuration: options.decoder)
         var status = AdvertisementExportStatus.success
         var total = CaptureSummary()
-        if options.format == .csv { csv.appendHeader(to: &buffer) }
+        if options.format == .csv { csv.appendHeader(to: buffer) }
         func flush() {
-            buffer.bytes.withUnsafeBytes { output($0) }
+            buffer.withUnsafeBytes { output($0) }
             buffer.removeAll()
         }
         for path in paths {
@@ -70,8 +70,8 @@ public struct AdvertisementExport: Sendable {
                         let facts = AdvertisementFacts(data: advertisement.report.data)
                         if let only = options.only, !facts.contains(only) { return }
                         switch options.format {
-                        case .csv: csv.append(advertisement, facts: facts, to: &buffer)
-                        case .jsonLines: json.append(advertisement, facts: facts, to: &buffer)
+                        case .csv: csv.append(advertisement, facts: facts, to: buffer)
+                        case .jsonLines: json.append(advertisement, facts: facts, to: buffer)
                         }
                         if buffer.count >= Self.chunkSize { flush() }
                     case .error(let error):

@@ -15,7 +15,7 @@ public struct AdvertisementJSONLinesWriter: Sendable {
     public init() {}
 
     /// Appends one line for `advertisement` (whose AD structures were read into `facts`).
-    public func append(_ advertisement: DecodedAdvertisement, facts: AdvertisementFacts, to buffer: inout OutputBuffer) {
+    public func append(_ advertisement: DecodedAdvertisement, facts: AdvertisementFacts, to buffer: OutputBuffer) {
         let report = advertisement.report
         buffer.append("{\"time\":")
         buffer.append(unixSeconds: advertisement.timestamp)
@@ -28,7 +28,7 @@ public struct AdvertisementJSONLinesWriter: Sendable {
         buffer.append("\",\"address\":\"")
         buffer.append(address: report.address)
         buffer.append("\",\"address_type\":\"")
-        buffer.append(addressTypeName: AddressTypeName(report.addressType))
+        buffer.append(report.addressType.staticName)
         buffer.append("\",\"event_type\":\"")
         buffer.append(eventTypeOf: report)
         buffer.append("\",\"pdu_type\":")
@@ -40,15 +40,15 @@ public struct AdvertisementJSONLinesWriter: Sendable {
             buffer.append("null")
         }
         buffer.append(",\"rssi\":")
-        appendOptional(report.rssi.map { Int($0) }, to: &buffer)
+        appendOptional(report.rssi.map { Int($0) }, to: buffer)
         buffer.append(",\"tx_power\":")
-        appendOptional(report.txPower.map { Int($0) }, to: &buffer)
+        appendOptional(report.txPower.map { Int($0) }, to: buffer)
         buffer.append(",\"channel\":")
-        appendOptional(report.channel.map { Int($0) }, to: &buffer)
+        appendOptional(report.channel.map { Int($0) }, to: buffer)
         buffer.append(",\"crc_ok\":")
         if let crcOK = advertisement.crcOK { buffer.append(crcOK ? "true" : "false") } else { buffer.append("null") }
         buffer.append(",\"sid\":")
-        appendOptional(report.sid.map { Int($0) }, to: &buffer)
+        appendOptional(report.sid.map { Int($0) }, to: buffer)
         buffer.append(",\"data\":\"")
         buffer.append(hexBytes: report.data)
         buffer.append("\",\"data_malformed\":")
@@ -56,21 +56,21 @@ public struct AdvertisementJSONLinesWriter: Sendable {
         buffer.append(",\"local_name\":")
         if let name = facts.localName { buffer.append(jsonString: name.bytes) } else { buffer.append("null") }
         buffer.append(",\"tx_power_level\":")
-        appendOptional(facts.txPowerLevel.map { Int($0) }, to: &buffer)
+        appendOptional(facts.txPowerLevel.map { Int($0) }, to: buffer)
         buffer.append(",\"ibeacon\":")
-        appendIBeacon(facts.iBeacon, to: &buffer)
+        appendIBeacon(facts.iBeacon, to: buffer)
         buffer.append(",\"altbeacon\":")
-        appendAltBeacon(facts.altBeacon, to: &buffer)
+        appendAltBeacon(facts.altBeacon, to: buffer)
         buffer.append(",\"eddystone\":")
-        appendEddystone(facts.eddystone, to: &buffer)
+        appendEddystone(facts.eddystone, to: buffer)
         buffer.append("}\n")
     }
 
-    private func appendOptional(_ value: Int?, to buffer: inout OutputBuffer) {
+    private func appendOptional(_ value: Int?, to buffer: OutputBuffer) {
         if let value { buffer.append(decimal: value) } else { buffer.append("null") }
     }
 
-    private func appendIBeacon(_ frame: IBeaconFrame?, to buffer: inout OutputBuffer) {
+    private func appendIBeacon(_ frame: IBeaconFrame?, to buffer: OutputBuffer) {
         guard let frame else { return buffer.append("null") }
         buffer.append("{\"uuid\":\"")
         buffer.append(uuidHigh: frame.uuidHigh, low: frame.uuidLow)
@@ -83,7 +83,7 @@ public struct AdvertisementJSONLinesWriter: Sendable {
         buffer.append("}")
     }
 
-    private func appendAltBeacon(_ frame: AltBeaconFrame?, to buffer: inout OutputBuffer) {
+    private func appendAltBeacon(_ frame: AltBeaconFrame?, to buffer: OutputBuffer) {
         guard let frame else { return buffer.append("null") }
         buffer.append("{\"company\":")
         buffer.append(unsigned: UInt(frame.companyID))
@@ -98,17 +98,17 @@ public struct AdvertisementJSONLinesWriter: Sendable {
         buffer.append("}")
     }
 
-    private func appendEddystone(_ frame: EddystoneFrame?, to buffer: inout OutputBuffer) {
+    private func appendEddystone(_ frame: EddystoneFrame?, to buffer: OutputBuffer) {
         guard let frame else { return buffer.append("null") }
         switch frame {
         case .uid(let uid):
             buffer.append("{\"frame\":\"uid\",\"tx_power\":")
             buffer.append(decimal: Int(uid.txPowerAt0m))
             buffer.append(",\"namespace\":\"")
-            buffer.append(hex: UInt64(uid.namespaceHigh), digits: 4)
-            buffer.append(hex: uid.namespaceLow, digits: 16)
+            buffer.append(hexDigitsOf: UInt64(uid.namespaceHigh), digits: 4)
+            buffer.append(hexDigitsOf: uid.namespaceLow, digits: 16)
             buffer.append("\",\"instance\":\"")
-            buffer.append(hex: uid.instance, digits: 12)
+            buffer.append(hexDigitsOf: uid.instance, digits: 12)
             buffer.append("\"}")
         case .url(let url):
             buffer.append("{\"frame\":\"url\",\"tx_power\":")
