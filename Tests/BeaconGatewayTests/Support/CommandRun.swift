@@ -1,0 +1,25 @@
+import Foundation
+
+/// Runs a command to completion and captures its output (for tests of the `beacond` CLI).
+struct CommandRun {
+    let status: Int32
+    let standardOutput: String
+    let standardError: String
+
+    init(_ executable: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both pipes to the end before waiting, so a full pipe cannot block the child.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        status = process.terminationStatus
+        standardOutput = String(decoding: outData, as: UTF8.self)
+        standardError = String(decoding: errData, as: UTF8.self)
+    }
+}
