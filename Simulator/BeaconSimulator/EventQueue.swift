@@ -1,8 +1,10 @@
 /// A binary min-heap of pending advertising events: (virtual time in ns, beacon index), ordered by
-/// time then beacon index, so that the order is total and runs are reproducible.
+/// time. Ties come out in an order fixed by the sequence of operations, so runs are reproducible.
 ///
 /// One entry per beacon; the hot loop reads the earliest with ``top`` and reschedules it in place
-/// with ``replaceTop(time:)``, which never allocates.
+/// with ``replaceTop(time:)``, which never allocates. A rescheduled event goes one interval into
+/// the future, near the back of the queue, so ``replaceTop(time:)`` sifts bottom-up (Floyd):
+/// down the path of smaller children to a leaf with one comparison per level, then up.
 struct EventQueue {
     struct Entry {
         var time: Int64
@@ -20,9 +22,7 @@ struct EventQueue {
     @inline(__always) var top: Entry { entries[0] }
 
     @inline(__always)
-    static func precedes(_ a: Entry, _ b: Entry) -> Bool {
-        a.time < b.time || (a.time == b.time && a.beacon < b.beacon)
-    }
+    static func precedes(_ a: Entry, _ b: Entry) -> Bool { a.time < b.time }
 
     mutating func push(time: Int64, beacon: Int32) {
         entries.append(Entry(time: time, beacon: beacon))
@@ -45,7 +45,28 @@ struct EventQueue {
         entries.withUnsafeMutableBufferPointer { heap in
             var item = heap[0]
             item.time = time
-            Self.siftDown(item, in: heap, count: heap.count)
+            let count = heap.count
+            // Down: move the smaller child up until a leaf is reached.
+            var index = 0
+            var child = 1
+            while child + 1 < count {
+                child += heap[child + 1].time < heap[child].time ? 1 : 0
+                heap[index] = heap[child]
+                index = child
+                child = 2 * index + 1
+            }
+            if child < count {
+                heap[index] = heap[child]
+                index = child
+            }
+            // Up: the new time usually belongs at or near the leaf.
+            while index > 0 {
+                let parent = (index - 1) / 2
+                guard time < heap[parent].time else { break }
+                heap[index] = heap[parent]
+                index = parent
+            }
+            heap[index] = item
         }
     }
 

@@ -34,6 +34,9 @@ public struct SimulationEngine {
     let startNs: Int64
     let endNs: Int64
     let airtimeNs: Int64
+    let reportDelayNs: Int64
+    let packetLoss: Double
+    let sensitivity: Double
     let spacingNs: Int64
     let scanIntervalNs: Int64
     let scanWindowNs: Int64
@@ -62,6 +65,9 @@ public struct SimulationEngine {
         startNs = scenario.start.nanosecondsSinceEpoch
         endNs = scenario.end.nanosecondsSinceEpoch
         airtimeNs = radio.collisions ? radio.airtime.nanoseconds : 0
+        reportDelayNs = radio.airtime.nanoseconds
+        packetLoss = radio.packetLoss
+        sensitivity = Double(radio.sensitivity)
         spacingNs = radio.channelSpacing.nanoseconds
         scanIntervalNs = gateway.scan.interval.nanoseconds
         scanWindowNs = gateway.scan.window.nanoseconds
@@ -159,21 +165,20 @@ public struct SimulationEngine {
                 statistics.lostToCollisions += 1
                 continue
             }
-            let radio = scenario.radio
-            if radio.packetLoss > 0, random.nextUnit() < radio.packetLoss {
+            if packetLoss > 0, random.nextUnit() < packetLoss {
                 statistics.lostToPacketLoss += 1
                 continue
             }
-            let rssi = radio.sampleRSSI(mean: pendingMean, using: &random).rounded()
-            guard rssi >= Double(radio.sensitivity) else {
+            let rssi = scenario.radio.sampleRSSI(mean: pendingMean, using: &random).rounded()
+            guard rssi >= sensitivity else {
                 statistics.belowSensitivity += 1
                 continue
             }
-            let reportTime = max(pduTime &+ radio.airtime.nanoseconds, lastReportTime)
+            let reportTime = max(pduTime &+ reportDelayNs, lastReportTime)
             lastReportTime = reportTime
             let value = Int8(max(-127, min(20, rssi)))
             frames.append(beacon: beacon, rssi: value, advertisementCount: advertisementCounts[beacon],
-                          uptime: Duration.nanoseconds(pendingTime &- startNs),
+                          uptimeNanoseconds: pendingTime &- startNs,
                           timestamp: Timestamp(nanosecondsSinceEpoch: reportTime), to: &batch)
             statistics.reports += 1
         }
