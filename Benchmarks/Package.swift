@@ -9,8 +9,9 @@ let package = Package(
     dependencies: [.package(name: "beacond", path: "..")],
     targets: [
         .target(name: "CMallocCounter"),
+        .target(name: "CReferenceParser"),
         .executableTarget(name: "beacond-bench", dependencies: [
-            "CMallocCounter",
+            "CMallocCounter", "CReferenceParser",
             .product(name: "BeaconCore", package: "beacond"),
             .product(name: "BeaconWire", package: "beacond"),
             .product(name: "BeaconRanging", package: "beacond"),

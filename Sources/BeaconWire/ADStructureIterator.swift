@@ -16,7 +16,7 @@ public struct ADStructureIterator {
     }
 
     /// The next structure, or `nil` at the end (or at a zero length byte).
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next() throws(WireError) -> ADStructure? {
         let p = position
         let count = bytes.count

@@ -17,7 +17,10 @@ public struct AdvertisingReportIterator {
     @usableFromInline var end: Int
     @usableFromInline var remaining: Int
     @usableFromInline var kind: AdvertisingReportKind
-    @usableFromInline var headerError: WireError?
+    /// A fault found by `init`, thrown by the first `next()` (kept as kind + offset: a small,
+    /// trivially copied iterator is much faster than one holding an optional error).
+    @usableFromInline var headerErrorKind: WireError.Kind?
+    @usableFromInline var headerErrorOffset: Int
 
     /// Largest Num_Reports of LE Advertising and LE Directed Advertising Reports.
     public static let maximumLegacyReports = 25
@@ -25,26 +28,33 @@ public struct AdvertisingReportIterator {
     public static let maximumExtendedReports = 10
 
     /// Prepares to walk the reports of `packet` (an H4 packet starting at its type byte).
-    @inlinable
+    @inlinable @inline(__always)
     public init(event packet: UnsafeRawBufferPointer) {
         self.packet = packet
         position = 0
         end = 0
         remaining = 0
         kind = .legacy
-        headerError = nil
+        headerErrorKind = nil
+        headerErrorOffset = 0
         let count = packet.count
         guard count >= 2, packet[0] == H4PacketType.event.rawValue, packet[1] == 0x3E else { return }
-        guard count >= 3 else { headerError = Self.error(.truncatedPacket, 0, packet); return }
+        guard count >= 3 else { headerErrorKind = .truncatedPacket; return }
         let declared = Int(packet[2]) + 3
-        guard count <= declared else { headerError = Self.error(.packetLengthMismatch, declared, packet); return }
-        guard count == declared else { headerError = Self.error(.truncatedPacket, 0, packet); return }
-        guard count >= 4, let subevent = AdvertisingReportKind(rawValue: packet[3]), subevent != .linkLayer
-        else { return }
-        guard count >= 5 else { headerError = Self.error(.truncatedPacket, 0, packet); return }
+        guard count <= declared else { headerErrorKind = .packetLengthMismatch; headerErrorOffset = declared; return }
+        guard count == declared else { headerErrorKind = .truncatedPacket; return }
+        guard count >= 4 else { return }
+        let subevent: AdvertisingReportKind
+        switch packet[3] {
+        case 0x02: subevent = .legacy
+        case 0x0D: subevent = .extended
+        case 0x0B: subevent = .directed
+        default: return
+        }
+        guard count >= 5 else { headerErrorKind = .truncatedPacket; return }
         let reports = Int(packet[4])
         let limit = subevent == .extended ? Self.maximumExtendedReports : Self.maximumLegacyReports
-        guard reports >= 1, reports <= limit else { headerError = Self.error(.invalidReportCount, 4, packet); return }
+        guard reports >= 1, reports <= limit else { headerErrorKind = .invalidReportCount; headerErrorOffset = 4; return }
         kind = subevent
         position = 5
         end = count
@@ -52,11 +62,11 @@ public struct AdvertisingReportIterator {
     }
 
     /// The next report, `nil` after the last one; throws when the event is malformed.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func next() throws(WireError) -> AdvertisingReport? {
-        if let error = headerError {
-            headerError = nil
-            throw error
+        if let errorKind = headerErrorKind {
+            headerErrorKind = nil
+            throw Self.error(errorKind, headerErrorOffset, packet)
         }
         guard remaining > 0 else {
             if position < end {
@@ -80,7 +90,7 @@ public struct AdvertisingReportIterator {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func nextLegacy() throws(WireError) -> AdvertisingReport {
         let p = position
         guard end - p >= 10 else { throw Self.error(.truncatedReport, p, packet) }
@@ -97,7 +107,7 @@ public struct AdvertisingReportIterator {
             data: UnsafeRawBufferPointer(rebasing: packet[(p + 9)..<(p + 9 + length)]))
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func nextExtended() throws(WireError) -> AdvertisingReport {
         let p = position
         guard end - p >= 24 else { throw Self.error(.truncatedReport, p, packet) }
@@ -130,7 +140,7 @@ public struct AdvertisingReportIterator {
             data: UnsafeRawBufferPointer(rebasing: packet[(p + 24)..<(p + 24 + length)]))
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     mutating func nextDirected() throws(WireError) -> AdvertisingReport {
         let p = position
         guard end - p >= 16 else { throw Self.error(.truncatedReport, p, packet) }

@@ -18,7 +18,7 @@ public struct BeaconFrame: Hashable, Sendable {
     /// The first beacon identity in `advertisingData` (AD structures), or `nil` when there is
     /// none. Malformed structures end the search; identities found before them count.
     /// Allocates nothing.
-    @inlinable
+    @inlinable @inline(__always)
     public static func find(inAdvertisingData advertisingData: UnsafeRawBufferPointer) -> BeaconFrame? {
         var structures = ADStructureIterator(advertisingData)
         while let structure = try? structures.next() {

@@ -34,12 +34,12 @@ public struct H4Framer: Sendable {
 
     /// The limits in force.
     public let configuration: Configuration
-    private var pending: [UInt8] = []
-    private var pendingStart = 0
-    private var position = 0
-    private var garbageStart = 0
-    private var garbageCount = 0
-    private var garbagePrefix: UInt64 = 0
+    @usableFromInline var pending: [UInt8] = []
+    @usableFromInline var pendingStart = 0
+    @usableFromInline var position = 0
+    @usableFromInline var garbageStart = 0
+    @usableFromInline var garbageCount = 0
+    @usableFromInline var garbagePrefix: UInt64 = 0
 
     /// Creates a framer at stream offset 0.
     public init(configuration: Configuration = Configuration()) {
@@ -54,6 +54,7 @@ public struct H4Framer: Sendable {
     public var streamOffset: Int { position }
 
     /// Frames `chunk`, the next bytes of the stream, calling `body` for each packet and error.
+    @inlinable
     public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ body: (Output) throws -> Void) rethrows {
         try feedBytes(chunk, base: position, body)
         position += chunk.count
@@ -70,42 +71,62 @@ public struct H4Framer: Sendable {
         }
     }
 
-    private mutating func feedBytes(_ chunk: UnsafeRawBufferPointer, base: Int,
-                                    _ body: (Output) throws -> Void) rethrows {
+    /// The hot loop: whole packets lying in the chunk, with nothing pending, are handed out
+    /// here; everything else (garbage, oversized headers, split packets) goes through `step`.
+    @inlinable
+    mutating func feedBytes(_ chunk: UnsafeRawBufferPointer, base: Int,
+                            _ body: (Output) throws -> Void) rethrows {
         let n = chunk.count
+        let maximum = configuration.maximumPacketLength
         var i = 0
         while i < n {
-            if !pending.isEmpty {
-                i += try continuePending(UnsafeRawBufferPointer(rebasing: chunk[i..<n]), base: base + i, body)
-                continue
-            }
-            let byte = chunk[i]
-            guard let type = H4PacketType(rawValue: byte) else {
-                noteGarbage(byte, at: base + i)
-                i += 1
-                continue
-            }
-            try flushGarbage(body)
-            let rest = UnsafeRawBufferPointer(rebasing: chunk[i..<n])
-            if rest.count >= type.headerLength {
-                let total = type.headerLength + type.payloadLength(header: rest)
-                if total > configuration.maximumPacketLength {
-                    try body(.error(WireError(.oversizedPacket, at: 0, in: rest, count: type.headerLength)
-                        .shifted(by: base + i)))
-                    i += 1
-                    continue
-                }
-                if rest.count >= total {
-                    try body(.packet(H4Packet(type: type, bytes: UnsafeRawBufferPointer(rebasing: rest[0..<total]),
-                                              streamOffset: base + i)))
-                    i += total
-                    continue
+            if pending.isEmpty, garbageCount == 0, let type = H4PacketType(rawValue: chunk[i]) {
+                let rest = n - i
+                if rest >= type.headerLength {
+                    let total = type.headerLength + type.payloadLength(header: UnsafeRawBufferPointer(rebasing: chunk[i..<n]))
+                    if total <= maximum, rest >= total {
+                        try body(.packet(H4Packet(type: type, bytes: UnsafeRawBufferPointer(rebasing: chunk[i..<(i + total)]),
+                                                  streamOffset: base + i)))
+                        i += total
+                        continue
+                    }
                 }
             }
-            pendingStart = base + i
-            pending.append(contentsOf: rest)
-            i = n
+            i = try step(chunk, at: i, base: base, body)
         }
+    }
+
+    /// Handles what the hot loop does not, at `chunk[i]`; returns the index of the next byte to look at.
+    @usableFromInline
+    mutating func step(_ chunk: UnsafeRawBufferPointer, at i: Int, base: Int,
+                       _ body: (Output) throws -> Void) rethrows -> Int {
+        let n = chunk.count
+        if !pending.isEmpty {
+            return try i + continuePending(UnsafeRawBufferPointer(rebasing: chunk[i..<n]), base: base + i, body)
+        }
+        let byte = chunk[i]
+        guard let type = H4PacketType(rawValue: byte) else {
+            noteGarbage(byte, at: base + i)
+            return i + 1
+        }
+        try flushGarbage(body)
+        let rest = UnsafeRawBufferPointer(rebasing: chunk[i..<n])
+        if rest.count >= type.headerLength {
+            let total = type.headerLength + type.payloadLength(header: rest)
+            if total > configuration.maximumPacketLength {
+                try body(.error(WireError(.oversizedPacket, at: 0, in: rest, count: type.headerLength)
+                    .shifted(by: base + i)))
+                return i + 1
+            }
+            if rest.count >= total {
+                try body(.packet(H4Packet(type: type, bytes: UnsafeRawBufferPointer(rebasing: rest[0..<total]),
+                                          streamOffset: base + i)))
+                return i + total
+            }
+        }
+        pendingStart = base + i
+        pending.append(contentsOf: rest)
+        return n
     }
 
     /// Adds bytes from `chunk` to the pending packet; returns how many were consumed.

@@ -4,18 +4,19 @@ public enum HCIEventParser {
     /// type byte. Packets that carry no advertising reports are ignored.
     ///
     /// The reports are views valid only during `body`. Throws the first ``WireError`` found (after
-    /// delivering the reports before it) or an error thrown by `body`; the caller moves on to the
-    /// next packet. Allocates nothing.
-    @inlinable
+    /// delivering the reports before it), or whatever `body` throws; after a ``WireError`` the
+    /// caller moves on to the next packet. Allocates nothing. (For typed throws, use
+    /// ``advertisingReports(inEvent:)``, whose `next()` throws only ``WireError``.)
+    @inlinable @inline(__always)
     public static func forEachAdvertisingReport(
-        inEvent packet: UnsafeRawBufferPointer, _ body: (AdvertisingReport) throws(WireError) -> Void
-    ) throws(WireError) {
+        inEvent packet: UnsafeRawBufferPointer, _ body: (AdvertisingReport) throws -> Void
+    ) throws {
         var reports = AdvertisingReportIterator(event: packet)
         while let report = try reports.next() { try body(report) }
     }
 
     /// The advertising reports of `packet` as a non-allocating iterator.
-    @inlinable
+    @inlinable @inline(__always)
     public static func advertisingReports(inEvent packet: UnsafeRawBufferPointer) -> AdvertisingReportIterator {
         AdvertisingReportIterator(event: packet)
     }

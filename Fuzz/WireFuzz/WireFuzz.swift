@@ -1,0 +1,74 @@
+// libFuzzer harness for BeaconWire: feeds arbitrary bytes to the H4 framer (whole and split),
+// the LE advertising report parser, the AD structure iterator, the AD element and beacon frame
+// decoders, and the lazily built strings. Built and run by scripts/fuzz.sh.
+import BeaconCore
+import BeaconWire
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func wireFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = UnsafeRawBufferPointer(start: data, count: size)
+    var sink = 0
+
+    // 1. The input as an H4 stream, whole and split at a point chosen by the input.
+    var whole: [Int] = []
+    var framer = H4Framer(configuration: .init(maximumPacketLength: 1024))
+    framer.feed(bytes) { output in
+        switch output {
+        case .packet(let packet):
+            whole.append(packet.streamOffset)
+            sink &+= parseEvent(packet.bytes)
+        case .error(let error):
+            precondition(error.offset >= 0 && error.offset < size, "error offset outside the stream")
+            sink &+= error.bytes.count
+        }
+    }
+    framer.finish { _ in }
+    var split: [Int] = []
+    var splitFramer = H4Framer(configuration: .init(maximumPacketLength: 1024))
+    let cut = size == 0 ? 0 : Int(bytes[0]) % (size + 1)
+    for part in [bytes[0..<cut], bytes[cut..<size]] {
+        splitFramer.feed(UnsafeRawBufferPointer(rebasing: part)) { output in
+            if case .packet(let packet) = output { split.append(packet.streamOffset) }
+        }
+    }
+    precondition(whole == split, "framing depends on chunking")
+
+    // 2. The input as one event packet, and as raw advertising data.
+    sink &+= parseEvent(bytes)
+    sink &+= parseAdvertisingData(bytes)
+    if sink == 0x5EED_F00D { print(sink) }   // keep the work observable
+    return 0
+}
+
+func parseEvent(_ packet: UnsafeRawBufferPointer) -> Int {
+    var sink = 0
+    var reports = HCIEventParser.advertisingReports(inEvent: packet)
+    do {
+        while let report = try reports.next() {
+            precondition(report.data.count <= packet.count, "report data larger than its packet")
+            if let sighting = BeaconSighting(report: report, timestamp: .epoch) { sink &+= Int(sighting.id.major) }
+            sink &+= parseAdvertisingData(report.data)
+        }
+    } catch {
+        precondition(error.offset >= 0 && error.offset <= packet.count, "error offset outside the packet")
+        sink &+= error.description.utf8.count
+    }
+    return sink
+}
+
+func parseAdvertisingData(_ data: UnsafeRawBufferPointer) -> Int {
+    var sink = 0
+    var structures = ADStructureIterator(data)
+    while let structure = try? structures.next() {
+        switch structure.element {
+        case .localName(let name): sink &+= name.string.utf8.count
+        case .eddystone(.url(let url)): sink &+= url.url.utf8.count
+        case .serviceUUIDs(let list):
+            for i in 0..<list.count { sink &+= list.uuid(at: i).hashValue & 1 }
+        case .iBeacon(let frame): sink &+= Int(frame.major)
+        default: sink &+= 1
+        }
+    }
+    if let frame = BeaconFrame.find(inAdvertisingData: data) { sink &+= Int(frame.id.minor) }
+    return sink
+}
