@@ -28,6 +28,7 @@ enum SimulatorBenchmarks {
             return engine.statistics
         }
         let statistics = day()
+        print("stress scenario, first 10 virtual minutes:\n\(statistics)")
         var result = Bench.measure("simulator: stress scenario (1,000 beacons, radio model on)",
                                    items: statistics.reports, unit: "reports") { _ = day() }
         // Process CPU time of one more run: meaningful even when other work shares the cores.
