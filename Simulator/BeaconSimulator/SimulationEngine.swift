@@ -71,7 +71,7 @@ public struct SimulationEngine {
         spacingNs = radio.channelSpacing.nanoseconds
         scanIntervalNs = gateway.scan.interval.nanoseconds
         scanWindowNs = gateway.scan.window.nanoseconds
-        queue = EventQueue(capacity: scenario.beacons.count)
+        queue = EventQueue(capacity: scenario.beacons.count, origin: startNs)
         for (index, beacon) in scenario.beacons.enumerated() {
             var first = startNs
             if case .carried(let walker) = beacon.placement {
@@ -83,7 +83,7 @@ public struct SimulationEngine {
     }
 
     /// True once every event up to the scenario's end has been emitted.
-    public var isFinished: Bool { pendingBeacon < 0 && (queue.isEmpty || queue.top.time >= endNs) }
+    public private(set) var isFinished = false
 
     /// The virtual time up to which events have been generated.
     public private(set) var virtualTime: Timestamp = .epoch
@@ -94,17 +94,18 @@ public struct SimulationEngine {
     @discardableResult
     public mutating func fill(_ batch: inout PacketBatch, until limit: Timestamp, maxPackets: Int = .max) -> Bool {
         let limitNs = min(limit.nanosecondsSinceEpoch, endNs)
-        while batch.count < maxPackets, !queue.isEmpty {
-            let next = queue.top
+        while batch.count < maxPackets, let next = queue.peek() {
             // Nothing later can overlap the held-back event once the next one is past its airtime.
             if pendingBeacon >= 0, next.time >= pendingTime &+ airtimeNs { emitPending(into: &batch) }
             guard next.time < limitNs else { break }
             step(next, into: &batch)
         }
-        if queue.isEmpty || queue.top.time >= endNs, pendingBeacon >= 0, batch.count < maxPackets {
+        let nextTime = queue.peek()?.time ?? .max
+        if nextTime >= endNs, pendingBeacon >= 0, batch.count < maxPackets {
             emitPending(into: &batch)
         }
-        virtualTime = Timestamp(nanosecondsSinceEpoch: queue.isEmpty ? endNs : min(limitNs, queue.top.time))
+        isFinished = pendingBeacon < 0 && nextTime >= endNs
+        virtualTime = Timestamp(nanosecondsSinceEpoch: min(limitNs, nextTime))
         return !isFinished
     }
 
