@@ -155,12 +155,23 @@ public struct SimulationEngine {
         let beacon = Int(pendingBeacon)
         pendingBeacon = -1
         var heard = false
+        // Which channel the scanner is on, and whether it is inside its window, at each PDU.
+        var scanIndex: Int64 = 0
+        var intoInterval = pendingTime &- startNs
+        if intoInterval >= 0 {
+            scanIndex = intoInterval / scanIntervalNs
+            intoInterval -= scanIndex &* scanIntervalNs
+        }
         for channel in 0..<Int64(3) {
             let pduTime = pendingTime &+ channel &* spacingNs
-            let phase = pduTime &- startNs
-            guard phase >= 0 else { continue }
-            let scanIndex = phase / scanIntervalNs
-            guard scanIndex % 3 == channel, phase &- scanIndex &* scanIntervalNs < scanWindowNs else { continue }
+            if channel > 0 {
+                intoInterval &+= spacingNs
+                while intoInterval >= scanIntervalNs {
+                    intoInterval -= scanIntervalNs
+                    scanIndex += 1
+                }
+            }
+            guard intoInterval >= 0, scanIndex % 3 == channel, intoInterval < scanWindowNs else { continue }
             heard = true
             if pendingCollided {
                 statistics.lostToCollisions += 1
