@@ -16,6 +16,13 @@ enum SimulatorBenchmarks {
     static func run() throws -> [BenchResult] {
         var scenario = try Scenario.load(path: repositoryRoot + "/Simulator/Scenarios/stress.yaml")
         scenario.duration = .seconds(600)   // 10 virtual minutes per run: ~600 k advertisements
+        var withoutCollisions = scenario
+        withoutCollisions.radio.collisions = false
+        return [try measure(scenario, "simulator: stress scenario (1,000 beacons, radio model on)", printing: true),
+                try measure(withoutCollisions, "simulator: stress scenario without collisions", printing: false)]
+    }
+
+    static func measure(_ scenario: Scenario, _ name: String, printing: Bool) throws -> BenchResult {
         var batch = PacketBatch(byteCapacity: 1024 * 64, packetCapacity: 1100)
         func day() -> SimulationStatistics {
             var engine = SimulationEngine(scenario: scenario)
@@ -28,9 +35,8 @@ enum SimulatorBenchmarks {
             return engine.statistics
         }
         let statistics = day()
-        print("stress scenario, first 10 virtual minutes:\n\(statistics)")
-        var result = Bench.measure("simulator: stress scenario (1,000 beacons, radio model on)",
-                                   items: statistics.reports, unit: "reports") { _ = day() }
+        if printing { print("stress scenario, first 10 virtual minutes:\n\(statistics)") }
+        var result = Bench.measure(name, items: statistics.reports, unit: "reports") { _ = day() }
         // Process CPU time of one more run: meaningful even when other work shares the cores.
         let cpuBefore = clock()
         _ = day()
@@ -43,6 +49,6 @@ enum SimulatorBenchmarks {
             ("CPU ns/advertisement", Bench.format(cpuSeconds * 1e9 / Double(statistics.advertisements), 1)),
             ("CPU M reports/s", Bench.format(Double(statistics.reports) / cpuSeconds / 1e6, 2)),
         ]
-        return [result]
+        return result
     }
 }
