@@ -52,12 +52,12 @@ struct FrameTemplates {
 
     /// Appends one report of `beacon` received at `rssi`.
     @inline(__always)
-    func append(beacon: Int, rssi: Int8, advertisementCount: UInt32, uptime: Duration, timestamp: Timestamp,
+    func append(beacon: Int, rssi: Int8, advertisementCount: UInt32, uptimeNanoseconds: Int64, timestamp: Timestamp,
                 to batch: inout PacketBatch) {
         let every = telemetryEvery[beacon]
         if every > 0, advertisementCount % every == 0, let telemetry = beacons[beacon].telemetry {
             appendTelemetry(beacon: beacons[beacon], telemetry: telemetry, rssi: rssi, count: advertisementCount,
-                            uptime: uptime, timestamp: timestamp, to: &batch)
+                            uptime: .nanoseconds(uptimeNanoseconds), timestamp: timestamp, to: &batch)
             return
         }
         let start = Int(offsets[beacon])

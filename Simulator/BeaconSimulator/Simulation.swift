@@ -63,7 +63,9 @@ public struct Simulation: AdvertisementSource {
                                          progress: (Timestamp, SimulationStatistics) -> Void) async throws {
         var engine = makeEngine()
         var batch = PacketBatch(byteCapacity: maxBatchPackets * 64, packetCapacity: maxBatchPackets + 4)
-        let clockStart = clock.now
+        // The clock is read only when pacing: at `.max` a run never looks at any clock.
+        var clockStart: C.Instant?
+        if case .factor = speed { clockStart = clock.now }
         var horizon = scenario.start
         var more = true
         while more {
@@ -72,7 +74,7 @@ public struct Simulation: AdvertisementSource {
             batch.removeAll()
             more = engine.fill(&batch, until: horizon, maxPackets: maxBatchPackets)
             if batch.count >= maxBatchPackets { horizon = engine.virtualTime }
-            if case .factor(let factor) = speed {
+            if case .factor(let factor) = speed, let clockStart {
                 let virtualElapsed = engine.virtualTime - scenario.start
                 let due = clockStart.advanced(by: virtualElapsed / factor)
                 if due > clock.now { try await clock.sleep(until: due, tolerance: nil) }

@@ -34,6 +34,9 @@ public struct SimulationEngine {
     let startNs: Int64
     let endNs: Int64
     let airtimeNs: Int64
+    let reportDelayNs: Int64
+    let packetLoss: Double
+    let sensitivity: Double
     let spacingNs: Int64
     let scanIntervalNs: Int64
     let scanWindowNs: Int64
@@ -62,10 +65,13 @@ public struct SimulationEngine {
         startNs = scenario.start.nanosecondsSinceEpoch
         endNs = scenario.end.nanosecondsSinceEpoch
         airtimeNs = radio.collisions ? radio.airtime.nanoseconds : 0
+        reportDelayNs = radio.airtime.nanoseconds
+        packetLoss = radio.packetLoss
+        sensitivity = Double(radio.sensitivity)
         spacingNs = radio.channelSpacing.nanoseconds
         scanIntervalNs = gateway.scan.interval.nanoseconds
         scanWindowNs = gateway.scan.window.nanoseconds
-        queue = EventQueue(capacity: scenario.beacons.count)
+        queue = EventQueue(capacity: scenario.beacons.count, origin: startNs)
         for (index, beacon) in scenario.beacons.enumerated() {
             var first = startNs
             if case .carried(let walker) = beacon.placement {
@@ -77,7 +83,7 @@ public struct SimulationEngine {
     }
 
     /// True once every event up to the scenario's end has been emitted.
-    public var isFinished: Bool { pendingBeacon < 0 && (queue.isEmpty || queue.top.time >= endNs) }
+    public private(set) var isFinished = false
 
     /// The virtual time up to which events have been generated.
     public private(set) var virtualTime: Timestamp = .epoch
@@ -88,17 +94,18 @@ public struct SimulationEngine {
     @discardableResult
     public mutating func fill(_ batch: inout PacketBatch, until limit: Timestamp, maxPackets: Int = .max) -> Bool {
         let limitNs = min(limit.nanosecondsSinceEpoch, endNs)
-        while batch.count < maxPackets, !queue.isEmpty {
-            let next = queue.top
+        while batch.count < maxPackets, let next = queue.peek() {
             // Nothing later can overlap the held-back event once the next one is past its airtime.
             if pendingBeacon >= 0, next.time >= pendingTime &+ airtimeNs { emitPending(into: &batch) }
             guard next.time < limitNs else { break }
             step(next, into: &batch)
         }
-        if queue.isEmpty || queue.top.time >= endNs, pendingBeacon >= 0, batch.count < maxPackets {
+        let nextTime = queue.peek()?.time ?? .max
+        if nextTime >= endNs, pendingBeacon >= 0, batch.count < maxPackets {
             emitPending(into: &batch)
         }
-        virtualTime = Timestamp(nanosecondsSinceEpoch: queue.isEmpty ? endNs : min(limitNs, queue.top.time))
+        isFinished = pendingBeacon < 0 && nextTime >= endNs
+        virtualTime = Timestamp(nanosecondsSinceEpoch: min(limitNs, nextTime))
         return !isFinished
     }
 
@@ -148,32 +155,42 @@ public struct SimulationEngine {
         let beacon = Int(pendingBeacon)
         pendingBeacon = -1
         var heard = false
+        // Which channel the scanner is on, and whether it is inside its window, at each PDU.
+        var scanIndex: Int64 = 0
+        var intoInterval = pendingTime &- startNs
+        if intoInterval >= 0 {
+            scanIndex = intoInterval / scanIntervalNs
+            intoInterval -= scanIndex &* scanIntervalNs
+        }
         for channel in 0..<Int64(3) {
             let pduTime = pendingTime &+ channel &* spacingNs
-            let phase = pduTime &- startNs
-            guard phase >= 0 else { continue }
-            let scanIndex = phase / scanIntervalNs
-            guard scanIndex % 3 == channel, phase &- scanIndex &* scanIntervalNs < scanWindowNs else { continue }
+            if channel > 0 {
+                intoInterval &+= spacingNs
+                while intoInterval >= scanIntervalNs {
+                    intoInterval -= scanIntervalNs
+                    scanIndex += 1
+                }
+            }
+            guard intoInterval >= 0, scanIndex % 3 == channel, intoInterval < scanWindowNs else { continue }
             heard = true
             if pendingCollided {
                 statistics.lostToCollisions += 1
                 continue
             }
-            let radio = scenario.radio
-            if radio.packetLoss > 0, random.nextUnit() < radio.packetLoss {
+            if packetLoss > 0, random.nextUnit() < packetLoss {
                 statistics.lostToPacketLoss += 1
                 continue
             }
-            let rssi = radio.sampleRSSI(mean: pendingMean, using: &random).rounded()
-            guard rssi >= Double(radio.sensitivity) else {
+            let rssi = scenario.radio.sampleRSSI(mean: pendingMean, using: &random).rounded()
+            guard rssi >= sensitivity else {
                 statistics.belowSensitivity += 1
                 continue
             }
-            let reportTime = max(pduTime &+ radio.airtime.nanoseconds, lastReportTime)
+            let reportTime = max(pduTime &+ reportDelayNs, lastReportTime)
             lastReportTime = reportTime
             let value = Int8(max(-127, min(20, rssi)))
             frames.append(beacon: beacon, rssi: value, advertisementCount: advertisementCounts[beacon],
-                          uptime: Duration.nanoseconds(pendingTime &- startNs),
+                          uptimeNanoseconds: pendingTime &- startNs,
                           timestamp: Timestamp(nanosecondsSinceEpoch: reportTime), to: &batch)
             statistics.reports += 1
         }

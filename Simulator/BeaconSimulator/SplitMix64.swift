@@ -4,8 +4,10 @@
 /// scenario's seed, so one seed always gives the same run, on every platform. Never
 /// `SystemRandomNumberGenerator`.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
-    /// The generator's whole state.
+    /// The generator's state.
     public var state: UInt64
+    /// The second normal deviate of the last polar-method pair, not yet returned (NaN: none).
+    public var spareGaussian: Double = .nan
 
     /// Creates a generator from a seed.
     @inlinable
@@ -33,15 +35,23 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         Double((next() >> 11) &+ 1) * 0x1.0p-53
     }
 
-    /// A standard normal deviate (Marsaglia's polar method; the pair's second value is dropped
-    /// so that the generator's state stays one word).
+    /// A standard normal deviate (Marsaglia's polar method: deviates come in pairs, the second
+    /// is kept for the next call).
     @inlinable
     public mutating func nextGaussian() -> Double {
+        if !spareGaussian.isNaN {
+            defer { spareGaussian = .nan }
+            return spareGaussian
+        }
         while true {
             let u = nextUnit() * 2 - 1
             let v = nextUnit() * 2 - 1
             let s = u * u + v * v
-            if s > 0 && s < 1 { return u * (-2 * _log(s) / s).squareRoot() }
+            if s > 0 && s < 1 {
+                let scale = (-2 * _log(s) / s).squareRoot()
+                spareGaussian = v * scale
+                return u * scale
+            }
         }
     }
 

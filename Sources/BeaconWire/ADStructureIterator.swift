@@ -32,7 +32,7 @@ public struct ADStructureIterator {
         }
         position = p + 1 + length
         return ADStructure(type: ADType(rawValue: bytes[p + 1]),
-                           data: UnsafeRawBufferPointer(rebasing: bytes[(p + 2)..<(p + 1 + length)]), offset: p)
+                           data: bytes.unsafeSlice(from: p + 2, count: length - 1), offset: p)
     }
 
     @usableFromInline

@@ -102,9 +102,9 @@ public struct AdvertisingReportIterator {
         position = p + 10 + length
         return AdvertisingReport(
             kind: .legacy, eventType: UInt16(packet[p]), addressType: addressType,
-            address: BluetoothAddress(wireBytes: packet, at: p + 2),
+            address: packet.wireAddress(at: p + 2),
             rssi: Self.signal(packet[p + 9 + length]),
-            data: UnsafeRawBufferPointer(rebasing: packet[(p + 9)..<(p + 9 + length)]))
+            data: packet.unsafeSlice(from: p + 9, count: length))
     }
 
     @inlinable @inline(__always)
@@ -123,7 +123,7 @@ public struct AdvertisingReportIterator {
             guard let type = Self.directAddressType(packet[p + 16])
             else { throw Self.error(.invalidAddressType, p + 16, packet) }
             directAddressType = type
-            directAddress = BluetoothAddress(wireBytes: packet, at: p + 17)
+            directAddress = packet.wireAddress(at: p + 17)
         }
         let secondaryPHY = packet[p + 10]
         let sid = packet[p + 11]
@@ -131,13 +131,13 @@ public struct AdvertisingReportIterator {
         position = p + 24 + length
         return AdvertisingReport(
             kind: .extended, eventType: eventType, addressType: addressType,
-            address: BluetoothAddress(wireBytes: packet, at: p + 3),
+            address: packet.wireAddress(at: p + 3),
             rssi: Self.signal(packet[p + 13]), txPower: Self.signal(packet[p + 12]),
             primaryPHY: packet[p + 9], secondaryPHY: secondaryPHY == 0 ? nil : secondaryPHY,
             sid: sid == 0xFF ? nil : sid, dataStatus: AdvertisingDataStatus(extendedEventType: eventType),
             directAddressType: directAddressType, directAddress: directAddress,
             periodicAdvertisingInterval: interval == 0 ? nil : interval,
-            data: UnsafeRawBufferPointer(rebasing: packet[(p + 24)..<(p + 24 + length)]))
+            data: packet.unsafeSlice(from: p + 24, count: length))
     }
 
     @inlinable @inline(__always)
@@ -151,9 +151,9 @@ public struct AdvertisingReportIterator {
         position = p + 16
         return AdvertisingReport(
             kind: .directed, eventType: UInt16(packet[p]), addressType: addressType,
-            address: BluetoothAddress(wireBytes: packet, at: p + 2), rssi: Self.signal(packet[p + 15]),
-            directAddressType: directType, directAddress: BluetoothAddress(wireBytes: packet, at: p + 9),
-            data: UnsafeRawBufferPointer(rebasing: packet[(p + 16)..<(p + 16)]))
+            address: packet.wireAddress(at: p + 2), rssi: Self.signal(packet[p + 15]),
+            directAddressType: directType, directAddress: packet.wireAddress(at: p + 9),
+            data: packet.unsafeSlice(from: p + 16, count: 0))
     }
 
     /// RSSI / TX power: 127 means "not available".

@@ -1,3 +1,4 @@
+import BeaconCore
 import FoundationEssentials
 
 // Unaligned fixed-width reads used by the decoders. Callers check the bounds first.
@@ -51,5 +52,23 @@ extension UUID {
             $0.storeBytes(of: low.bigEndian, toByteOffset: 8, as: UInt64.self)
         }
         self.init(uuid: bytes)
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// `count` bytes from `start`, without the range checks of slicing. The caller guarantees
+    /// `0 <= start`, `start + count <= self.count` and that the buffer is not empty.
+    @inlinable @inline(__always)
+    func unsafeSlice(from start: Int, count: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: baseAddress.unsafelyUnwrapped + start, count: count)
+    }
+
+    /// A Bluetooth address in HCI order (least significant byte first) at `offset`; the caller
+    /// guarantees six bytes are there.
+    @inlinable @inline(__always)
+    func wireAddress(at offset: Int) -> BluetoothAddress {
+        let low = UInt32(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        let high = UInt16(littleEndian: loadUnaligned(fromByteOffset: offset + 4, as: UInt16.self))
+        return BluetoothAddress(rawValue: UInt64(high) << 32 | UInt64(low))
     }
 }

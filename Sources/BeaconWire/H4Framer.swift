@@ -83,9 +83,9 @@ public struct H4Framer: Sendable {
             if pending.isEmpty, garbageCount == 0, let type = H4PacketType(rawValue: chunk[i]) {
                 let rest = n - i
                 if rest >= type.headerLength {
-                    let total = type.headerLength + type.payloadLength(header: UnsafeRawBufferPointer(rebasing: chunk[i..<n]))
+                    let total = type.headerLength + type.payloadLength(header: chunk.unsafeSlice(from: i, count: rest))
                     if total <= maximum, rest >= total {
-                        try body(.packet(H4Packet(type: type, bytes: UnsafeRawBufferPointer(rebasing: chunk[i..<(i + total)]),
+                        try body(.packet(H4Packet(type: type, bytes: chunk.unsafeSlice(from: i, count: total),
                                                   streamOffset: base + i)))
                         i += total
                         continue

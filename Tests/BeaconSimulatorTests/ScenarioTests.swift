@@ -111,14 +111,45 @@ struct ScenarioTests {
         }
     }
 
-    @Test("durations", arguments: [("90s", 90_000_000_000), ("10m", 600_000_000_000), ("24h", 86_400_000_000_000),
-                                  ("250ms", 250_000_000), ("376us", 376_000), ("1.5s", 1_500_000_000), ("0", 0)] as [(String, Int64)])
-    func durations(text: String, nanoseconds: Int64) {
-        #expect(DurationText.parse(text) == .nanoseconds(nanoseconds))
+    static let withWalkers = """
+        duration: 10m
+        gateways:
+          - {name: gw, position: [0, 0, 1]}
+        walkers:
+          - name: group
+            count: 3
+            stagger: 30s
+            waypoints: [[0, 0, 1], {at: [5, 0, 1], dwell: 1m}]
+        beacons:
+          - name: v
+            ibeacon: {uuid: 5A4BCFCE-174E-4BAC-A814-092E77F6B7E5, major: 1, minor: 10}
+            carried_by: group
+        """
+
+    @Test("walker groups: one beacon per member, staggered starts, counting minors")
+    func walkerGroups() throws {
+        let scenario = try Scenario.parse(yaml: Self.withWalkers)
+        #expect(scenario.walkers.map(\.name) == ["group-1", "group-2", "group-3"])
+        #expect(scenario.walkers.map(\.start) == [.zero, .seconds(30), .seconds(60)])
+        #expect(scenario.walkers[2].waypoints[1].dwell == .seconds(60))
+        #expect(scenario.beacons.map(\.placement) == [.carried(walkerIndex: 0), .carried(walkerIndex: 1), .carried(walkerIndex: 2)])
+        #expect(scenario.beacons.map { $0.identity.beaconID.minor } == [10, 11, 12])
     }
 
-    @Test("durations without a unit are rejected", arguments: ["90", "s", "-5s", "5 parsecs", ""])
-    func badDurations(text: String) {
-        #expect(DurationText.parse(text) == nil)
+    @Test("walker errors name their line", arguments: [
+        ("    carried_by: group", "    carried_by: group\n    count: 2", 13, "a count equal to the walker group's count (3)"),
+        ("waypoints: [[0, 0, 1], {at: [5, 0, 1], dwell: 1m}]", "waypoints: []", 8, "at least one waypoint"),
+        ("    stagger: 30s", "    stagger: soon", 7, "expected a duration"),
+        ("{at: [5, 0, 1], dwell: 1m}", "{at: [5, 0, 1], wait: 1m}", 8, "unknown key 'wait' in a waypoint"),
+    ])
+    func walkerErrors(old: String, new: String, line: Int, fragment: String) throws {
+        let yaml = Self.withWalkers.replacingOccurrences(of: old, with: new)
+        #expect(yaml != Self.withWalkers)
+        #expect {
+            try Scenario.parse(yaml: yaml, file: "w.yaml")
+        } throws: { error in
+            let error = error as? ScenarioError
+            return error?.line == line && error?.description.contains(fragment) == true
+        }
     }
 }

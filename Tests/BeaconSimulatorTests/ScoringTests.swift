@@ -58,7 +58,7 @@ struct ScoringRoundTripTests {
     @Test("lobby truth written then read: file visits and visits recomputed from distances agree")
     func lobbyRoundTrip() throws {
         let scenario = try Scenario.load(path: TestSupport.scenarioPath("lobby.yaml"))
-        let path = FileManager.default.temporaryDirectory.path + "/lobby-\(UInt64.random(in: 0...UInt64.max)).truth.jsonl"
+        let path = FileManager.default.temporaryDirectory.path + "/lobby-\(ProcessInfo.processInfo.processIdentifier).truth.jsonl"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try GroundTruth(scenario: scenario).write(toFile: path)
         let key = Scoring.BeaconKey(uuid: TestSupport.uuid, major: 1, minor: 1)

@@ -139,3 +139,28 @@ struct BundledScenarioRunTests {
         }
     }
 }
+
+@Suite("Lobby reception")
+struct LobbyReceptionTests {
+    @Test("visitor 1 is heard from its arrival to its departure (≈ 98.3 s), visitor 2 only while crossing (20–30 s)")
+    func presence() throws {
+        let scenario = try Scenario.load(path: TestSupport.scenarioPath("lobby.yaml"))
+        var heard: [UInt16: [Timestamp]] = [:]
+        for (time, bytes) in TestSupport.runAll(scenario).packets {
+            bytes.withUnsafeBytes { raw in
+                try? HCIEventParser.forEachAdvertisingReport(inEvent: raw) { (report: AdvertisingReport) throws(WireError) in
+                    if let frame = BeaconFrame.find(inAdvertisingData: report.data), frame.id.major == 1 {
+                        heard[frame.id.minor, default: []].append(time)
+                    }
+                }
+            }
+        }
+        let t = { (seconds: Double) in scenario.start + .milliseconds(Int64(seconds * 1000)) }
+        let first = try #require(heard[1]), second = try #require(heard[2])
+        // 1 Hz with 2 % loss: the first report within ~2 s of arrival, the last within ~2 s of leaving.
+        #expect(first.first! < t(2.5) && first.last! > t(96) && first.last! <= t(98.4))
+        #expect(first.count > 85 && first.count <= 100)
+        #expect(second.first! >= t(20) && second.last! <= t(30.1))
+        #expect(second.count >= 7 && second.count <= 11)
+    }
+}

@@ -52,3 +52,21 @@ struct SimulationTests {
         #expect(SimulationSpeed("fast") == nil)
     }
 }
+
+@Suite("Simulation statistics")
+struct SimulationStatisticsTests {
+    @Test("counters add up and print as a table")
+    func summary() {
+        var a = SimulationStatistics()
+        a.advertisements = 10
+        a.reports = 7
+        a.lostToCollisions = 2
+        var b = SimulationStatistics()
+        b.advertisements = 5
+        b.reports = 4
+        let sum = a + b
+        #expect(sum.advertisements == 15 && sum.reports == 11 && sum.lostToCollisions == 2)
+        #expect(sum.description.hasPrefix("advertisements       15\nout of range         0\n"))
+        #expect(sum.description.hasSuffix("reports              11"))
+    }
+}

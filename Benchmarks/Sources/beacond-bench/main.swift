@@ -9,6 +9,7 @@ let groups: [(name: String, run: () throws -> [BenchResult])] = [
     ("simulator", SimulatorBenchmarks.run),
     ("engine", AlertEngineBenchmarks.run),
     ("capture", CaptureBenchmarks.run),
+    ("simulator", SimulatorBenchmarks.run),
 ]
 
 
