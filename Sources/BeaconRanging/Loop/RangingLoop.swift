@@ -86,11 +86,17 @@ public struct RangingLoop: Sendable {
     private mutating func record(_ sighting: BeaconSighting) {
         let found = beacons.withUnsafeBufferPointer { all in index.slot(of: sighting.id) { all[$0].id } }
         if let slot = found {
-            beacons[slot].record(sighting, maxStep: maxStep)
-            if beacons[slot].regionMask != 0 { enterRegions(slot: slot, time: sighting.timestamp) }
-            return
+            record(sighting, at: slot)
+        } else {
+            track(sighting)
         }
-        track(sighting)
+    }
+
+    /// Records a sighting of the beacon at `slot`.
+    @inline(__always)
+    mutating func record(_ sighting: BeaconSighting, at slot: Int) {
+        beacons[slot].record(sighting, maxStep: maxStep)
+        if beacons[slot].regionMask != 0 { enterRegions(slot: slot, time: sighting.timestamp) }
     }
 
     private mutating func track(_ sighting: BeaconSighting) {
