@@ -11,7 +11,8 @@ import BeaconCore
 /// boundary while at least one beacon is tracked (idle stretches with nothing tracked emit
 /// nothing). A sighting older than the current cycle is counted in ``lateSightings`` and
 /// dropped. Updates are built in buffers the loop reuses: a handler that does not keep the
-/// update lets the loop run without allocating in steady state.
+/// update lets the loop run without allocating in steady state. ``ingest(contentsOf:onUpdate:)``
+/// takes a batch and overlaps the memory fetches of its lookups.
 public struct RangingLoop: Sendable {
     /// The configuration, fixed at construction.
     public let configuration: RangingConfiguration
