@@ -6,8 +6,8 @@ extension RangingLoop {
 
     /// Feeds a batch of sightings in order; equivalent to calling ``ingest(_:onUpdate:)`` for
     /// each, but faster with many tracked beacons: the identities of up to 16 sightings are looked
-    /// up first, so the processor fetches their state from memory in parallel instead of one
-    /// cache miss after another. No allocation: the looked-up slots live on the stack.
+    /// up first — all home buckets, then all candidate identities — so the processor fetches
+    /// their state from memory in parallel instead of one cache miss after another. No allocation: the looked-up slots live on the stack.
     public mutating func ingest(contentsOf sightings: UnsafeBufferPointer<BeaconSighting>,
                                 onUpdate: (RangingUpdate) throws -> Void) rethrows {
         var slots: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) =
@@ -18,7 +18,15 @@ extension RangingLoop {
             beacons.withUnsafeBufferPointer { all in
                 withUnsafeMutableBytes(of: &slots) { raw in
                     let found = raw.bindMemory(to: Int.self)
-                    for k in start..<end { found[k - start] = index.slot(of: sightings[k].id) { all[$0].id } ?? -1 }
+                    // Two passes, each of independent loads: home buckets, then the candidates' identities.
+                    for k in start..<end { found[k - start] = index.homeCandidate(of: sightings[k].id) }
+                    for k in start..<end {
+                        let candidate = found[k - start]
+                        if candidate < 0 { continue }   // not tracked (yet)
+                        if all[candidate].id != sightings[k].id {
+                            found[k - start] = index.slot(of: sightings[k].id) { all[$0].id } ?? -1
+                        }
+                    }
                 }
             }
             for k in start..<end {
