@@ -123,3 +123,41 @@ struct RangingLoopTests {
         #expect(abs(try #require(beacon.accuracy) - 0.2589254117941673) < 1e-9)
     }
 }
+
+@Suite("RangingLoop batches")
+struct RangingLoopBatchTests {
+    /// A stream with new beacons, repeats, a late sighting, a gap with evictions and re-tracking.
+    static var stream: [BeaconSighting] {
+        var out: [BeaconSighting] = []
+        for i in 0..<60 { out.append(Fixture.sighting(0.01 * Double(i), UInt16(i % 23), rssi: Int8(-50 - i % 17))) }
+        out.append(Fixture.sighting(0.2, 3))                     // out of order, but inside the current cycle
+        for i in 0..<40 { out.append(Fixture.sighting(1.0 + 0.02 * Double(i), UInt16(i % 7), rssi: Int8(-60 - i % 5))) }
+        out.append(Fixture.sighting(0.5, 4))                     // late: older than the cycle [1, 2)
+        for i in 0..<40 { out.append(Fixture.sighting(45 + 0.03 * Double(i), UInt16(i % 31), rssi: Int8(-70 + i % 9))) }
+        return out
+    }
+
+    static func summary(_ updates: [RangingUpdate]) -> [String] {
+        updates.map { u in
+            "\(u.time) " + u.beacons.map { "\($0.id.minor):\($0.sampleCount):\($0.filteredRSSI ?? 0)" }.joined(separator: ",")
+                + " evicted " + u.evicted.map { "\($0.minor)" }.joined(separator: ",")
+        }
+    }
+
+    @Test("a batch gives exactly the updates of one-by-one ingestion")
+    func batchEqualsSingles() throws {
+        let stream = Self.stream
+        var single = try RangingLoop()
+        var one: [RangingUpdate] = []
+        for s in stream { single.ingest(s) { one.append($0) } }
+        one += single.advance(to: Fixture.time(50))
+        var batched = try RangingLoop()
+        var many: [RangingUpdate] = []
+        stream.withUnsafeBufferPointer { batched.ingest(contentsOf: $0) { many.append($0) } }
+        many += batched.advance(to: Fixture.time(50))
+        #expect(Self.summary(many) == Self.summary(one))
+        #expect(batched.lateSightings == single.lateSightings)
+        #expect(batched.lateSightings == 1)
+        #expect(!one.isEmpty && one.contains { !$0.evicted.isEmpty })
+    }
+}

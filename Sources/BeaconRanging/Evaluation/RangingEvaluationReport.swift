@@ -2,17 +2,23 @@
 public struct RangingEvaluationReport: Sendable, CustomStringConvertible {
     /// Median and 90th percentile of the absolute distance error (m).
     public struct ErrorSummary: Sendable {
+        /// Median absolute error (m), `nil` without scored samples.
         public var median: Double?
+        /// 90th-percentile absolute error (m), `nil` without scored samples.
         public var p90: Double?
     }
 
     /// One filter's scores.
     public struct FilterScore: Sendable {
+        /// The filter's name (`raw (none)` for the baseline).
         public var name: String
         /// One summary per series, in ``RangingEvaluationReport/series`` order.
         public var errors: [ErrorSummary] = []
+        /// Median settle time after Herald's steps (s).
         public var settleSeconds: Double?
+        /// Median settle time after Herald's steps (samples).
         public var settleSamples: Double?
+        /// Room changes of the strongest-scanner rule on starksm64.
         public var roomSwitches: Int?
         /// Cross-correlation lag on the walking track (s) and the correlation at that lag.
         public var trackLagSeconds: Double?

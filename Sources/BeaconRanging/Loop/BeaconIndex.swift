@@ -37,6 +37,13 @@ struct BeaconIndex: Sendable {
         return Int(truncatingIfNeeded: h) & mask
     }
 
+    /// The slot stored in `id`'s home bucket (−1 when empty): usually `id`'s own slot, to be
+    /// confirmed by the caller. Lets a batch issue all its bucket loads before any comparison.
+    @inline(__always)
+    func homeCandidate(of id: BeaconID) -> Int {
+        Int(buckets[bucket(of: id)])
+    }
+
     /// The slot of `id`, reading identities through `idAt`.
     @inline(__always)
     func slot(of id: BeaconID, idAt: (Int) -> BeaconID) -> Int? {

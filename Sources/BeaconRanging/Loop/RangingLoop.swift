@@ -11,7 +11,8 @@ import BeaconCore
 /// boundary while at least one beacon is tracked (idle stretches with nothing tracked emit
 /// nothing). A sighting older than the current cycle is counted in ``lateSightings`` and
 /// dropped. Updates are built in buffers the loop reuses: a handler that does not keep the
-/// update lets the loop run without allocating in steady state.
+/// update lets the loop run without allocating in steady state. ``ingest(contentsOf:onUpdate:)``
+/// takes a batch and overlaps the memory fetches of its lookups.
 public struct RangingLoop: Sendable {
     /// The configuration, fixed at construction.
     public let configuration: RangingConfiguration
@@ -86,11 +87,17 @@ public struct RangingLoop: Sendable {
     private mutating func record(_ sighting: BeaconSighting) {
         let found = beacons.withUnsafeBufferPointer { all in index.slot(of: sighting.id) { all[$0].id } }
         if let slot = found {
-            beacons[slot].record(sighting, maxStep: maxStep)
-            if beacons[slot].regionMask != 0 { enterRegions(slot: slot, time: sighting.timestamp) }
-            return
+            record(sighting, at: slot)
+        } else {
+            track(sighting)
         }
-        track(sighting)
+    }
+
+    /// Records a sighting of the beacon at `slot`.
+    @inline(__always)
+    mutating func record(_ sighting: BeaconSighting, at slot: Int) {
+        beacons[slot].record(sighting, maxStep: maxStep)
+        if beacons[slot].regionMask != 0 { enterRegions(slot: slot, time: sighting.timestamp) }
     }
 
     private mutating func track(_ sighting: BeaconSighting) {
