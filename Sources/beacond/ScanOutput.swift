@@ -18,7 +18,7 @@ final class ScanOutput {
     private let csv = AdvertisementCSVWriter()
     private let recorder: BtsnoopFileWriter?
     private let controllerIndex: UInt16
-    private var buffer = OutputBuffer(capacity: 1 << 16)
+    private let buffer = OutputBuffer(capacity: 1 << 16)
     private var summary = CaptureSummary()
     private var recordIndex = 0
 
@@ -27,7 +27,7 @@ final class ScanOutput {
         self.format = format
         self.controllerIndex = controllerIndex
         recorder = try recordPath.map { path throws(CaptureWriteError) in try BtsnoopFileWriter(path: path) }
-        if format == .csv { csv.appendHeader(to: &buffer) }
+        if format == .csv { csv.appendHeader(to: buffer) }
     }
 
     /// Writes the reports of `batch` (and records its packets).
@@ -44,8 +44,8 @@ final class ScanOutput {
                 guard case .advertisement(let advertisement) = item else { return }
                 let facts = AdvertisementFacts(data: advertisement.report.data)
                 switch format {
-                case .csv: csv.append(advertisement, facts: facts, to: &buffer)
-                case .jsonLines: json.append(advertisement, facts: facts, to: &buffer)
+                case .csv: csv.append(advertisement, facts: facts, to: buffer)
+                case .jsonLines: json.append(advertisement, facts: facts, to: buffer)
                 }
             }
         }
@@ -62,7 +62,7 @@ final class ScanOutput {
     var summaryLine: String { summary.line }
 
     private func flush() {
-        buffer.bytes.withUnsafeBytes { bytes in
+        buffer.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
                 let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
