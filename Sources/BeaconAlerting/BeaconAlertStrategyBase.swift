@@ -136,8 +136,12 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     // MARK: Bookkeeping
 
     private func updateSlot(_ beacon: RangedBeacon, now: Timestamp) -> Int {
-        let slot = table.slot(of: beacon.id)
-            ?? table.insert(Parameter(beacon: beacon.id, value: initialValue, now: now), for: beacon.id)
+        let slot: Int
+        if let existing = table.slot(of: beacon.id) {
+            slot = existing
+        } else {
+            slot = table.insert(Parameter(beacon: beacon.id, value: initialValue, now: now), for: beacon.id)
+        }
         step(&table[slot], beacon: beacon, now: now)
         return slot
     }

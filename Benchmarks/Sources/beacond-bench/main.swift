@@ -4,6 +4,7 @@
 /// The benchmark groups, by name. Each group lives in its own file (`<Group>Benchmarks.swift`).
 let groups: [(name: String, run: () throws -> [BenchResult])] = [
     ("sanity", SanityBenchmarks.run),
+    ("strategies", StrategyBenchmarks.run),
 ]
 
 
