@@ -26,7 +26,7 @@ public struct BeaconTable<Value> {
 
     /// The value in `slot`, read or modified in place.
     @inlinable public subscript(slot: Int) -> Value {
-        get { values[slot] }
+        _read { yield values[slot] }
         _modify { yield &values[slot] }
     }
 
