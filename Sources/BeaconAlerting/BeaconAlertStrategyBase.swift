@@ -34,15 +34,6 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     /// The per-beacon state: bookkeeping plus the subclass's `Value`.
     public typealias Parameter = BeaconAlertParameter<Value>
 
-    /// The bookkeeping of one beacon (everything in ``BeaconAlertParameter`` but the value).
-    private struct Bookkeeping {
-        var actionStatus: ActionStatus = .waitingForAction
-        var conditionValid = false
-        var lastSeen: Timestamp
-        /// The cycle (count of `finishCycle` calls) of the latest update.
-        var updatedInCycle: UInt64 = .max
-    }
-
     /// The bookkeeping options.
     public let configuration: StrategyBaseConfiguration
     private let initialValue: Value
@@ -206,4 +197,15 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
         books.removeLast()
         values.removeLast(1)
     }
+}
+
+/// The bookkeeping of one beacon (everything in ``BeaconAlertParameter`` but the value). Declared
+/// outside the generic class on purpose: nested, it would be generic too, and every access would
+/// instantiate its metadata at run time.
+private struct Bookkeeping {
+    var actionStatus: ActionStatus = .waitingForAction
+    var conditionValid = false
+    var lastSeen: Timestamp
+    /// The cycle (count of `finishCycle` calls) of the latest update.
+    var updatedInCycle: UInt64 = .max
 }
