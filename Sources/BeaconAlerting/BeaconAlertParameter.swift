@@ -13,17 +13,14 @@ public struct BeaconAlertParameter<Value> {
     public var conditionValid: Bool
     /// The latest cycle at which the beacon counted as present (first sighting when never).
     public var lastSeen: Timestamp
-    /// The cycle (a counter of ``BeaconAlertStrategyBase/finishCycle(now:fired:)`` calls) of the latest update.
-    @usableFromInline var updatedInCycle: UInt64
-
-    /// Creates the state of a beacon first met at `now`.
-    public init(beacon: BeaconID, value: Value, now: Timestamp) {
+    /// Creates a beacon's state.
+    public init(beacon: BeaconID, value: Value, actionStatus: ActionStatus = .waitingForAction,
+                conditionValid: Bool = false, lastSeen: Timestamp) {
         self.beacon = beacon
         self.value = value
-        self.actionStatus = .waitingForAction
-        self.conditionValid = false
-        self.lastSeen = now
-        self.updatedInCycle = .max
+        self.actionStatus = actionStatus
+        self.conditionValid = conditionValid
+        self.lastSeen = lastSeen
     }
 }
 

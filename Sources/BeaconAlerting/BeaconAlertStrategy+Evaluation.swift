@@ -20,13 +20,17 @@ extension BeaconAlertStrategy {
 
     /// Runs one whole cycle over every beacon of `update` and appends a trigger for each beacon
     /// that fired (in update order, then the absent ones).
+    @inlinable
     public func evaluate(_ update: RangingUpdate, into triggers: inout [AlertTrigger]) {
         evaluate(update.beacons, now: update.time, into: &triggers)
     }
 
     /// Runs one whole cycle ending at `now` over `beacons` (the beacons using this strategy) and
-    /// appends a trigger for each beacon that fired.
-    public func evaluate(_ beacons: some Sequence<RangedBeacon>, now: Timestamp,
+    /// appends a trigger for each beacon that fired. The array type is concrete on purpose: the
+    /// loop is then compiled once, specialised, even when called on `any BeaconAlertStrategy`
+    /// (unspecialised generic iteration would allocate per element).
+    @inlinable
+    public func evaluate(_ beacons: [RangedBeacon], now: Timestamp,
                          into triggers: inout [AlertTrigger]) {
         let key = self.key
         for beacon in beacons where evaluate(beacon: beacon, now: now) {

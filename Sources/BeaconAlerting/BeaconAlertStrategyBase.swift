@@ -14,12 +14,15 @@ import BeaconCore
 /// 4. optionally resets the action when the condition no longer holds
 ///    (``StrategyBaseConfiguration/resetWhenConditionInvalid``).
 ///
-/// ``isReadyForAction(_:now:)`` is "condition valid and waiting for action". Beacons unseen for
-/// longer than the retention are forgotten at ``finishCycle(now:fired:)``, which bounds memory.
+/// ``isReadyForAction(_:now:)`` is "condition valid and waiting for action" (fixed: customise the
+/// condition, not the readiness). Beacons unseen for longer than the retention are forgotten at
+/// ``finishCycle(now:fired:)``, which bounds memory.
 ///
 /// **Why generic.** The base is generic over the subclass's state `Value` (usually a small
 /// struct): the subclass receives its own type, `inout`, with no downcast, and the states live
-/// inline in one contiguous table, so steady-state evaluation allocates nothing. `Value` need
+/// inline in one contiguous array, so steady-state evaluation allocates nothing. The bookkeeping
+/// is kept in a separate, non-generic array so that the hot path needs no generic metadata
+/// beyond `Value` itself (the base's code runs unspecialised for every subclass). `Value` need
 /// not be `Sendable`: like every strategy, an instance is a mutable state machine confined to the
 /// task that evaluates it (hence not `Sendable` itself); the `Sendable` part is the factory in
 /// ``StrategyRegistry`` that makes one per engine.
@@ -34,15 +37,22 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     /// The bookkeeping options.
     public let configuration: StrategyBaseConfiguration
     private let initialValue: Value
-    private var table: BeaconTable<Parameter>
+    // Parallel arrays indexed by slot; `slots` maps a beacon to its slot.
+    private var slots: [BeaconID: Int] = [:]
+    private var ids: ContiguousArray<BeaconID> = []
+    private var books: ContiguousArray<Bookkeeping> = []
+    private var values: ContiguousArray<Value> = []
     private var cycle: UInt64 = 0
 
     /// Creates a strategy whose beacons start with `initialValue`; `capacity` pre-sizes the
-    /// per-beacon table (beacons expected at once).
+    /// per-beacon storage (beacons expected at once).
     public init(initialValue: Value, configuration: StrategyBaseConfiguration = .init(), capacity: Int = 0) {
         self.initialValue = initialValue
         self.configuration = configuration
-        self.table = BeaconTable(capacity: capacity)
+        slots.reserveCapacity(capacity)
+        ids.reserveCapacity(capacity)
+        books.reserveCapacity(capacity)
+        values.reserveCapacity(capacity)
     }
 
     // MARK: What a subclass writes
@@ -73,11 +83,6 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     /// example an exit strategy's away time. The retention is never shorter.
     open var minimumRetention: Duration { .zero }
 
-    /// Condition valid (as of the latest update) and waiting for action.
-    open func isReadyForAction(_ parameter: Parameter, now: Timestamp) -> Bool {
-        parameter.conditionValid && parameter.actionStatus == .waitingForAction
-    }
-
     // MARK: The protocol
 
     /// Evaluates the subclass condition on the parameter's value.
@@ -85,10 +90,15 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
         isConditionValid(parameter.value, now: now)
     }
 
+    /// Condition valid (as of the latest update) and waiting for action.
+    public final func isReadyForAction(_ parameter: Parameter, now: Timestamp) -> Bool {
+        parameter.conditionValid && parameter.actionStatus == .waitingForAction
+    }
+
     /// The condition as evaluated at the beacon's latest update (false when untracked).
     public final func isConditionValid(for id: BeaconID, now: Timestamp) -> Bool {
-        guard let slot = table.slot(of: id) else { return false }
-        return table[slot].conditionValid
+        guard let slot = slots[id] else { return false }
+        return books[slot].conditionValid
     }
 
     public final func update(beacon: RangedBeacon, now: Timestamp) {
@@ -97,32 +107,30 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
 
     public final func evaluate(beacon: RangedBeacon, now: Timestamp) -> Bool {
         let slot = updateSlot(beacon, now: now)
-        guard isReadyForAction(table[slot], now: now) else { return false }
-        table[slot].actionStatus = .actionDone
-        return true
+        return fireIfReady(slot)
     }
 
     public final func parameter(for id: BeaconID) -> Parameter? {
-        table.slot(of: id).map { table[$0] }
+        guard let slot = slots[id] else { return nil }
+        let book = books[slot]
+        return Parameter(beacon: id, value: values[slot], actionStatus: book.actionStatus,
+                         conditionValid: book.conditionValid, lastSeen: book.lastSeen)
     }
 
     public final func markActionDone(for id: BeaconID, now: Timestamp) {
-        if let slot = table.slot(of: id) { table[slot].actionStatus = .actionDone }
+        if let slot = slots[id] { books[slot].actionStatus = .actionDone }
     }
 
     open func finishCycle(now: Timestamp, fired: (BeaconID) -> Void) {
         let retention = max(configuration.retention ?? .zero, configuration.maxTimeBeforeReset, minimumRetention)
         var slot = 0
-        while slot < table.count {
-            if table[slot].updatedInCycle != cycle {
-                step(&table[slot], beacon: nil, now: now)
-                if isReadyForAction(table[slot], now: now) {
-                    table[slot].actionStatus = .actionDone
-                    fired(table.id(at: slot))
-                }
+        while slot < ids.count {
+            if books[slot].updatedInCycle != cycle {
+                step(slot, beacon: nil, now: now)
+                if fireIfReady(slot) { fired(ids[slot]) }
             }
-            if now - table[slot].lastSeen > retention {
-                table.remove(at: slot)   // the last slot moves here: look at this slot again
+            if now - books[slot].lastSeen > retention {
+                remove(at: slot)   // the last slot moves here: look at this slot again
             } else {
                 slot += 1
             }
@@ -131,27 +139,73 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     }
 
     /// How many beacons the strategy currently remembers.
-    public final var trackedBeaconCount: Int { table.count }
+    public final var trackedBeaconCount: Int { ids.count }
 
     // MARK: Bookkeeping
 
     private func updateSlot(_ beacon: RangedBeacon, now: Timestamp) -> Int {
-        let slot = table.slot(of: beacon.id)
-            ?? table.insert(Parameter(beacon: beacon.id, value: initialValue, now: now), for: beacon.id)
-        step(&table[slot], beacon: beacon, now: now)
+        let slot: Int
+        if let existing = slots[beacon.id] {
+            slot = existing
+        } else {
+            slot = ids.count
+            slots[beacon.id] = slot
+            ids.append(beacon.id)
+            books.append(Bookkeeping(lastSeen: now))
+            values.append(initialValue)
+        }
+        step(slot, beacon: beacon, now: now)
         return slot
     }
 
-    private func step(_ entry: inout Parameter, beacon: RangedBeacon?, now: Timestamp) {
+    private func step(_ slot: Int, beacon: RangedBeacon?, now: Timestamp) {
         if let beacon, isPresent(beacon) {
-            entry.lastSeen = now
-        } else if entry.actionStatus == .actionDone, now - entry.lastSeen >= configuration.maxTimeBeforeReset {
-            entry.actionStatus = .waitingForAction
+            books[slot].lastSeen = now
+        } else if books[slot].actionStatus == .actionDone,
+                  now - books[slot].lastSeen >= configuration.maxTimeBeforeReset {
+            books[slot].actionStatus = .waitingForAction
         }
-        updateAlertParameter(&entry.value, beacon: beacon, now: now)
-        let valid = isConditionValid(entry.value, now: now)
-        entry.conditionValid = valid
-        if !valid, configuration.resetWhenConditionInvalid { entry.actionStatus = .waitingForAction }
-        entry.updatedInCycle = cycle
+        updateAlertParameter(&values[slot], beacon: beacon, now: now)
+        let valid = isConditionValid(values[slot], now: now)
+        books[slot].conditionValid = valid
+        if !valid, configuration.resetWhenConditionInvalid { books[slot].actionStatus = .waitingForAction }
+        books[slot].updatedInCycle = cycle
     }
+
+    /// When the beacon in `slot` is ready, marks its action done and returns true.
+    private func fireIfReady(_ slot: Int) -> Bool {
+        guard books[slot].conditionValid, books[slot].actionStatus == .waitingForAction else { return false }
+        books[slot].actionStatus = .actionDone
+        return true
+    }
+
+    /// Removes the beacon in `slot`; the last slot's beacon moves into it.
+    private func remove(at slot: Int) {
+        let last = ids.count - 1
+        slots[ids[slot]] = nil
+        if slot != last {
+            ids[slot] = ids[last]
+            books[slot] = books[last]
+            // Copy in place through pointers: in unspecialised generic code, `swapAt` or a
+            // returned `removeLast()` would each need a heap temporary of unknown size.
+            values.withUnsafeMutableBufferPointer { buffer in
+                (buffer.baseAddress! + slot).update(from: buffer.baseAddress! + last, count: 1)
+            }
+            slots[ids[slot]] = slot
+        }
+        ids.removeLast()
+        books.removeLast()
+        values.removeLast(1)
+    }
+}
+
+/// The bookkeeping of one beacon (everything in ``BeaconAlertParameter`` but the value). Declared
+/// outside the generic class on purpose: nested, it would be generic too, and every access would
+/// instantiate its metadata at run time.
+private struct Bookkeeping {
+    var actionStatus: ActionStatus = .waitingForAction
+    var conditionValid = false
+    var lastSeen: Timestamp
+    /// The cycle (count of `finishCycle` calls) of the latest update.
+    var updatedInCycle: UInt64 = .max
 }

@@ -26,7 +26,7 @@ public struct BeaconTable<Value> {
 
     /// The value in `slot`, read or modified in place.
     @inlinable public subscript(slot: Int) -> Value {
-        get { values[slot] }
+        _read { yield values[slot] }
         _modify { yield &values[slot] }
     }
 
@@ -46,12 +46,16 @@ public struct BeaconTable<Value> {
         let last = values.count - 1
         slots[ids[slot]] = nil
         if slot != last {
-            ids.swapAt(slot, last)
-            values.swapAt(slot, last)
+            ids[slot] = ids[last]
+            // Copy in place through pointers: in unspecialised generic code, `swapAt` and a
+            // returned `removeLast()` would each need a heap temporary of unknown size.
+            values.withUnsafeMutableBufferPointer { buffer in
+                (buffer.baseAddress! + slot).update(from: buffer.baseAddress! + last, count: 1)
+            }
             slots[ids[slot]] = slot
         }
         ids.removeLast()
-        values.removeLast()
+        values.removeLast(1)
     }
 
     /// Removes `id` if present.

@@ -41,7 +41,8 @@ public final class ProximityAlertStrategy: BeaconAlertStrategyBase<ConsecutiveCo
     }
 
     public override func updateAlertParameter(_ run: inout ConsecutiveCount, beacon: RangedBeacon?, now: Timestamp) {
-        run.record(beacon.map(isPresent) ?? false)
+        let present = if let beacon { isPresent(beacon) } else { false }
+        run.record(present)
     }
 
     public override func isConditionValid(_ run: ConsecutiveCount, now: Timestamp) -> Bool {

@@ -54,7 +54,7 @@ public final class TimeAlertStrategy: BeaconAlertStrategyBase<TimeVisit> {
     }
 
     public override func updateAlertParameter(_ visit: inout TimeVisit, beacon: RangedBeacon?, now: Timestamp) {
-        let present = beacon.map(isPresent) ?? false
+        let present = if let beacon { isPresent(beacon) } else { false }
         visit.presentNow = present
         guard present else { return }
         if let last = visit.lastDetection, now - last <= options.gap {

@@ -10,6 +10,7 @@ let groups: [(name: String, run: () throws -> [BenchResult])] = [
     ("engine", AlertEngineBenchmarks.run),
     ("capture", CaptureBenchmarks.run),
     ("simulator", SimulatorBenchmarks.run),
+    ("strategies", StrategyBenchmarks.run),
 ]
 
 

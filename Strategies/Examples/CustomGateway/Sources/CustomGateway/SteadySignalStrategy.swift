@@ -1,0 +1,58 @@
+import BeaconAlerting
+import BeaconCore
+
+/// A custom strategy: fires once a beacon's filtered RSSI has stayed within `tolerance` dB of
+/// its level for `duration` — the tag has been put down and is not moving (a parcel left on a
+/// shelf, a trolley parked). A cycle without a sighting, or a jump beyond the tolerance, starts
+/// a new stretch.
+final class SteadySignalStrategy: BeaconAlertStrategyBase<SteadySignal> {
+    static let key = "steady-signal"
+
+    let duration: Duration
+    let tolerance: Double
+
+    init(duration: Duration, tolerance: Double, configuration: StrategyBaseConfiguration) {
+        self.duration = duration
+        self.tolerance = tolerance
+        super.init(initialValue: SteadySignal(), configuration: configuration)
+    }
+
+    override var key: String { Self.key }
+
+    override func updateAlertParameter(_ signal: inout SteadySignal, beacon: RangedBeacon?, now: Timestamp) {
+        guard let beacon, beacon.seenThisCycle, let rssi = beacon.filteredRSSI else {
+            signal.since = nil
+            signal.steadyNow = false
+            return
+        }
+        if signal.since == nil || abs(rssi - signal.reference) > tolerance {
+            signal.since = now
+            signal.reference = rssi
+        }
+        signal.steadyNow = true
+    }
+
+    override func isConditionValid(_ signal: SteadySignal, now: Timestamp) -> Bool {
+        guard signal.steadyNow, let since = signal.since else { return false }
+        return now - since >= duration
+    }
+}
+
+extension SteadySignalStrategy {
+    /// The registration: key, documented parameters with defaults, factory.
+    static let registration = StrategyRegistration(
+        key: key,
+        summary: "Fires once a beacon's filtered RSSI has stayed within `tolerance` dB for `duration`.",
+        parameters: [
+            ParameterDeclaration("duration", .duration, default: .duration(.seconds(120)),
+                                 "How long the signal must stay steady."),
+            ParameterDeclaration("tolerance", .number, default: .number(4),
+                                 "The largest RSSI change (dB) that still counts as steady."),
+        ] + StrategyBaseConfiguration.parameterDeclarations()
+    ) { parameters, _ in
+        let tolerance = try parameters.number("tolerance")
+        guard tolerance > 0 else { throw parameters.invalid("tolerance", "must be more than 0 dB") }
+        return SteadySignalStrategy(duration: try parameters.duration("duration"), tolerance: tolerance,
+                                    configuration: try StrategyBaseConfiguration(parameters))
+    }
+}
