@@ -4,12 +4,12 @@
 
 SWIFT ?= swift
 BEACOND_DEBUG := .build/debug/beacond
-RUN_CAPTURE := Tests/BeaconWireTests/Fixtures/csacca_horizon74_btsnoop_hci.btsnoop
+RUN_SCENARIO := Simulator/Scenarios/lobby.yaml
 
 .PHONY: run test build bench fuzz test-vm clean
 
 run: build
-	$(BEACOND_DEBUG) parse --format csv --only ibeacon $(RUN_CAPTURE)
+	$(BEACOND_DEBUG) simulate $(RUN_SCENARIO)
 
 build:
 	@scripts/ensure-deps.sh build

@@ -17,6 +17,7 @@ struct Beacond: AsyncParsableCommand {
         subcommands: [
             // One line per subcommand; keep alphabetical.
             ReplayCommand.self,
+            SimulateCommand.self,
             ParseCommand.self,
             EvaluateRangingCommand.self,
             StrategiesCommand.self,

@@ -1,0 +1,176 @@
+import ArgumentParser
+import BeaconAlerting
+import BeaconCore
+import BeaconGateway
+import BeaconSimulator
+import BeaconStrategies
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `beacond simulate SCENARIO`: a scripted site on a virtual clock through the whole pipeline —
+/// simulated HCI bytes, parser, ranging, strategies, alert engine — printing alert events.
+struct SimulateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Runs a simulated site through the full pipeline and prints its alert events.",
+        discussion: """
+            Alert events are JSON lines on stdout. On a terminal, a progress bar and a summary table
+            go to stderr. Without --config, SCENARIO's sibling NAME.alerts.yaml is used when present.
+            Bundled scenarios: Simulator/Scenarios/{lobby,museum,warehouse,stress}.yaml.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The scenario file (YAML).", valueName: "scenario"))
+    var scenario: String
+
+    @Option(help: ArgumentHelp("The gateway configuration with the alert definitions.", valueName: "file"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("Override the scenario's duration, e.g. 10m or 24h.", valueName: "duration"))
+    var duration: String?
+
+    @Option(help: "Override the scenario's random seed.")
+    var seed: UInt64?
+
+    @Option(help: ArgumentHelp("max (default: as fast as the CPU allows) or a factor over real time.", valueName: "max|N"))
+    var speed: String = "max"
+
+    @Option(help: ArgumentHelp("Which gateway of the scenario to simulate: its name or index.", valueName: "gateway"))
+    var gateway: String = "0"
+
+    @Option(help: ArgumentHelp("Write the ground truth (distances and visits) as JSON lines.", valueName: "file.jsonl"))
+    var truth: String?
+
+    @Option(help: ArgumentHelp("Record what the simulated gateway received (btsnoop, as btmon -w writes).",
+                               valueName: "file.btsnoop"))
+    var record: String?
+
+    @Option(name: .customLong("plugin"), help: ArgumentHelp("Load strategies from this plugin (a shared library).",
+                                                            valueName: "path"))
+    var plugins: [String] = []
+
+    @Flag(help: "Never show the progress bar, even on a terminal.")
+    var quiet = false
+
+    func validate() throws {
+        if SimulationSpeed(speed) == nil { throw ValidationError("--speed takes max or a positive number, not '\(speed)'") }
+        if let duration, Duration(parsing: duration) == nil {
+            throw ValidationError("--duration takes a duration such as 90s, 10m or 24h, not '\(duration)'")
+        }
+    }
+
+    func run() async throws {
+        var scenario = try loadScenario()
+        if let duration, let value = Duration(parsing: duration) { scenario.duration = value }
+        let gatewayIndex = try resolveGateway(in: scenario)
+        let pipeline = try makePipeline()
+        let simulation = Simulation(scenario: scenario, seed: seed, gatewayIndex: gatewayIndex,
+                                    speed: SimulationSpeed(speed) ?? .max)
+        if let truth {
+            try GroundTruth(scenario: scenario).write(toFile: truth, includeDistances: scenario.beacons.count <= 1000)
+        }
+        let showProgress = !quiet && isatty(STDERR_FILENO) == 1
+        var progress = ProgressBar(total: scenario.duration, enabled: showProgress)
+        var output = StandardOutput()
+        let started = ContinuousClock.now
+        let summary = try await SimulationRun(simulation: simulation, pipeline: pipeline, recordPath: record).run(
+            progress: { time, stats in progress.update(virtual: time - scenario.start, reports: stats.reports) },
+            emit: { output.write($0.event.jsonLine) })
+        output.flush()
+        progress.finish()
+        let wall = ContinuousClock.now - started
+        printError(Self.table(summary, scenario: scenario, wall: wall))
+    }
+
+    private func loadScenario() throws -> Scenario {
+        do {
+            return try Scenario.load(path: scenario)
+        } catch {
+            printError("error: \(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    private func resolveGateway(in scenario: Scenario) throws -> Int {
+        if let index = Int(gateway), scenario.gateways.indices.contains(index) { return index }
+        if let index = scenario.gateways.firstIndex(where: { $0.name == gateway }) { return index }
+        printError("error: no gateway '\(gateway)' in \(self.scenario); gateways: "
+                   + scenario.gateways.enumerated().map { "\($0.offset) \($0.element.name)" }.joined(separator: ", "))
+        throw ExitCode(2)
+    }
+
+    /// The configuration given, or the scenario's sibling `NAME.alerts.yaml`, or none.
+    private var configPath: String? {
+        if let config { return config }
+        let sibling = (scenario.hasSuffix(".yaml") ? String(scenario.dropLast(5)) : scenario) + ".alerts.yaml"
+        return access(sibling, R_OK) == 0 ? sibling : nil
+    }
+
+    private func makePipeline() throws -> AlertPipeline {
+        var registry = StrategyRegistry.builtIn()
+        for path in plugins { try StrategyPluginLoader.load(path: path, into: &registry) }
+        do {
+            let configuration = try configPath.map { try GatewayConfiguration.load(path: $0) } ?? GatewayConfiguration()
+            return try AlertPipeline(configuration: configuration, registry: registry)
+        } catch {
+            printError("error: \(error)")
+            throw ExitCode(2)
+        }
+    }
+
+    static func table(_ summary: SimulationRun.Summary, scenario: Scenario, wall: Duration) -> String {
+        let virtual = summary.virtualDuration.secondsValue
+        let seconds = max(wall.secondsValue, 1e-6)
+        var rows: [(String, String)] = [
+            ("scenario", scenario.name),
+            ("virtual time", summary.virtualDuration.humanReadable),
+            ("advertisements sent", "\(summary.simulation.advertisements)"),
+            ("reports received", "\(summary.simulation.reports)"),
+            ("beacon sightings", "\(summary.pipeline.sightings)"),
+            ("beacons tracked at end", "\(summary.trackedBeacons)"),
+            ("ranging cycles", "\(summary.pipeline.cycles)"),
+        ]
+        let events = summary.pipeline.eventsByAlert.sorted { $0.key < $1.key }
+        rows += events.isEmpty ? [("alert events", "none")] : events.map { ("alerts \($0.key)", "\($0.value)") }
+        rows += [
+            ("wall time", "\(Double(Int(seconds * 1000)) / 1000) s"),
+            ("reports/s (wall)", "\(Int(Double(summary.simulation.reports) / seconds))"),
+            ("speed-up over real time", "\(Int(virtual / seconds))×"),
+        ]
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
+            .joined(separator: "\n")
+    }
+}
+
+/// A one-line progress bar on stderr: virtual time done and reports per second.
+struct ProgressBar {
+    let total: Duration
+    let enabled: Bool
+    private var lastDraw = ContinuousClock.now
+    private let start = ContinuousClock.now
+
+    init(total: Duration, enabled: Bool) {
+        self.total = total
+        self.enabled = enabled
+    }
+
+    mutating func update(virtual done: Duration, reports: Int) {
+        guard enabled else { return }
+        let now = ContinuousClock.now
+        guard now - lastDraw >= .milliseconds(200) else { return }
+        lastDraw = now
+        let fraction = min(1, max(0, done.secondsValue / max(total.secondsValue, 1e-9)))
+        let filled = Int(fraction * 30)
+        let rate = Double(reports) / max((now - start).secondsValue, 1e-6)
+        let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: 30 - filled)
+        writeAll(Array("\r\(bar) \(Int(fraction * 100))%  \(done.humanReadable)/\(total.humanReadable)  \(Int(rate)) reports/s ".utf8),
+                 to: STDERR_FILENO)
+    }
+
+    func finish() {
+        guard enabled else { return }
+        writeAll(Array("\r\u{1B}[2K".utf8), to: STDERR_FILENO)
+    }
+}
