@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // MARK: Libraries, upstream first
@@ -45,7 +47,11 @@ let package = Package(
                 swiftSettings: swiftSettings),
         .target(name: "BeaconRanging", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
         .target(name: "BeaconAlerting", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
-        .target(name: "BeaconStore", dependencies: ["BeaconCore", "BeaconAlerting",
+        .target(name: "BeaconSinks", dependencies: ["BeaconCore", "BeaconAlerting",
+                                                    .product(name: "Crypto", package: "swift-crypto"),
+                                                    .product(name: "AsyncHTTPClient", package: "async-http-client")],
+                swiftSettings: swiftSettings),
+        .target(name: "BeaconStore", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconSinks",
                                                     .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: swiftSettings),
         .executableTarget(name: "engine-crash-harness", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStore"],
@@ -59,7 +65,7 @@ let package = Package(
                 path: "Simulator/BeaconSimulator", swiftSettings: swiftSettings),
         .target(name: "BeaconGateway", dependencies: [
             "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconAlerting",
-            "BeaconStrategies", "BeaconSimulator", .product(name: "Yams", package: "Yams"),
+            "BeaconStrategies", "BeaconSimulator", "BeaconSinks", "BeaconStore", .product(name: "Yams", package: "Yams"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "beacond", dependencies: [
             "BeaconGateway", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -77,6 +83,9 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "BeaconStoreTests", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStore",
                                                              "engine-crash-harness"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "BeaconSinksTests", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconSinks", "BeaconStore",
+                                                           .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "BeaconSimulatorTests", dependencies: ["BeaconCore", "BeaconWire", "BeaconSimulator"],
                     exclude: ["Fixtures"], swiftSettings: swiftSettings),

@@ -7,6 +7,9 @@ extension SQLiteAlertStateStore {
     ///   series start, occurrence, due time) and `alertHistory` (first firing, last delivery,
     ///   last delivered due time, delivery count). Times are nanoseconds since the epoch; a
     ///   beacon is its kind and three identity words.
+    /// - `v2-outbox`: `outbox` (one row per event and sink still to be confirmed: sink name,
+    ///   idempotency key, JSON body, callback destination; `id` increases in write order) and
+    ///   `outboxOverflow` (per sink, how many events a full backlog refused).
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-engine-state") { db in
@@ -29,6 +32,20 @@ extension SQLiteAlertStateStore {
                 table.column("lastDeliveredDue", .integer)
                 table.column("deliveries", .integer).notNull()
                 table.primaryKey(["alertID", "beaconKind", "beaconHigh", "beaconLow", "beaconTail"])
+            }
+        }
+        migrator.registerMigration("v2-outbox") { db in
+            try db.create(table: "outbox") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("sink", .text).notNull()
+                table.column("eventKey", .text).notNull()
+                table.column("body", .text).notNull()
+                table.column("destination", .text)
+            }
+            try db.create(index: "outboxBySink", on: "outbox", columns: ["sink", "id"])
+            try db.create(table: "outboxOverflow") { table in
+                table.column("sink", .text).primaryKey()
+                table.column("dropped", .integer).notNull()
             }
         }
         return migrator

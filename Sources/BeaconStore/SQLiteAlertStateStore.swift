@@ -1,25 +1,33 @@
 import BeaconAlerting
 import BeaconCore
+import BeaconSinks
 import GRDB
 
 /// An ``AlertStateStore`` in a SQLite file (through GRDB): the alert engine's state survives a
 /// crash or a restart.
 ///
-/// Each batch of changes is one transaction, committed before ``apply(_:)`` returns. The schema
+/// Each batch of changes is one transaction, committed before ``apply(_:)`` returns. With an
+/// ``OutboxConfiguration``, the same transaction also writes a copy of the step's events for
+/// each sink (see ``SQLiteAlertStateStore/apply(_:emitting:)``): the store is then the
+/// ``Outbox`` its dispatchers read and delete from. The schema
 /// is versioned by named migrations (``SQLiteAlertStateStore/migrator``) applied when the store
 /// opens; a database migrated by a newer version is refused rather than misread.
 public final class SQLiteAlertStateStore: AlertStateStore {
-    private let database: DatabaseQueue
+    let database: DatabaseQueue
+    /// The sinks that get a copy of every event, and their backlog bound.
+    public let outboxConfiguration: OutboxConfiguration
 
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
-    public init(path: String) throws {
+    public init(path: String, outbox: OutboxConfiguration = .none) throws {
         database = try DatabaseQueue(path: path)
+        outboxConfiguration = outbox
         try Self.prepare(database, path: path)
     }
 
     /// A private in-memory database (for tests).
-    public init() throws {
+    public init(outbox: OutboxConfiguration = .none) throws {
         database = try DatabaseQueue()
+        outboxConfiguration = outbox
         try Self.prepare(database, path: ":memory:")
     }
 
@@ -56,17 +64,27 @@ public final class SQLiteAlertStateStore: AlertStateStore {
 
     /// Applies the batch in one write transaction, committed before returning.
     public func apply(_ changes: [AlertStateChange]) throws {
+        try database.write { db in try Self.write(changes, into: db) }
+    }
+
+    /// Applies the batch and adds the events to every sink's outbox, in one write transaction.
+    public func apply(_ changes: [AlertStateChange], emitting events: [RoutedEvent]) throws {
         try database.write { db in
-            for change in changes {
-                switch change {
-                case .putPending(let alert): try Self.insert(alert, into: db)
-                case .removePending(let key):
-                    try db.execute(sql: """
-                        DELETE FROM pendingAlert
-                        WHERE alertID = ? AND beaconKind = ? AND beaconHigh = ? AND beaconLow = ? AND beaconTail = ?
-                        """, arguments: StatementArguments([key.alertID] + BeaconColumns(key.beacon).values))
-                case .putHistory(let record): try Self.insert(record, into: db)
-                }
+            try Self.write(changes, into: db)
+            try enqueue(events.map(OutboundEvent.init), into: db)
+        }
+    }
+
+    static func write(_ changes: [AlertStateChange], into db: Database) throws {
+        for change in changes {
+            switch change {
+            case .putPending(let alert): try Self.insert(alert, into: db)
+            case .removePending(let key):
+                try db.execute(sql: """
+                    DELETE FROM pendingAlert
+                    WHERE alertID = ? AND beaconKind = ? AND beaconHigh = ? AND beaconLow = ? AND beaconTail = ?
+                    """, arguments: StatementArguments([key.alertID] + BeaconColumns(key.beacon).values))
+            case .putHistory(let record): try Self.insert(record, into: db)
             }
         }
     }

@@ -16,6 +16,8 @@ struct Beacond: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             // One line per subcommand; keep alphabetical.
+            RunCommand.self,
+            CheckConfigCommand.self,
             ReplayCommand.self,
             SimulateCommand.self,
             ParseCommand.self,

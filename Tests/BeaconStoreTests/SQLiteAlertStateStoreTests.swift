@@ -72,8 +72,8 @@ struct SQLiteAlertStateStoreTests {
     @Test("the schema is versioned by migrations")
     func migrations() throws {
         let store = try SQLiteAlertStateStore()
-        #expect(try store.appliedMigrations() == ["v1-engine-state"])
-        #expect(SQLiteAlertStateStore.schemaVersion == 1)
+        #expect(try store.appliedMigrations() == ["v1-engine-state", "v2-outbox"])
+        #expect(SQLiteAlertStateStore.schemaVersion == 2)
     }
 
     @Test("a database from a newer version is refused")

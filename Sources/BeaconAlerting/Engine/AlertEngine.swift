@@ -55,7 +55,8 @@ public struct AlertEngine: Sendable {
         try commit { step in step.advance(to: now) }
     }
 
-    /// Runs one step, stores its changes, then returns its events.
+    /// Runs one step, stores its changes (with its events, for a store that keeps an outbox), then
+    /// returns its events.
     ///
     /// The state moves into the step (no copy, so a step costs what it changes, not the size of
     /// the state); if the store refuses the batch, the step's undo log restores it.
@@ -64,9 +65,9 @@ public struct AlertEngine: Sendable {
         state = AlertEngineState()
         defer { state = step.state }
         body(&step)
-        if !step.changes.isEmpty {
+        if !step.changes.isEmpty || !step.events.isEmpty {
             do {
-                try store.apply(step.changes)
+                try store.apply(step.changes, emitting: step.events)
             } catch {
                 step.rollBack()
                 throw .storeFailed(String(describing: error))

@@ -10,4 +10,17 @@ public protocol AlertStateStore: AnyObject, Sendable {
     func load() throws -> AlertEngineState
     /// Applies `changes`, in order, atomically.
     func apply(_ changes: [AlertStateChange]) throws
+    /// Applies one step's `changes` and records the `events` the step is about to emit, in the
+    /// same atomic write: a store that keeps an outbox for sinks writes the events there, so
+    /// that an event is durable exactly when the state change behind it is (none lost if the
+    /// process dies before the sinks have them). The engine calls this for every step that
+    /// changes state or emits events; the default applies `changes` alone.
+    func apply(_ changes: [AlertStateChange], emitting events: [RoutedEvent]) throws
+}
+
+extension AlertStateStore {
+    /// Applies `changes` (if any) and keeps no record of the events.
+    public func apply(_ changes: [AlertStateChange], emitting events: [RoutedEvent]) throws {
+        if !changes.isEmpty { try apply(changes) }
+    }
 }

@@ -1,18 +1,32 @@
 import BeaconAlerting
 
-/// The gateway configuration file: alerts today; source, ranging, engine and sinks as they land.
+/// The gateway configuration file: the source, the state file, the sinks and the alerts.
 public struct GatewayConfiguration: Sendable {
     /// The alert definitions, in file order.
     public var alerts: [AlertDefinition]
     /// At most this many alerts are scheduled at once (what the cap refuses is an `error` event).
     public var maxPending: Int
+    /// Where advertisements come from (`beacond run` needs one).
+    public var source: SourceDefinition?
+    /// The SQLite file keeping the engine's state and the sinks' outbox (`nil`: in memory, lost on exit).
+    public var statePath: String?
+    /// Where events are delivered, each through its own outbox.
+    public var sinks: [SinkDefinition]
+    /// At most this many events wait per sink; more are dropped, counted and logged.
+    public var maxBacklog: Int
 
-    public init(alerts: [AlertDefinition] = [], maxPending: Int = AlertEngineConfiguration.defaultMaxPending) {
+    public init(alerts: [AlertDefinition] = [], maxPending: Int = AlertEngineConfiguration.defaultMaxPending,
+                source: SourceDefinition? = nil, statePath: String? = nil, sinks: [SinkDefinition] = [],
+                maxBacklog: Int = 10_000) {
         self.alerts = alerts
         self.maxPending = maxPending
+        self.source = source
+        self.statePath = statePath
+        self.sinks = sinks
+        self.maxBacklog = maxBacklog
     }
 
-    static let keys = ["alerts", "maxPending"]
+    static let keys = ["source", "state", "sinks", "maxBacklog", "alerts", "maxPending"]
 
     /// Reads and validates a configuration document.
     public init(node: ConfigNode) throws(ConfigurationError) {
@@ -29,6 +43,20 @@ public struct GatewayConfiguration: Sendable {
         }
         self.alerts = alerts
         maxPending = try node["maxPending"]?.integer(in: 1...100_000) ?? AlertEngineConfiguration.defaultMaxPending
+        source = try node["source"].map { node throws(ConfigurationError) in try SourceDefinition(node: node) }
+        statePath = try node["state"]?.string()
+        var sinks: [SinkDefinition] = []
+        if let list = node["sinks"] {
+            for item in try list.sequence() {
+                let sink = try SinkDefinition(node: item)
+                if sinks.contains(where: { $0.name == sink.name }) {
+                    throw item.error("two sinks are named '\(sink.name)'; give one a different name:")
+                }
+                sinks.append(sink)
+            }
+        }
+        self.sinks = sinks
+        maxBacklog = try node["maxBacklog"]?.integer(in: 1...10_000_000) ?? 10_000
     }
 
     /// Loads a configuration file.

@@ -1,0 +1,58 @@
+/// Where the daemon's advertisements come from (`source:` in the configuration).
+///
+/// Written as `simulate:FILE`, `replay:FILE` or `hci:hci0` (`hci` alone: the first adapter), or
+/// as a mapping with one of those keys and an optional `speed` (`max` or a factor over real
+/// time) for simulation and replay: `{replay: lobby.btsnoop, speed: 10}`.
+public enum SourceDefinition: Hashable, Sendable {
+    /// A simulator scenario file.
+    case simulate(path: String, speed: Double?)
+    /// A capture file (btsnoop, pcap, pcapng), replayed once.
+    case replay(path: String, speed: Double?)
+    /// A BlueZ HCI adapter (`nil`: the first one that is up).
+    case hci(adapter: String?)
+
+    static let kinds = ["simulate", "replay", "hci"]
+
+    /// Reads the definition at `node`.
+    init(node: ConfigNode) throws(ConfigurationError) {
+        if let text = node.scalarText {
+            let (kind, argument) = Self.split(text)
+            self = try Self.make(kind: kind, argument: argument, speed: nil, node: node)
+            return
+        }
+        try node.checkKeys(allowed: Self.kinds + ["speed"])
+        let given = Self.kinds.filter { node[$0] != nil }
+        guard given.count == 1, let kind = given.first else {
+            throw node.error("give exactly one of \(Self.kinds.joined(separator: ", ")) (e.g. replay: capture.btsnoop)")
+        }
+        var speed: Double?
+        if let speedNode = node["speed"] {
+            if speedNode.scalarText?.lowercased() != "max" {
+                let value = try speedNode.number()
+                guard value > 0 else { throw speedNode.error("speed must be max or a positive factor, not \(value)") }
+                speed = value
+            }
+        }
+        let argumentNode = node[kind]!
+        self = try Self.make(kind: kind, argument: try argumentNode.string(), speed: speed, node: argumentNode)
+        if case .hci = self, speed != nil { throw node.error("speed applies to simulate and replay, not to a radio") }
+    }
+
+    private static func split(_ text: String) -> (String, String?) {
+        guard let colon = text.firstIndex(of: ":") else { return (text, nil) }
+        return (String(text[..<colon]), String(text[text.index(after: colon)...]))
+    }
+
+    private static func make(kind: String, argument: String?, speed: Double?,
+                             node: ConfigNode) throws(ConfigurationError) -> SourceDefinition {
+        switch kind {
+        case "simulate", "replay":
+            guard let path = argument, !path.isEmpty else { throw node.error("\(kind) needs a file: \(kind):FILE") }
+            return kind == "simulate" ? .simulate(path: path, speed: speed) : .replay(path: path, speed: speed)
+        case "hci":
+            return .hci(adapter: argument.flatMap { $0.isEmpty ? nil : $0 })
+        default:
+            throw node.error("unknown source '\(kind)'; write simulate:FILE, replay:FILE or hci:hci0")
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import BeaconAlerting
+import BeaconBlueZ
+import BeaconCore
+import BeaconSimulator
+import BeaconSinks
+import BeaconStore
+import BeaconStrategies
+
+/// Builds the daemon from its configuration: the source, the state store (SQLite with an outbox
+/// per sink, or memory), the pipeline, and a sink with its dispatcher for each `sinks:` entry.
+/// Nothing runs until ``Gateway/run()``.
+///
+/// - Parameters:
+///   - file: the configuration file's name, for messages.
+///   - log: receives what the daemon has to say (retries, overflow, leftovers); one line each.
+/// - Throws: ``GatewayError`` naming what cannot be opened or built.
+public func buildGateway(_ configuration: GatewayConfiguration, file: String = "<configuration>",
+                         registry: StrategyRegistry = .builtIn(),
+                         log: @escaping @Sendable (String) -> Void) throws(GatewayError) -> Gateway {
+    guard let sourceDefinition = configuration.source else { throw .noSource(file: file) }
+    let (source, isLive) = try makeSource(sourceDefinition)
+
+    var sinks: [(name: String, sink: any AlertSink)] = []
+    for definition in configuration.sinks {
+        do {
+            sinks.append((definition.name, try makeSink(definition.kind)))
+        } catch {
+            throw .sink(name: definition.name, message: "\(error)")
+        }
+    }
+
+    let outboxConfiguration = OutboxConfiguration(sinks: sinks.map(\.name), maxBacklog: configuration.maxBacklog)
+    let store: any AlertStateStore
+    let outbox: any Outbox
+    if let path = configuration.statePath {
+        do {
+            let sqlite = try SQLiteAlertStateStore(path: path, outbox: outboxConfiguration)
+            (store, outbox) = (sqlite, sqlite)
+        } catch {
+            throw .state(path: path, message: "\(error)")
+        }
+    } else {
+        let memory = MemoryOutboxStore(outbox: outboxConfiguration)
+        (store, outbox) = (memory, memory.outbox)
+        log("no 'state:' file: alert state and undelivered events are kept in memory and lost on exit")
+    }
+
+    let pipeline: AlertPipeline
+    do {
+        pipeline = try AlertPipeline(configuration: configuration, registry: registry, store: store)
+    } catch {
+        throw .pipeline(error)
+    }
+
+    let dispatchers = sinks.map { name, sink in
+        (name: name, dispatcher: OutboxDispatcher(sinkName: name, sink: sink, outbox: outbox, report: { report in
+            switch report {
+            case .delivered: break
+            case .retrying(let attempt, let delay, let error):
+                log("sink '\(name)': delivery failed (\(error)); retry \(attempt) in \(delay)")
+            case .overflow(let dropped, let total):
+                log("sink '\(name)': backlog full (maxBacklog \(configuration.maxBacklog)): \(dropped) events dropped, \(total) in all")
+            case .storageFailed(let error):
+                log("sink '\(name)': outbox unreadable: \(error)")
+            }
+        }))
+    }
+    return Gateway(configuration: configuration, source: source, isLive: isLive, pipeline: LockedPipeline(pipeline),
+                   sinks: dispatchers, outbox: outbox, log: log)
+}
+
+private func makeSource(_ definition: SourceDefinition) throws(GatewayError) -> (any AdvertisementSource, Bool) {
+    switch definition {
+    case .simulate(let path, let speed):
+        do {
+            let scenario = try Scenario.load(path: path)
+            return (Simulation(scenario: scenario, speed: speed.map(SimulationSpeed.factor) ?? .max), false)
+        } catch {
+            throw .source("\(error)")
+        }
+    case .replay(let path, let speed):
+        do {
+            return (try CaptureReplaySource(path: path, speed: speed), false)
+        } catch {
+            throw .source("\(path): \(error)")
+        }
+    case .hci(let adapter):
+        do {
+            let configuration = BlueZScannerConfiguration(adapter: try AdapterSelection(adapter))
+            return (BlueZScanner(configuration: configuration, clock: WallClock()), true)
+        } catch {
+            throw .source("\(error)")
+        }
+    }
+}
+
+private func makeSink(_ kind: SinkDefinition.Kind) throws -> any AlertSink {
+    switch kind {
+    case .jsonl(let path): try JSONLinesSink(path: path)
+    case .webhook(let url, let secret, let timeout): try WebhookSink(url: url, secret: secret, timeout: timeout)
+    case .exec(let command, let timeout): ExecSink(command: command, timeout: timeout)
+    }
+}

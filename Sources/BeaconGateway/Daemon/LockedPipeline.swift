@@ -1,0 +1,32 @@
+import BeaconAlerting
+import BeaconCore
+import Foundation
+
+/// An ``AlertPipeline`` shared by the source's task and a live source's clock tick: one caller
+/// at a time.
+final class LockedPipeline: @unchecked Sendable {
+    private let lock = NSLock()
+    private let pipeline: AlertPipeline
+
+    init(_ pipeline: AlertPipeline) {
+        self.pipeline = pipeline
+    }
+
+    func ingest(_ batch: borrowing PacketBatch, emit: (RoutedEvent) throws -> Void) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        try pipeline.ingest(batch, emit: emit)
+    }
+
+    func advance(to now: Timestamp, emit: (RoutedEvent) throws -> Void) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        try pipeline.advance(to: now, emit: emit)
+    }
+
+    var statistics: PipelineStatistics {
+        lock.lock()
+        defer { lock.unlock() }
+        return pipeline.statistics
+    }
+}

@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes each event as one JSON line (``OutboundEvent/body`` + `\n`) to standard output or
+/// appends it to a file; ``flush()`` fsyncs the file, so what was confirmed survives a power cut.
+public final class JSONLinesSink: AlertSink {
+    /// The path written, or `-` for standard output.
+    public let path: String
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+
+    /// Opens `path` for appending (creating it, mode 0640), or standard output for `-`.
+    /// - Throws: ``SinkError/io(path:operation:errno:)`` if the file cannot be opened.
+    public init(path: String) throws(SinkError) {
+        self.path = path
+        if path == "-" {
+            descriptor = STDOUT_FILENO
+            ownsDescriptor = false
+        } else {
+            let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o640)
+            guard fd >= 0 else { throw .io(path: path, operation: "open for appending", errno: errno) }
+            descriptor = fd
+            ownsDescriptor = true
+        }
+    }
+
+    deinit {
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    /// `jsonl:` and the path.
+    public var name: String { "jsonl:" + (path == "-" ? "stdout" : path) }
+
+    /// Writes the line whole (retrying short writes and interruptions).
+    public func deliver(_ event: OutboundEvent) async throws {
+        var bytes = Array(event.body.utf8)
+        bytes.append(0x0A)
+        let failure = bytes.withUnsafeBytes { raw -> Int32? in
+            var offset = 0
+            while offset < raw.count {
+                let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure { throw SinkError.io(path: path, operation: "write", errno: failure) }
+    }
+
+    /// fsyncs a file (standard output, often a pipe or terminal, is left as it is).
+    public func flush() async throws {
+        guard ownsDescriptor else { return }
+        if fsync(descriptor) != 0 { throw SinkError.io(path: path, operation: "fsync", errno: errno) }
+    }
+}

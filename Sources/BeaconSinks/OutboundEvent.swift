@@ -1,0 +1,27 @@
+import BeaconAlerting
+import BeaconCore
+
+/// What a sink delivers: one alert event as its JSON line, with the key that identifies it across
+/// retries and restarts and the per-event callback destination, if the alert configured one.
+///
+/// This is the form in which events wait in the outbox, so a sink never needs more than this.
+public struct OutboundEvent: Hashable, Sendable {
+    /// The idempotency key (``AlertEvent/idempotencyKey``): the same for every retry.
+    public var key: String
+    /// The event as one JSON object (``AlertEvent/jsonLine``), without a line break.
+    public var body: String
+    /// The callback URL of this event's kind (overrides a webhook's default URL), if any.
+    public var destination: String?
+
+    /// Creates an outbound event from its parts.
+    public init(key: String, body: String, destination: String? = nil) {
+        self.key = key
+        self.body = body
+        self.destination = destination
+    }
+
+    /// The outbound form of an engine output.
+    public init(_ routed: RoutedEvent) {
+        self.init(key: routed.event.idempotencyKey, body: routed.event.jsonLine, destination: routed.destination)
+    }
+}

@@ -1,0 +1,156 @@
+/// Delivers one sink's outbox: reads the oldest entries, hands them to the sink in order, flushes
+/// it, and removes what it confirmed; when the sink refuses, waits with ``RetryBackoff`` and
+/// tries again from the first unconfirmed entry. Nothing is removed before it is confirmed, so
+/// an event is delivered at least once even across crashes (the outbox is replayed on restart).
+///
+/// The pipeline never waits for it: the engine's store writes the outbox rows, and the gateway
+/// only calls ``notify()``. Time (the backoff) comes from the injected clock.
+public actor OutboxDispatcher {
+    /// What the dispatcher did, for logs and tests.
+    public enum Report: Hashable, Sendable {
+        /// `count` entries were confirmed; `backlog` remain.
+        case delivered(count: Int, backlog: Int)
+        /// The sink refused (`error`); retry `attempt` comes after `delay`.
+        case retrying(attempt: Int, delay: Duration, error: String)
+        /// The sink's backlog was full: `dropped` more events were refused (`total` so far).
+        case overflow(dropped: Int, total: Int)
+        /// The outbox itself could not be read or updated (`error`); retried like a refusal.
+        case storageFailed(error: String)
+    }
+
+    /// The sink's name in configuration (its key in the outbox).
+    public let sinkName: String
+    private let sink: any AlertSink
+    private let outbox: any Outbox
+    private let backoff: RetryBackoff
+    private let batchSize: Int
+    private let clock: any Clock<Duration>
+    private let random: @Sendable () -> Double
+    private let report: @Sendable (Report) -> Void
+    private let wakeups: AsyncStream<Void>
+    private let wakeup: AsyncStream<Void>.Continuation
+    private var finishing = false
+    private var finishingWhenDrained = false
+    private var backoffSleep: Task<Void, any Error>?
+    private var knownOverflow = 0
+
+    /// Creates a dispatcher for `sink`, reading entries of `sinkName` from `outbox`.
+    /// - Parameters:
+    ///   - random: numbers in `0..<1` for the backoff's jitter.
+    ///   - report: told of each delivery, refusal and overflow (called on the dispatcher's task).
+    public init(sinkName: String, sink: any AlertSink, outbox: any Outbox, backoff: RetryBackoff = RetryBackoff(),
+                batchSize: Int = 64, clock: any Clock<Duration> = ContinuousClock(),
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+                report: @escaping @Sendable (Report) -> Void = { _ in }) {
+        self.sinkName = sinkName
+        self.sink = sink
+        self.outbox = outbox
+        self.backoff = backoff
+        self.batchSize = max(batchSize, 1)
+        self.clock = clock
+        self.random = random
+        self.report = report
+        (wakeups, wakeup) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        knownOverflow = (try? outbox.overflow(sink: sinkName)) ?? 0
+    }
+
+    /// New entries were written: deliver them (never blocks; wakeups coalesce).
+    public nonisolated func notify() {
+        wakeup.yield()
+    }
+
+    /// Asks ``run()`` to make a last attempt at the backlog and return; what is still not
+    /// confirmed stays in the outbox for the next start. Interrupts a backoff wait.
+    public func finish() {
+        finishing = true
+        wakeup.finish()
+        backoffSleep?.cancel()
+    }
+
+    /// Asks ``run()`` to return once the backlog is empty (retrying as usual until then); a later
+    /// ``finish()`` still cuts it short.
+    public func finishWhenDrained() {
+        finishingWhenDrained = true
+        wakeup.yield()
+    }
+
+    /// Delivers until ``finish()`` (or cancellation): first whatever the outbox holds (a restart's
+    /// replay), then each time ``notify()`` is called.
+    public func run() async {
+        var attempt = 0
+        var iterator = wakeups.makeAsyncIterator()
+        while !Task.isCancelled {
+            checkOverflow()
+            if let failure = await deliverBacklog() {
+                if finishing { return }
+                attempt += 1
+                let delay = backoff.delay(attempt: attempt, unit: random())
+                let (clock, report) = (clock, report)
+                let retrying = Report.retrying(attempt: attempt, delay: delay, error: failure)
+                let sleep = Task { try await Self.sleep(on: clock, for: delay) { report(retrying) } }
+                backoffSleep = sleep
+                let slept: Void? = try? await withTaskCancellationHandler {
+                    try await sleep.value
+                } onCancel: {
+                    sleep.cancel()
+                }
+                backoffSleep = nil
+                if slept == nil && !finishing { return }
+            } else {
+                attempt = 0
+                if finishing || finishingWhenDrained { return }
+                if await iterator.next() == nil && !finishing { return }
+            }
+        }
+    }
+
+    /// Delivers batches until the backlog is empty (`nil`) or the sink refuses (the reason).
+    func deliverBacklog() async -> String? {
+        while true {
+            let entries: [OutboxEntry]
+            do {
+                entries = try outbox.pending(sink: sinkName, limit: batchSize)
+            } catch {
+                report(.storageFailed(error: "\(error)"))
+                return "\(error)"
+            }
+            if entries.isEmpty { return nil }
+            var confirmed: [Int64] = []
+            var failure: String?
+            for entry in entries {
+                do {
+                    try await sink.deliver(entry.event)
+                    confirmed.append(entry.id)
+                } catch {
+                    failure = "\(error)"
+                    break
+                }
+            }
+            if !confirmed.isEmpty {
+                do {
+                    try await sink.flush()
+                    try outbox.remove(confirmed)
+                    report(.delivered(count: confirmed.count, backlog: (try? outbox.backlog(sink: sinkName)) ?? 0))
+                } catch {
+                    return "\(error)"
+                }
+            }
+            if let failure { return failure }
+        }
+    }
+
+    /// Fixes the deadline, then calls `announce`, then sleeps: a test that advances a manual clock
+    /// once it hears the announcement cannot leave the sleeper waiting for a later time.
+    private static func sleep<C: Clock<Duration>>(on clock: C, for delay: Duration,
+                                                  announce: @Sendable () -> Void) async throws {
+        let deadline = clock.now.advanced(by: delay)
+        announce()
+        try await clock.sleep(until: deadline, tolerance: nil)
+    }
+
+    private func checkOverflow() {
+        guard let total = try? outbox.overflow(sink: sinkName), total > knownOverflow else { return }
+        report(.overflow(dropped: total - knownOverflow, total: total))
+        knownOverflow = total
+    }
+}

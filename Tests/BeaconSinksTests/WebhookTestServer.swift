@@ -1,0 +1,117 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real HTTP server on 127.0.0.1 for webhook tests: Python's `http.server` in a subprocess,
+/// started by the test. It verifies each request's `X-Beacond-Signature` with Python's own
+/// `hmac` (an oracle independent of the Swift code), answers 503 to the first `failFirst`
+/// requests and 200 after, and logs every request as a JSON line: path, idempotency key,
+/// whether the signature was valid, the status it answered and the body.
+final class WebhookTestServer: @unchecked Sendable {
+    struct Request: Decodable, Equatable {
+        let path: String
+        let key: String?
+        let signatureValid: Bool
+        let status: Int
+        let body: String
+    }
+
+    static let script = #"""
+    import hashlib, hmac, http.server, json, os, sys, threading
+    port, log, secret, fail_first = int(sys.argv[1]), sys.argv[2], sys.argv[3].encode(), int(sys.argv[4])
+    state = {"count": 0}
+    lock = threading.Lock()
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+            with lock:
+                state["count"] += 1
+                status = 503 if state["count"] <= fail_first else 200
+                expected = "sha256=" + hmac.new(secret, body, hashlib.sha256).hexdigest()
+                record = {"path": self.path, "key": self.headers.get("Idempotency-Key"),
+                          "signatureValid": hmac.compare_digest(expected, self.headers.get("X-Beacond-Signature", "")),
+                          "status": status, "body": body.decode()}
+                with open(log, "a") as f:
+                    f.write(json.dumps(record) + "\n")
+            self.send_response(status)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        def log_message(self, *args):
+            pass
+    def exit_when_stdin_closes():
+        sys.stdin.read()
+        os._exit(0)
+    threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
+    """#
+
+    let directory: URL
+    let secret: String
+    private(set) var port: Int = 0
+    private var process: Process?
+    private var input: Pipe?
+    private var output: Pipe?
+
+    var logPath: String { directory.appendingPathComponent("requests.jsonl").path }
+    var url: String { "http://127.0.0.1:\(port)/alerts" }
+
+    /// Starts the server on a free port.
+    init(secret: String, failFirst: Int = 0) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-webhook-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(Self.script.utf8).write(to: directory.appendingPathComponent("server.py"))
+        self.secret = secret
+        try start(port: 0, failFirst: failFirst)
+    }
+
+    /// Starts (again) on `port` (0 = a free one); returns once it listens.
+    func start(port: Int, failFirst: Int = 0) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", directory.appendingPathComponent("server.py").path, String(port), logPath, secret,
+                             String(failFirst)]
+        let output = Pipe()
+        let input = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        try process.run()
+        self.input = input
+        self.output = output
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { throw CocoaError(.fileReadUnknown) }
+            line.append(chunk)
+        }
+        self.port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        self.process = process
+    }
+
+    /// Stops the server (connections are then refused): it exits when its standard input closes
+    /// (which also happens if the test process dies), whatever launcher sits in between.
+    func stop() {
+        guard let process else { return }
+        try? input?.fileHandleForWriting.close()
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        // The server's standard output reaches end of file once the server itself has exited.
+        while let output, !output.fileHandleForReading.availableData.isEmpty {}
+        self.process = nil
+        self.input = nil
+        self.output = nil
+    }
+
+    /// Every request received so far.
+    func requests() throws -> [Request] {
+        guard let text = try? String(contentsOfFile: logPath, encoding: .utf8) else { return [] }
+        return try text.split(separator: "\n").map { try JSONDecoder().decode(Request.self, from: Data($0.utf8)) }
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
