@@ -85,7 +85,7 @@ let package = Package(
                                                              "engine-crash-harness"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "BeaconSinksTests", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconSinks", "BeaconStore",
-                                                           .product(name: "GRDB", package: "GRDB.swift")],
+                                                           "beacond", .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "BeaconSimulatorTests", dependencies: ["BeaconCore", "BeaconWire", "BeaconSimulator"],
                     exclude: ["Fixtures"], swiftSettings: swiftSettings),

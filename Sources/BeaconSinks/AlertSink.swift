@@ -11,9 +11,17 @@ public protocol AlertSink: Sendable {
     func deliver(_ event: OutboundEvent) async throws
     /// Makes everything delivered so far durable (fsync for files); throws if it could not.
     func flush() async throws
+    /// `true` when a delivery that returned is already durable at the receiver (an HTTP 2xx, a
+    /// command that exited 0): the outbox then forgets each event as soon as it is confirmed,
+    /// so a crash repeats at most the delivery in flight. `false` (the default): the outbox
+    /// forgets a batch after ``flush()``.
+    var confirmsEachDelivery: Bool { get }
 }
 
 extension AlertSink {
+    /// Deliveries are made durable by ``flush()``.
+    public var confirmsEachDelivery: Bool { false }
+
     /// Sinks that confirm each delivery durably have nothing to flush.
     public func flush() async throws {}
 }

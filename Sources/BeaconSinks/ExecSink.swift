@@ -27,6 +27,9 @@ public struct ExecSink: AlertSink {
         signal(SIGPIPE, SIG_IGN)
     }
 
+    /// Exit status 0 is final: each event leaves the outbox once confirmed.
+    public var confirmsEachDelivery: Bool { true }
+
     /// `exec:` and the command.
     public var name: String { "exec:" + command }
 

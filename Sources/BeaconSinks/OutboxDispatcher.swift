@@ -120,6 +120,7 @@ public actor OutboxDispatcher {
             for entry in entries {
                 do {
                     try await sink.deliver(entry.event)
+                    if sink.confirmsEachDelivery { try outbox.remove([entry.id]) }
                     confirmed.append(entry.id)
                 } catch {
                     failure = "\(error)"

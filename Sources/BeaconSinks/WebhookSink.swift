@@ -30,6 +30,9 @@ public struct WebhookSink: AlertSink {
         self.client = client
     }
 
+    /// A 2xx answer is final: each event leaves the outbox once confirmed.
+    public var confirmsEachDelivery: Bool { true }
+
     /// `webhook:` and the default URL.
     public var name: String { "webhook:" + url }
 

@@ -6,8 +6,9 @@ import Glibc
 /// A real HTTP server on 127.0.0.1 for webhook tests: Python's `http.server` in a subprocess,
 /// started by the test. It verifies each request's `X-Beacond-Signature` with Python's own
 /// `hmac` (an oracle independent of the Swift code), answers 503 to the first `failFirst`
-/// requests and 200 after, and logs every request as a JSON line: path, idempotency key,
-/// whether the signature was valid, the status it answered and the body.
+/// requests and 200 after (each answer `delay` seconds late, to keep deliveries in flight), and
+/// logs every request as a JSON line: path, idempotency key, whether the signature was valid,
+/// the status it answered and the body. It prints one line per request on its standard output.
 final class WebhookTestServer: @unchecked Sendable {
     struct Request: Decodable, Equatable {
         let path: String
@@ -19,7 +20,8 @@ final class WebhookTestServer: @unchecked Sendable {
 
     static let script = #"""
     import hashlib, hmac, http.server, json, os, sys, threading
-    port, log, secret, fail_first = int(sys.argv[1]), sys.argv[2], sys.argv[3].encode(), int(sys.argv[4])
+    import time
+    port, log, secret, fail_first, delay = int(sys.argv[1]), sys.argv[2], sys.argv[3].encode(), int(sys.argv[4]), float(sys.argv[5])
     state = {"count": 0}
     lock = threading.Lock()
     class Handler(http.server.BaseHTTPRequestHandler):
@@ -34,6 +36,8 @@ final class WebhookTestServer: @unchecked Sendable {
                           "status": status, "body": body.decode()}
                 with open(log, "a") as f:
                     f.write(json.dumps(record) + "\n")
+                print("request", flush=True)
+            time.sleep(delay)
             self.send_response(status)
             self.send_header("Content-Length", "0")
             self.end_headers()
@@ -50,6 +54,8 @@ final class WebhookTestServer: @unchecked Sendable {
 
     let directory: URL
     let secret: String
+    let delay: Double
+    private var linesSeen = 0
     private(set) var port: Int = 0
     private var process: Process?
     private var input: Pipe?
@@ -59,11 +65,12 @@ final class WebhookTestServer: @unchecked Sendable {
     var url: String { "http://127.0.0.1:\(port)/alerts" }
 
     /// Starts the server on a free port.
-    init(secret: String, failFirst: Int = 0) throws {
+    init(secret: String, failFirst: Int = 0, delay: Double = 0) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-webhook-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data(Self.script.utf8).write(to: directory.appendingPathComponent("server.py"))
         self.secret = secret
+        self.delay = delay
         try start(port: 0, failFirst: failFirst)
     }
 
@@ -72,7 +79,7 @@ final class WebhookTestServer: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", directory.appendingPathComponent("server.py").path, String(port), logPath, secret,
-                             String(failFirst)]
+                             String(failFirst), String(delay)]
         let output = Pipe()
         let input = Pipe()
         process.standardOutput = output
@@ -86,7 +93,9 @@ final class WebhookTestServer: @unchecked Sendable {
             if chunk.isEmpty { throw CocoaError(.fileReadUnknown) }
             line.append(chunk)
         }
-        self.port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let firstLine = line.prefix { $0 != UInt8(ascii: "\n") }
+        self.port = Int(String(decoding: firstLine, as: UTF8.self)) ?? 0
+        linesSeen = line.lazy.filter { $0 == UInt8(ascii: "\n") }.count
         self.process = process
     }
 
@@ -102,6 +111,16 @@ final class WebhookTestServer: @unchecked Sendable {
         self.process = nil
         self.input = nil
         self.output = nil
+    }
+
+    /// Blocks until the server has received `count` requests since it started.
+    func waitForRequests(_ count: Int) {
+        guard let output else { return }
+        while linesSeen < count + 1 {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { return }
+            linesSeen += chunk.lazy.filter { $0 == UInt8(ascii: "\n") }.count
+        }
     }
 
     /// Every request received so far.
