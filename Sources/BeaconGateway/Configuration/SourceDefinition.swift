@@ -3,7 +3,7 @@
 /// Written as `simulate:FILE`, `replay:FILE` or `hci:hci0` (`hci` alone: the first adapter), or
 /// as a mapping with one of those keys and an optional `speed` (`max` or a factor over real
 /// time) for simulation and replay: `{replay: lobby.btsnoop, speed: 10}`.
-public enum SourceDefinition: Hashable, Sendable {
+public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
     /// A simulator scenario file.
     case simulate(path: String, speed: Double?)
     /// A capture file (btsnoop, pcap, pcapng), replayed once.
@@ -12,6 +12,16 @@ public enum SourceDefinition: Hashable, Sendable {
     case hci(adapter: String?)
 
     static let kinds = ["simulate", "replay", "hci"]
+
+    /// The source as written in configuration (`replay:FILE at 10x`).
+    public var description: String {
+        func pace(_ speed: Double?) -> String { speed.map { " at \($0)x" } ?? "" }
+        switch self {
+        case .simulate(let path, let speed): return "simulate:\(path)" + pace(speed)
+        case .replay(let path, let speed): return "replay:\(path)" + pace(speed)
+        case .hci(let adapter): return "hci:" + (adapter ?? "first adapter")
+        }
+    }
 
     /// Reads the definition at `node`.
     init(node: ConfigNode) throws(ConfigurationError) {
