@@ -51,6 +51,13 @@ let package = Package(
                                                     .product(name: "Crypto", package: "swift-crypto"),
                                                     .product(name: "AsyncHTTPClient", package: "async-http-client")],
                 swiftSettings: swiftSettings),
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        .target(name: "BeaconMQTT", dependencies: ["BeaconCore", "BeaconSinks", "CMosquitto"],
+                swiftSettings: swiftSettings),
         .target(name: "BeaconStore", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconSinks",
                                                     .product(name: "GRDB", package: "GRDB.swift")],
                 swiftSettings: swiftSettings),
@@ -83,6 +90,8 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "BeaconStoreTests", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStore",
                                                              "engine-crash-harness"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconCore", "BeaconSinks", "BeaconMQTT"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "BeaconSinksTests", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconSinks", "BeaconStore",
                                                            "beacond", .product(name: "GRDB", package: "GRDB.swift")],

@@ -1,0 +1,68 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real `mosquitto` broker on 127.0.0.1 and a free port, started by the test, with its log
+/// (everything, on stderr) readable so the test can wait for a subscription.
+final class MosquittoBroker: @unchecked Sendable {
+    let directory: URL
+    let port: Int
+    private let process: Process
+    private let log: Pipe
+    private var logText = ""
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-mqtt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        port = try Self.freePort()
+        let configuration = directory.appendingPathComponent("mosquitto.conf")
+        try Data("listener \(port) 127.0.0.1\nallow_anonymous true\nlog_type all\nlog_dest stderr\n".utf8).write(to: configuration)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
+        process.arguments = ["-c", configuration.path]
+        log = Pipe()
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        waitForLog("Opening ipv4 listen socket on port \(port)")
+    }
+
+    /// Blocks until the broker's log contains `text` (or the broker exits).
+    func waitForLog(_ text: String) {
+        while !logText.contains(text) {
+            let chunk = log.fileHandleForReading.availableData
+            if chunk.isEmpty { return }
+            logText += String(decoding: chunk, as: UTF8.self)
+        }
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A port nothing listens on right now (bound to 0, read back, released).
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+            }
+        }
+        guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
