@@ -99,6 +99,28 @@ struct HCIEventParserTests {
         #expect(sumMajor == truth.sum_major)
     }
 
+    @Test("the legacy and extended streams carry the same adverts, so they give the same sightings")
+    func legacyAndExtendedAgree() throws {
+        func sightings(_ stream: SyntheticStream) throws -> [BeaconSighting] {
+            var out: [BeaconSighting] = []
+            var framer = H4Framer()
+            try stream.bytes().withUnsafeBytes { all in
+                framer.feed(all) { output in
+                    guard case .packet(let packet) = output else { return }
+                    try? HCIEventParser.forEachAdvertisingReport(inEvent: packet.bytes) { report in
+                        if let sighting = BeaconSighting(report: report, timestamp: .epoch) { out.append(sighting) }
+                    }
+                }
+            }
+            return out
+        }
+        let legacy = try sightings(.legacy)
+        let extended = try sightings(.extended)
+        let truth = try SyntheticStream.legacy.truth()
+        #expect(legacy.count == truth.ibeacon_reports + (truth.by_kind["eddystone_uid"] ?? -1))
+        #expect(legacy == extended)
+    }
+
     /// The synthetic stream's packets, one array each.
     static func packets(of stream: [UInt8]) -> [[UInt8]] {
         var packets: [[UInt8]] = []
