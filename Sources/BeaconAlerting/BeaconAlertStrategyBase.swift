@@ -37,12 +37,14 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     /// The bookkeeping options.
     public let configuration: StrategyBaseConfiguration
     private let initialValue: Value
-    // Parallel arrays indexed by slot; `slots` maps a beacon to its slot.
-    private var slots: [BeaconID: Int] = [:]
-    private var ids: ContiguousArray<BeaconID> = []
-    private var books: ContiguousArray<Bookkeeping> = []
+    // Parallel arrays indexed by slot; `slots` maps a beacon to its slot. The bookkeeping is
+    // private and never accessed re-entrantly (subclass hooks only see `values`), so its
+    // dynamic exclusivity checks are switched off: they cost more than the work on this path.
+    @exclusivity(unchecked) private var slots: [BeaconID: Int] = [:]
+    @exclusivity(unchecked) private var ids: ContiguousArray<BeaconID> = []
+    @exclusivity(unchecked) private var books: ContiguousArray<Bookkeeping> = []
     private var values: ContiguousArray<Value> = []
-    private var cycle: UInt64 = 0
+    @exclusivity(unchecked) private var cycle: UInt64 = 0
 
     /// Creates a strategy whose beacons start with `initialValue`; `capacity` pre-sizes the
     /// per-beacon storage (beacons expected at once).

@@ -94,9 +94,9 @@ public final class AlertPipeline {
     /// Ends every cycle up to `now` (a live source's tick, or the end of a replay) and delivers
     /// what the engine has due.
     public func advance(to now: Timestamp, emit: (RoutedEvent) throws -> Void) throws {
-        var updates: [RangingUpdate] = []
-        ranging.advance(to: now) { updates.append($0) }
-        for update in updates { try decide(update) }
+        // Decide inside the callback: holding on to an update would keep the ranging loop's
+        // reused buffers referenced and force a copy every cycle.
+        try ranging.advance(to: now) { try decide($0) }
         emitted += try engine.advance(to: now)
         try flush(emit)
     }
@@ -110,9 +110,7 @@ public final class AlertPipeline {
     // MARK: Stages
 
     private func ingest(_ sighting: BeaconSighting) throws {
-        var updates: [RangingUpdate] = []
-        ranging.ingest(sighting) { updates.append($0) }
-        for update in updates { try decide(update) }
+        try ranging.ingest(sighting) { try decide($0) }
     }
 
     private func decide(_ update: RangingUpdate) throws {
