@@ -43,15 +43,16 @@ BIN=$(swift build -c release --show-bin-path)/beacond
 [ -x "$BIN" ] || { say "no binary at $BIN"; exit 1; }
 
 # The command run inside the VM: scan (recording a btsnoop file too), check the JSON lines for
-# the advertiser's iBeacon, then check that `beacond parse` finds it in the recording as well.
+# the advertiser's iBeacon, check that `beacond parse` finds it in the recording as well, then
+# interrupt a scan with SIGINT and check that it disabled scanning and exited 0.
 "$VHCI_VM/make-swift-payload.sh" "$PAYLOAD_DIR" \
-    'beacond scan --adapter hci$VHCI_SCAN_INDEX --duration 6s --format jsonl --record /tmp/scan.btsnoop > /tmp/scan.jsonl; check-ibeacon /tmp/scan.jsonl; beacond parse /tmp/scan.btsnoop > /tmp/recorded.jsonl; check-ibeacon /tmp/recorded.jsonl' \
+    'beacond scan --adapter hci$VHCI_SCAN_INDEX --duration 6s --format jsonl --record /tmp/scan.btsnoop > /tmp/scan.jsonl; check-ibeacon /tmp/scan.jsonl; beacond parse /tmp/scan.btsnoop > /tmp/recorded.jsonl; check-ibeacon /tmp/recorded.jsonl; check-sigint' \
     "$BIN"
 cat > "$PAYLOAD_DIR/opt/payload/bin/check-ibeacon" <<'CHECK'
 #!/bin/sh
 # Exit 0 iff a JSON line of `beacond scan` carries the vhci-vm advertiser's iBeacon.
 file=$1
-echo "beacond scan wrote $(wc -l < "$file") line(s); first one:"
+echo "$file: $(wc -l < "$file") line(s); first one:"
 head -n 1 "$file"
 hits=$(awk 'tolower($0) ~ /"uuid":"e2c56db5-dffb-48d2-b060-d0f5a71096e0"/ && /"major":1[,}]/ && /"minor":2[,}]/ && /"power":-59[,}]/' "$file" | wc -l)
 if [ "$hits" -gt 0 ]; then
@@ -61,7 +62,20 @@ fi
 echo "FAIL: no line with iBeacon E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 major 1 minor 2 power -59"
 exit 1
 CHECK
-chmod +x "$PAYLOAD_DIR/opt/payload/bin/check-ibeacon"
+cat > "$PAYLOAD_DIR/opt/payload/bin/check-sigint" <<'CHECK'
+#!/bin/sh
+# Ctrl-C must stop `beacond scan` cleanly: scanning disabled, filter restored, exit status 0.
+status=0
+timeout -s INT --preserve-status 3 beacond scan --adapter "hci$VHCI_SCAN_INDEX" > /tmp/sigint.jsonl 2> /tmp/sigint.log || status=$?
+cat /tmp/sigint.log
+if [ "$status" = 0 ] && grep -q "scanning disabled, previous socket filter restored" /tmp/sigint.log; then
+    echo "PASS: SIGINT stopped beacond scan cleanly ($(wc -l < /tmp/sigint.jsonl) line(s) before)"
+    exit 0
+fi
+echo "FAIL: after SIGINT beacond scan exited $status without an orderly stop"
+exit 1
+CHECK
+chmod +x "$PAYLOAD_DIR/opt/payload/bin/check-ibeacon" "$PAYLOAD_DIR/opt/payload/bin/check-sigint"
 # make-swift-payload's run.sh does not put the payload's bin on PATH.
 sed -i '2a export PATH=/opt/payload/bin:$PATH' "$PAYLOAD_DIR/opt/payload/run.sh"
 
