@@ -36,8 +36,17 @@ start=$(date +%s)
 cd "$REPO"
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
     t=$(date +%s)
-    swift build -c release --product beacond --static-swift-stdlib 2>&1 | grep -E "error|warning: unre|Compiling|Build" | tail -5
-    say "release build (static Swift runtime) in $(( $(date +%s) - t ))s"
+    # Static Swift runtime makes the payload one file; without it make-swift-payload.sh copies
+    # the runtime libraries the binary loads.
+    if swift build -c release --product beacond --static-swift-stdlib > /tmp/beacond-vm-build.log 2>&1; then
+        say "release build (static Swift runtime) in $(( $(date +%s) - t ))s"
+    else
+        tail -5 /tmp/beacond-vm-build.log
+        say "static Swift runtime build failed; building with the shared runtime"
+        swift build -c release --product beacond > /tmp/beacond-vm-build.log 2>&1 \
+            || { tail -20 /tmp/beacond-vm-build.log; say "release build failed"; exit 1; }
+        say "release build (shared Swift runtime) in $(( $(date +%s) - t ))s"
+    fi
 fi
 BIN=$(swift build -c release --show-bin-path)/beacond
 [ -x "$BIN" ] || { say "no binary at $BIN"; exit 1; }
