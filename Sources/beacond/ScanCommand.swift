@@ -63,7 +63,7 @@ struct ScanCommand: AsyncParsableCommand {
             do {
                 try await scanner.run { batch in try output.write(batch) }
             } catch {
-                try? output.finish()
+                output.abandon()
                 throw error
             }
             try output.finish()

@@ -58,6 +58,12 @@ final class ScanOutput {
         try recorder?.close()
     }
 
+    /// Closes the record file after a failure. Every batch has been flushed already, so what is
+    /// left is at most the CSV header, which a failed scan does not print.
+    func abandon() {
+        try? recorder?.close()
+    }
+
     /// `N packets, M advertising reports` for the log.
     var summaryLine: String { summary.line }
 
