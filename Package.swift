@@ -23,11 +23,14 @@ let package = Package(
         .library(name: "BeaconSimulator", targets: ["BeaconSimulator"]),
         .library(name: "BeaconBlueZ", targets: ["BeaconBlueZ"]),
         .library(name: "BeaconGateway", targets: ["BeaconGateway"]),
+        // An example strategy plugin, loaded with `beacond --plugin` (and by BeaconAlertingTests).
+        .library(name: "ExampleStrategyPlugin", type: .dynamic, targets: ["ExampleStrategyPlugin"]),
         .executable(name: "beacond", targets: ["beacond"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         // MARK: Libraries, upstream first
@@ -42,8 +45,15 @@ let package = Package(
                 swiftSettings: swiftSettings),
         .target(name: "BeaconRanging", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
         .target(name: "BeaconAlerting", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
+        .target(name: "BeaconStore", dependencies: ["BeaconCore", "BeaconAlerting",
+                                                    .product(name: "GRDB", package: "GRDB.swift")],
+                swiftSettings: swiftSettings),
+        .executableTarget(name: "engine-crash-harness", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStore"],
+                          swiftSettings: swiftSettings),
         .target(name: "BeaconStrategies", dependencies: ["BeaconCore", "BeaconAlerting"],
                 path: "Strategies/BeaconStrategies", swiftSettings: swiftSettings),
+        .target(name: "ExampleStrategyPlugin", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStrategies"],
+                path: "Strategies/Examples/ExamplePlugin", swiftSettings: swiftSettings),
         .target(name: "BeaconSimulator", dependencies: ["BeaconCore", "BeaconWire",
                                                         .product(name: "Yams", package: "Yams")],
                 path: "Simulator/BeaconSimulator", swiftSettings: swiftSettings),
@@ -65,8 +75,11 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "BeaconAlertingTests", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStrategies"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "BeaconSimulatorTests", dependencies: ["BeaconCore", "BeaconWire", "BeaconSimulator"],
+        .testTarget(name: "BeaconStoreTests", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStore",
+                                                             "engine-crash-harness"],
                     swiftSettings: swiftSettings),
+        .testTarget(name: "BeaconSimulatorTests", dependencies: ["BeaconCore", "BeaconWire", "BeaconSimulator"],
+                    exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(name: "BeaconGatewayTests", dependencies: ["BeaconGateway", "beacond"],
                     swiftSettings: swiftSettings),
     ]

@@ -16,8 +16,12 @@ struct Beacond: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             // One line per subcommand; keep alphabetical.
+            ReplayCommand.self,
             ParseCommand.self,
+            EvaluateRangingCommand.self,
+            StrategiesCommand.self,
             ScanCommand.self,
+            ScoreCommand.self,
         ]
     )
 }

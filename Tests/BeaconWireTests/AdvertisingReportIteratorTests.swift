@@ -97,6 +97,18 @@ struct AdvertisingReportIteratorTests {
             txPower: nil, primaryPHY: 1, secondaryPHY: nil, sid: nil, data: AnnotatedPackets.iBeaconAdvertisingData)])
     }
 
+    @Test("two extended reports in one event are read report after report")
+    func multipleExtendedReports() {
+        let (reports, error) = Self.parse(AnnotatedPackets.extendedTwoReportEvent)
+        #expect(error == nil)
+        #expect(reports == [
+            Fields(kind: .extended, eventType: 0x0000, addressType: .anonymous, address: "00:00:00:00:00:00",
+                   rssi: -100, txPower: 0, primaryPHY: 1, secondaryPHY: 1, sid: 15, data: [0x00]),
+            Fields(kind: .extended, eventType: 0x004B, addressType: .public, address: "06:05:04:03:02:01", rssi: nil,
+                   txPower: nil, primaryPHY: 1, secondaryPHY: 2, sid: 1, dataStatus: .truncated, data: [0x01, 0x05]),
+        ])
+    }
+
     @Test("a directed report has both addresses and no data")
     func directedReport() {
         let (reports, error) = Self.parse(AnnotatedPackets.directedEvent)

@@ -116,6 +116,44 @@ enum AnnotatedPackets {
         0x1E,             // Data_Length 30
     ] + iBeaconAdvertisingData
 
+    /// Two LE Extended Advertising Reports in one event, report after report; the first
+    /// anonymous, the second a scan response.
+    static let extendedTwoReportEvent: [UInt8] = [
+        0x04,             // H4: HCI event
+        0x3E,             // event code: LE Meta
+        0x35,             // parameter length 53 = 2 + (24 + 1) + (24 + 2)
+        0x0D,             // subevent: LE Extended Advertising Report
+        0x02,             // Num_Reports 2
+        // report 0
+        0x00, 0x00,       // Event_Type 0x0000: non-connectable, non-scannable, extended PDU, complete
+        0xFF,             // Address_Type: anonymous
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  // Address (none)
+        0x01,             // Primary_PHY: LE 1M
+        0x01,             // Secondary_PHY: LE 1M
+        0x0F,             // Advertising_SID 15
+        0x00,             // TX_Power 0 dBm
+        0x9C,             // RSSI −100 dBm
+        0x00, 0x00,       // Periodic_Advertising_Interval: none
+        0x00,             // Direct_Address_Type (unused)
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  // Direct_Address (unused)
+        0x01,             // Data_Length 1
+        0x00,             // Data: one padding byte
+        // report 1
+        0x4B, 0x00,       // Event_Type 0x004B: connectable, scannable, scan response, data status 2 (truncated)
+        0x00,             // Address_Type: public
+        0x01, 0x02, 0x03, 0x04, 0x05, 0x06,  // Address 06:05:04:03:02:01
+        0x01,             // Primary_PHY: LE 1M
+        0x02,             // Secondary_PHY: LE 2M
+        0x01,             // Advertising_SID 1
+        0x7F,             // TX_Power: not available
+        0x7F,             // RSSI: not available
+        0x00, 0x00,       // Periodic_Advertising_Interval: none
+        0x00,             // Direct_Address_Type (unused)
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00,  // Direct_Address (unused)
+        0x02,             // Data_Length 2
+        0x01, 0x05,       // Data: a truncated AD structure (type 0x05, no UUID bytes)
+    ]
+
     /// One LE Directed Advertising Report.
     static let directedEvent: [UInt8] = [
         0x04,             // H4: HCI event

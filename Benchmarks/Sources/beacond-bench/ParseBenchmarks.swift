@@ -23,11 +23,11 @@ enum ParseBenchmarks {
 
             var swiftTotals = (reports: 0, sightings: 0, sumMajor: 0, sumRSSI: 0)
             let swift = Bench.measure("parse \(name): frame + reports + iBeacon → BeaconSighting (Swift)",
-                                      items: reports, unit: "reports") {
+                                      items: reports, unit: "reports", repetitions: 20) {
                 swiftTotals = parseSwift(opaque(stream))
             }
             var cTotals = beacond_c_totals()
-            let c = Bench.measure("parse \(name): same work in C (reference)", items: reports, unit: "reports") {
+            let c = Bench.measure("parse \(name): same work in C (reference)", items: reports, unit: "reports", repetitions: 20) {
                 cTotals = beacond_c_totals()
                 opaque(stream).withUnsafeBufferPointer { beacond_c_parse($0.baseAddress, $0.count, &cTotals) }
                 blackHole(cTotals)

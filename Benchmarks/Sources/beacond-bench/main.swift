@@ -5,6 +5,9 @@
 let groups: [(name: String, run: () throws -> [BenchResult])] = [
     ("sanity", SanityBenchmarks.run),
     ("parse", ParseBenchmarks.run),
+    ("ranging", RangingBenchmarks.run),
+    ("simulator", SimulatorBenchmarks.run),
+    ("engine", AlertEngineBenchmarks.run),
 ]
 
 

@@ -1,0 +1,38 @@
+import BeaconCore
+import BeaconSimulator
+
+/// The simulator alone: HCI advertising reports generated per second for the stress scenario
+/// (1,000 beacons at 1 Hz, shadowing, packet loss, collisions), and allocations per report.
+enum SimulatorBenchmarks {
+    static let repositoryRoot: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(4)   // Benchmarks/Sources/beacond-bench/SimulatorBenchmarks.swift
+        return parts.joined(separator: "/")
+    }()
+
+    static func run() throws -> [BenchResult] {
+        var scenario = try Scenario.load(path: repositoryRoot + "/Simulator/Scenarios/stress.yaml")
+        scenario.duration = .seconds(600)   // 10 virtual minutes per run: ~600 k advertisements
+        var batch = PacketBatch(byteCapacity: 1024 * 64, packetCapacity: 1100)
+        func day() -> SimulationStatistics {
+            var engine = SimulationEngine(scenario: scenario)
+            var bytes = 0
+            while engine.fill(&batch, until: scenario.end, maxPackets: 1024) || !batch.isEmpty {
+                bytes &+= batch.bytes.count
+                batch.removeAll()
+            }
+            blackHole(bytes)
+            return engine.statistics
+        }
+        let statistics = day()
+        var result = Bench.measure("simulator: stress scenario (1,000 beacons, radio model on)",
+                                   items: statistics.reports, unit: "reports") { _ = day() }
+        let advertisementsPerSecond = Double(statistics.advertisements) / result.bestSeconds
+        result.extra = [
+            ("advertisements/s", "\(Bench.format(advertisementsPerSecond / 1e6, 2)) M"),
+            ("reports per advertisement", Bench.format(Double(statistics.reports) / Double(statistics.advertisements), 3)),
+            ("24 h day projected", "\(Bench.format(86_400 / 600 * result.bestSeconds, 1)) s"),
+        ]
+        return [result]
+    }
+}

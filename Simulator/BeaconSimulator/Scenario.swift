@@ -1,0 +1,54 @@
+import BeaconCore
+
+/// A simulated site and what happens in it: gateways, beacons, people walking, the radio model,
+/// when it starts, how long it lasts and the seed of every random draw.
+///
+/// Load one from YAML with ``load(path:)`` or ``parse(yaml:file:)`` (the format is documented in
+/// `Docs/Simulator.md`), or build it in code. Group entries (`count:` in YAML) are already
+/// expanded here: every beacon and walker is listed individually.
+public struct Scenario: Sendable {
+    /// A short name for logs and the truth file.
+    public var name: String
+    /// Virtual time at which the simulation starts.
+    public var start: Timestamp
+    /// How long the simulation runs (virtual time).
+    public var duration: Duration
+    /// The seed of every random draw (advertising phases, advDelay, shadowing, losses).
+    public var seed: UInt64
+    /// The radio propagation and reception model.
+    public var radio: RadioModel
+    /// The receivers.
+    public var gateways: [GatewaySpec]
+    /// The advertisers.
+    public var beacons: [BeaconSpec]
+    /// People (or forklifts) that carry beacons along waypoints.
+    public var walkers: [Walker]
+
+    /// Creates a scenario from its parts.
+    public init(name: String, start: Timestamp, duration: Duration, seed: UInt64, radio: RadioModel,
+                gateways: [GatewaySpec], beacons: [BeaconSpec], walkers: [Walker]) {
+        self.name = name
+        self.start = start
+        self.duration = duration
+        self.seed = seed
+        self.radio = radio
+        self.gateways = gateways
+        self.beacons = beacons
+        self.walkers = walkers
+    }
+
+    /// Virtual time at which the simulation ends.
+    public var end: Timestamp { start + duration }
+
+    /// Where `beacon` is at `time`, or `nil` when it is not on site (its walker has not arrived
+    /// yet or has left).
+    @inlinable
+    public func position(of beacon: BeaconSpec, at time: Timestamp) -> Vector3? {
+        switch beacon.placement {
+        case .fixed(let point):
+            return point
+        case .carried(let walkerIndex):
+            return walkers[walkerIndex].position(atOffset: time - start)
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import BeaconCore
+import FoundationEssentials
+import Yams
+
+extension ScenarioReader {
+    static let waypointKeys = ["at", "dwell"]
+    static let areaKeys = ["min", "max"]
+    static let iBeaconKeys = ["uuid", "major", "minor"]
+    static let altBeaconKeys = ["id1", "id2", "id3", "manufacturer"]
+    static let eddystoneKeys = ["namespace", "instance", "tlm"]
+    static let tlmKeys = ["battery_mv", "drain_mv_per_day", "temperature", "every"]
+
+    /// Reads one `walkers:` entry, expanded to `count` members (named `name-1` … when count > 1).
+    func readWalkers(_ field: YAMLField, random: inout SplitMix64) throws -> (String, [Walker]) {
+        let map = try field.mapping("a walker", allowed: Self.walkerKeys)
+        let name = try map.required("name").string()
+        let count = try map.optional("count")?.int(in: 1...1_000_000, "a count from 1 to 1000000") ?? 1
+        let stagger = try map.optional("stagger")?.duration() ?? .zero
+        let spread = try map.optional("spread")?.double(in: 0...1000, "a distance in metres ≥ 0") ?? 0
+        let speed = try map.optional("speed")?.double(in: 0.001...100, "a speed in m/s, greater than 0") ?? 1.2
+        let defaultDwell = try map.optional("dwell")?.duration() ?? .zero
+        let start = try map.optional("start")?.duration() ?? .zero
+        let repeats = try map.optional("repeat")?.bool() ?? false
+        let waypointField = try map.required("waypoints")
+        let waypoints = try waypointField.sequence("waypoints").map { point -> Walker.Waypoint in
+            if case .mapping = point.node {
+                let stop = try point.mapping("a waypoint", allowed: Self.waypointKeys)
+                return Walker.Waypoint(try stop.required("at").vector(),
+                                       dwell: try stop.optional("dwell")?.duration() ?? defaultDwell)
+            }
+            return Walker.Waypoint(try point.vector(), dwell: defaultDwell)
+        }
+        guard !waypoints.isEmpty else { throw waypointField.invalid("at least one waypoint") }
+        var members: [Walker] = []
+        for index in 0..<count {
+            var path = waypoints
+            if spread > 0 {
+                for i in path.indices {
+                    path[i].position.x += (random.nextUnit() * 2 - 1) * spread
+                    path[i].position.y += (random.nextUnit() * 2 - 1) * spread
+                }
+            }
+            members.append(Walker(name: count == 1 ? name : "\(name)-\(index + 1)", waypoints: path, speed: speed,
+                                  start: start + stagger * index, repeats: repeats))
+        }
+        return (name, members)
+    }
+
+    /// Reads one `beacons:` entry, expanded to `count` members whose last identity number counts up.
+    func readBeacons(_ field: YAMLField, firstIndex: Int, walkerGroups: [String: Range<Int>],
+                     random: inout SplitMix64) throws -> [BeaconSpec] {
+        let map = try field.mapping("a beacon", allowed: Self.beaconKeys)
+        let name = try map.required("name").string()
+        let identity = try readIdentity(map)
+        let telemetry = try map.optional("eddystone").flatMap { eddystone -> BeaconSpec.Telemetry? in
+            let eddy = try eddystone.mapping("eddystone", allowed: Self.eddystoneKeys)
+            return try eddy.optional("tlm").map(readTelemetry)
+        }
+        let measuredPower = try map.optional("measured_power")?.int(in: -127...20, "an RSSI at 1 m in dBm, e.g. -59") ?? -59
+        let interval = try map.optional("interval")?.duration() ?? .seconds(1)
+        if let f = map.optional("interval"), interval < .milliseconds(20) || interval > .seconds(10_486) {
+            throw f.invalid("an advertising interval from 20ms to 10485s")
+        }
+        let placements = ["position", "area", "carried_by"].filter(map.has)
+        guard placements.count == 1 else {
+            if placements.isEmpty {
+                throw ScenarioError.missingField(file: file, line: field.line, key: "position, area or carried_by",
+                                                 context: "beacon '\(name)'")
+            }
+            throw map.optional(placements[1])!.invalid("only one of position, area or carried_by")
+        }
+        var carriers: Range<Int>?
+        if let carrier = map.optional("carried_by") {
+            let walkerName = try carrier.string()
+            guard let group = walkerGroups[walkerName] else {
+                throw carrier.invalid("the name of a walker declared under walkers: (\(walkerGroups.keys.sorted().joined(separator: ", ")))")
+            }
+            carriers = group
+        }
+        let countField = map.optional("count")
+        let count = try countField?.int(in: 1...1_000_000, "a count from 1 to 1000000") ?? carriers?.count ?? 1
+        if let carriers, count != carriers.count {
+            throw (countField ?? field).invalid("a count equal to the walker group's count (\(carriers.count)), one beacon per walker")
+        }
+        var address: BluetoothAddress?
+        if let f = map.optional("address") {
+            guard count == 1, let text = f.scalarText(), let value = BluetoothAddress(text) else {
+                throw f.invalid("an address aa:bb:cc:dd:ee:ff (for a single beacon)")
+            }
+            address = value
+        }
+        var area: (Vector3, Vector3)?
+        if let f = map.optional("area") {
+            let box = try f.mapping("area", allowed: Self.areaKeys)
+            area = (try box.required("min").vector(), try box.required("max").vector())
+        }
+        let fixed = try map.optional("position")?.vector()
+        var members: [BeaconSpec] = []
+        for index in 0..<count {
+            let placement: BeaconSpec.Placement
+            if let carriers {
+                placement = .carried(walkerIndex: carriers.lowerBound + index)
+            } else if let (low, high) = area {
+                placement = .fixed(Vector3(low.x + (high.x - low.x) * random.nextUnit(),
+                                           low.y + (high.y - low.y) * random.nextUnit(),
+                                           low.z + (high.z - low.z) * random.nextUnit()))
+            } else {
+                placement = .fixed(fixed ?? .zero)
+            }
+            members.append(BeaconSpec(
+                name: count == 1 ? name : "\(name)-\(index + 1)", identity: identity.offset(by: index),
+                measuredPower: measuredPower, interval: interval, placement: placement,
+                address: address ?? BeaconSpec.defaultAddress(index: firstIndex + index), telemetry: telemetry))
+        }
+        return members
+    }
+
+    func readIdentity(_ map: YAMLMapping) throws -> BeaconIdentity {
+        let kinds = ["ibeacon", "altbeacon", "eddystone"].filter(map.has)
+        guard kinds.count == 1 else {
+            if kinds.isEmpty {
+                throw ScenarioError.missingField(file: file, line: map.field.line, key: "ibeacon, altbeacon or eddystone",
+                                                 context: map.context)
+            }
+            throw map.optional(kinds[1])!.invalid("only one of ibeacon, altbeacon or eddystone")
+        }
+        switch kinds[0] {
+        case "ibeacon":
+            let m = try map.required("ibeacon").mapping("ibeacon", allowed: Self.iBeaconKeys)
+            return .iBeacon(uuid: try m.required("uuid").uuid(), major: try m.required("major").uint16(),
+                            minor: try m.required("minor").uint16())
+        case "altbeacon":
+            let m = try map.required("altbeacon").mapping("altbeacon", allowed: Self.altBeaconKeys)
+            return .altBeacon(id1: try m.required("id1").uuid(), id2: try m.required("id2").uint16(),
+                              id3: try m.required("id3").uint16(),
+                              manufacturer: try m.optional("manufacturer")?.uint16() ?? 0x0118)
+        default:
+            let m = try map.required("eddystone").mapping("eddystone", allowed: Self.eddystoneKeys)
+            return .eddystoneUID(namespace: try m.required("namespace").hexBytes(count: 10),
+                                 instance: try m.required("instance").hexBytes(count: 6))
+        }
+    }
+
+    func readTelemetry(_ field: YAMLField) throws -> BeaconSpec.Telemetry {
+        let m = try field.mapping("tlm", allowed: Self.tlmKeys)
+        return BeaconSpec.Telemetry(
+            batteryMillivolts: try m.optional("battery_mv")?.int(in: 0...65_535, "millivolts from 0 to 65535") ?? 3000,
+            drainMillivoltsPerDay: try m.optional("drain_mv_per_day")?.double(in: 0...65_535, "millivolts per day ≥ 0") ?? 0,
+            temperature: try m.optional("temperature")?.double(in: -128...127, "°C from -128 to 127") ?? 20,
+            every: try m.optional("every")?.int(in: 1...1000, "an advertisement count from 1 to 1000") ?? 10)
+    }
+}

@@ -1,0 +1,182 @@
+import BeaconCore
+
+/// The synchronous core of the simulator for one gateway: a time-ordered schedule of every
+/// beacon's advertising events, the radio model applied to each, and the resulting HCI
+/// advertising report events appended to a ``PacketBatch``.
+///
+/// It allocates nothing per event: the schedule is a heap with one entry per beacon, and each
+/// beacon's report event is a pre-encoded template whose RSSI byte is patched per report.
+/// ``Simulation`` drives it asynchronously; benchmarks and tests can call ``fill(_:until:maxPackets:)`` directly.
+public struct SimulationEngine {
+    /// The scenario being run.
+    public let scenario: Scenario
+    /// The gateway whose receptions this engine produces.
+    public let gateway: GatewaySpec
+    /// Counters so far.
+    public private(set) var statistics = SimulationStatistics()
+
+    var random: SplitMix64
+    var queue: EventQueue
+    let frames: FrameTemplates
+    // Per-beacon state, structure-of-arrays.
+    let intervals: [Int64]
+    let fixedMeans: [Double]
+    let carriers: [Int32]
+    let cutoffs: [Double]
+    var advertisementCounts: [UInt32]
+    // The last audible event, held back until no later event can overlap it (collisions).
+    var pendingBeacon: Int32 = -1
+    var pendingTime: Int64 = 0
+    var pendingMean: Double = 0
+    var pendingCollided = false
+    var lastReportTime: Int64 = .min
+
+    let startNs: Int64
+    let endNs: Int64
+    let airtimeNs: Int64
+    let spacingNs: Int64
+    let scanIntervalNs: Int64
+    let scanWindowNs: Int64
+
+    /// Creates the engine for the gateway at `gatewayIndex`, drawing from `seed` (each gateway
+    /// gets its own stream).
+    public init(scenario: Scenario, gatewayIndex: Int = 0, seed: UInt64? = nil) {
+        self.scenario = scenario
+        gateway = scenario.gateways[gatewayIndex]
+        random = SplitMix64.derived(seed: seed ?? scenario.seed, stream: UInt64(gatewayIndex))
+        frames = FrameTemplates(beacons: scenario.beacons, format: gateway.reportFormat)
+        let radio = scenario.radio
+        let margin = 3 * radio.shadowingSigma + (radio.fading == .none ? 0 : 15)
+        intervals = scenario.beacons.map { $0.interval.nanoseconds }
+        cutoffs = scenario.beacons.map { _ in Double(radio.sensitivity) - margin }
+        carriers = scenario.beacons.map {
+            if case .carried(let walker) = $0.placement { return Int32(walker) }
+            return -1
+        }
+        let gatewayPosition = gateway.position
+        fixedMeans = scenario.beacons.map {
+            guard case .fixed(let point) = $0.placement else { return .nan }
+            return radio.meanRSSI(measuredPower: $0.measuredPower, distance: point.distance(to: gatewayPosition))
+        }
+        advertisementCounts = Array(repeating: 0, count: scenario.beacons.count)
+        startNs = scenario.start.nanosecondsSinceEpoch
+        endNs = scenario.end.nanosecondsSinceEpoch
+        airtimeNs = radio.collisions ? radio.airtime.nanoseconds : 0
+        spacingNs = radio.channelSpacing.nanoseconds
+        scanIntervalNs = gateway.scan.interval.nanoseconds
+        scanWindowNs = gateway.scan.window.nanoseconds
+        queue = EventQueue(capacity: scenario.beacons.count)
+        for (index, beacon) in scenario.beacons.enumerated() {
+            var first = startNs
+            if case .carried(let walker) = beacon.placement {
+                first += scenario.walkers[walker].start.nanoseconds
+            }
+            let phase = Int64(random.nextUnit() * Double(intervals[index]))
+            queue.push(time: first + phase, beacon: Int32(index))
+        }
+    }
+
+    /// True once every event up to the scenario's end has been emitted.
+    public var isFinished: Bool { pendingBeacon < 0 && (queue.isEmpty || queue.top.time >= endNs) }
+
+    /// The virtual time up to which events have been generated.
+    public private(set) var virtualTime: Timestamp = .epoch
+
+    /// Appends the reports of every advertising event before `limit` (and before the scenario's
+    /// end) to `batch`, stopping early once the batch holds `maxPackets` packets.
+    /// - Returns: false once the simulation is finished.
+    @discardableResult
+    public mutating func fill(_ batch: inout PacketBatch, until limit: Timestamp, maxPackets: Int = .max) -> Bool {
+        let limitNs = min(limit.nanosecondsSinceEpoch, endNs)
+        while batch.count < maxPackets, !queue.isEmpty {
+            let next = queue.top
+            // Nothing later can overlap the held-back event once the next one is past its airtime.
+            if pendingBeacon >= 0, next.time >= pendingTime &+ airtimeNs { emitPending(into: &batch) }
+            guard next.time < limitNs else { break }
+            step(next, into: &batch)
+        }
+        if queue.isEmpty || queue.top.time >= endNs, pendingBeacon >= 0, batch.count < maxPackets {
+            emitPending(into: &batch)
+        }
+        virtualTime = Timestamp(nanosecondsSinceEpoch: queue.isEmpty ? endNs : min(limitNs, queue.top.time))
+        return !isFinished
+    }
+
+    /// Handles the earliest scheduled event: works out its mean power, applies collisions,
+    /// and reschedules the beacon.
+    @inline(__always)
+    mutating func step(_ event: EventQueue.Entry, into batch: inout PacketBatch) {
+        let beacon = Int(event.beacon)
+        let time = event.time
+        var mean = fixedMeans[beacon]
+        let carrier = carriers[beacon]
+        if carrier >= 0 {
+            let offset = Duration.nanoseconds(time &- startNs)
+            guard let position = scenario.walkers[Int(carrier)].position(atOffset: offset) else {
+                queue.removeTop()   // the walker has left: the beacon falls silent for good
+                return
+            }
+            let spec = scenario.beacons[beacon]
+            mean = scenario.radio.meanRSSI(measuredPower: spec.measuredPower,
+                                           distance: position.distance(to: gateway.position))
+        }
+        // advInterval + advDelay, advDelay uniform in 0…10 ms.
+        let delay = Int64(truncatingIfNeeded: random.next().multipliedFullWidth(by: 10_000_001).high)
+        queue.replaceTop(time: time &+ intervals[beacon] &+ delay)
+        statistics.advertisements += 1
+        advertisementCounts[beacon] &+= 1
+        guard mean >= cutoffs[beacon] else {
+            statistics.outOfRange += 1
+            return
+        }
+        var collided = false
+        if pendingBeacon >= 0 {
+            if time &- pendingTime < airtimeNs {
+                pendingCollided = true
+                collided = true
+            }
+            emitPending(into: &batch)
+        }
+        pendingBeacon = event.beacon
+        pendingTime = time
+        pendingMean = mean
+        pendingCollided = collided
+    }
+
+    /// Emits the held-back advertising event: the scanner's channel and window, loss, RSSI.
+    mutating func emitPending(into batch: inout PacketBatch) {
+        let beacon = Int(pendingBeacon)
+        pendingBeacon = -1
+        var heard = false
+        for channel in 0..<Int64(3) {
+            let pduTime = pendingTime &+ channel &* spacingNs
+            let phase = pduTime &- startNs
+            guard phase >= 0 else { continue }
+            let scanIndex = phase / scanIntervalNs
+            guard scanIndex % 3 == channel, phase &- scanIndex &* scanIntervalNs < scanWindowNs else { continue }
+            heard = true
+            if pendingCollided {
+                statistics.lostToCollisions += 1
+                continue
+            }
+            let radio = scenario.radio
+            if radio.packetLoss > 0, random.nextUnit() < radio.packetLoss {
+                statistics.lostToPacketLoss += 1
+                continue
+            }
+            let rssi = radio.sampleRSSI(mean: pendingMean, using: &random).rounded()
+            guard rssi >= Double(radio.sensitivity) else {
+                statistics.belowSensitivity += 1
+                continue
+            }
+            let reportTime = max(pduTime &+ radio.airtime.nanoseconds, lastReportTime)
+            lastReportTime = reportTime
+            let value = Int8(max(-127, min(20, rssi)))
+            frames.append(beacon: beacon, rssi: value, advertisementCount: advertisementCounts[beacon],
+                          uptime: Duration.nanoseconds(pendingTime &- startNs),
+                          timestamp: Timestamp(nanosecondsSinceEpoch: reportTime), to: &batch)
+            statistics.reports += 1
+        }
+        if !heard { statistics.missedByScanner += 1 }
+    }
+}

@@ -1,0 +1,58 @@
+import BeaconCore
+
+/// A rule that decides, cycle after cycle, when a beacon is ready for an alert.
+///
+/// The alert engine calls a strategy once per ranging cycle for every beacon whose content uses
+/// it — beacons seen during the cycle *and* beacons in their missed-scan grace
+/// (`seenThisCycle == false`), because absence is information — and then calls
+/// ``finishCycle(now:fired:)`` once, which handles the beacons the strategy tracks that were not
+/// in the update at all (gone from ranging). A beacon is *ready for action* when the strategy's
+/// condition holds and its action has not been done yet; the engine then fires and calls
+/// ``markActionDone(for:now:)``. ``evaluate(beacon:now:)`` and ``evaluate(_:into:)`` bundle
+/// those steps.
+///
+/// Implement the protocol directly to control every step (you keep the per-beacon state), or
+/// subclass ``BeaconAlertStrategyBase``, which keeps the state and action status for you. See
+/// <doc:WritingYourOwnStrategy>.
+///
+/// Strategies are mutable state machines confined to the task that evaluates them, so they are
+/// not `Sendable`; what crosses tasks is their configuration and the ``StrategyRegistry``'s
+/// `Sendable` factories, which make a fresh strategy for each engine.
+///
+/// A heterogeneous list is simply `[any BeaconAlertStrategy]`: the cycle-level methods do not
+/// mention ``Parameter``.
+public protocol BeaconAlertStrategy<Parameter>: AnyObject {
+    /// The per-beacon state the strategy keeps (the "beacon alert parameter").
+    associatedtype Parameter
+
+    /// The name configuration uses for this strategy (for example `"time"`).
+    var key: String { get }
+
+    /// Updates the state of `beacon` for the cycle ending at `now` (called every cycle, seen or not).
+    func update(beacon: RangedBeacon, now: Timestamp)
+
+    /// The state kept for a beacon, if the strategy tracks it.
+    func parameter(for id: BeaconID) -> Parameter?
+
+    /// True when the strategy's condition holds for this state at `now`.
+    func isConditionValid(_ parameter: Parameter, now: Timestamp) -> Bool
+
+    /// True when an alert may fire for this state at `now` (condition valid, action not done).
+    func isReadyForAction(_ parameter: Parameter, now: Timestamp) -> Bool
+
+    /// Records that the alert fired for `id` at `now`.
+    func markActionDone(for id: BeaconID, now: Timestamp)
+
+    /// Ends the cycle at `now`: every tracked beacon that got no ``update(beacon:now:)`` this
+    /// cycle is updated as absent; those that become ready are marked done and passed to
+    /// `fired`; beacons gone for longer than the strategy's retention are forgotten.
+    func finishCycle(now: Timestamp, fired: (BeaconID) -> Void)
+
+    /// Updates `beacon` and, if it is then ready for action, marks the action done and returns
+    /// true. (Has a default implementation.)
+    func evaluate(beacon: RangedBeacon, now: Timestamp) -> Bool
+
+    /// True when the condition holds for the beacon `id` as of its latest update (false when
+    /// the strategy does not track it). Composite strategies use it. (Has a default implementation.)
+    func isConditionValid(for id: BeaconID, now: Timestamp) -> Bool
+}

@@ -1,0 +1,35 @@
+import BeaconCore
+
+/// The alert engine's configuration: its rules and the pending cap. Immutable.
+public struct AlertEngineConfiguration: Hashable, Sendable {
+    /// The rules by alert id.
+    public let rules: [String: AlertRule]
+    /// The most alerts scheduled (pending) at once across all rules and beacons (`maxPending`).
+    public let maxPending: Int
+
+    /// The ids of alerts whose delivery cancels some other alert (`cancelOn: alertDelivered`).
+    public let watchedDeliveries: Set<String>
+    /// True when some rule cancels on a region exit, a beacon exit or a named event.
+    let hasFactCancellations: Bool
+
+    /// The default cap, as iOS caps local notifications.
+    public static let defaultMaxPending = 64
+
+    /// Creates a configuration; a later rule with the same id replaces an earlier one.
+    public init(rules: [AlertRule], maxPending: Int = defaultMaxPending) throws(AlertPolicyError) {
+        guard maxPending >= 1 else { throw .invalidMaxPending(maxPending) }
+        var byID: [String: AlertRule] = [:]
+        for rule in rules { byID[rule.id] = rule }
+        self.rules = byID
+        self.maxPending = maxPending
+        var watched = Set<String>()
+        var facts = false
+        for rule in byID.values {
+            for condition in rule.policy.cancelOn {
+                if case .alertDelivered(let alertID) = condition { watched.insert(alertID) } else { facts = true }
+            }
+        }
+        watchedDeliveries = watched
+        hasFactCancellations = facts
+    }
+}

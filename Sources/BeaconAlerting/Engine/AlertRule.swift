@@ -1,0 +1,18 @@
+import BeaconCore
+
+/// One alert definition as the engine sees it: its id, what it says and its policy.
+public struct AlertRule: Hashable, Sendable {
+    /// The alert definition's id (``StrategyFiring/alertID``).
+    public var id: String
+    /// The content copied into every event.
+    public var content: AlertContent
+    /// How it is scheduled, repeated, windowed, cancelled and routed.
+    public var policy: AlertPolicy
+
+    /// Creates a rule.
+    public init(id: String, content: AlertContent = AlertContent(), policy: AlertPolicy = .default) {
+        self.id = id
+        self.content = content
+        self.policy = policy
+    }
+}

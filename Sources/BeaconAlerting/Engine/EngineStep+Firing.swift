@@ -1,0 +1,32 @@
+import BeaconCore
+
+extension EngineStep {
+    /// Applies the firing rules (``FiringMode``, cooldown), then schedules the first occurrence.
+    mutating func fire(_ firing: StrategyFiring, rule: AlertRule, now: Timestamp) {
+        let key = AlertKey(alertID: firing.alertID, beacon: firing.beacon)
+        let policy = rule.policy
+        let past = history(key)
+        switch policy.firing {
+        case .first: if past.firstFiringAt != nil { return }
+        case .latestOnce: if past.deliveries > 0 { return }
+        case .latest: break
+        }
+        if let cooldown = policy.cooldown, let last = past.lastDeliveredAt, firing.time < last + cooldown { return }
+
+        if let superseded = state.pending[key] {
+            record(.removePending(key))
+            emit(.cancelled, key: key, strategy: superseded.strategy, rule: rule, now: now,
+                 scheduledFor: superseded.dueAt,
+                 messages: ["superseded by a later firing at \(firing.time.rfc3339String)"])
+        }
+        let accepted = schedule(key: key, rule: rule, strategy: firing.strategy, firedAt: firing.time,
+                                seriesStart: policy.firstDue(firedAt: firing.time), occurrence: 0, after: nil, now: now)
+        if accepted {
+            var updated = history(key)
+            if updated.firstFiringAt == nil {
+                updated.firstFiringAt = firing.time
+                record(.putHistory(updated))
+            }
+        }
+    }
+}

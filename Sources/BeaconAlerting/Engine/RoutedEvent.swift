@@ -1,0 +1,16 @@
+import BeaconCore
+
+/// An engine output: a lifecycle event and the callback destination configured for its kind
+/// (`nil` when the alert has no callbacks; the gateway's sinks still receive it).
+public struct RoutedEvent: Hashable, Sendable {
+    /// The event.
+    public var event: AlertEvent
+    /// The callback URL for this event's kind, from ``CallbackDestinations``.
+    public var destination: String?
+
+    /// Creates a routed event.
+    public init(event: AlertEvent, destination: String?) {
+        self.event = event
+        self.destination = destination
+    }
+}

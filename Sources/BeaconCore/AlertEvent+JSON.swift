@@ -1,0 +1,57 @@
+extension BeaconID {
+    /// Writes the identity as a JSON object: `{"uuid":…,"major":…,"minor":…}` for iBeacon,
+    /// `{"type":"altbeacon","uuid":…,"major":…,"minor":…}` for AltBeacon (id1/id2/id3) and
+    /// `{"type":"eddystone-uid","namespace":…,"instance":…}` for Eddystone.
+    public func writeJSON(to json: inout JSONWriter) {
+        json.object { json in
+            switch kind {
+            case .iBeacon, .altBeacon:
+                if kind == .altBeacon { json.member("type", kind.name) }
+                json.member("uuid", uuid.uuidString)
+                json.member("major", Int(major))
+                json.member("minor", Int(minor))
+            case .eddystoneUID:
+                json.member("type", kind.name)
+                json.member("namespace", eddystoneNamespaceHex)
+                json.member("instance", eddystoneInstanceHex)
+            }
+        }
+    }
+}
+
+extension AlertEvent {
+    /// The event as one JSON object (the JSON-lines schema of every sink):
+    /// `event`, `alert`, `beacon`, `strategy`, `time` (RFC 3339 UTC, ms), `scheduledFor`,
+    /// `identifier`, `content`, `messages`, `key` (idempotency key).
+    public var jsonLine: String {
+        var json = JSONWriter()
+        json.object { json in
+            json.member("event", kind.rawValue)
+            json.member("alert", alertID)
+            json.key("beacon"); beacon.writeJSON(to: &json)
+            json.member("strategy", strategy)
+            json.member("time", time.rfc3339String)
+            json.member("scheduledFor", scheduledFor?.rfc3339String)
+            json.member("identifier", content.identifier)
+            json.key("content")
+            json.object { json in
+                json.member("title", content.title)
+                json.member("message", content.message)
+                json.member("actionURL", content.actionURL)
+                json.member("button", content.button)
+                json.member("sound", content.sound)
+                if !content.data.isEmpty {
+                    json.key("data")
+                    json.object { json in
+                        for (key, value) in content.data.sorted(by: { $0.key < $1.key }) { json.member(key, value) }
+                    }
+                }
+            }
+            if !messages.isEmpty {
+                json.member("message", messages.joined(separator: " / "))
+            }
+            json.member("key", idempotencyKey)
+        }
+        return json.string
+    }
+}

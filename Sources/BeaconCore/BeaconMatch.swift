@@ -1,0 +1,51 @@
+import FoundationEssentials
+
+/// Which beacons a rule applies to: any beacon, or those with a given UUID (iBeacon proximity
+/// UUID / AltBeacon id1), optionally narrowed by major and minor (id2 / id3), or an Eddystone
+/// namespace, optionally narrowed by instance.
+public struct BeaconMatch: Hashable, Sendable, CustomStringConvertible {
+    /// The identity constraint.
+    public enum Constraint: Hashable, Sendable {
+        /// Every beacon.
+        case any
+        /// iBeacon / AltBeacon identities with this UUID, and optionally this major and minor.
+        case uuid(UUID, major: UInt16?, minor: UInt16?)
+        /// Eddystone-UID identities in this namespace (20 hex digits), optionally this instance (12).
+        case eddystone(namespaceHex: String, instanceHex: String?)
+    }
+
+    public var constraint: Constraint
+
+    public init(_ constraint: Constraint) { self.constraint = constraint }
+
+    /// Matches every beacon.
+    public static let any = BeaconMatch(.any)
+
+    /// True when `id` satisfies the constraint.
+    @inlinable
+    public func matches(_ id: BeaconID) -> Bool {
+        switch constraint {
+        case .any:
+            return true
+        case .uuid(let uuid, let major, let minor):
+            guard id.kind != .eddystoneUID, id.uuid == uuid else { return false }
+            if let major, id.major != major { return false }
+            if let minor, id.minor != minor { return false }
+            return true
+        case .eddystone(let namespace, let instance):
+            guard id.kind == .eddystoneUID, id.eddystoneNamespaceHex == namespace.lowercased() else { return false }
+            if let instance, id.eddystoneInstanceHex != instance.lowercased() { return false }
+            return true
+        }
+    }
+
+    public var description: String {
+        switch constraint {
+        case .any: "any beacon"
+        case .uuid(let uuid, let major, let minor):
+            "uuid \(uuid.uuidString)" + (major.map { " major \($0)" } ?? "") + (minor.map { " minor \($0)" } ?? "")
+        case .eddystone(let namespace, let instance):
+            "eddystone namespace \(namespace)" + (instance.map { " instance \($0)" } ?? "")
+        }
+    }
+}

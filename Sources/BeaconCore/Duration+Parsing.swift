@@ -1,0 +1,55 @@
+extension Duration {
+    /// Parses a human duration as configuration files write it: a number followed by a unit,
+    /// optionally repeated — `250ms`, `3s`, `1.5s`, `10m`, `2h`, `1d`, `1h30m`. Units: `ms`, `s`,
+    /// `m` (minutes), `h`, `d`. A bare number is rejected (say which unit you mean).
+    /// Returns `nil` for anything else.
+    public init?(parsing text: some StringProtocol) {
+        var bytes = Substring(text).utf8[...]
+        while bytes.first == UInt8(ascii: " ") { bytes = bytes.dropFirst() }
+        while bytes.last == UInt8(ascii: " ") { bytes = bytes.dropLast() }
+        guard !bytes.isEmpty else { return nil }
+        var totalNanoseconds = 0.0
+        while !bytes.isEmpty {
+            let numberEnd = bytes.firstIndex { !(($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".")) } ?? bytes.endIndex
+            guard numberEnd != bytes.startIndex,
+                  let value = Double(String(decoding: bytes[bytes.startIndex..<numberEnd], as: UTF8.self))
+            else { return nil }
+            bytes = bytes[numberEnd...]
+            let unitEnd = bytes.firstIndex { $0 < UInt8(ascii: "a") || $0 > UInt8(ascii: "z") } ?? bytes.endIndex
+            let unit = String(decoding: bytes[bytes.startIndex..<unitEnd], as: UTF8.self)
+            bytes = bytes[unitEnd...]
+            let scale: Double
+            switch unit {
+            case "ms": scale = 1e6
+            case "s": scale = 1e9
+            case "m", "min": scale = 60e9
+            case "h": scale = 3600e9
+            case "d": scale = 86_400e9
+            default: return nil
+            }
+            totalNanoseconds += value * scale
+        }
+        guard totalNanoseconds.isFinite, totalNanoseconds < 9.2e18 else { return nil }
+        self = .nanoseconds(Int64(totalNanoseconds.rounded()))
+    }
+
+    /// A compact human form that ``init(parsing:)`` reads back: `250ms`, `3s`, `1.5s`, `10m`,
+    /// `1h30m`, `2d`.
+    public var humanReadable: String {
+        let ns = nanoseconds
+        if ns == 0 { return "0s" }
+        if ns < 0 { return "-" + Duration.nanoseconds(-ns).humanReadable }
+        if ns % 1_000_000_000 != 0 {
+            if ns < 1_000_000_000, ns % 1_000_000 == 0 { return "\(ns / 1_000_000)ms" }
+            return "\(Double(ns) / 1e9)s"
+        }
+        var seconds = ns / 1_000_000_000
+        var out = ""
+        for (unit, size) in [("d", Int64(86_400)), ("h", 3600), ("m", 60)] where seconds >= size {
+            out += "\(seconds / size)\(unit)"
+            seconds %= size
+        }
+        if seconds > 0 { out += "\(seconds)s" }
+        return out
+    }
+}

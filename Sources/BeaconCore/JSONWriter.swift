@@ -1,0 +1,108 @@
+/// Writes one JSON value into a byte buffer, fields in the order they are written.
+///
+/// Output is compact and stable (no key sorting, no floating-point surprises), which makes it
+/// suitable for JSON-lines logs that people diff and grep. Only what beacond emits is supported:
+/// objects, arrays, strings, integers, doubles, booleans and null.
+public struct JSONWriter: Sendable {
+    /// The bytes written so far.
+    public private(set) var bytes: [UInt8] = []
+    private var needsComma: [Bool] = [false]
+
+    public init() {}
+
+    /// The JSON text written so far.
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Writes an object whose members `body` writes.
+    public mutating func object(_ body: (inout JSONWriter) -> Void) {
+        separator()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma.append(false)
+        body(&self)
+        needsComma.removeLast()
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// Writes an array whose elements `body` writes.
+    public mutating func array(_ body: (inout JSONWriter) -> Void) {
+        separator()
+        bytes.append(UInt8(ascii: "["))
+        needsComma.append(false)
+        body(&self)
+        needsComma.removeLast()
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    /// Writes a member key; the next value written is its value.
+    public mutating func key(_ key: String) {
+        separator()
+        appendQuoted(key)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma[needsComma.count - 1] = false
+    }
+
+    public mutating func value(_ text: String) { separator(); appendQuoted(text) }
+    public mutating func value(_ number: Int) { separator(); bytes.append(contentsOf: String(number).utf8) }
+    public mutating func value(_ flag: Bool) { separator(); bytes.append(contentsOf: (flag ? "true" : "false").utf8) }
+    public mutating func null() { separator(); bytes.append(contentsOf: "null".utf8) }
+
+    /// Writes a finite double in its shortest round-tripping form (`null` when not finite).
+    public mutating func value(_ number: Double) {
+        guard number.isFinite else { null(); return }
+        separator()
+        if number == number.rounded(), abs(number) < 1e15 {
+            bytes.append(contentsOf: String(Int64(number)).utf8)
+        } else {
+            bytes.append(contentsOf: "\(number)".utf8)
+        }
+    }
+
+    /// Writes `key: value` for a string, skipping the member when `value` is nil.
+    public mutating func member(_ name: String, _ value: String?) {
+        guard let value else { return }
+        key(name); self.value(value)
+    }
+
+    /// Writes `key: value` for an integer, skipping the member when `value` is nil.
+    public mutating func member(_ name: String, _ value: Int?) {
+        guard let value else { return }
+        key(name); self.value(value)
+    }
+
+    /// Writes `key: value` for a double, skipping the member when `value` is nil.
+    public mutating func member(_ name: String, _ value: Double?) {
+        guard let value else { return }
+        key(name); self.value(value)
+    }
+
+    /// Writes `key: value` for a boolean, skipping the member when `value` is nil.
+    public mutating func member(_ name: String, _ value: Bool?) {
+        guard let value else { return }
+        key(name); self.value(value)
+    }
+
+    private mutating func separator() {
+        if needsComma[needsComma.count - 1] { bytes.append(UInt8(ascii: ",")) }
+        needsComma[needsComma.count - 1] = true
+    }
+
+    private mutating func appendQuoted(_ text: String) {
+        let hex = Array("0123456789abcdef".utf8)
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0..<0x20:
+                bytes.append(contentsOf: "\\u00".utf8)
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0xF)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}

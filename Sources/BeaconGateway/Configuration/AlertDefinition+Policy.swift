@@ -1,0 +1,64 @@
+import BeaconAlerting
+import BeaconCore
+
+extension AlertPolicy {
+    /// The keys of an alert definition that configure its delivery policy.
+    static let configurationKeys = [
+        "delay", "notBefore", "firing", "repeat", "cooldown", "window", "cancelOn", "maxLateness",
+        "callback", "callbackCreated", "callbackDelivered", "callbackCancelled", "callbackError",
+    ]
+
+    /// Reads the policy keys of an alert definition (all optional).
+    init(alertNode node: ConfigNode) throws(ConfigurationError) {
+        func text(_ key: String) throws(ConfigurationError) -> String? { try node[key]?.string() }
+        var window: DeliveryWindow?
+        if let windowNode = node["window"] {
+            try windowNode.checkKeys(allowed: ["days", "from", "to", "timeZone", "outsideWindow"])
+            let days = try windowNode["days"].map { n throws(ConfigurationError) -> [String] in
+                if let single = n.scalarText { return [single] }
+                var out: [String] = []
+                for day in try n.sequence() { out.append(try day.string()) }
+                return out
+            }
+            let from = try windowNode["from"]?.string() ?? "00:00"
+            let to = try windowNode["to"]?.string() ?? "24:00"
+            let zone = try windowNode["timeZone"]?.string() ?? "UTC"
+            let outside = try windowNode["outsideWindow"]?.string() ?? "defer"
+            do throws(AlertPolicyError) {
+                window = try DeliveryWindow(days: days, from: from, to: to, timeZone: zone, outsideWindow: outside)
+            } catch {
+                throw windowNode.error(error.description)
+            }
+        }
+        var cancelOn: [CancelCondition] = []
+        if let list = node["cancelOn"] {
+            for item in try list.sequence() {
+                let pairs = try item.mapping()
+                guard pairs.count == 1, let (key, value) = pairs.first else {
+                    throw item.error("each cancelOn entry is one of {regionExit: REGION}, {beaconExit: true}, {alertDelivered: ALERT-ID}, {event: NAME}")
+                }
+                switch key {
+                case "regionExit": cancelOn.append(.regionExit(try value.string()))
+                case "beaconExit": if try value.bool() { cancelOn.append(.beaconExit) }
+                case "alertDelivered": cancelOn.append(.alertDelivered(try value.string()))
+                case "event": cancelOn.append(.event(try value.string()))
+                default:
+                    throw item.error("unknown cancelOn event '\(key)'; valid: regionExit, beaconExit, alertDelivered, event")
+                }
+            }
+        }
+        let delay = try text("delay"), notBefore = try text("notBefore"), firing = try text("firing")
+        let repeatText = try text("repeat"), cooldown = try text("cooldown"), maxLateness = try text("maxLateness")
+        let callback = try text("callback"), created = try text("callbackCreated")
+        let delivered = try text("callbackDelivered"), cancelled = try text("callbackCancelled")
+        let errorCallback = try text("callbackError")
+        do throws(AlertPolicyError) {
+            try self.init(delay: delay, notBefore: notBefore, firing: firing, repeat: repeatText, cooldown: cooldown,
+                          window: window, cancelOn: cancelOn, callback: callback, callbackCreated: created,
+                          callbackDelivered: delivered, callbackCancelled: cancelled, callbackError: errorCallback,
+                          maxLateness: maxLateness)
+        } catch {
+            throw node.error(error.description)
+        }
+    }
+}

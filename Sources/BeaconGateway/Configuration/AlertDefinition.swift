@@ -1,0 +1,105 @@
+import BeaconAlerting
+import BeaconCore
+
+/// One alert from the configuration file's `alerts:` list: which beacons, which strategy with
+/// which parameters, and what to say.
+///
+/// ```yaml
+/// alerts:
+///   - id: lobby-dwell
+///     match: {uuid: 74278BDA-B644-4520-8F0C-720EAF059935}   # major/minor optional
+///     strategy: time
+///     parameters: {dwell: 60s, gap: 10s, maxTimeBeforeReset: 60s}
+///     content: {title: Welcome, message: Hello}
+/// ```
+public struct AlertDefinition: Sendable {
+    /// Unique id, handed back in every event.
+    public var id: String
+    /// The beacons the alert applies to.
+    public var match: BeaconMatch
+    /// The strategy key (`beacond strategies` lists them).
+    public var strategy: String
+    /// The strategy's parameters as written (validated by the strategy registry).
+    public var parameters: ConfigNode?
+    /// What the alert says.
+    public var content: AlertContent
+    /// When and how it is delivered (schedule, repeats, windows, cancellation, callbacks).
+    public var policy: AlertPolicy
+
+    public init(id: String, match: BeaconMatch, strategy: String, parameters: ConfigNode?, content: AlertContent,
+                policy: AlertPolicy = .default) {
+        self.id = id
+        self.match = match
+        self.strategy = strategy
+        self.parameters = parameters
+        self.content = content
+        self.policy = policy
+    }
+
+    static let keys = ["id", "match", "strategy", "parameters", "content"] + AlertPolicy.configurationKeys
+
+    /// The rule the alert engine applies to this definition.
+    public var rule: AlertRule { AlertRule(id: id, content: content, policy: policy) }
+
+    /// Reads one definition, checking every key.
+    public init(node: ConfigNode) throws(ConfigurationError) {
+        try node.checkKeys(allowed: Self.keys)
+        id = try node.required("id").string()
+        guard !id.isEmpty else { throw node.error("'id' must not be empty") }
+        match = try node["match"].map { node throws(ConfigurationError) in try BeaconMatch(node: node) } ?? .any
+        strategy = try node.required("strategy").string()
+        parameters = node["parameters"]
+        if let parameters, !parameters.isMapping { throw parameters.error("expected a mapping of parameter: value") }
+        content = try node["content"].map { node throws(ConfigurationError) in try AlertContent(node: node) } ?? AlertContent()
+        policy = try AlertPolicy(alertNode: node)
+    }
+}
+
+extension BeaconMatch {
+    static let keys = ["uuid", "major", "minor", "namespace", "instance"]
+
+    /// Reads `{uuid, major?, minor?}` or `{namespace, instance?}`; an empty mapping or `any` matches every beacon.
+    public init(node: ConfigNode) throws(ConfigurationError) {
+        if node.scalarText?.lowercased() == "any" { self = .any; return }
+        try node.checkKeys(allowed: Self.keys)
+        if let uuid = node["uuid"] {
+            if node["namespace"] != nil || node["instance"] != nil {
+                throw node.error("give either uuid (with major/minor) or namespace (with instance), not both")
+            }
+            let major = try node["major"].map { n throws(ConfigurationError) in UInt16(try n.integer(in: 0...65535)) }
+            let minor = try node["minor"].map { n throws(ConfigurationError) in UInt16(try n.integer(in: 0...65535)) }
+            if minor != nil && major == nil { throw node.error("'minor' needs 'major'") }
+            self.init(.uuid(try uuid.uuid(), major: major, minor: minor))
+        } else if let namespace = node["namespace"] {
+            let text = try namespace.string().lowercased()
+            guard text.count == 20, text.allSatisfy(\.isHexDigit) else {
+                throw namespace.error("expected a 10-byte Eddystone namespace as 20 hex digits")
+            }
+            let instance = try node["instance"].map { n throws(ConfigurationError) -> String in
+                let t = try n.string().lowercased()
+                guard t.count == 12, t.allSatisfy(\.isHexDigit) else { throw n.error("expected a 6-byte Eddystone instance as 12 hex digits") }
+                return t
+            }
+            self.init(.eddystone(namespaceHex: text, instanceHex: instance))
+        } else if node["major"] != nil || node["minor"] != nil {
+            throw node.error("'major'/'minor' need 'uuid'")
+        } else {
+            self = .any
+        }
+    }
+}
+
+extension AlertContent {
+    static let keys = ["title", "message", "actionURL", "button", "sound", "identifier", "data"]
+
+    /// Reads the `content:` mapping.
+    public init(node: ConfigNode) throws(ConfigurationError) {
+        try node.checkKeys(allowed: Self.keys)
+        self.init(title: try node["title"]?.string(), message: try node["message"]?.string(),
+                  actionURL: try node["actionURL"]?.string(), button: try node["button"]?.string(),
+                  sound: try node["sound"]?.string(), identifier: try node["identifier"]?.string())
+        if let data = node["data"] {
+            for (key, value) in try data.mapping() { self.data[key] = try value.string() }
+        }
+    }
+}

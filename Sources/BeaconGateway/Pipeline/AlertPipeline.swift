@@ -1,0 +1,148 @@
+import BeaconAlerting
+import BeaconCore
+import BeaconRanging
+import BeaconWire
+
+/// The stages after a source, in order: decode packets (BeaconWire) → range beacons once per
+/// cycle (BeaconRanging) → run each alert's strategy on the beacons it matches → hand firings,
+/// region exits and departures to the alert engine → emit the engine's events.
+///
+/// Time comes only from the packets (and from ``advance(to:emit:)`` for a live source that
+/// needs cycles to end while nothing is heard), so a replay or a simulation runs at any speed
+/// and gives the same events.
+///
+/// A pipeline belongs to one task; it is not `Sendable`.
+public final class AlertPipeline {
+    struct ConfiguredAlert {
+        let definition: AlertDefinition
+        let strategy: any BeaconAlertStrategy
+    }
+
+    private var ranging: RangingLoop
+    private var engine: AlertEngine
+    private let alerts: [ConfiguredAlert]
+    private let decoder = CaptureDecoder()
+    private var triggers: [AlertTrigger] = []
+    private var emitted: [RoutedEvent] = []
+    private var captureSummary = CaptureSummary()
+    /// What has been processed so far.
+    public private(set) var statistics = PipelineStatistics()
+
+    /// Builds the stages from configuration.
+    /// - Throws: ``PipelineError`` naming the alert whose strategy or policy is invalid.
+    public init(configuration: GatewayConfiguration, registry: StrategyRegistry,
+                ranging rangingConfiguration: RangingConfiguration = RangingConfiguration(),
+                store: any AlertStateStore = InMemoryAlertStateStore()) throws(PipelineError) {
+        var alerts: [ConfiguredAlert] = []
+        for definition in configuration.alerts {
+            do {
+                let parameters = try definition.parameters?.strategyParameters() ?? [:]
+                let strategy = try registry.makeStrategy(key: definition.strategy, parameters: parameters)
+                alerts.append(ConfiguredAlert(definition: definition, strategy: strategy))
+            } catch let error as ConfigurationError {
+                throw .configuration(error)
+            } catch {
+                let place = definition.parameters.map { "\($0.file):\($0.line ?? 0): " } ?? ""
+                throw .strategy(alertID: definition.id, message: place + "\(error)")
+            }
+        }
+        self.alerts = alerts
+        do {
+            ranging = try RangingLoop(configuration: rangingConfiguration)
+        } catch {
+            throw .ranging(error.description)
+        }
+        do {
+            let engineConfiguration = try AlertEngineConfiguration(rules: configuration.alerts.map(\.rule),
+                                                                   maxPending: configuration.maxPending)
+            engine = try AlertEngine(configuration: engineConfiguration, store: store)
+        } catch {
+            throw .engine("\(error)")
+        }
+    }
+
+    /// Decodes a batch and runs every ranging cycle it completes through strategies and engine.
+    public func ingest(_ batch: borrowing PacketBatch, emit: (RoutedEvent) throws -> Void) throws {
+        statistics.packets += batch.count
+        var index = 0
+        try batch.forEachPacket { record, bytes in
+            let captureRecord = CaptureRecord(index: index, offset: Int(record.offset), timestamp: record.timestamp,
+                                              linkType: record.linkType, direction: .received, bytes: bytes)
+            index += 1
+            try decoder.decode(captureRecord, summary: &captureSummary) { item in
+                switch item {
+                case .advertisement(let advertisement):
+                    statistics.advertisements += 1
+                    if let sighting = BeaconSighting(report: advertisement.report, timestamp: advertisement.timestamp) {
+                        statistics.sightings += 1
+                        try ingest(sighting)
+                    }
+                case .error(let error):
+                    statistics.malformedByKind[error.kindName, default: 0] += 1
+                }
+            }
+        }
+        try flush(emit)
+    }
+
+    /// Feeds one sighting (for sources that decode themselves, and for tests).
+    public func ingest(_ sighting: BeaconSighting, emit: (RoutedEvent) throws -> Void) throws {
+        try ingest(sighting)
+        try flush(emit)
+    }
+
+    /// Ends every cycle up to `now` (a live source's tick, or the end of a replay) and delivers
+    /// what the engine has due.
+    public func advance(to now: Timestamp, emit: (RoutedEvent) throws -> Void) throws {
+        var updates: [RangingUpdate] = []
+        ranging.advance(to: now) { updates.append($0) }
+        for update in updates { try decide(update) }
+        emitted += try engine.advance(to: now)
+        try flush(emit)
+    }
+
+    /// The earliest time at which the engine has something due, if any.
+    public var nextEngineDeadline: Timestamp? { engine.nextDeadline }
+
+    /// Beacons currently tracked by the ranging loop.
+    public var trackedBeacons: Int { ranging.trackedCount }
+
+    // MARK: Stages
+
+    private func ingest(_ sighting: BeaconSighting) throws {
+        var updates: [RangingUpdate] = []
+        ranging.ingest(sighting) { updates.append($0) }
+        for update in updates { try decide(update) }
+    }
+
+    private func decide(_ update: RangingUpdate) throws {
+        statistics.cycles += 1
+        let now = update.time
+        for event in update.regionEvents {
+            emitted += try engine.handle(event, now: now)
+        }
+        for id in update.evicted {
+            emitted += try engine.handle(.beaconExit(id), now: now)
+        }
+        for alert in alerts {
+            triggers.removeAll(keepingCapacity: true)
+            let match = alert.definition.match
+            alert.strategy.evaluate(update.beacons.lazy.filter { match.matches($0.id) }, now: now, into: &triggers)
+            for trigger in triggers {
+                let firing = StrategyFiring(alertID: alert.definition.id, beacon: trigger.beacon,
+                                            strategy: trigger.strategy, time: trigger.time)
+                emitted += try engine.fire(firing, now: now)
+            }
+        }
+        emitted += try engine.advance(to: now)
+    }
+
+    private func flush(_ emit: (RoutedEvent) throws -> Void) throws {
+        guard !emitted.isEmpty else { return }
+        for routed in emitted {
+            statistics.eventsByAlert["\(routed.event.alertID)/\(routed.event.kind.rawValue)", default: 0] += 1
+            try emit(routed)
+        }
+        emitted.removeAll(keepingCapacity: true)
+    }
+}

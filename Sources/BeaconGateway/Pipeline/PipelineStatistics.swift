@@ -1,0 +1,20 @@
+/// Counters of what a pipeline has processed.
+public struct PipelineStatistics: Hashable, Sendable {
+    /// Packets received from the source.
+    public var packets = 0
+    /// Advertising reports decoded from them.
+    public var advertisements = 0
+    /// Reports that carried a beacon identity (iBeacon, AltBeacon, Eddystone-UID).
+    public var sightings = 0
+    /// Packets or reports that could not be decoded, by error kind.
+    public var malformedByKind: [String: Int] = [:]
+    /// Ranging cycles evaluated.
+    public var cycles = 0
+    /// Alert events emitted, by alert id and kind (`lobby-dwell/delivered`).
+    public var eventsByAlert: [String: Int] = [:]
+
+    public init() {}
+
+    /// Malformed packets and reports, all kinds.
+    public var malformed: Int { malformedByKind.values.reduce(0, +) }
+}

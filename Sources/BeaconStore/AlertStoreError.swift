@@ -1,0 +1,17 @@
+/// Why the SQLite alert state store cannot be used as it is.
+public enum AlertStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The database was migrated by a newer beacond, with migrations this one does not know.
+    case schemaTooNew(path: String, unknownMigrations: [String])
+    /// A stored row cannot be read back.
+    case corruptRow(table: String, reason: String)
+
+    /// What is wrong and what to do.
+    public var description: String {
+        switch self {
+        case .schemaTooNew(let path, let unknown):
+            "the alert state database \(path) was written by a newer beacond (migrations \(unknown.joined(separator: ", "))); run that version or move the file away"
+        case .corruptRow(let table, let reason):
+            "a row of table '\(table)' in the alert state database cannot be read: \(reason); restore a backup or delete the row"
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import BeaconAlerting
+import BeaconCore
+import GRDB
+
+extension SQLiteAlertStateStore {
+    static func insert(_ alert: PendingAlert, into db: Database) throws {
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO pendingAlert
+              (alertID, beaconKind, beaconHigh, beaconLow, beaconTail, strategy, firedAt, seriesStart, occurrence, dueAt)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: StatementArguments([alert.key.alertID] + BeaconColumns(alert.key.beacon).values + [
+                alert.strategy, alert.firedAt.nanosecondsSinceEpoch, alert.seriesStart.nanosecondsSinceEpoch,
+                Int64(alert.occurrence), alert.dueAt.nanosecondsSinceEpoch,
+            ]))
+    }
+
+    static func insert(_ record: AlertHistory, into db: Database) throws {
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO alertHistory
+              (alertID, beaconKind, beaconHigh, beaconLow, beaconTail, firstFiringAt, lastDeliveredAt, lastDeliveredDue, deliveries)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: StatementArguments([record.key.alertID] + BeaconColumns(record.key.beacon).values + [
+                record.firstFiringAt?.nanosecondsSinceEpoch, record.lastDeliveredAt?.nanosecondsSinceEpoch,
+                record.lastDeliveredDue?.nanosecondsSinceEpoch, Int64(record.deliveries),
+            ]))
+    }
+
+    static func key(from row: Row, table: String) throws -> AlertKey {
+        let columns = BeaconColumns(kind: row["beaconKind"], high: row["beaconHigh"], low: row["beaconLow"], tail: row["beaconTail"])
+        guard let beacon = columns.beacon else {
+            throw AlertStoreError.corruptRow(table: table, reason: "unknown beacon kind \(columns.kind)")
+        }
+        return AlertKey(alertID: row["alertID"], beacon: beacon)
+    }
+
+    static func pendingAlert(from row: Row) throws -> PendingAlert {
+        PendingAlert(key: try key(from: row, table: "pendingAlert"), strategy: row["strategy"],
+                     firedAt: Timestamp(nanosecondsSinceEpoch: row["firedAt"]),
+                     seriesStart: Timestamp(nanosecondsSinceEpoch: row["seriesStart"]),
+                     occurrence: row["occurrence"], dueAt: Timestamp(nanosecondsSinceEpoch: row["dueAt"]))
+    }
+
+    static func history(from row: Row) throws -> AlertHistory {
+        func time(_ column: String) -> Timestamp? {
+            (row[column] as Int64?).map { Timestamp(nanosecondsSinceEpoch: $0) }
+        }
+        return AlertHistory(key: try key(from: row, table: "alertHistory"), firstFiringAt: time("firstFiringAt"),
+                            lastDeliveredAt: time("lastDeliveredAt"), lastDeliveredDue: time("lastDeliveredDue"),
+                            deliveries: row["deliveries"])
+    }
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import BeaconAlerting
+import BeaconStrategies
+
+/// `beacond strategies`: lists every strategy key configuration may use, with its parameters,
+/// their types, defaults and documentation — the stock strategies plus those of `--plugin`s.
+struct StrategiesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "strategies",
+        abstract: "Lists the alert strategy keys with their parameters, types and defaults.",
+        discussion: "Durations are written 500ms, 3s, 10m, 2h; proximities immediate, near, far."
+    )
+
+    /// Output formats.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text
+        case json
+    }
+
+    @Option(help: "Output format: text or json.")
+    var format: Format = .text
+
+    @Option(name: .customLong("plugin"), help: ArgumentHelp("Also load the strategies of this plugin (a shared library).",
+                                                            valueName: "path"))
+    var plugins: [String] = []
+
+    func run() throws {
+        var registry = StrategyRegistry.builtIn()
+        for path in plugins { try StrategyPluginLoader.load(path: path, into: &registry) }
+        switch format {
+        case .text: print(registry.listingText(), terminator: "")
+        case .json: print(try registry.listingJSON())
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// BeaconStrategies — see the module's documentation catalog and README for its role in the pipeline.

@@ -1,0 +1,72 @@
+import BeaconAlerting
+import BeaconCore
+
+/// Dwell time: fires once a beacon has been present continuously for ``Configuration/dwell``.
+///
+/// A cycle counts as present when the beacon was seen and, if ``Configuration/minimumProximity``
+/// is set, was at least that close (a cycle outside counts like an unseen one). A beacon that
+/// was not present for longer than ``Configuration/gap`` starts a new visit at its next present
+/// cycle. The condition holds at a present cycle `now` when `now - visit start >= dwell`, so the
+/// strategy is ready on the first such cycle; it fires at most once per visit and fires again
+/// only after the base's reset (unseen for `maxTimeBeforeReset`).
+public final class TimeAlertStrategy: BeaconAlertStrategyBase<TimeVisit> {
+    /// The dwell options.
+    public struct Configuration: Hashable, Sendable {
+        /// How long a visit must last before the alert (default 60 s).
+        public var dwell: Duration
+        /// The longest absence that does not end a visit (default 3 s).
+        public var gap: Duration
+        /// When set, only cycles at least this close count as present.
+        public var minimumProximity: Proximity?
+        /// The base options (reset, retention).
+        public var base: StrategyBaseConfiguration
+
+        /// Creates a configuration.
+        public init(dwell: Duration = .seconds(60), gap: Duration = .seconds(3),
+                    minimumProximity: Proximity? = nil, base: StrategyBaseConfiguration = .init()) {
+            self.dwell = dwell
+            self.gap = gap
+            self.minimumProximity = minimumProximity
+            self.base = base
+        }
+    }
+
+    /// The key configuration uses.
+    public static let key = "time"
+
+    /// The dwell options.
+    public let options: Configuration
+
+    /// Creates the strategy; `capacity` pre-sizes the per-beacon table.
+    public init(_ options: Configuration = .init(), capacity: Int = 0) {
+        self.options = options
+        super.init(initialValue: TimeVisit(), configuration: options.base, capacity: capacity)
+    }
+
+    public override var key: String { Self.key }
+
+    public override var minimumRetention: Duration { options.gap }
+
+    public override func isPresent(_ beacon: RangedBeacon) -> Bool {
+        guard beacon.seenThisCycle else { return false }
+        guard let minimum = options.minimumProximity else { return true }
+        return beacon.proximity.isWithin(minimum)
+    }
+
+    public override func updateAlertParameter(_ visit: inout TimeVisit, beacon: RangedBeacon?, now: Timestamp) {
+        let present = beacon.map(isPresent) ?? false
+        visit.presentNow = present
+        guard present else { return }
+        if let last = visit.lastDetection, now - last <= options.gap {
+            // Same visit.
+        } else {
+            visit.start = now
+        }
+        visit.lastDetection = now
+    }
+
+    public override func isConditionValid(_ visit: TimeVisit, now: Timestamp) -> Bool {
+        guard visit.presentNow, let start = visit.start else { return false }
+        return now - start >= options.dwell
+    }
+}

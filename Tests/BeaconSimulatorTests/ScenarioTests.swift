@@ -1,0 +1,124 @@
+import BeaconCore
+import BeaconSimulator
+import FoundationEssentials
+import Testing
+
+@Suite("Scenario files")
+struct ScenarioTests {
+    @Test("every bundled scenario loads", arguments: ["lobby.yaml", "museum.yaml", "warehouse.yaml", "stress.yaml"])
+    func bundledScenarioLoads(file: String) throws {
+        let scenario = try Scenario.load(path: TestSupport.scenarioPath(file))
+        #expect(!scenario.gateways.isEmpty)
+        #expect(!scenario.beacons.isEmpty)
+    }
+
+    @Test("the lobby has what its file says")
+    func lobbyContents() throws {
+        let scenario = try Scenario.load(path: TestSupport.scenarioPath("lobby.yaml"))
+        #expect(scenario.name == "lobby")
+        #expect(scenario.start == Timestamp(rfc3339: "2025-01-01T09:00:00Z"))
+        #expect(scenario.duration == .seconds(120))
+        #expect(scenario.seed == 42)
+        #expect(scenario.radio.shadowingSigma == 2)
+        #expect(scenario.radio.packetLoss == 0.02)
+        #expect(scenario.gateways.map(\.name) == ["desk"])
+        #expect(scenario.gateways[0].position == Vector3(0, 0, 1))
+        #expect(scenario.beacons.map(\.name) == ["visitor-1", "visitor-2", "entrance", "lift", "poster"])
+        #expect(scenario.beacons[0].identity == .iBeacon(uuid: TestSupport.uuid, major: 1, minor: 1))
+        #expect(scenario.beacons[1].placement == .carried(walkerIndex: 1))
+        #expect(scenario.walkers[0].waypoints[1] == Walker.Waypoint(Vector3(1, 0, 1), dwell: .seconds(90)))
+        #expect(scenario.walkers[1].start == .seconds(20))
+        #expect(scenario.beacons[4].telemetry?.every == 10)
+    }
+
+    @Test("count expands groups with consecutive minors and one beacon per walker")
+    func groupExpansion() throws {
+        let scenario = try Scenario.load(path: TestSupport.scenarioPath("museum.yaml"))
+        #expect(scenario.walkers.count == 30)
+        #expect(scenario.walkers[1].name == "group-a-2")
+        #expect(scenario.walkers[1].start == .seconds(20))
+        let exhibits = scenario.beacons.filter { $0.name.hasPrefix("exhibit-") }
+        #expect(exhibits.count == 24)
+        #expect(exhibits[23].identity.beaconID.minor == 24)
+        #expect(scenario.beacons.last?.placement == .carried(walkerIndex: 29))
+        let warehouse = try Scenario.load(path: TestSupport.scenarioPath("warehouse.yaml"))
+        #expect(warehouse.beacons.count == 10_004)
+    }
+
+    static let valid = """
+        duration: 90s
+        gateways:
+          - name: gw
+            position: [0, 0, 1]
+        beacons:
+          - name: b
+            ibeacon: {uuid: 5A4BCFCE-174E-4BAC-A814-092E77F6B7E5, major: 1, minor: 2}
+            position: [1, 0, 1]
+        """
+
+    @Test("a minimal file gets the documented defaults")
+    func defaults() throws {
+        let scenario = try Scenario.parse(yaml: Self.valid)
+        #expect(scenario.duration == .seconds(90))
+        #expect(scenario.seed == 1)
+        #expect(scenario.beacons[0].interval == .seconds(1))
+        #expect(scenario.beacons[0].measuredPower == -59)
+        #expect(scenario.gateways[0].scan == .continuous)
+        #expect(scenario.gateways[0].reportFormat == .legacy)
+        #expect(scenario.radio == RadioModel())
+    }
+
+    /// (replace this text of the valid file, with this, expected line, expected message fragment)
+    static let broken: [(String, String, Int, String)] = [
+        ("duration: 90s", "duration: 90s\nspeed: 3", 2, "unknown key 'speed' in the scenario"),
+        ("duration: 90s", "duration: ninety", 1, "'duration' is 'ninety'; expected a duration"),
+        ("duration: 90s\n", "", 1, "missing 'duration'"),
+        ("    position: [0, 0, 1]", "    position: [0, 0]\n    report: fancy", 5, "expected legacy or extended"),
+        ("    position: [0, 0, 1]", "    position: here", 4, "expected a position [x, y, z]"),
+        ("major: 1,", "major: 70000,", 7, "expected an integer from 0 to 65535"),
+        ("    position: [1, 0, 1]", "    position: [1, 0, 1]\n    interval: 1s\n    colour: red", 10, "unknown key 'colour' in a beacon"),
+        ("    position: [1, 0, 1]", "    carried_by: ghost", 8, "expected the name of a walker"),
+        ("  - name: b\n", "  - name: b\n    area: {min: [0, 0, 0], max: [1, 1, 1]}\n", 7, "only one of position, area or carried_by"),
+        ("  - name: gw\n", "  - nam: gw\n", 3, "unknown key 'nam' in a gateway"),
+        ("{uuid: 5A4BCFCE", "{uuid: not-a-uuid-5A4BCFCE", 7, "expected a UUID"),
+        ("duration: 90s", "duration: 90s\nradio: {packet_loss: 1.5}", 2, "expected a probability from 0 to 1"),
+    ]
+
+    @Test("each validation error names its line and what is expected", arguments: broken.indices)
+    func validationError(case index: Int) throws {
+        let (old, new, line, fragment) = Self.broken[index]
+        let yaml = Self.valid.replacingOccurrences(of: old, with: new)
+        #expect(yaml != Self.valid)
+        do {
+            _ = try Scenario.parse(yaml: yaml, file: "s.yaml")
+            Issue.record("expected an error for case \(index)")
+        } catch let error as ScenarioError {
+            #expect(error.line == line, "\(error)")
+            #expect(error.description.hasPrefix("s.yaml:\(line): "), "\(error)")
+            #expect(error.description.contains(fragment), "\(error)")
+        }
+    }
+
+    @Test("invalid YAML reports the line of the syntax error")
+    func syntaxError() {
+        #expect(throws: ScenarioError.self) { try Scenario.parse(yaml: "duration: [1, 2\ngateways: 3", file: "x.yaml") }
+        do {
+            _ = try Scenario.parse(yaml: "duration: 90s\ngateways: [\n", file: "x.yaml")
+        } catch let error as ScenarioError {
+            #expect(error.description.hasPrefix("x.yaml:3: invalid YAML"), "\(error)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test("durations", arguments: [("90s", 90_000_000_000), ("10m", 600_000_000_000), ("24h", 86_400_000_000_000),
+                                  ("250ms", 250_000_000), ("376us", 376_000), ("1.5s", 1_500_000_000), ("0", 0)] as [(String, Int64)])
+    func durations(text: String, nanoseconds: Int64) {
+        #expect(DurationText.parse(text) == .nanoseconds(nanoseconds))
+    }
+
+    @Test("durations without a unit are rejected", arguments: ["90", "s", "-5s", "5 parsecs", ""])
+    func badDurations(text: String) {
+        #expect(DurationText.parse(text) == nil)
+    }
+}

@@ -1,0 +1,111 @@
+import BeaconAlerting
+import BeaconCore
+import BeaconStore
+import Foundation
+import GRDB
+import Testing
+
+/// The SQLite store keeps the engine's state exactly, across reopening, with a versioned schema.
+@Suite("SQLite alert state store")
+struct SQLiteAlertStateStoreTests {
+    static let beacons: [BeaconID] = [
+        .iBeacon(uuidHigh: 0xFFFF_FFFF_FFFF_FFFF, uuidLow: 0x8000_0000_0000_0001, major: 65535, minor: 1),
+        .altBeacon(id1High: 0x0123_4567_89AB_CDEF, id1Low: 0xFEDC_BA98_7654_3210, id2: 7, id3: 65535),
+        .eddystoneUID(namespaceHigh: 0xEDD1, namespaceLow: 0xEBEA_C04E_5DEF_A017, instance: 0xFFFF_FFFF_FFFF),
+    ]
+
+    static func temporaryPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("beacond-store-\(UUID().uuidString).sqlite").path
+    }
+
+    static func sampleChanges() -> [AlertStateChange] {
+        beacons.enumerated().flatMap { index, beacon -> [AlertStateChange] in
+            let key = AlertKey(alertID: "alert-\(index)", beacon: beacon)
+            let base = Timestamp(nanosecondsSinceEpoch: 1_736_154_000_123_456_789 + Int64(index))
+            return [
+                .putPending(PendingAlert(key: key, strategy: "time", firedAt: base, seriesStart: base + .seconds(600),
+                                         occurrence: index, dueAt: base + .seconds(3600))),
+                .putHistory(AlertHistory(key: key, firstFiringAt: base, lastDeliveredAt: index == 0 ? nil : base,
+                                         lastDeliveredDue: index == 0 ? nil : base - .seconds(1), deliveries: index)),
+            ]
+        }
+    }
+
+    @Test("what is applied is loaded back exactly, after reopening the file")
+    func roundTrip() throws {
+        let path = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var expected = AlertEngineState()
+        for change in Self.sampleChanges() { expected.apply(change) }
+        try SQLiteAlertStateStore(path: path).apply(Self.sampleChanges())
+        let reopened = try SQLiteAlertStateStore(path: path).load()
+        #expect(reopened == expected)
+        #expect(reopened.pending.count == 3)
+    }
+
+    @Test("removing and replacing rows")
+    func removeAndReplace() throws {
+        let store = try SQLiteAlertStateStore()
+        try store.apply(Self.sampleChanges())
+        let key = AlertKey(alertID: "alert-1", beacon: Self.beacons[1])
+        var moved = try #require(try store.load().pending[key])
+        moved.dueAt = moved.dueAt + .seconds(60)
+        try store.apply([.removePending(AlertKey(alertID: "alert-0", beacon: Self.beacons[0])), .putPending(moved)])
+        let state = try store.load()
+        #expect(state.pending.keys.sorted() == [key, AlertKey(alertID: "alert-2", beacon: Self.beacons[2])])
+        #expect(state.pending[key] == moved)
+    }
+
+    @Test("a batch is one transaction: a failing batch leaves nothing behind")
+    func atomicBatch() throws {
+        let path = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let store = try SQLiteAlertStateStore(path: path)
+        // Sabotage the history table so the batch's second change fails after its first succeeded.
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "DROP TABLE alertHistory") }
+        #expect(throws: (any Error).self) { try store.apply(Self.sampleChanges()) }
+        let pending = try queue.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM pendingAlert") }
+        #expect(pending == 0)
+    }
+
+    @Test("the schema is versioned by migrations")
+    func migrations() throws {
+        let store = try SQLiteAlertStateStore()
+        #expect(try store.appliedMigrations() == ["v1-engine-state"])
+        #expect(SQLiteAlertStateStore.schemaVersion == 1)
+    }
+
+    @Test("a database from a newer version is refused")
+    func newerSchema() throws {
+        let path = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        _ = try SQLiteAlertStateStore(path: path)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v2-from-the-future')") }
+        #expect(throws: AlertStoreError.schemaTooNew(path: path, unknownMigrations: ["v2-from-the-future"])) {
+            try SQLiteAlertStateStore(path: path)
+        }
+    }
+
+    @Test("an engine restarted on the same file delivers what fell due, once")
+    func engineRestart() throws {
+        let path = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let configuration = try AlertEngineConfiguration(rules: [
+            AlertRule(id: "a", policy: try AlertPolicy(delay: .seconds(600), repeat: .hourly)),
+        ])
+        let t0 = Timestamp(rfc3339: "2025-01-06T09:00:00Z")!
+        do {
+            var engine = try AlertEngine(configuration: configuration, store: try SQLiteAlertStateStore(path: path))
+            _ = try engine.fire(StrategyFiring(alertID: "a", beacon: Self.beacons[2], strategy: "time", time: t0), now: t0)
+        }
+        var second = try AlertEngine(configuration: configuration, store: try SQLiteAlertStateStore(path: path))
+        let events = try second.advance(to: Timestamp(rfc3339: "2025-01-06T09:10:00Z")!)
+        #expect(events.map(\.event.kind) == [.delivered, .created])
+        #expect(events.first?.event.beacon == Self.beacons[2])
+        var third = try AlertEngine(configuration: configuration, store: try SQLiteAlertStateStore(path: path))
+        #expect(try third.advance(to: Timestamp(rfc3339: "2025-01-06T09:10:00Z")!).isEmpty)
+        #expect(third.nextDeadline == Timestamp(rfc3339: "2025-01-06T10:10:00Z"))
+    }
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages beacond's build and tests need, when they are missing.
+#   scripts/ensure-deps.sh build   libbluetooth-dev (the HCI scanner), libsqlite3-dev (the alert state store)
+#   scripts/ensure-deps.sh test    + tshark, bluez (btmon) to cross-check written captures
+set -euo pipefail
+want=(libbluetooth-dev libsqlite3-dev pkg-config)
+case "${1:-build}" in
+    test) want+=(tshark bluez) ;;
+esac
+missing=()
+for p in "${want[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "error: need root (or sudo) to apt-get install: ${missing[*]}" >&2; exit 1; }
+    sudo=sudo
+fi
+echo "installing: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
