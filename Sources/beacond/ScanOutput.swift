@@ -68,15 +68,7 @@ final class ScanOutput {
     var summaryLine: String { summary.line }
 
     private func flush() {
-        buffer.bytes.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
+        writeAll(buffer.bytes, to: STDOUT_FILENO)
         buffer.removeAll()
     }
 }
