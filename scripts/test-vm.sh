@@ -53,9 +53,10 @@ BIN=$(swift build -c release --show-bin-path)/beacond
 
 # The command run inside the VM: scan (recording a btsnoop file too), check the JSON lines for
 # the advertiser's iBeacon, check that `beacond parse` finds it in the recording as well, then
-# interrupt a scan with SIGINT and check that it disabled scanning and exited 0.
+# interrupt a scan with SIGINT and check that it disabled scanning and exited 0, and finally
+# provoke the user-facing errors on the real kernel (no such adapter, no permission, adapter down).
 "$VHCI_VM/make-swift-payload.sh" "$PAYLOAD_DIR" \
-    'beacond scan --adapter hci$VHCI_SCAN_INDEX --duration 6s --format jsonl --record /tmp/scan.btsnoop > /tmp/scan.jsonl; check-ibeacon /tmp/scan.jsonl; beacond parse /tmp/scan.btsnoop > /tmp/recorded.jsonl; check-ibeacon /tmp/recorded.jsonl; check-sigint' \
+    'beacond scan --adapter hci$VHCI_SCAN_INDEX --duration 6s --format jsonl --record /tmp/scan.btsnoop > /tmp/scan.jsonl; check-ibeacon /tmp/scan.jsonl; beacond parse /tmp/scan.btsnoop > /tmp/recorded.jsonl; check-ibeacon /tmp/recorded.jsonl; check-sigint; check-errors' \
     "$BIN"
 cat > "$PAYLOAD_DIR/opt/payload/bin/check-ibeacon" <<'CHECK'
 #!/bin/sh
@@ -84,7 +85,27 @@ fi
 echo "FAIL: after SIGINT beacond scan exited $status without an orderly stop"
 exit 1
 CHECK
-chmod +x "$PAYLOAD_DIR/opt/payload/bin/check-ibeacon" "$PAYLOAD_DIR/opt/payload/bin/check-sigint"
+cat > "$PAYLOAD_DIR/opt/payload/bin/check-errors" <<'CHECK'
+#!/bin/sh
+# The errors a user meets, on a real kernel: exit status and the advice in the message.
+fail=0
+expect() {   # expect NAME STATUS TEXT -- COMMAND...
+    name=$1 want=$2 text=$3; shift 4
+    status=0; "$@" > /dev/null 2> /tmp/err.log || status=$?
+    if [ "$status" = "$want" ] && grep -qF -- "$text" /tmp/err.log; then echo "PASS[$name]: exit $status: $(head -c 200 /tmp/err.log)"
+    else echo "FAIL[$name]: exit $status (want $want, text '$text'):"; cat /tmp/err.log; fail=1; fi
+}
+expect no-such-adapter 69 "Adapters present: hci" -- beacond scan --adapter hci9 --duration 1s
+expect no-permission 77 'sudo setcap cap_net_raw+ep $(command -v beacond)' -- \
+    setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all \
+    /opt/payload/bin/beacond scan --adapter "hci$VHCI_SCAN_INDEX" --duration 1s
+hciconfig "hci$VHCI_SCAN_INDEX" down
+expect adapter-down 75 "sudo hciconfig hci$VHCI_SCAN_INDEX up" -- beacond scan --adapter "hci$VHCI_SCAN_INDEX" --duration 1s
+hciconfig "hci$VHCI_SCAN_INDEX" up
+exit $fail
+CHECK
+chmod +x "$PAYLOAD_DIR/opt/payload/bin/check-ibeacon" "$PAYLOAD_DIR/opt/payload/bin/check-sigint" \
+    "$PAYLOAD_DIR/opt/payload/bin/check-errors"
 # make-swift-payload's run.sh does not put the payload's bin on PATH.
 sed -i '2a export PATH=/opt/payload/bin:$PATH' "$PAYLOAD_DIR/opt/payload/run.sh"
 
