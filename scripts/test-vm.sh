@@ -54,9 +54,10 @@ BIN=$(swift build -c release --show-bin-path)/beacond
 # The command run inside the VM: scan (recording a btsnoop file too), check the JSON lines for
 # the advertiser's iBeacon, check that `beacond parse` finds it in the recording as well, then
 # interrupt a scan with SIGINT and check that it disabled scanning and exited 0, and finally
-# provoke the user-facing errors on the real kernel (no such adapter, no permission, adapter down).
+# provoke the user-facing errors on the real kernel (no such adapter, no permission, adapter down)
+# and take the adapter down and up under a running scan (watchdog, backoff, reopen).
 "$VHCI_VM/make-swift-payload.sh" "$PAYLOAD_DIR" \
-    'beacond scan --adapter hci$VHCI_SCAN_INDEX --duration 6s --format jsonl --record /tmp/scan.btsnoop > /tmp/scan.jsonl; check-ibeacon /tmp/scan.jsonl; beacond parse /tmp/scan.btsnoop > /tmp/recorded.jsonl; check-ibeacon /tmp/recorded.jsonl; check-sigint; check-errors' \
+    'beacond scan --adapter hci$VHCI_SCAN_INDEX --duration 6s --format jsonl --record /tmp/scan.btsnoop > /tmp/scan.jsonl; check-ibeacon /tmp/scan.jsonl; beacond parse /tmp/scan.btsnoop > /tmp/recorded.jsonl; check-ibeacon /tmp/recorded.jsonl; check-sigint; check-errors; check-recovery' \
     "$BIN"
 cat > "$PAYLOAD_DIR/opt/payload/bin/check-ibeacon" <<'CHECK'
 #!/bin/sh
@@ -104,8 +105,27 @@ expect adapter-down 75 "sudo hciconfig hci$VHCI_SCAN_INDEX up" -- beacond scan -
 hciconfig "hci$VHCI_SCAN_INDEX" up
 exit $fail
 CHECK
+cat > "$PAYLOAD_DIR/opt/payload/bin/check-recovery" <<'CHECK'
+#!/bin/sh
+# Adapter down for 4 s under a running scan: the watchdog (2 s) closes it, reopen attempts back
+# off while it is down, scanning resumes once it is up, and reports arrive again.
+hci="hci$VHCI_SCAN_INDEX"
+beacond scan --adapter "$hci" --duration 14s --watchdog 2s > /tmp/recovery.jsonl 2> /tmp/recovery.log &
+pid=$!
+sleep 3; hciconfig "$hci" down
+sleep 4; hciconfig "$hci" up; up=$(date +%s)
+status=0; wait $pid || status=$?
+cat /tmp/recovery.log
+after=$(awk -v up="$up" -F'"time":' 'NF > 1 { split($2, t, ","); if (t[1] + 0 > up) n++ } END { print n + 0 }' /tmp/recovery.jsonl)
+if [ "$status" = 0 ] && grep -q "adapter reopened" /tmp/recovery.log && [ "$after" -gt 0 ]; then
+    echo "PASS[recovery]: reopened after the adapter came back; $after report(s) after that"
+    exit 0
+fi
+echo "FAIL[recovery]: exit $status, $after report(s) after the adapter came back"
+exit 1
+CHECK
 chmod +x "$PAYLOAD_DIR/opt/payload/bin/check-ibeacon" "$PAYLOAD_DIR/opt/payload/bin/check-sigint" \
-    "$PAYLOAD_DIR/opt/payload/bin/check-errors"
+    "$PAYLOAD_DIR/opt/payload/bin/check-errors" "$PAYLOAD_DIR/opt/payload/bin/check-recovery"
 # make-swift-payload's run.sh does not put the payload's bin on PATH.
 sed -i '2a export PATH=/opt/payload/bin:$PATH' "$PAYLOAD_DIR/opt/payload/run.sh"
 
