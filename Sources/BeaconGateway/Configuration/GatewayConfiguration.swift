@@ -1,3 +1,4 @@
+import BeaconRanging
 import BeaconAlerting
 
 /// The gateway configuration file: alerts today; source, ranging, engine and sinks as they land.
@@ -6,13 +7,17 @@ public struct GatewayConfiguration: Sendable {
     public var alerts: [AlertDefinition]
     /// At most this many alerts are scheduled at once (what the cap refuses is an `error` event).
     public var maxPending: Int
+    /// Ranging: cycle, filter, distance model, proximity bands, regions.
+    public var ranging: RangingConfiguration
 
-    public init(alerts: [AlertDefinition] = [], maxPending: Int = AlertEngineConfiguration.defaultMaxPending) {
+    public init(alerts: [AlertDefinition] = [], maxPending: Int = AlertEngineConfiguration.defaultMaxPending,
+                ranging: RangingConfiguration = RangingConfiguration()) {
         self.alerts = alerts
         self.maxPending = maxPending
+        self.ranging = ranging
     }
 
-    static let keys = ["alerts", "maxPending"]
+    static let keys = ["alerts", "maxPending", "ranging"]
 
     /// Reads and validates a configuration document.
     public init(node: ConfigNode) throws(ConfigurationError) {
@@ -29,6 +34,8 @@ public struct GatewayConfiguration: Sendable {
         }
         self.alerts = alerts
         maxPending = try node["maxPending"]?.integer(in: 1...100_000) ?? AlertEngineConfiguration.defaultMaxPending
+        ranging = try node["ranging"].map { n throws(ConfigurationError) in try RangingConfiguration(node: n) }
+            ?? RangingConfiguration()
     }
 
     /// Loads a configuration file.

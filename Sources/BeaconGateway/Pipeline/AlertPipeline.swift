@@ -28,10 +28,10 @@ public final class AlertPipeline {
     /// What has been processed so far.
     public private(set) var statistics = PipelineStatistics()
 
-    /// Builds the stages from configuration.
+    /// Builds the stages from configuration (`ranging` overrides the configuration's section).
     /// - Throws: ``PipelineError`` naming the alert whose strategy or policy is invalid.
     public init(configuration: GatewayConfiguration, registry: StrategyRegistry,
-                ranging rangingConfiguration: RangingConfiguration = RangingConfiguration(),
+                ranging rangingConfiguration: RangingConfiguration? = nil,
                 store: any AlertStateStore = InMemoryAlertStateStore()) throws(PipelineError) {
         var alerts: [ConfiguredAlert] = []
         for definition in configuration.alerts {
@@ -48,7 +48,7 @@ public final class AlertPipeline {
         }
         self.alerts = alerts
         do {
-            ranging = try RangingLoop(configuration: rangingConfiguration)
+            ranging = try RangingLoop(configuration: rangingConfiguration ?? configuration.ranging)
         } catch {
             throw .ranging(error.description)
         }
