@@ -146,3 +146,19 @@ struct GatewayConfigurationSectionTests {
         }
     }
 }
+
+@Suite("README")
+struct ReadmeConfigurationTests {
+    @Test("The README's configuration example is accepted and builds a pipeline")
+    func readmeExample() throws {
+        let readme = try String(contentsOfFile: TestPaths.repositoryRoot + "/README.md", encoding: .utf8)
+        let section = try #require(readme.range(of: "## Configuration"))
+        let start = try #require(readme.range(of: "```yaml\n", range: section.upperBound..<readme.endIndex))
+        let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
+        let config = try GatewayConfiguration(node: ConfigNode(yaml: String(readme[start.upperBound..<end.lowerBound]),
+                                                               file: "README.md"))
+        #expect(config.alerts.map(\.id) == ["lobby-dwell"])
+        #expect(config.ranging.regions.map(\.id) == ["lobby"])
+        _ = try AlertPipeline(configuration: config, registry: .builtIn())
+    }
+}
