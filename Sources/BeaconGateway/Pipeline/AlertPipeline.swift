@@ -97,7 +97,7 @@ public final class AlertPipeline {
         // Decide inside the callback: holding on to an update would keep the ranging loop's
         // reused buffers referenced and force a copy every cycle.
         try ranging.advance(to: now) { try decide($0) }
-        emitted += try engine.advance(to: now)
+        try catchUpEngine(to: now)
         try flush(emit)
     }
 
@@ -113,9 +113,23 @@ public final class AlertPipeline {
         try ranging.ingest(sighting) { try decide($0) }
     }
 
+    /// Delivers what falls due up to `time`, each at its own due time, in order: between two
+    /// ranging cycles (or after the last beacon left) the engine's deadlines still happen at the
+    /// times they were scheduled for, not at the time of the next input.
+    private func catchUpEngine(to time: Timestamp) throws {
+        while let deadline = engine.nextDeadline, deadline <= time {
+            let before = emitted.count
+            emitted += try engine.advance(to: deadline)
+            // A deadline that produced nothing and did not move would repeat forever.
+            if emitted.count == before, engine.nextDeadline == deadline { break }
+        }
+        emitted += try engine.advance(to: time)
+    }
+
     private func decide(_ update: RangingUpdate) throws {
         statistics.cycles += 1
         let now = update.time
+        try catchUpEngine(to: now)
         for event in update.regionEvents {
             emitted += try engine.handle(event, now: now)
         }
@@ -132,7 +146,7 @@ public final class AlertPipeline {
                 emitted += try engine.fire(firing, now: now)
             }
         }
-        emitted += try engine.advance(to: now)
+        emitted += try engine.advance(to: now)   // what the firings made due at once
     }
 
     private func flush(_ emit: (RoutedEvent) throws -> Void) throws {
