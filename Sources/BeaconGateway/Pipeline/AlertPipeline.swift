@@ -139,7 +139,7 @@ public final class AlertPipeline {
         for alert in alerts {
             triggers.removeAll(keepingCapacity: true)
             let match = alert.definition.match
-            alert.strategy.evaluate(update.beacons.lazy.filter { match.matches($0.id) }, now: now, into: &triggers)
+            alert.strategy.evaluate(update, matching: { match.matches($0) }, into: &triggers)
             for trigger in triggers {
                 let firing = StrategyFiring(alertID: alert.definition.id, beacon: trigger.beacon,
                                             strategy: trigger.strategy, time: trigger.time)
