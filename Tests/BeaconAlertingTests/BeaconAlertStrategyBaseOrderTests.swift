@@ -7,18 +7,6 @@ import Testing
 /// That is an optimisation only: the order in which beacons arrive must never change what fires.
 @Suite("BeaconAlertStrategyBase: evaluation order does not matter")
 struct BeaconAlertStrategyBaseOrderTests {
-    /// A small seeded generator (SplitMix64) so the shuffles are the same on every run.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// 60 beacons over 200 cycles: each is present on a pattern of its own (some come and go,
     /// some stay, some leave for good, latecomers arrive), so slots are created, evicted and
     /// reused while the hints go stale.
@@ -36,7 +24,7 @@ struct BeaconAlertStrategyBaseOrderTests {
             TimeAlertStrategy(.init(dwell: .seconds(8), gap: .seconds(2), base: .init(maxTimeBeforeReset: .seconds(5)))),
             ExitAlertStrategy(.init(away: .seconds(4))),
         ]
-        var generator = SeededGenerator(state: seed)
+        var generator = SplitMix64(seed: seed)
         var firedPerCycle: [[BeaconID]] = []
         for second in 0..<200 {
             let now = Timestamp.at(second)
