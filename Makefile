@@ -28,9 +28,11 @@ fuzz:
 	@scripts/ensure-deps.sh build
 	scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)
 
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+
 test-vm:
 	@scripts/ensure-deps.sh build
-	scripts/test-vm.sh
+	$(SUDO) scripts/test-vm.sh
 
 clean:
 	rm -rf .build Benchmarks/.build

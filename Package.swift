@@ -75,7 +75,8 @@ let package = Package(
             "BeaconStrategies", "BeaconSimulator", "BeaconSinks", "BeaconStore", .product(name: "Yams", package: "Yams"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "beacond", dependencies: [
-            "BeaconGateway", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconAlerting", "BeaconStrategies",
+            "BeaconSimulator", "BeaconGateway", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], swiftSettings: swiftSettings),
 
         // MARK: Tests

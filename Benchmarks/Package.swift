@@ -18,6 +18,7 @@ let package = Package(
             .product(name: "BeaconAlerting", package: "beacond"),
             .product(name: "BeaconStrategies", package: "beacond"),
             .product(name: "BeaconSimulator", package: "beacond"),
+            .product(name: "BeaconGateway", package: "beacond"),
         ], swiftSettings: [.unsafeFlags(["-Ounchecked"])],
         // Export the allocator interposer so that libswiftCore's malloc calls reach it.
         linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]),

@@ -30,6 +30,11 @@ for raw in "$ROOT"/Tests/BeaconWireTests/Fixtures/*.raw; do
     done
 done
 
+# Capture files: the first 2 KiB of each (headers and the first records) seed the capture readers.
+for capture in "$ROOT"/Tests/BeaconWireTests/Fixtures/Captures/*.{btsnoop,pcap,pcapng}; do
+    [ -f "$capture" ] && head -c 2048 "$capture" > "$CORPUS/seed-capture-$(basename "$capture")"
+done
+
 echo "== fuzzing for $SECONDS_TO_RUN s"
 cd "$OUT"
-./wire-fuzz -max_total_time="$SECONDS_TO_RUN" -max_len=1024 -print_final_stats=1 "$CORPUS"
+./wire-fuzz -max_total_time="$SECONDS_TO_RUN" -max_len=4096 -print_final_stats=1 "$CORPUS"

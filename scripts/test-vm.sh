@@ -36,22 +36,34 @@ start=$(date +%s)
 cd "$REPO"
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
     t=$(date +%s)
-    swift build -c release --product beacond --static-swift-stdlib 2>&1 | grep -E "error|warning: unre|Compiling|Build" | tail -5
-    say "release build (static Swift runtime) in $(( $(date +%s) - t ))s"
+    # Static Swift runtime makes the payload one file; without it make-swift-payload.sh copies
+    # the runtime libraries the binary loads.
+    if swift build -c release --product beacond --static-swift-stdlib > /tmp/beacond-vm-build.log 2>&1; then
+        say "release build (static Swift runtime) in $(( $(date +%s) - t ))s"
+    else
+        tail -5 /tmp/beacond-vm-build.log
+        say "static Swift runtime build failed; building with the shared runtime"
+        swift build -c release --product beacond > /tmp/beacond-vm-build.log 2>&1 \
+            || { tail -20 /tmp/beacond-vm-build.log; say "release build failed"; exit 1; }
+        say "release build (shared Swift runtime) in $(( $(date +%s) - t ))s"
+    fi
 fi
 BIN=$(swift build -c release --show-bin-path)/beacond
 [ -x "$BIN" ] || { say "no binary at $BIN"; exit 1; }
 
 # The command run inside the VM: scan (recording a btsnoop file too), check the JSON lines for
-# the advertiser's iBeacon, then check that `beacond parse` finds it in the recording as well.
+# the advertiser's iBeacon, check that `beacond parse` finds it in the recording as well, then
+# interrupt a scan with SIGINT and check that it disabled scanning and exited 0, and finally
+# provoke the user-facing errors on the real kernel (no such adapter, no permission, adapter down)
+# and take the adapter down and up under a running scan (watchdog, backoff, reopen).
 "$VHCI_VM/make-swift-payload.sh" "$PAYLOAD_DIR" \
-    'beacond scan --adapter hci$VHCI_SCAN_INDEX --duration 6s --format jsonl --record /tmp/scan.btsnoop > /tmp/scan.jsonl; check-ibeacon /tmp/scan.jsonl; beacond parse /tmp/scan.btsnoop > /tmp/recorded.jsonl; check-ibeacon /tmp/recorded.jsonl' \
+    'beacond scan --adapter hci$VHCI_SCAN_INDEX --duration 6s --format jsonl --record /tmp/scan.btsnoop > /tmp/scan.jsonl; check-ibeacon /tmp/scan.jsonl; beacond parse /tmp/scan.btsnoop > /tmp/recorded.jsonl; check-ibeacon /tmp/recorded.jsonl; check-sigint; check-errors; check-recovery' \
     "$BIN"
 cat > "$PAYLOAD_DIR/opt/payload/bin/check-ibeacon" <<'CHECK'
 #!/bin/sh
 # Exit 0 iff a JSON line of `beacond scan` carries the vhci-vm advertiser's iBeacon.
 file=$1
-echo "beacond scan wrote $(wc -l < "$file") line(s); first one:"
+echo "$file: $(wc -l < "$file") line(s); first one:"
 head -n 1 "$file"
 hits=$(awk 'tolower($0) ~ /"uuid":"e2c56db5-dffb-48d2-b060-d0f5a71096e0"/ && /"major":1[,}]/ && /"minor":2[,}]/ && /"power":-59[,}]/' "$file" | wc -l)
 if [ "$hits" -gt 0 ]; then
@@ -61,7 +73,59 @@ fi
 echo "FAIL: no line with iBeacon E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 major 1 minor 2 power -59"
 exit 1
 CHECK
-chmod +x "$PAYLOAD_DIR/opt/payload/bin/check-ibeacon"
+cat > "$PAYLOAD_DIR/opt/payload/bin/check-sigint" <<'CHECK'
+#!/bin/sh
+# Ctrl-C must stop `beacond scan` cleanly: scanning disabled, filter restored, exit status 0.
+status=0
+timeout -s INT --preserve-status 3 beacond scan --adapter "hci$VHCI_SCAN_INDEX" > /tmp/sigint.jsonl 2> /tmp/sigint.log || status=$?
+cat /tmp/sigint.log
+if [ "$status" = 0 ] && grep -q "scanning disabled, previous socket filter restored" /tmp/sigint.log; then
+    echo "PASS: SIGINT stopped beacond scan cleanly ($(wc -l < /tmp/sigint.jsonl) line(s) before)"
+    exit 0
+fi
+echo "FAIL: after SIGINT beacond scan exited $status without an orderly stop"
+exit 1
+CHECK
+cat > "$PAYLOAD_DIR/opt/payload/bin/check-errors" <<'CHECK'
+#!/bin/sh
+# The errors a user meets, on a real kernel: exit status and the advice in the message.
+fail=0
+expect() {   # expect NAME STATUS TEXT -- COMMAND...
+    name=$1 want=$2 text=$3; shift 4
+    status=0; "$@" > /dev/null 2> /tmp/err.log || status=$?
+    if [ "$status" = "$want" ] && grep -qF -- "$text" /tmp/err.log; then echo "PASS[$name]: exit $status: $(head -c 200 /tmp/err.log)"
+    else echo "FAIL[$name]: exit $status (want $want, text '$text'):"; cat /tmp/err.log; fail=1; fi
+}
+expect no-such-adapter 69 "Adapters present: hci" -- beacond scan --adapter hci9 --duration 1s
+expect no-permission 77 'sudo setcap cap_net_raw+ep $(command -v beacond)' -- \
+    setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all \
+    /opt/payload/bin/beacond scan --adapter "hci$VHCI_SCAN_INDEX" --duration 1s
+hciconfig "hci$VHCI_SCAN_INDEX" down
+expect adapter-down 75 "sudo hciconfig hci$VHCI_SCAN_INDEX up" -- beacond scan --adapter "hci$VHCI_SCAN_INDEX" --duration 1s
+hciconfig "hci$VHCI_SCAN_INDEX" up
+exit $fail
+CHECK
+cat > "$PAYLOAD_DIR/opt/payload/bin/check-recovery" <<'CHECK'
+#!/bin/sh
+# Adapter down for 4 s under a running scan: the watchdog (2 s) closes it, reopen attempts back
+# off while it is down, scanning resumes once it is up, and reports arrive again.
+hci="hci$VHCI_SCAN_INDEX"
+beacond scan --adapter "$hci" --duration 14s --watchdog 2s > /tmp/recovery.jsonl 2> /tmp/recovery.log &
+pid=$!
+sleep 3; hciconfig "$hci" down
+sleep 4; hciconfig "$hci" up; up=$(date +%s)
+status=0; wait $pid || status=$?
+cat /tmp/recovery.log
+after=$(awk -v up="$up" -F'"time":' 'NF > 1 { split($2, t, ","); if (t[1] + 0 > up) n++ } END { print n + 0 }' /tmp/recovery.jsonl)
+if [ "$status" = 0 ] && grep -q "adapter reopened" /tmp/recovery.log && [ "$after" -gt 0 ]; then
+    echo "PASS[recovery]: reopened after the adapter came back; $after report(s) after that"
+    exit 0
+fi
+echo "FAIL[recovery]: exit $status, $after report(s) after the adapter came back"
+exit 1
+CHECK
+chmod +x "$PAYLOAD_DIR/opt/payload/bin/check-ibeacon" "$PAYLOAD_DIR/opt/payload/bin/check-sigint" \
+    "$PAYLOAD_DIR/opt/payload/bin/check-errors" "$PAYLOAD_DIR/opt/payload/bin/check-recovery"
 # make-swift-payload's run.sh does not put the payload's bin on PATH.
 sed -i '2a export PATH=/opt/payload/bin:$PATH' "$PAYLOAD_DIR/opt/payload/run.sh"
 

@@ -1,6 +1,8 @@
 // libFuzzer harness for BeaconWire: feeds arbitrary bytes to the H4 framer (whole and split),
 // the LE advertising report parser, the AD structure iterator, the AD element and beacon frame
-// decoders, and the lazily built strings. Built and run by scripts/fuzz.sh.
+// decoders, the lazily built strings, and — as a whole file — the capture readers (btsnoop,
+// pcap, pcapng) with the capture decoder (HCI events and sniffer link-layer PDUs).
+// Built and run by scripts/fuzz.sh.
 import BeaconCore
 import BeaconWire
 
@@ -36,6 +38,18 @@ public func wireFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     // 2. The input as one event packet, and as raw advertising data.
     sink &+= parseEvent(bytes)
     sink &+= parseAdvertisingData(bytes)
+    // 3. The input as a capture file: container, records, HCI and sniffer decoding.
+    if let capture = try? CaptureFile(bytes: Array(bytes)) {
+        let summary = CaptureDecoder().decode(capture) { item in
+            switch item {
+            case .advertisement(let advertisement):
+                sink &+= parseAdvertisingData(advertisement.report.data)
+            case .error(let error):
+                precondition(error.recordOffset.map { $0 >= 0 && $0 <= size } ?? true, "record offset outside the file")
+            }
+        }
+        sink &+= summary.recordsRead
+    }
     if sink == 0x5EED_F00D { print(sink) }   // keep the work observable
     return 0
 }

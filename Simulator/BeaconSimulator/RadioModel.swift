@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// How a transmission becomes an RSSI at a receiver, or is lost.
 ///
 /// - Mean received power: log-distance path loss from the beacon's measured power at 1 m,

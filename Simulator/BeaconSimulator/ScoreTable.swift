@@ -6,8 +6,8 @@ public enum ScoreTable {
         for score in scores {
             rows.append([score.alertID, "\(score.alerts)", "\(score.visits)", "\(score.matchedAlerts)",
                          percent(score.precision), percent(score.recall),
-                         score.medianLatency.map(DurationText.format) ?? "-",
-                         score.p90Latency.map(DurationText.format) ?? "-"])
+                         score.medianLatency.map(\.humanReadable) ?? "-",
+                         score.p90Latency.map(\.humanReadable) ?? "-"])
         }
         if scores.isEmpty { return "no delivered alerts" }
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max()! }

@@ -79,7 +79,7 @@ struct YAMLField {
     }
 
     func duration() throws -> Duration {
-        guard let text = scalarText(), let value = DurationText.parse(text) else {
+        guard let text = scalarText(), let value = Duration(parsing: text) else {
             throw invalid("a duration such as 90s, 10m, 24h or 250ms")
         }
         return value

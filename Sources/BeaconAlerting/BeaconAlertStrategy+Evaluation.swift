@@ -25,6 +25,25 @@ extension BeaconAlertStrategy {
         evaluate(update.beacons, now: update.time, into: &triggers)
     }
 
+    /// Runs one whole cycle over the beacons of `update` whose identity satisfies `isIncluded`
+    /// (an alert's match), without building a filtered copy of the list.
+    @inlinable
+    public func evaluate(_ update: RangingUpdate, matching isIncluded: (BeaconID) -> Bool,
+                         into triggers: inout [AlertTrigger]) {
+        let key = self.key
+        let now = update.time
+        update.beacons.withUnsafeBufferPointer { beacons in
+            for index in beacons.indices where isIncluded(beacons[index].id) {
+                if evaluate(beacon: beacons[index], now: now) {
+                    triggers.append(AlertTrigger(beacon: beacons[index].id, strategy: key, time: now))
+                }
+            }
+        }
+        finishCycle(now: now) { id in
+            triggers.append(AlertTrigger(beacon: id, strategy: key, time: now))
+        }
+    }
+
     /// Runs one whole cycle ending at `now` over `beacons` (the beacons using this strategy) and
     /// appends a trigger for each beacon that fired. The array type is concrete on purpose: the
     /// loop is then compiled once, specialised, even when called on `any BeaconAlertStrategy`

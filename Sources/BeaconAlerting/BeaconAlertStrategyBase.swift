@@ -37,12 +37,19 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     /// The bookkeeping options.
     public let configuration: StrategyBaseConfiguration
     private let initialValue: Value
-    // Parallel arrays indexed by slot; `slots` maps a beacon to its slot.
-    private var slots: [BeaconID: Int] = [:]
-    private var ids: ContiguousArray<BeaconID> = []
-    private var books: ContiguousArray<Bookkeeping> = []
+    // Parallel arrays indexed by slot; `slots` maps a beacon to its slot. The bookkeeping is
+    // private and never accessed re-entrantly (subclass hooks only see `values`), so its
+    // dynamic exclusivity checks are switched off: they cost more than the work on this path.
+    @exclusivity(unchecked) private var slots: [BeaconID: Int] = [:]
+    @exclusivity(unchecked) private var ids: ContiguousArray<BeaconID> = []
+    @exclusivity(unchecked) private var books: ContiguousArray<Bookkeeping> = []
     private var values: ContiguousArray<Value> = []
-    private var cycle: UInt64 = 0
+    @exclusivity(unchecked) private var cycle: UInt64 = 0
+    // Slot hints: the ranging loop lists beacons in a stable order, so the n-th beacon updated in
+    // this cycle is usually the one that was n-th in the last: `hints[n]` remembers its slot and
+    // saves the hash lookup. A hint is only a guess, checked against `ids` before use.
+    @exclusivity(unchecked) private var hints: ContiguousArray<Int32> = []
+    @exclusivity(unchecked) private var hintPosition = 0
 
     /// Creates a strategy whose beacons start with `initialValue`; `capacity` pre-sizes the
     /// per-beacon storage (beacons expected at once).
@@ -136,6 +143,8 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
             }
         }
         cycle &+= 1
+        hintPosition = 0
+        if hints.count > ids.count { hints.removeLast(hints.count - ids.count) }
     }
 
     /// How many beacons the strategy currently remembers.
@@ -144,6 +153,15 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     // MARK: Bookkeeping
 
     private func updateSlot(_ beacon: RangedBeacon, now: Timestamp) -> Int {
+        let position = hintPosition
+        hintPosition += 1
+        if position < hints.count {
+            let hinted = Int(hints[position])
+            if hinted < ids.count, ids[hinted] == beacon.id {
+                step(hinted, beacon: beacon, now: now)
+                return hinted
+            }
+        }
         let slot: Int
         if let existing = slots[beacon.id] {
             slot = existing
@@ -154,6 +172,7 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
             books.append(Bookkeeping(lastSeen: now))
             values.append(initialValue)
         }
+        if position < hints.count { hints[position] = Int32(truncatingIfNeeded: slot) } else { hints.append(Int32(truncatingIfNeeded: slot)) }
         step(slot, beacon: beacon, now: now)
         return slot
     }

@@ -9,7 +9,7 @@ extension ParameterDeclaration {
             found: "\(raw.kindName) \(raw)")
         switch (declaration.kind, raw) {
         case (.duration, .string(let text)):
-            guard let duration = DurationText.parse(text) else { throw wrongType }
+            guard let duration = Duration(parsing: text) else { throw wrongType }
             return .duration(duration)
         case (.proximity, .string(let text)):
             guard let proximity = Proximity(name: text), proximity != .unknown else { throw wrongType }

@@ -18,7 +18,7 @@ public enum ParameterKind: String, Hashable, Sendable, CaseIterable, Codable {
     /// What a valid value looks like, for listings and error messages.
     public var expectation: String {
         switch self {
-        case .duration: "a duration: a whole number followed by ms, s, m or h (500ms, 3s, 10m, 2h)"
+        case .duration: "a duration: a number and a unit — ms, s, m, h or d (500ms, 3s, 1.5s, 10m, 2h, 1d)"
         case .proximity: "a proximity: immediate, near or far"
         case .integer: "a whole number"
         case .number: "a number"

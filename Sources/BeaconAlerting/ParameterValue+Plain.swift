@@ -2,7 +2,7 @@ extension ParameterValue {
     /// The value as plain configuration (`.duration(3 s)` → `"3s"`), which reads back to itself.
     public var plainValue: StrategyValue {
         switch self {
-        case .duration(let duration): .string(DurationText.format(duration))
+        case .duration(let duration): .string(duration.humanReadable)
         case .proximity(let proximity): .string(proximity.name)
         case .integer(let value): .integer(value)
         case .number(let value): .number(value)

@@ -26,7 +26,7 @@ public enum ParameterValue: Hashable, Sendable {
     /// The value as configuration writes it (`3s`, `near`, `60`, `true`).
     public var configurationText: String {
         switch self {
-        case .duration(let duration): DurationText.format(duration)
+        case .duration(let duration): duration.humanReadable
         case .proximity(let proximity): proximity.name
         case .integer(let value): "\(value)"
         case .number(let value): "\(value)"

@@ -104,7 +104,8 @@ public enum BlueZScannerError: Error, Hashable, Sendable, CustomStringConvertibl
                 Bluetooth adapter \(adapter) is busy (\(detail)): another program, usually bluetoothd, is \
                 scanning on it or holds the controller. Stop that scan (`bluetoothctl scan off`; close apps \
                 that discover devices), or stop bluetoothd (`sudo systemctl stop bluetooth`), or give beacond \
-                its own dongle (`--adapter hci1`). See Docs/Gateway.md.
+                its own dongle (`--adapter hci1`). If nothing else is scanning (a scanner was killed without \
+                stopping), reset the adapter: `sudo hciconfig \(adapter) reset`. See Docs/Gateway.md.
                 """
         case .adapterLost(let adapter, let error):
             return "Bluetooth adapter \(adapter) went away (\(error)): it was unplugged or reset."

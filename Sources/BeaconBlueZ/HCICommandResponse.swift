@@ -56,8 +56,9 @@ public struct HCICommandResponse: Hashable, Sendable {
 
     /// ``parse(_:)`` over an array.
     public static func parse(_ packet: [UInt8]) throws(HCIEventError) -> HCICommandResponse? {
-        do {
-            return try packet.withUnsafeBytes { bytes throws(HCIEventError) in try parse(bytes) }
-        } catch let error as HCIEventError { throw error } catch { fatalError("unreachable: \(error)") }
+        let result = packet.withUnsafeBytes { bytes in
+            Result { () throws(HCIEventError) -> HCICommandResponse? in try parse(bytes) }
+        }
+        return try result.get()
     }
 }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The synchronous half of the scanner: opens the adapter, sends the commands that switch
 /// scanning on, reads packets, and undoes it all in order. Runs only on the scanner's dedicated
 /// thread (it blocks in system calls), one instance per session.
@@ -107,7 +115,7 @@ final class HCIScanController {
 
     /// Reads one packet while scanning (`nil`: nothing within `timeout`).
     func readPacket(into buffer: UnsafeMutableRawBufferPointer, timeout: Duration) throws(BlueZScannerError) -> Int? {
-        guard let socket else { throw .adapterLost(adapter: adapterName, HCISystemError(.read, errno: 9)) }
+        guard let socket else { throw .adapterLost(adapter: adapterName, HCISystemError(.read, errno: EBADF)) }
         return try system { () throws(HCISystemError) in
             try transport.read(from: socket, into: buffer, timeout: timeout)
         }
@@ -146,7 +154,7 @@ final class HCIScanController {
     ///
     /// - Returns: the return parameters after the status.
     func send(_ command: HCICommand) throws(BlueZScannerError) -> [UInt8] {
-        guard let socket else { throw .adapterLost(adapter: adapterName, HCISystemError(.write, errno: 9)) }
+        guard let socket else { throw .adapterLost(adapter: adapterName, HCISystemError(.write, errno: EBADF)) }
         try system { () throws(HCISystemError) in try transport.write(command.packet, to: socket) }
         for _ in 0...Self.maxSkippedEvents {
             let count = try system { () throws(HCISystemError) in

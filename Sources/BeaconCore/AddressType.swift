@@ -15,7 +15,10 @@ public enum AddressType: UInt8, Hashable, Sendable, CaseIterable {
     case anonymous = 0xFF
 
     /// The name used in CSV and JSON output.
-    public var name: String {
+    public var name: String { staticName.description }
+
+    /// ``name`` as a static string (writers copy its bytes without building a `String`).
+    public var staticName: StaticString {
         switch self {
         case .public: "public"
         case .random: "random"

@@ -14,9 +14,23 @@ public struct BeaconMatch: Hashable, Sendable, CustomStringConvertible {
         case eddystone(namespaceHex: String, instanceHex: String?)
     }
 
-    public var constraint: Constraint
+    /// The constraint.
+    public let constraint: Constraint
+    /// The constraint's UUID as the two words `BeaconID` stores, so matching compares integers.
+    @usableFromInline let uuidWords: (high: UInt64, low: UInt64)?
 
-    public init(_ constraint: Constraint) { self.constraint = constraint }
+    public init(_ constraint: Constraint) {
+        self.constraint = constraint
+        if case .uuid(let uuid, _, _) = constraint {
+            let reference = BeaconID.iBeacon(uuid: uuid, major: 0, minor: 0)
+            uuidWords = (reference.high, reference.low)
+        } else {
+            uuidWords = nil
+        }
+    }
+
+    public static func == (a: BeaconMatch, b: BeaconMatch) -> Bool { a.constraint == b.constraint }
+    public func hash(into hasher: inout Hasher) { hasher.combine(constraint) }
 
     /// Matches every beacon.
     public static let any = BeaconMatch(.any)
@@ -27,8 +41,9 @@ public struct BeaconMatch: Hashable, Sendable, CustomStringConvertible {
         switch constraint {
         case .any:
             return true
-        case .uuid(let uuid, let major, let minor):
-            guard id.kind != .eddystoneUID, id.uuid == uuid else { return false }
+        case .uuid(_, let major, let minor):
+            guard id.kind != .eddystoneUID, let words = uuidWords, id.high == words.high, id.low == words.low
+            else { return false }
             if let major, id.major != major { return false }
             if let minor, id.minor != minor { return false }
             return true

@@ -1,13 +1,17 @@
 extension Duration {
-    /// Parses a human duration as configuration files write it: a number followed by a unit,
-    /// optionally repeated — `250ms`, `3s`, `1.5s`, `10m`, `2h`, `1d`, `1h30m`. Units: `ms`, `s`,
-    /// `m` (minutes), `h`, `d`. A bare number is rejected (say which unit you mean).
-    /// Returns `nil` for anything else.
+    /// Parses a human duration as configuration files and options write it: a number followed
+    /// by a unit, optionally repeated — `376us`, `250ms`, `3s`, `1.5s`, `10m`, `2h`, `1d`,
+    /// `1h30m`. Units: `ns`, `us` (or `µs`), `ms`, `s`, `m` (or `min`), `h`, `d`. A bare number is
+    /// rejected (say which unit you mean), except `0`. Returns `nil` for anything else.
+    ///
+    /// This is the one duration syntax of beacond: configuration, scenarios, strategy
+    /// parameters and command-line options all read durations through it.
     public init?(parsing text: some StringProtocol) {
         var bytes = Substring(text).utf8[...]
         while bytes.first == UInt8(ascii: " ") { bytes = bytes.dropFirst() }
         while bytes.last == UInt8(ascii: " ") { bytes = bytes.dropLast() }
         guard !bytes.isEmpty else { return nil }
+        if bytes.elementsEqual("0".utf8) { self = .zero; return }
         var totalNanoseconds = 0.0
         while !bytes.isEmpty {
             let numberEnd = bytes.firstIndex { !(($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".")) } ?? bytes.endIndex
@@ -15,11 +19,13 @@ extension Duration {
                   let value = Double(String(decoding: bytes[bytes.startIndex..<numberEnd], as: UTF8.self))
             else { return nil }
             bytes = bytes[numberEnd...]
-            let unitEnd = bytes.firstIndex { $0 < UInt8(ascii: "a") || $0 > UInt8(ascii: "z") } ?? bytes.endIndex
+            let unitEnd = bytes.firstIndex { ($0 < UInt8(ascii: "a") || $0 > UInt8(ascii: "z")) && $0 < 0x80 } ?? bytes.endIndex
             let unit = String(decoding: bytes[bytes.startIndex..<unitEnd], as: UTF8.self)
             bytes = bytes[unitEnd...]
             let scale: Double
             switch unit {
+            case "ns": scale = 1
+            case "us", "µs": scale = 1e3
             case "ms": scale = 1e6
             case "s": scale = 1e9
             case "m", "min": scale = 60e9

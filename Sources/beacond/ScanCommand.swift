@@ -44,7 +44,7 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(help: "Also write the raw HCI events to this btsnoop file.")
     var record: String?
 
-    @Option(help: "Reopen the adapter after this long without a report (0 = never).")
+    @Option(help: "Reopen the adapter after this long without a report (0s = never).")
     var watchdog = "60s"
 
     func validate() throws {
@@ -63,11 +63,11 @@ struct ScanCommand: AsyncParsableCommand {
             do {
                 try await scanner.run { batch in try output.write(batch) }
             } catch {
-                try? output.finish()
+                output.abandon()
                 throw error
             }
             try output.finish()
-            Self.writeToStandardError("beacond scan: \(output.summaryLine)\n")
+            printError("beacond scan: \(output.summaryLine)")
         }
         let signals = SignalCanceller(signals: [SIGINT, SIGTERM]) { scan.cancel() }
         let timer = stopAfter.map { limit in
@@ -85,7 +85,7 @@ struct ScanCommand: AsyncParsableCommand {
         do {
             try await scan.value
         } catch let error as BlueZScannerError {
-            Self.printError(error.description)
+            printError("beacond scan: error: \(error)")
             throw ExitCode(Self.exitStatus(for: error))
         }
     }
@@ -131,15 +131,6 @@ struct ScanCommand: AsyncParsableCommand {
         case .warning: "warning"
         case .error: "error"
         }
-        writeToStandardError("beacond scan: [\(level)] \(event)\n")
-    }
-
-    private static func printError(_ message: String) {
-        writeToStandardError("beacond scan: error: \(message)\n")
-    }
-
-    static func writeToStandardError(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in _ = Glibc.write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+        printError("beacond scan: [\(level)] \(event)")
     }
 }

@@ -58,19 +58,17 @@ final class ScanOutput {
         try recorder?.close()
     }
 
+    /// Closes the record file after a failure. Every batch has been flushed already, so what is
+    /// left is at most the CSV header, which a failed scan does not print.
+    func abandon() {
+        try? recorder?.close()
+    }
+
     /// `N packets, M advertising reports` for the log.
     var summaryLine: String { summary.line }
 
     private func flush() {
-        buffer.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(STDOUT_FILENO, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0, errno == EINTR { continue }
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
+        buffer.withUnsafeBytes { writeAll($0, to: STDOUT_FILENO) }
         buffer.removeAll()
     }
 }

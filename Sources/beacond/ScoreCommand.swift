@@ -29,7 +29,7 @@ struct ScoreCommand: ParsableCommand {
     var tolerance: String = "30s"
 
     func run() throws {
-        guard let toleranceValue = DurationText.parse(tolerance) else {
+        guard let toleranceValue = Duration(parsing: tolerance) else {
             throw ValidationError("--tolerance must be a duration such as 30s")
         }
         var definition: VisitDefinition?
@@ -37,7 +37,7 @@ struct ScoreCommand: ParsableCommand {
             var value = VisitDefinition()
             if let radius { value.radius = radius }
             if let minDuration {
-                guard let parsed = DurationText.parse(minDuration) else {
+                guard let parsed = Duration(parsing: minDuration) else {
                     throw ValidationError("--min-duration must be a duration such as 60s")
                 }
                 value.minimumDuration = parsed

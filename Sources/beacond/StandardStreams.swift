@@ -31,15 +31,18 @@ func printError(_ message: String) {
 
 /// Writes all of `bytes` to `descriptor`, retrying short writes and EINTR.
 func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
-    bytes.withUnsafeBytes { raw in
-        var offset = 0
-        while offset < raw.count {
-            let n = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += n
+    bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
+}
+
+/// Writes all of `raw` to `descriptor`, retrying short writes and EINTR.
+func writeAll(_ raw: UnsafeRawBufferPointer, to descriptor: Int32) {
+    var offset = 0
+    while offset < raw.count {
+        let n = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+        if n < 0 {
+            if errno == EINTR { continue }
+            return
         }
+        offset += n
     }
 }

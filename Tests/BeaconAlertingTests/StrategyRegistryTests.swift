@@ -55,7 +55,7 @@ struct StrategyRegistryTests {
 
     static let allKeys = "all-of, any-of, cooldown, enter, exit, proximity, rssi, time"
     static let timeParameters = "dwell, gap, proximity, maxTimeBeforeReset, resetWhenConditionInvalid, retention"
-    static let durationExpectation = "a duration: a whole number followed by ms, s, m or h (500ms, 3s, 10m, 2h)"
+    static let durationExpectation = "a duration: a number and a unit — ms, s, m, h or d (500ms, 3s, 1.5s, 10m, 2h, 1d)"
 
     /// (configuration mapping, exact error message): each message names the key, the parameter
     /// and the valid choices.
@@ -65,8 +65,8 @@ struct StrategyRegistryTests {
          "strategy \"time\": unknown parameter \"dwel\"; valid parameters: \(timeParameters)"),
         (["strategy": "time", "dwell": 60],
          "strategy \"time\": parameter \"dwell\" is whole number 60; expected \(durationExpectation)"),
-        (["strategy": "time", "dwell": "1.5m"],
-         "strategy \"time\": parameter \"dwell\" is text 1.5m; expected \(durationExpectation)"),
+        (["strategy": "time", "dwell": "1.5 minutes"],
+         "strategy \"time\": parameter \"dwell\" is text 1.5 minutes; expected \(durationExpectation)"),
         (["strategy": "time", "proximity": "close"],
          "strategy \"time\": parameter \"proximity\" is text close; expected a proximity: immediate, near or far"),
         (["strategy": "time", "dwell": "0s"],

@@ -36,3 +36,26 @@ struct ProximityTests {
         #expect(Proximity(name: "close") == nil)
     }
 }
+
+@Suite("BeaconMatch")
+struct BeaconMatchTests {
+    static let uuid = UUID(uuidString: "74278BDA-B644-4520-8F0C-720EAF059935")!
+    static let other = UUID(uuidString: "74278BDA-B644-4520-8F0C-720EAF059936")!
+
+    @Test("UUID, major and minor narrow the match; Eddystone never matches a UUID constraint")
+    func uuidConstraint() {
+        let id = BeaconID.iBeacon(uuid: Self.uuid, major: 1, minor: 2)
+        #expect(BeaconMatch(.uuid(Self.uuid, major: nil, minor: nil)).matches(id))
+        #expect(BeaconMatch(.uuid(Self.uuid, major: 1, minor: nil)).matches(id))
+        #expect(BeaconMatch(.uuid(Self.uuid, major: 1, minor: 2)).matches(id))
+        #expect(!BeaconMatch(.uuid(Self.uuid, major: 1, minor: 3)).matches(id))
+        #expect(!BeaconMatch(.uuid(Self.uuid, major: 2, minor: nil)).matches(id))
+        #expect(!BeaconMatch(.uuid(Self.other, major: nil, minor: nil)).matches(id))
+        #expect(BeaconMatch(.uuid(Self.uuid, major: nil, minor: nil)).matches(.altBeacon(id1: Self.uuid, id2: 9, id3: 9)))
+        let eddystone = BeaconID.eddystoneUID(namespaceHigh: 0x0102, namespaceLow: 0x0304_0506_0708_090A, instance: 0xAA)
+        #expect(!BeaconMatch(.uuid(Self.uuid, major: nil, minor: nil)).matches(eddystone))
+        #expect(BeaconMatch(.eddystone(namespaceHex: "0102030405060708090A", instanceHex: nil)).matches(eddystone))
+        #expect(!BeaconMatch(.eddystone(namespaceHex: "0102030405060708090a", instanceHex: "0000000000bb")).matches(eddystone))
+        #expect(BeaconMatch.any.matches(eddystone))
+    }
+}

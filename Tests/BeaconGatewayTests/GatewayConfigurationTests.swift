@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconAlerting
 import FoundationEssentials
 import Testing
 @testable import BeaconGateway
@@ -67,5 +68,97 @@ struct GatewayConfigurationTests {
         do { _ = try GatewayConfiguration.load(path: "/nonexistent/gw.yaml") } catch {
             #expect(error.description.contains("/nonexistent/gw.yaml: cannot read the file"))
         }
+    }
+}
+
+@Suite("Gateway configuration: ranging and policy sections")
+struct GatewayConfigurationSectionTests {
+    @Test("The ranging section sets every knob and regions exit on their own timeouts")
+    func rangingSection() throws {
+        let config = try GatewayConfiguration(node: ConfigNode(yaml: """
+            ranging:
+              cycle: 2s
+              grace: 4s
+              retention: 40s
+              filter: kalman
+              spikeClamp: 8
+              pathLossExponent: 2.2
+              measuredPower: -61
+              proximity: {immediate: 0.4, near: 2.5}
+              exitTimeout: 12s
+              regions:
+                - {id: lobby, match: {uuid: 74278BDA-B644-4520-8F0C-720EAF059935, major: 1}, exitTimeout: 20s}
+                - {id: all}
+            """))
+        let ranging = config.ranging
+        #expect(ranging.cycleLength == .seconds(2) && ranging.missedScanGrace == .seconds(4))
+        #expect(ranging.retention == .seconds(40) && ranging.spikeClamp == 8)
+        #expect(ranging.filter.name == "kalman")
+        guard case .logDistance(let model) = ranging.distanceModel else { Issue.record("not log-distance"); return }
+        #expect(model.exponent == 2.2)
+        #expect(ranging.defaultMeasuredPower == -61)
+        #expect(ranging.proximity.immediateBelow == 0.4 && ranging.proximity.nearBelow == 2.5)
+        #expect(ranging.defaultExitTimeout == .seconds(12))
+        #expect(ranging.regions.map(\.id) == ["lobby", "all"])
+        #expect(ranging.regions[0].exitTimeout == .seconds(20) && ranging.regions[1].exitTimeout == nil)
+        let uuid = try #require(UUID(uuidString: "74278BDA-B644-4520-8F0C-720EAF059935"))
+        #expect(ranging.regions[0].contains(.iBeacon(uuid: uuid, major: 1, minor: 9)))
+        #expect(!ranging.regions[0].contains(.iBeacon(uuid: uuid, major: 2, minor: 9)))
+    }
+
+    @Test("Ranging mistakes name the key and the choices", arguments: [
+        ("ranging:\n  filter: median\n", "unknown filter 'median'", "arma"),
+        ("ranging:\n  cycle: fast\n", "ranging.cycle", "expected a duration"),
+        ("ranging:\n  regions:\n    - {id: a}\n    - {id: a}\n", "duplicate region id 'a'", "ranging.regions[1]"),
+        ("ranging:\n  distanceModel: curve-fitted\n  pathLossExponent: 2\n", "log-distance model only", "pathLossExponent"),
+    ])
+    func rangingErrors(yaml: String, what: String, hint: String) {
+        #expect(throws: ConfigurationError.self) { try GatewayConfiguration(node: ConfigNode(yaml: yaml)) }
+        do { _ = try GatewayConfiguration(node: ConfigNode(yaml: yaml)) } catch {
+            #expect(error.description.contains(what), "\(error)")
+            #expect(error.description.contains(hint), "\(error)")
+        }
+    }
+
+    @Test("The documented alert-engine example (Docs/AlertEngine.md) is accepted as written")
+    func documentedEngineExample() throws {
+        let doc = try String(contentsOfFile: TestPaths.repositoryRoot + "/Docs/AlertEngine.md", encoding: .utf8)
+        let start = try #require(doc.range(of: "```yaml\n"))
+        let end = try #require(doc.range(of: "```", range: start.upperBound..<doc.endIndex))
+        let yaml = String(doc[start.upperBound..<end.lowerBound])
+        let config = try GatewayConfiguration(node: ConfigNode(yaml: yaml, file: "Docs/AlertEngine.md"))
+        let alert = try #require(config.alerts.first)
+        #expect(alert.policy.repeatInterval == .daily)
+        #expect(alert.policy.cooldown == .seconds(3600))
+        #expect(alert.policy.cancelOn == [.regionExit("lobby"), .beaconExit, .alertDelivered("vip-welcome"), .event("closing")])
+        #expect(alert.policy.window?.timeZoneName == "Europe/Paris")
+    }
+
+    @Test("Giving both delay and notBefore is refused at the alert's line")
+    func delayAndNotBefore() {
+        let yaml = "alerts:\n  - id: a\n    strategy: time\n    delay: 10m\n    notBefore: \"2025-06-01T08:00:00Z\"\n"
+        do {
+            _ = try GatewayConfiguration(node: ConfigNode(yaml: yaml, file: "gw.yaml"))
+            Issue.record("accepted both delay and notBefore")
+        } catch {
+            #expect(error.description.hasPrefix("gw.yaml:2"), "\(error)")
+            #expect(error.description.contains("delay") && error.description.contains("notBefore"), "\(error)")
+        }
+    }
+}
+
+@Suite("README")
+struct ReadmeConfigurationTests {
+    @Test("The README's configuration example is accepted and builds a pipeline")
+    func readmeExample() throws {
+        let readme = try String(contentsOfFile: TestPaths.repositoryRoot + "/README.md", encoding: .utf8)
+        let section = try #require(readme.range(of: "## Configuration"))
+        let start = try #require(readme.range(of: "```yaml\n", range: section.upperBound..<readme.endIndex))
+        let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
+        let config = try GatewayConfiguration(node: ConfigNode(yaml: String(readme[start.upperBound..<end.lowerBound]),
+                                                               file: "README.md"))
+        #expect(config.alerts.map(\.id) == ["lobby-dwell"])
+        #expect(config.ranging.regions.map(\.id) == ["lobby"])
+        _ = try AlertPipeline(configuration: config, registry: .builtIn())
     }
 }

@@ -1,4 +1,5 @@
 @testable import BeaconSimulator
+import BeaconCore
 import Testing
 
 @Suite("Event queue")

@@ -9,10 +9,9 @@ let groups: [(name: String, run: () throws -> [BenchResult])] = [
     ("simulator", SimulatorBenchmarks.run),
     ("engine", AlertEngineBenchmarks.run),
     ("capture", CaptureBenchmarks.run),
-    ("simulator", SimulatorBenchmarks.run),
     ("strategies", StrategyBenchmarks.run),
+    ("day", DayBenchmarks.run),
 ]
-
 
 let wanted = Set(CommandLine.arguments.dropFirst())
 for group in groups where wanted.isEmpty || wanted.contains(group.name) {

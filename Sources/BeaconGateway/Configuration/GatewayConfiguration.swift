@@ -1,3 +1,4 @@
+import BeaconRanging
 import BeaconAlerting
 
 /// The gateway configuration file: the source, the state file, the sinks and the alerts.
@@ -15,18 +16,22 @@ public struct GatewayConfiguration: Sendable {
     /// At most this many events wait per sink; more are dropped, counted and logged.
     public var maxBacklog: Int
 
+    /// Ranging: cycle, filter, distance model, proximity bands, regions.
+    public var ranging: RangingConfiguration
+
     public init(alerts: [AlertDefinition] = [], maxPending: Int = AlertEngineConfiguration.defaultMaxPending,
                 source: SourceDefinition? = nil, statePath: String? = nil, sinks: [SinkDefinition] = [],
-                maxBacklog: Int = 10_000) {
+                maxBacklog: Int = 10_000, ranging: RangingConfiguration = RangingConfiguration()) {
         self.alerts = alerts
         self.maxPending = maxPending
         self.source = source
         self.statePath = statePath
         self.sinks = sinks
         self.maxBacklog = maxBacklog
+        self.ranging = ranging
     }
 
-    static let keys = ["source", "state", "sinks", "maxBacklog", "alerts", "maxPending"]
+    static let keys = ["source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging"]
 
     /// Reads and validates a configuration document.
     public init(node: ConfigNode) throws(ConfigurationError) {
@@ -57,6 +62,8 @@ public struct GatewayConfiguration: Sendable {
         }
         self.sinks = sinks
         maxBacklog = try node["maxBacklog"]?.integer(in: 1...10_000_000) ?? 10_000
+        ranging = try node["ranging"].map { n throws(ConfigurationError) in try RangingConfiguration(node: n) }
+            ?? RangingConfiguration()
     }
 
     /// Loads a configuration file.

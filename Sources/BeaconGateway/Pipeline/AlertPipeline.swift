@@ -28,10 +28,10 @@ public final class AlertPipeline {
     /// What has been processed so far.
     public private(set) var statistics = PipelineStatistics()
 
-    /// Builds the stages from configuration.
+    /// Builds the stages from configuration (`ranging` overrides the configuration's section).
     /// - Throws: ``PipelineError`` naming the alert whose strategy or policy is invalid.
     public init(configuration: GatewayConfiguration, registry: StrategyRegistry,
-                ranging rangingConfiguration: RangingConfiguration = RangingConfiguration(),
+                ranging rangingConfiguration: RangingConfiguration? = nil,
                 store: any AlertStateStore = InMemoryAlertStateStore()) throws(PipelineError) {
         var alerts: [ConfiguredAlert] = []
         for definition in configuration.alerts {
@@ -48,7 +48,7 @@ public final class AlertPipeline {
         }
         self.alerts = alerts
         do {
-            ranging = try RangingLoop(configuration: rangingConfiguration)
+            ranging = try RangingLoop(configuration: rangingConfiguration ?? configuration.ranging)
         } catch {
             throw .ranging(error.description)
         }
@@ -94,10 +94,10 @@ public final class AlertPipeline {
     /// Ends every cycle up to `now` (a live source's tick, or the end of a replay) and delivers
     /// what the engine has due.
     public func advance(to now: Timestamp, emit: (RoutedEvent) throws -> Void) throws {
-        var updates: [RangingUpdate] = []
-        ranging.advance(to: now) { updates.append($0) }
-        for update in updates { try decide(update) }
-        emitted += try engine.advance(to: now)
+        // Decide inside the callback: holding on to an update would keep the ranging loop's
+        // reused buffers referenced and force a copy every cycle.
+        try ranging.advance(to: now) { try decide($0) }
+        try catchUpEngine(to: now)
         try flush(emit)
     }
 
@@ -110,14 +110,26 @@ public final class AlertPipeline {
     // MARK: Stages
 
     private func ingest(_ sighting: BeaconSighting) throws {
-        var updates: [RangingUpdate] = []
-        ranging.ingest(sighting) { updates.append($0) }
-        for update in updates { try decide(update) }
+        try ranging.ingest(sighting) { try decide($0) }
+    }
+
+    /// Delivers what falls due up to `time`, each at its own due time, in order: between two
+    /// ranging cycles (or after the last beacon left) the engine's deadlines still happen at the
+    /// times they were scheduled for, not at the time of the next input.
+    private func catchUpEngine(to time: Timestamp) throws {
+        while let deadline = engine.nextDeadline, deadline <= time {
+            let before = emitted.count
+            emitted += try engine.advance(to: deadline)
+            // A deadline that produced nothing and did not move would repeat forever.
+            if emitted.count == before, engine.nextDeadline == deadline { break }
+        }
+        emitted += try engine.advance(to: time)
     }
 
     private func decide(_ update: RangingUpdate) throws {
         statistics.cycles += 1
         let now = update.time
+        try catchUpEngine(to: now)
         for event in update.regionEvents {
             emitted += try engine.handle(event, now: now)
         }
@@ -127,14 +139,14 @@ public final class AlertPipeline {
         for alert in alerts {
             triggers.removeAll(keepingCapacity: true)
             let match = alert.definition.match
-            alert.strategy.evaluate(update.beacons.lazy.filter { match.matches($0.id) }, now: now, into: &triggers)
+            alert.strategy.evaluate(update, matching: { match.matches($0) }, into: &triggers)
             for trigger in triggers {
                 let firing = StrategyFiring(alertID: alert.definition.id, beacon: trigger.beacon,
                                             strategy: trigger.strategy, time: trigger.time)
                 emitted += try engine.fire(firing, now: now)
             }
         }
-        emitted += try engine.advance(to: now)
+        emitted += try engine.advance(to: now)   // what the firings made due at once
     }
 
     private func flush(_ emit: (RoutedEvent) throws -> Void) throws {

@@ -30,7 +30,6 @@ extension RangingLoop {
 
         let endTime = Timestamp(nanosecondsSinceEpoch: end)
         var slot = 0
-        var sorted = true
         while slot < beacons.count {
             let unseen = end &- beacons[slot].lastSeen.nanosecondsSinceEpoch
             exitRegions(slot: slot, at: endTime)
@@ -39,14 +38,11 @@ extension RangingLoop {
                 continue   // the last beacon moved into `slot`
             }
             if beacons[slot].cycleSamples > 0 || unseen < graceNanoseconds {
-                let ranged = ranged(slot: slot)
-                if let previous = update.beacons.last, ranged.id < previous.id { sorted = false }
-                update.beacons.append(ranged)
+                update.beacons.append(ranged(slot: slot))
             }
             beacons[slot].startCycle()
             slot += 1
         }
-        if !sorted { update.beacons.sort { $0.id < $1.id } }
     }
 
     private mutating func exitRegions(slot: Int, at time: Timestamp) {

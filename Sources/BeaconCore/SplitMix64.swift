@@ -1,8 +1,16 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A small, fast, seedable pseudo-random generator (Steele, Lea & Flood's SplitMix64).
 ///
 /// Every random draw of the simulator comes from generators of this type seeded from the
-/// scenario's seed, so one seed always gives the same run, on every platform. Never
-/// `SystemRandomNumberGenerator`.
+/// scenario's seed, so one seed always gives the same run, on every platform; seeded tests use
+/// it too. Never `SystemRandomNumberGenerator` where a result must replay.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     /// The generator's state.
     public var state: UInt64
@@ -48,7 +56,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
             let v = nextUnit() * 2 - 1
             let s = u * u + v * v
             if s > 0 && s < 1 {
-                let scale = (-2 * _log(s) / s).squareRoot()
+                let scale = (-2 * log(s) / s).squareRoot()
                 spareGaussian = v * scale
                 return u * scale
             }

@@ -1,0 +1,92 @@
+import BeaconCore
+import BeaconRanging
+
+extension RangingConfiguration {
+    static let configurationKeys = [
+        "cycle", "grace", "retention", "filter", "spikeClamp", "distanceModel", "pathLossExponent",
+        "measuredPower", "proximity", "exitTimeout", "regions",
+    ]
+
+    /// Reads the `ranging:` section; every key is optional and defaults as documented in
+    /// Docs/Ranging.md.
+    ///
+    /// ```yaml
+    /// ranging:
+    ///   cycle: 1s
+    ///   grace: 3s
+    ///   retention: 30s
+    ///   filter: arma                 # running-average | arma | kalman | one-euro | percentile
+    ///   spikeClamp: 10               # dB per sample, optional
+    ///   distanceModel: log-distance  # or curve-fitted
+    ///   pathLossExponent: 1.5
+    ///   measuredPower: -59           # RSSI at 1 m for frames that carry none
+    ///   proximity: {immediate: 0.5, near: 3, enterMargin: 0.1, leaveMargin: 0.1}
+    ///   exitTimeout: 10s             # regions' default
+    ///   regions:
+    ///     - {id: lobby, match: {uuid: 74278BDA-B644-4520-8F0C-720EAF059935, major: 1}, exitTimeout: 20s}
+    /// ```
+    init(node: ConfigNode) throws(ConfigurationError) {
+        try node.checkKeys(allowed: Self.configurationKeys)
+        self.init()
+        if let value = node["cycle"] { cycleLength = try value.duration() }
+        if let value = node["grace"] { missedScanGrace = try value.duration() }
+        if let value = node["retention"] { retention = try value.duration() }
+        if let value = node["filter"] {
+            guard let kind = RSSIFilterKind(name: try value.string()) else {
+                throw value.error("unknown filter '\(value.scalarText ?? "")'; valid: \(RSSIFilterKind.names.joined(separator: ", "))")
+            }
+            filter = kind
+        }
+        if let value = node["spikeClamp"] { spikeClamp = try value.number() }
+        if let value = node["distanceModel"] {
+            guard let model = DistanceModelKind(name: try value.string()) else {
+                throw value.error("unknown distance model '\(value.scalarText ?? "")'; valid: log-distance, curve-fitted")
+            }
+            distanceModel = model
+        }
+        if let value = node["pathLossExponent"] {
+            guard case .logDistance(var model) = distanceModel else {
+                throw value.error("pathLossExponent applies to the log-distance model only")
+            }
+            model.exponent = try value.number()
+            distanceModel = .logDistance(model)
+        }
+        if let value = node["measuredPower"] { defaultMeasuredPower = Int8(try value.integer(in: -127...20)) }
+        if let bands = node["proximity"] {
+            try bands.checkKeys(allowed: ["immediate", "near", "enterMargin", "leaveMargin"])
+            proximity = ProximityBands(immediateBelow: try bands["immediate"]?.number() ?? 0.5,
+                                       nearBelow: try bands["near"]?.number() ?? 3.0,
+                                       enterMargin: try bands["enterMargin"]?.number() ?? 0.1,
+                                       leaveMargin: try bands["leaveMargin"]?.number() ?? 0.1)
+        }
+        if let value = node["exitTimeout"] { defaultExitTimeout = try value.duration() }
+        if let list = node["regions"] {
+            for item in try list.sequence() {
+                try item.checkKeys(allowed: ["id", "match", "exitTimeout"])
+                let id = try item.required("id").string()
+                if regions.contains(where: { $0.id == id }) { throw item.error("duplicate region id '\(id)'") }
+                let match = try item["match"].map { n throws(ConfigurationError) in try BeaconMatch(node: n) } ?? .any
+                regions.append(BeaconRegion(id: id, constraint: BeaconRegion.Constraint(match),
+                                            exitTimeout: try item["exitTimeout"]?.duration()))
+            }
+        }
+        do {
+            try validate()
+        } catch {
+            throw node.error(error.description)
+        }
+    }
+}
+
+extension BeaconRegion.Constraint {
+    /// The region constraint equivalent to a configuration match.
+    init(_ match: BeaconMatch) {
+        switch match.constraint {
+        case .any: self = .any
+        case .uuid(let uuid, nil, _): self = .uuid(uuid)
+        case .uuid(let uuid, let major?, nil): self = .uuidMajor(uuid, major: major)
+        case .uuid(let uuid, let major?, let minor?): self = .uuidMajorMinor(uuid, major: major, minor: minor)
+        case .eddystone(let namespace, _): self = .eddystoneNamespace(namespace)
+        }
+    }
+}
