@@ -73,6 +73,7 @@ let package = Package(
         .target(name: "BeaconGateway", dependencies: [
             "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconAlerting",
             "BeaconStrategies", "BeaconSimulator", "BeaconSinks", "BeaconStore", .product(name: "Yams", package: "Yams"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "beacond", dependencies: [
             "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconAlerting", "BeaconStrategies",

@@ -38,6 +38,13 @@ public struct AlertDefinition: Sendable {
 
     static let keys = ["id", "match", "strategy", "parameters", "content"] + AlertPolicy.configurationKeys
 
+    /// True when `other` has the same id, match, strategy key and parameters: its strategy (and
+    /// the per-beacon state it holds) can carry over a configuration reload.
+    public func isSameStrategy(as other: AlertDefinition) -> Bool {
+        id == other.id && match == other.match && strategy == other.strategy
+            && parameters?.strategyValue == other.parameters?.strategyValue
+    }
+
     /// The rule the alert engine applies to this definition.
     public var rule: AlertRule { AlertRule(id: id, content: content, policy: policy) }
 

@@ -18,6 +18,9 @@ public struct GatewayConfiguration: Sendable {
 
     /// Ranging: cycle, filter, distance model, proximity bands, regions.
     public var ranging: RangingConfiguration
+    /// When `alerts:` is `{url, checkEvery}`: where the alert definitions are fetched from
+    /// (``alerts`` is then empty until the first good fetch).
+    public var remoteAlerts: RemoteAlertsConfiguration?
 
     public init(alerts: [AlertDefinition] = [], maxPending: Int = AlertEngineConfiguration.defaultMaxPending,
                 source: SourceDefinition? = nil, statePath: String? = nil, sinks: [SinkDefinition] = [],
@@ -37,7 +40,9 @@ public struct GatewayConfiguration: Sendable {
     public init(node: ConfigNode) throws(ConfigurationError) {
         try node.checkKeys(allowed: Self.keys)
         var alerts: [AlertDefinition] = []
-        if let list = node["alerts"] {
+        if let remote = node["alerts"], remote.isMapping {
+            remoteAlerts = try RemoteAlertsConfiguration(node: remote)
+        } else if let list = node["alerts"] {
             for item in try list.sequence() {
                 let definition = try AlertDefinition(node: item)
                 if alerts.contains(where: { $0.id == definition.id }) {

@@ -20,7 +20,9 @@ public final class AlertPipeline {
 
     private var ranging: RangingLoop
     private var engine: AlertEngine
-    private let alerts: [ConfiguredAlert]
+    private var alerts: [ConfiguredAlert]
+    private let store: any AlertStateStore
+    private let maxPending: Int
     private let decoder = CaptureDecoder()
     private var triggers: [AlertTrigger] = []
     private var emitted: [RoutedEvent] = []
@@ -33,20 +35,9 @@ public final class AlertPipeline {
     public init(configuration: GatewayConfiguration, registry: StrategyRegistry,
                 ranging rangingConfiguration: RangingConfiguration? = nil,
                 store: any AlertStateStore = InMemoryAlertStateStore()) throws(PipelineError) {
-        var alerts: [ConfiguredAlert] = []
-        for definition in configuration.alerts {
-            do {
-                let parameters = try definition.parameters?.strategyParameters() ?? [:]
-                let strategy = try registry.makeStrategy(key: definition.strategy, parameters: parameters)
-                alerts.append(ConfiguredAlert(definition: definition, strategy: strategy))
-            } catch let error as ConfigurationError {
-                throw .configuration(error)
-            } catch {
-                let place = definition.parameters.map { "\($0.file):\($0.line ?? 0): " } ?? ""
-                throw .strategy(alertID: definition.id, message: place + "\(error)")
-            }
-        }
-        self.alerts = alerts
+        alerts = try Self.configure(configuration.alerts, registry: registry, reusing: [])
+        self.store = store
+        maxPending = configuration.maxPending
         do {
             ranging = try RangingLoop(configuration: rangingConfiguration ?? configuration.ranging)
         } catch {
@@ -59,6 +50,51 @@ public final class AlertPipeline {
         } catch {
             throw .engine("\(error)")
         }
+    }
+
+    /// The alert definitions in force.
+    public var alertDefinitions: [AlertDefinition] { alerts.map(\.definition) }
+
+    /// Replaces the alert definitions without a restart (remote-administered configuration).
+    ///
+    /// Everything is validated first — every strategy and the engine's rules — and nothing
+    /// changes if anything is invalid. An alert whose id, match, strategy and parameters are
+    /// unchanged keeps its strategy instance, so its beacons' dwell times and action status go
+    /// on; the engine keeps its state (pending alerts, delivered keys, cooldowns) through the
+    /// store, and pending alerts of removed definitions are dealt with by the engine as orphans.
+    public func replaceAlerts(_ definitions: [AlertDefinition], registry: StrategyRegistry) throws(PipelineError) {
+        let configured = try Self.configure(definitions, registry: registry, reusing: alerts)
+        let replacement: AlertEngine
+        do {
+            let rules = try AlertEngineConfiguration(rules: definitions.map(\.rule), maxPending: maxPending)
+            replacement = try AlertEngine(configuration: rules, store: store)
+        } catch {
+            throw .engine("\(error)")
+        }
+        alerts = configured
+        engine = replacement
+    }
+
+    private static func configure(_ definitions: [AlertDefinition], registry: StrategyRegistry,
+                                  reusing current: [ConfiguredAlert]) throws(PipelineError) -> [ConfiguredAlert] {
+        var alerts: [ConfiguredAlert] = []
+        for definition in definitions {
+            if let same = current.first(where: { $0.definition.isSameStrategy(as: definition) }) {
+                alerts.append(ConfiguredAlert(definition: definition, strategy: same.strategy))
+                continue
+            }
+            do {
+                let parameters = try definition.parameters?.strategyParameters() ?? [:]
+                let strategy = try registry.makeStrategy(key: definition.strategy, parameters: parameters)
+                alerts.append(ConfiguredAlert(definition: definition, strategy: strategy))
+            } catch let error as ConfigurationError {
+                throw .configuration(error)
+            } catch {
+                let place = definition.parameters.map { "\($0.file):\($0.line ?? 0): " } ?? ""
+                throw .strategy(alertID: definition.id, message: place + "\(error)")
+            }
+        }
+        return alerts
     }
 
     /// Decodes a batch and runs every ranging cycle it completes through strategies and engine.

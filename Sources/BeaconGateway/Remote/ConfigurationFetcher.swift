@@ -1,0 +1,38 @@
+/// One conditional GET of a configuration document.
+public struct ConfigurationRequest: Hashable, Sendable {
+    public var url: String
+    /// The `ETag` of the version in force, sent as `If-None-Match`.
+    public var etag: String?
+    /// The `Last-Modified` of the version in force, sent as `If-Modified-Since`.
+    public var lastModified: String?
+    public var timeout: Duration
+
+    public init(url: String, etag: String? = nil, lastModified: String? = nil, timeout: Duration = .seconds(30)) {
+        self.url = url
+        self.etag = etag
+        self.lastModified = lastModified
+        self.timeout = timeout
+    }
+}
+
+/// What the server answered.
+public struct ConfigurationResponse: Hashable, Sendable {
+    /// HTTP status (200, 304, …).
+    public var status: Int
+    public var body: [UInt8]
+    public var etag: String?
+    public var lastModified: String?
+
+    public init(status: Int, body: [UInt8] = [], etag: String? = nil, lastModified: String? = nil) {
+        self.status = status
+        self.body = body
+        self.etag = etag
+        self.lastModified = lastModified
+    }
+}
+
+/// Fetches configuration documents (HTTP in the daemon; anything in a test).
+public protocol ConfigurationFetcher: Sendable {
+    /// Performs the request; throws when the server cannot be reached or does not answer in time.
+    func fetch(_ request: ConfigurationRequest) async throws -> ConfigurationResponse
+}

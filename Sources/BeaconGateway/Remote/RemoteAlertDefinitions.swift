@@ -1,0 +1,124 @@
+import BeaconCore
+import Foundation
+
+/// Remotely administered alert definitions: fetches the document, validates it, and keeps the
+/// last good set whatever goes wrong.
+///
+/// A state machine on injected time: ``check(now:)`` performs one conditional fetch and says
+/// what happened; ``nextCheck`` says when to call it again. It never reads a clock.
+public actor RemoteAlertDefinitions {
+    /// What one check did.
+    public enum Outcome: Sendable, Equatable {
+        /// A new, valid set of definitions (apply it).
+        case updated([String])
+        /// The server says nothing changed (304), or served the same document again.
+        case unchanged
+        /// The server answered, but the document is unusable; the last good set stays.
+        case rejected(String)
+        /// The server could not be reached or answered with an error; the last good set stays.
+        case unreachable(String)
+
+        /// One line for the log.
+        public var logLine: String {
+            switch self {
+            case .updated(let ids): "remote alerts: applied a new version (\(ids.count) alerts: \(ids.joined(separator: ", ")))"
+            case .unchanged: "remote alerts: unchanged"
+            case .rejected(let why): "remote alerts: kept the last good set; the new document is invalid: \(why)"
+            case .unreachable(let why): "remote alerts: kept the last good set; could not fetch: \(why)"
+            }
+        }
+    }
+
+    public let configuration: RemoteAlertsConfiguration
+    private let fetcher: any ConfigurationFetcher
+    private let validate: @Sendable ([AlertDefinition]) throws -> Void
+    private var etag: String?
+    private var lastModified: String?
+    private var lastBody: [UInt8]?
+    /// The definitions in force (the last good set), empty before the first success.
+    public private(set) var definitions: [AlertDefinition] = []
+    /// When ``check(now:)`` should run next (`nil`: now).
+    public private(set) var nextCheck: Timestamp?
+
+    /// - Parameter validate: called with a candidate set before it is accepted (e.g. building the
+    ///   strategies and engine rules); throwing rejects the document.
+    public init(configuration: RemoteAlertsConfiguration, fetcher: any ConfigurationFetcher,
+                validate: @escaping @Sendable ([AlertDefinition]) throws -> Void = { _ in }) {
+        self.configuration = configuration
+        self.fetcher = fetcher
+        self.validate = validate
+    }
+
+    /// Starts from the cached last good document, if there is one (a restart without network).
+    public func loadCache() -> Outcome? {
+        guard let path = configuration.cachePath, let data = FileManager.default.contents(atPath: path) else { return nil }
+        let outcome = accept(Array(data), source: path)
+        if case .updated = outcome { lastBody = nil }   // refetch at the first check even if the server says 304
+        return outcome
+    }
+
+    /// Fetches the document once (conditionally) and applies it if it is new and valid.
+    public func check(now: Timestamp) async -> Outcome {
+        nextCheck = now + configuration.checkEvery
+        let request = ConfigurationRequest(url: configuration.url, etag: lastBody == nil ? nil : etag,
+                                           lastModified: lastBody == nil ? nil : lastModified,
+                                           timeout: configuration.timeout)
+        let response: ConfigurationResponse
+        do {
+            response = try await fetcher.fetch(request)
+        } catch {
+            return .unreachable("\(configuration.url): \(error)")
+        }
+        switch response.status {
+        case 304:
+            return .unchanged
+        case 200:
+            if response.body == lastBody { return .unchanged }
+            let outcome = accept(response.body, source: configuration.url)
+            if case .updated = outcome {
+                etag = response.etag
+                lastModified = response.lastModified
+                if let path = configuration.cachePath {
+                    try? Data(response.body).write(to: URL(fileURLWithPath: path), options: .atomic)
+                }
+            }
+            return outcome
+        default:
+            return .unreachable("\(configuration.url) answered HTTP \(response.status)")
+        }
+    }
+
+    private func accept(_ body: [UInt8], source: String) -> Outcome {
+        let candidate: [AlertDefinition]
+        do {
+            candidate = try Self.parse(String(decoding: body, as: UTF8.self), file: source)
+            try validate(candidate)
+        } catch {
+            return .rejected("\(error)")
+        }
+        definitions = candidate
+        lastBody = body
+        return .updated(candidate.map(\.id))
+    }
+
+    /// Reads a remote document: a mapping with an `alerts:` list (as in a local file), or the list alone.
+    static func parse(_ text: String, file: String) throws(ConfigurationError) -> [AlertDefinition] {
+        let root = try ConfigNode(yaml: text, file: file)
+        let list: ConfigNode
+        if root.isMapping {
+            try root.checkKeys(allowed: ["alerts"])
+            list = try root.required("alerts")
+        } else {
+            list = root
+        }
+        var definitions: [AlertDefinition] = []
+        for item in try list.sequence() {
+            let definition = try AlertDefinition(node: item)
+            if definitions.contains(where: { $0.id == definition.id }) {
+                throw item.error("duplicate alert id '\(definition.id)'; ids must be unique")
+            }
+            definitions.append(definition)
+        }
+        return definitions
+    }
+}

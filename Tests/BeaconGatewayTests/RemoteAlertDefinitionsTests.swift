@@ -1,0 +1,152 @@
+import BeaconAlerting
+import BeaconCore
+import BeaconGateway
+import BeaconStrategies
+import Foundation
+import Testing
+
+/// Remote-administered alert definitions against a real HTTP server on 127.0.0.1 that the test
+/// starts (Support/config_server.py): conditional fetches, validation before swapping, the last
+/// good set kept on every kind of failure, and application to a running pipeline.
+@Suite("Remote alert definitions", .serialized)
+struct RemoteAlertDefinitionsTests {
+    static let now = Timestamp(rfc3339: "2025-01-01T09:00:00Z")!
+    static let uuid = "74278BDA-B644-4520-8F0C-720EAF059935"
+
+    static let versionA = """
+        alerts:
+          - {id: lobby-dwell, match: {uuid: \(uuid)}, strategy: time, parameters: {dwell: 5s}}
+        """
+    static let versionB = """
+        alerts:
+          - {id: lobby-dwell, match: {uuid: \(uuid)}, strategy: time, parameters: {dwell: 5s}}
+          - {id: hello, strategy: enter}
+        """
+
+    static func remote(_ server: ConfigServer, cache: String? = nil) -> RemoteAlertDefinitions {
+        let registry = StrategyRegistry.builtIn()
+        return RemoteAlertDefinitions(
+            configuration: RemoteAlertsConfiguration(url: server.url, checkEvery: .seconds(60), timeout: .seconds(5), cachePath: cache),
+            fetcher: HTTPConfigurationFetcher(),
+            validate: { definitions in
+                _ = try AlertPipeline(configuration: GatewayConfiguration(alerts: definitions), registry: registry)
+            })
+    }
+
+    @Test("The first fetch applies; an unchanged document costs a 304 with the ETag sent back")
+    func conditionalFetch() async throws {
+        let server = try ConfigServer()
+        defer { server.stop() }
+        try server.serve(Self.versionA)
+        let remote = Self.remote(server)
+        #expect(await remote.check(now: Self.now) == .updated(["lobby-dwell"]))
+        #expect(await remote.nextCheck == Self.now + .seconds(60))
+        #expect(await remote.check(now: Self.now + .seconds(60)) == .unchanged)
+        let requests = server.requests
+        #expect(requests.count == 2)
+        #expect(requests[0].ifNoneMatch == nil)
+        #expect(requests[1].ifNoneMatch?.hasPrefix("\"") == true, "the second request is conditional")
+        #expect(requests[1].ifModifiedSince != nil)
+        try server.serve(Self.versionB)
+        #expect(await remote.check(now: Self.now + .seconds(120)) == .updated(["lobby-dwell", "hello"]))
+        #expect(await remote.definitions.map(\.id) == ["lobby-dwell", "hello"])
+    }
+
+    @Test("Invalid documents, server errors and an unreachable server all keep the last good set", arguments: [
+        ("alerts:\n  - {id: a, strategy: dwell}\n", "unknown"),           // unknown strategy key
+        ("alerts:\n  - {id: a, strategy: time, parameters: {dwell: soon}}\n", "dwell"),
+        ("alerts: [\n", "invalid YAML"),
+        ("alerts:\n  - {id: a, strategy: time, delay: 1m, notBefore: \"2025-06-01T08:00:00Z\"}\n", "delay"),
+    ])
+    func rejectsInvalid(document: String, reason: String) async throws {
+        let server = try ConfigServer()
+        defer { server.stop() }
+        try server.serve(Self.versionA)
+        let remote = Self.remote(server)
+        _ = await remote.check(now: Self.now)
+        try server.serve(document)
+        let outcome = await remote.check(now: Self.now + .seconds(60))
+        guard case .rejected(let why) = outcome else { Issue.record("expected a rejection, got \(outcome)"); return }
+        #expect(why.contains(reason), "\(why)")
+        #expect(outcome.logLine.contains("kept the last good set"))
+        #expect(await remote.definitions.map(\.id) == ["lobby-dwell"])
+    }
+
+    @Test("HTTP 500 and a server that is gone keep the last good set and say why")
+    func unreachable() async throws {
+        let server = try ConfigServer()
+        try server.serve(Self.versionA)
+        let remote = Self.remote(server)
+        _ = await remote.check(now: Self.now)
+        try server.fail(with: 500)
+        let failed = await remote.check(now: Self.now + .seconds(60))
+        #expect(failed == .unreachable("\(server.url) answered HTTP 500"))
+        server.stop()
+        let gone = await remote.check(now: Self.now + .seconds(120))
+        guard case .unreachable = gone else { Issue.record("expected unreachable, got \(gone)"); return }
+        #expect(await remote.definitions.map(\.id) == ["lobby-dwell"])
+    }
+
+    @Test("The last good document is cached, so a restart without network still has the alerts")
+    func cacheSurvivesRestart() async throws {
+        let server = try ConfigServer()
+        let cache = server.directory.deletingLastPathComponent().appendingPathComponent("cache-\(UUID().uuidString).yaml").path
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        try server.serve(Self.versionB)
+        _ = await Self.remote(server, cache: cache).check(now: Self.now)
+        server.stop()
+        let restarted = Self.remote(server, cache: cache)
+        #expect(await restarted.loadCache() == .updated(["lobby-dwell", "hello"]))
+        guard case .unreachable = await restarted.check(now: Self.now + .seconds(60)) else { Issue.record("server should be gone"); return }
+        #expect(await restarted.definitions.map(\.id) == ["lobby-dwell", "hello"])
+    }
+
+    @Test("A new set applies to a running pipeline without a restart; unchanged alerts keep their state")
+    func appliesWithoutRestart() throws {
+        let registry = StrategyRegistry.builtIn()
+        let a = try ConfigNode(yaml: Self.versionA)
+        let pipeline = try AlertPipeline(configuration: GatewayConfiguration(node: a), registry: registry)
+        let id = BeaconID.iBeacon(uuid: UUID(uuidString: Self.uuid)!, major: 1, minor: 1)
+        var events: [AlertEvent] = []
+        func sight(_ seconds: Int) throws {
+            try pipeline.ingest(BeaconSighting(timestamp: Self.now + .milliseconds(Int64(seconds) * 1000 + 500), id: id,
+                                               address: BluetoothAddress(rawValue: 1), rssi: -60, measuredPower: -59)) {
+                events.append($0.event)
+            }
+        }
+        // Three seconds of dwell under version A …
+        for second in 0..<3 { try sight(second) }
+        // … then version B arrives: lobby-dwell is unchanged (its visit goes on), hello is new.
+        let b = try GatewayConfiguration(node: ConfigNode(yaml: Self.versionB))
+        try pipeline.replaceAlerts(b.alerts, registry: registry)
+        #expect(pipeline.alertDefinitions.map(\.id) == ["lobby-dwell", "hello"])
+        for second in 3..<8 { try sight(second) }
+        let delivered = events.filter { $0.kind == .delivered }
+        // The dwell counted from the first cycle (09:00:01), not from the reload: fires at 09:00:06.
+        #expect(delivered.first { $0.alertID == "lobby-dwell" }?.time == Self.now + .seconds(6))
+        #expect(delivered.contains { $0.alertID == "hello" })
+    }
+
+    @Test("An invalid set is refused by the pipeline and the old one stays in force")
+    func pipelineRefusesInvalid() throws {
+        let registry = StrategyRegistry.builtIn()
+        let pipeline = try AlertPipeline(configuration: GatewayConfiguration(node: ConfigNode(yaml: Self.versionA)), registry: registry)
+        let bad = try GatewayConfiguration(node: ConfigNode(yaml: "alerts:\n  - {id: x, strategy: nope}\n"))
+        #expect(throws: PipelineError.self) { try pipeline.replaceAlerts(bad.alerts, registry: registry) }
+        #expect(pipeline.alertDefinitions.map(\.id) == ["lobby-dwell"])
+    }
+
+    @Test("alerts: {url, checkEvery} configures the remote source; a bad URL is refused at its line")
+    func configuration() throws {
+        let config = try GatewayConfiguration(node: ConfigNode(yaml: "alerts: {url: \"https://example.org/a.yaml\", checkEvery: 12h}\n"))
+        #expect(config.remoteAlerts == RemoteAlertsConfiguration(url: "https://example.org/a.yaml", checkEvery: .seconds(43_200)))
+        #expect(config.alerts.isEmpty)
+        do {
+            _ = try GatewayConfiguration(node: ConfigNode(yaml: "alerts:\n  url: ftp://example.org/a.yaml\n", file: "gw.yaml"))
+            Issue.record("accepted an ftp URL")
+        } catch {
+            #expect(error.description.hasPrefix("gw.yaml:2"), "\(error)")
+            #expect(error.description.contains("http:// or https://"))
+        }
+    }
+}

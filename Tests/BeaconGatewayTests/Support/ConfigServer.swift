@@ -1,0 +1,61 @@
+import Foundation
+
+/// A real HTTP server on 127.0.0.1 (Support/config_server.py), started and stopped by a test.
+final class ConfigServer {
+    let directory: URL
+    let port: Int
+    private let process: Process
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("config-server-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", TestPaths.repositoryRoot + "/Tests/BeaconGatewayTests/Support/config_server.py", directory.path]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        // The server prints its port once it listens.
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            process.terminate()
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        self.port = port
+    }
+
+    var url: String { "http://127.0.0.1:\(port)/alerts.yaml" }
+
+    /// Replaces the served document.
+    func serve(_ yaml: String) throws {
+        try yaml.write(to: directory.appendingPathComponent("alerts.yaml"), atomically: true, encoding: .utf8)
+    }
+
+    /// Makes every request answer `status` (nil: serve the document again).
+    func fail(with status: Int?) throws {
+        let file = directory.appendingPathComponent("status")
+        if let status { try "\(status)".write(to: file, atomically: true, encoding: .utf8) } else { try? FileManager.default.removeItem(at: file) }
+    }
+
+    /// The requests received so far: (If-None-Match, If-Modified-Since) per request.
+    var requests: [(ifNoneMatch: String?, ifModifiedSince: String?)] {
+        guard let text = try? String(contentsOf: directory.appendingPathComponent("requests.log"), encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return (object["if_none_match"] as? String, object["if_modified_since"] as? String)
+        }
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""A tiny HTTP server for the remote-configuration tests, on 127.0.0.1 only.
+
+    config_server.py DIR
+
+Serves DIR/alerts.yaml at any path with an ETag (sha256 of the content) and Last-Modified,
+answering 304 to a matching If-None-Match or If-Modified-Since. If DIR/status exists, its
+content (e.g. 500) is returned as the status instead. Every request is appended to
+DIR/requests.log as one JSON line. Prints the port it listens on, then serves until killed.
+"""
+import email.utils, hashlib, http.server, json, os, sys
+
+root = sys.argv[1]
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        with open(os.path.join(root, "requests.log"), "a") as log:
+            log.write(json.dumps({"path": self.path,
+                                  "if_none_match": self.headers.get("If-None-Match"),
+                                  "if_modified_since": self.headers.get("If-Modified-Since")}) + "\n")
+        status_file = os.path.join(root, "status")
+        if os.path.exists(status_file):
+            self.send_response(int(open(status_file).read().strip()))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        path = os.path.join(root, "alerts.yaml")
+        body = open(path, "rb").read()
+        etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
+        modified = email.utils.formatdate(int(os.path.getmtime(path)), usegmt=True)
+        if self.headers.get("If-None-Match") == etag:
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.end_headers()
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/yaml")
+        self.send_header("ETag", etag)
+        self.send_header("Last-Modified", modified)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+print(server.server_address[1], flush=True)
+server.serve_forever()
