@@ -72,8 +72,8 @@ let package = Package(
                 path: "Simulator/BeaconSimulator", swiftSettings: swiftSettings),
         .target(name: "BeaconGateway", dependencies: [
             "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconAlerting",
-            "BeaconStrategies", "BeaconSimulator", "BeaconSinks", "BeaconStore", .product(name: "Yams", package: "Yams"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            "BeaconStrategies", "BeaconSimulator", "BeaconSinks", "BeaconStore", "BeaconMQTT",
+            .product(name: "Yams", package: "Yams"), .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "beacond", dependencies: [
             "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconAlerting", "BeaconStrategies",
@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "BeaconStoreTests", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStore",
                                                              "engine-crash-harness"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconCore", "BeaconSinks", "BeaconMQTT"],
+        .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconCore", "BeaconSinks", "BeaconMQTT", "beacond"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "BeaconSinksTests", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconSinks", "BeaconStore",
                                                            "beacond", .product(name: "GRDB", package: "GRDB.swift")],

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages beacond's build and tests need, when they are missing.
-#   scripts/ensure-deps.sh build   libbluetooth-dev (the HCI scanner), libsqlite3-dev (the alert state store)
-#   scripts/ensure-deps.sh test    + tshark, bluez (btmon) to cross-check written captures
+#   scripts/ensure-deps.sh build   libbluetooth-dev (the HCI scanner), libsqlite3-dev (the alert state store),
+#                                  libmosquitto-dev (the MQTT sink)
+#   scripts/ensure-deps.sh test    + tshark, bluez (btmon) to cross-check written captures; mosquitto and
+#                                  mosquitto-clients (MQTT sink tests), python3 (the webhook tests' HTTP server)
 set -euo pipefail
-want=(libbluetooth-dev libsqlite3-dev pkg-config)
+want=(libbluetooth-dev libsqlite3-dev libmosquitto-dev pkg-config)
 case "${1:-build}" in
-    test) want+=(tshark bluez) ;;
+    test) want+=(tshark bluez mosquitto mosquitto-clients python3) ;;
 esac
 missing=()
 for p in "${want[@]}"; do

@@ -18,6 +18,7 @@ struct DaemonConfigurationTests {
               - {type: jsonl, path: -}
               - {type: webhook, url: "https://hooks.example/alerts", secret: abc, timeout: 2s}
               - {type: exec, name: notifier, command: notify-send beacond}
+              - {type: mqtt, port: 1884, gateway: lobby}
             """)
         #expect(config.source == .replay(path: "lobby.btsnoop", speed: nil))
         #expect(config.statePath == "/var/lib/beacond/state.sqlite")
@@ -27,6 +28,8 @@ struct DaemonConfigurationTests {
             SinkDefinition(name: "webhook:https://hooks.example/alerts",
                            kind: .webhook(url: "https://hooks.example/alerts", secret: "abc", timeout: .seconds(2))),
             SinkDefinition(name: "notifier", kind: .exec(command: "notify-send beacond", timeout: .seconds(30))),
+            SinkDefinition(name: "mqtt://127.0.0.1:1884/beacond/lobby/alerts",
+                           kind: .mqtt(host: "127.0.0.1", port: 1884, topic: "beacond/lobby/alerts", timeout: .seconds(10))),
         ])
     }
 
@@ -45,7 +48,7 @@ struct DaemonConfigurationTests {
         ("source: radio:hci0\n", "gw.yaml:1", "unknown source 'radio'"),
         ("sinks:\n  - {type: webhook, url: ftp://x}\n", "gw.yaml:2", "is not an http:// or https:// URL"),
         ("sinks:\n  - type: jsonl\n    pth: out.jsonl\n", "gw.yaml:3", "unknown key 'pth'"),
-        ("sinks:\n  - {type: mqtt}\n", "gw.yaml:2", "is not one of: jsonl, webhook, exec"),
+        ("sinks:\n  - {type: kafka}\n", "gw.yaml:2", "is not one of: jsonl, webhook, exec, mqtt"),
         ("sinks:\n  - {type: exec}\n", "gw.yaml:2", "missing 'command'"),
         ("sinks:\n  - {type: jsonl}\n  - {type: jsonl, path: -}\n", "gw.yaml:3", "two sinks are named 'jsonl:-'"),
         ("source: {replay: a.pcap, speed: 0}\n", "gw.yaml:1", "speed must be max or a positive factor"),

@@ -59,6 +59,31 @@ struct RunCommandTests {
         #expect(Set(keys).count == keys.count)
     }
 
+    @Test("a second signal exits at once (status 130) while the first waits for a delivery in flight")
+    func secondSignalForcesExit() throws {
+        let workspace = try Workspace()
+        defer { try? FileManager.default.removeItem(at: workspace.directory) }
+        let server = try WebhookTestServer(secret: DaemonCrashTests.secret, delay: 60)  // answers after a minute
+        defer { server.stop() }
+        let sink = "{type: webhook, name: hook, url: \(server.url), secret: \(DaemonCrashTests.secret), timeout: 30s}"
+        let configuration = try workspace.configuration("gw.yaml", source: "simulate:\(DaemonCrashTests.lobby)",
+                                                        state: workspace.path("state.sqlite"), sink: sink)
+        let daemon = Process()
+        daemon.executableURL = DaemonCrashTests.beacond
+        daemon.arguments = ["run", "--config", configuration]
+        let errors = Pipe()
+        daemon.standardError = errors
+        daemon.standardOutput = FileHandle.nullDevice
+        try daemon.run()
+        server.waitForRequests(1)
+        kill(daemon.processIdentifier, SIGTERM)
+        _ = Self.read(errors.fileHandleForReading, until: "beacond: stopping")
+        #expect(daemon.isRunning, "the first signal lets the delivery in flight finish")
+        kill(daemon.processIdentifier, SIGTERM)
+        daemon.waitUntilExit()
+        #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 130)
+    }
+
     @Test("check-config accepts a valid file and rejects a bad one with its line, starting nothing")
     func checkConfig() throws {
         let workspace = try Workspace()

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One entry of `sinks:` in the configuration: where alert events are delivered.
 ///
 /// ```yaml
@@ -5,6 +11,7 @@
 ///   - {type: jsonl, path: -}                       # stdout, or a file (appended, fsynced)
 ///   - {type: webhook, url: https://…, secret: …, timeout: 10s}
 ///   - {type: exec, command: "notify-send beacond", timeout: 30s}
+///   - {type: mqtt, host: 127.0.0.1, port: 1883, gateway: lobby, timeout: 10s}   # beacond/lobby/alerts
 /// ```
 /// Each sink has its own outbox, keyed by its `name` (by default `type:target`, e.g.
 /// `webhook:https://…`): rename it and what waited under the old name is no longer delivered.
@@ -17,6 +24,8 @@ public struct SinkDefinition: Hashable, Sendable {
         case webhook(url: String, secret: String?, timeout: Duration)
         /// `/bin/sh -c command` with the event on stdin.
         case exec(command: String, timeout: Duration)
+        /// MQTT QoS 1 publication to `topic` on the broker at `host:port`.
+        case mqtt(host: String, port: Int, topic: String, timeout: Duration)
     }
 
     /// The sink's outbox key.
@@ -30,7 +39,7 @@ public struct SinkDefinition: Hashable, Sendable {
         self.kind = kind
     }
 
-    static let types = ["jsonl", "webhook", "exec"]
+    static let types = ["jsonl", "webhook", "exec", "mqtt"]
 
     /// Reads the definition at `node`.
     init(node: ConfigNode) throws(ConfigurationError) {
@@ -52,6 +61,14 @@ public struct SinkDefinition: Hashable, Sendable {
             kind = .webhook(url: url, secret: try node["secret"]?.string(),
                             timeout: try Self.timeout(node, default: .seconds(10)))
             target = url
+        case "mqtt":
+            try node.checkKeys(allowed: ["type", "name", "host", "port", "gateway", "topic", "timeout"])
+            let host = try node["host"]?.string() ?? "127.0.0.1"
+            let port = try node["port"]?.integer(in: 1...65535) ?? 1883
+            let gateway = try node["gateway"]?.string() ?? Self.hostName()
+            let topic = try node["topic"]?.string() ?? "beacond/\(gateway)/alerts"
+            kind = .mqtt(host: host, port: port, topic: topic, timeout: try Self.timeout(node, default: .seconds(10)))
+            target = "//\(host):\(port)/\(topic)"
         default:
             try node.checkKeys(allowed: ["type", "name", "command", "timeout"])
             let command = try node.required("command").string()
@@ -59,6 +76,13 @@ public struct SinkDefinition: Hashable, Sendable {
             target = command
         }
         name = try node["name"]?.string() ?? "\(type):\(target)"
+    }
+
+    /// This machine's host name (the default gateway name in MQTT topics).
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "gateway" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func timeout(_ node: ConfigNode, default value: Duration) throws(ConfigurationError) -> Duration {

@@ -1,6 +1,7 @@
 import BeaconAlerting
 import BeaconBlueZ
 import BeaconCore
+import BeaconMQTT
 import BeaconSimulator
 import BeaconSinks
 import BeaconStore
@@ -99,5 +100,6 @@ private func makeSink(_ kind: SinkDefinition.Kind) throws -> any AlertSink {
     case .jsonl(let path): try JSONLinesSink(path: path)
     case .webhook(let url, let secret, let timeout): try WebhookSink(url: url, secret: secret, timeout: timeout)
     case .exec(let command, let timeout): ExecSink(command: command, timeout: timeout)
+    case .mqtt(let host, let port, let topic, let timeout): try MQTTSink(host: host, port: port, topic: topic, timeout: timeout)
     }
 }

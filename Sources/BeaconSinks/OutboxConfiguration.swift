@@ -1,0 +1,19 @@
+/// Which sinks get a copy of every event, and how many events each may have waiting.
+public struct OutboxConfiguration: Hashable, Sendable {
+    /// The default bound of a sink's backlog.
+    public static let defaultMaxBacklog = 10_000
+
+    /// The sink names (each gets its own copy of every event).
+    public var sinks: [String]
+    /// At most this many events wait per sink; more are dropped and counted in ``Outbox/overflow(sink:)``.
+    public var maxBacklog: Int
+
+    /// Creates a configuration.
+    public init(sinks: [String], maxBacklog: Int = defaultMaxBacklog) {
+        self.sinks = sinks
+        self.maxBacklog = maxBacklog
+    }
+
+    /// No outbox: events are not kept.
+    public static let none = OutboxConfiguration(sinks: [])
+}
