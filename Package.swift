@@ -101,6 +101,6 @@ let package = Package(
         .testTarget(name: "BeaconSimulatorTests", dependencies: ["BeaconCore", "BeaconWire", "BeaconSimulator"],
                     exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(name: "BeaconGatewayTests", dependencies: ["BeaconGateway", "beacond"],
-                    swiftSettings: swiftSettings),
+                    exclude: ["Support/config_server.py"], swiftSettings: swiftSettings),
     ]
 )

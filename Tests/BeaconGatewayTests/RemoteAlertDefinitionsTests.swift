@@ -150,3 +150,41 @@ struct RemoteAlertDefinitionsTests {
         }
     }
 }
+
+@Suite("beacond run with remote alert definitions")
+struct RemoteAlertsDaemonTests {
+    /// The daemon fetches the alerts from a real HTTP server on 127.0.0.1 before it starts its
+    /// source, runs a real capture through them, and delivers to a JSON-lines sink; the last good
+    /// document is cached next to the state file. (Expected alert: see ReplayTests.)
+    @Test("beacond run fetches the alerts, applies them and caches the document")
+    func daemonUsesRemoteAlerts() throws {
+        let server = try ConfigServer()
+        defer { server.stop() }
+        try server.serve("""
+            alerts:
+              - id: lobby-dwell
+                match: {uuid: \(ReplayTests.uuid)}
+                strategy: time
+                parameters: {dwell: 5s, gap: 10s}
+            """)
+        let work = server.directory
+        let events = work.appendingPathComponent("events.jsonl").path
+        let state = work.appendingPathComponent("state.sqlite").path
+        let config = work.appendingPathComponent("gateway.yaml").path
+        try """
+            source: {replay: \(ReplayTests.capture), speed: max}
+            state: \(state)
+            sinks: [{type: jsonl, path: \(events)}]
+            alerts: {url: "\(server.url)", checkEvery: 1h}
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let run = try CommandRun(TestPaths.beacond, ["run", "--config", config])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardError.contains("remote alerts: applied a new version (1 alerts: lobby-dwell)"), "\(run.standardError)")
+        let lines = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
+        let delivered = lines.filter { $0.contains(#""event":"delivered""#) }
+        #expect(delivered.count == 1)
+        #expect(delivered.first?.contains(#""alert":"lobby-dwell""#) == true)
+        #expect(delivered.first?.contains(#""time":"2021-02-01T03:28:08.000Z""#) == true)
+        #expect(FileManager.default.fileExists(atPath: state + ".alerts.yaml"), "the last good document is cached")
+    }
+}

@@ -66,8 +66,23 @@ public func buildGateway(_ configuration: GatewayConfiguration, file: String = "
             }
         }))
     }
+    var remote: RemoteAlertDefinitions?
+    if var remoteConfiguration = configuration.remoteAlerts {
+        // Keep the last good document next to the state file, so a restart without network has it.
+        if remoteConfiguration.cachePath == nil, let state = configuration.statePath {
+            remoteConfiguration.cachePath = state + ".alerts.yaml"
+        }
+        let rangingConfiguration = configuration.ranging
+        let maxPending = configuration.maxPending
+        remote = RemoteAlertDefinitions(configuration: remoteConfiguration, fetcher: HTTPConfigurationFetcher(),
+                                        validate: { definitions in
+            _ = try AlertPipeline(configuration: GatewayConfiguration(alerts: definitions, maxPending: maxPending,
+                                                                      ranging: rangingConfiguration),
+                                  registry: registry)
+        })
+    }
     return Gateway(configuration: configuration, source: source, isLive: isLive, pipeline: LockedPipeline(pipeline),
-                   sinks: dispatchers, outbox: outbox, log: log)
+                   remoteAlerts: remote, registry: registry, sinks: dispatchers, outbox: outbox, log: log)
 }
 
 private func makeSource(_ definition: SourceDefinition) throws(GatewayError) -> (any AdvertisementSource, Bool) {

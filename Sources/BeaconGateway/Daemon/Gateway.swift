@@ -25,12 +25,16 @@ public final class Gateway: Sendable {
     let source: any AdvertisementSource
     let isLive: Bool
     let pipeline: LockedPipeline
+    /// Remotely administered alert definitions (`alerts: {url, checkEvery}`), if configured.
+    let remoteAlerts: RemoteAlertDefinitions?
+    let registry: StrategyRegistry
     let sinks: [(name: String, dispatcher: OutboxDispatcher)]
     let outbox: any Outbox
     let log: @Sendable (String) -> Void
     private let control = Mutex(Control())
 
     init(configuration: GatewayConfiguration, source: any AdvertisementSource, isLive: Bool, pipeline: LockedPipeline,
+         remoteAlerts: RemoteAlertDefinitions? = nil, registry: StrategyRegistry = StrategyRegistry(),
          sinks: [(name: String, dispatcher: OutboxDispatcher)], outbox: any Outbox, log: @escaping @Sendable (String) -> Void) {
         self.configuration = configuration
         self.source = source
@@ -39,12 +43,18 @@ public final class Gateway: Sendable {
         self.sinks = sinks
         self.outbox = outbox
         self.log = log
+        self.remoteAlerts = remoteAlerts
+        self.registry = registry
     }
 
     /// Runs until the source ends and the outboxes are delivered, or until ``stop()``.
     /// - Throws: what ended the source, other than a stop.
     public func run() async throws {
         let deliveries = sinks.map { sink in Task { await sink.dispatcher.run() } }
+        // Fetch the remote alerts (or load the cached last good set) before listening.
+        if let remoteAlerts { await refreshRemoteAlerts(remoteAlerts, first: true) }
+        let remote = remoteAlerts.map { remote in Task { await self.followRemoteAlerts(remote) } }
+        defer { remote?.cancel() }
         let sourceTask = Task { try await self.runSource() }
         let stopAlready = control.withLock { control in
             control.sourceTask = sourceTask
@@ -102,5 +112,40 @@ public final class Gateway: Sendable {
             if let time = batch.records.last?.timestamp { last = time }
         }
         if let last { try pipeline.advance(to: last + .seconds(1), emit: notify) }
+    }
+
+    /// Keeps the alert definitions in line with the remote document: a check every
+    /// `checkEvery` after the first; each new valid set is applied to the running pipeline, and
+    /// every failure is logged while the last good set stays in force.
+    private func followRemoteAlerts(_ remote: RemoteAlertDefinitions, clock: any Clock<Duration> = ContinuousClock()) async {
+        while !Task.isCancelled {
+            do {
+                try await clock.sleep(for: remote.configuration.checkEvery)
+            } catch {
+                return
+            }
+            await refreshRemoteAlerts(remote, first: false)
+        }
+    }
+
+    /// One check (the first also loads the cached last good set, for a start without network).
+    private func refreshRemoteAlerts(_ remote: RemoteAlertDefinitions, first: Bool) async {
+        if first, let cached = await remote.loadCache() {
+            await apply(cached, from: remote)
+        }
+        await apply(await remote.check(now: WallClock().now), from: remote)
+    }
+
+    private func apply(_ outcome: RemoteAlertDefinitions.Outcome, from remote: RemoteAlertDefinitions) async {
+        guard case .updated = outcome else {
+            if outcome != .unchanged { log(outcome.logLine) }
+            return
+        }
+        do {
+            try pipeline.replaceAlerts(await remote.definitions, registry: registry)
+            log(outcome.logLine)
+        } catch {
+            log("remote alerts: kept the last good set; the new set cannot run: \(error)")
+        }
     }
 }

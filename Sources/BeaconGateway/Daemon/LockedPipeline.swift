@@ -24,6 +24,12 @@ final class LockedPipeline: @unchecked Sendable {
         try pipeline.advance(to: now, emit: emit)
     }
 
+    func replaceAlerts(_ definitions: [AlertDefinition], registry: StrategyRegistry) throws(PipelineError) {
+        lock.lock()
+        defer { lock.unlock() }
+        try pipeline.replaceAlerts(definitions, registry: registry)
+    }
+
     var statistics: PipelineStatistics {
         lock.lock()
         defer { lock.unlock() }

@@ -5,6 +5,8 @@ final class ConfigServer {
     let directory: URL
     let port: Int
     private let process: Process
+    /// The server's standard input: closing it makes the server exit.
+    private let lifeline = Pipe()
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("config-server-\(UUID().uuidString)")
@@ -14,6 +16,7 @@ final class ConfigServer {
         process.arguments = ["python3", TestPaths.repositoryRoot + "/Tests/BeaconGatewayTests/Support/config_server.py", directory.path]
         let out = Pipe()
         process.standardOutput = out
+        process.standardInput = lifeline
         try process.run()
         // The server prints its port once it listens.
         var line = Data()
@@ -52,10 +55,11 @@ final class ConfigServer {
     }
 
     func stop() {
-        process.terminate()
+        guard process.isRunning else { return }
+        try? lifeline.fileHandleForWriting.close()
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
     }
 
-    deinit { if process.isRunning { process.terminate() } }
+    deinit { if process.isRunning { try? lifeline.fileHandleForWriting.close() } }
 }

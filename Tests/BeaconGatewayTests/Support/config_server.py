@@ -3,12 +3,13 @@
 
     config_server.py DIR
 
-Serves DIR/alerts.yaml at any path with an ETag (sha256 of the content) and Last-Modified,
+Exits when its standard input closes (the test holds it open), so it never outlives the test
+even when started through a launcher such as pyenv's shim. Serves DIR/alerts.yaml at any path with an ETag (sha256 of the content) and Last-Modified,
 answering 304 to a matching If-None-Match or If-Modified-Since. If DIR/status exists, its
 content (e.g. 500) is returned as the status instead. Every request is appended to
 DIR/requests.log as one JSON line. Prints the port it listens on, then serves until killed.
 """
-import email.utils, hashlib, http.server, json, os, sys
+import email.utils, hashlib, http.server, json, os, sys, threading
 
 root = sys.argv[1]
 
@@ -46,4 +47,6 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
 print(server.server_address[1], flush=True)
-server.serve_forever()
+threading.Thread(target=server.serve_forever, daemon=True).start()
+sys.stdin.read()   # returns at end of input: the test closed the pipe or died
+server.shutdown()
