@@ -16,6 +16,7 @@
 #                        scan commands; dual: BR/EDR+LE 5.x, extended scan commands if offered)
 #      PAYLOAD_DIR       where to lay out the payload (default /tmp/beacond-vm-payload)
 #      SKIP_BUILD=1      reuse the last release build
+#      VM_MEM            the VM's memory in MiB (default 4096: the payload is unpacked in RAM)
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 # ../shared next to the repository (a git worktree one level deeper also finds it); VHCI_VM overrides.
@@ -126,11 +127,25 @@ exit 1
 CHECK
 chmod +x "$PAYLOAD_DIR/opt/payload/bin/check-ibeacon" "$PAYLOAD_DIR/opt/payload/bin/check-sigint" \
     "$PAYLOAD_DIR/opt/payload/bin/check-errors" "$PAYLOAD_DIR/opt/payload/bin/check-recovery"
+# Debian 12 is merged-/usr: /lib and /lib64 are symlinks into /usr. Libraries the payload tool
+# copied to lib/ (libsqlite3, libmosquitto) would replace the /lib symlink with a directory when
+# the payload is unpacked over the image, and the VM would lose its dynamic loader.
+for dir in lib lib64; do
+    if [ -d "$PAYLOAD_DIR/$dir" ] && [ ! -L "$PAYLOAD_DIR/$dir" ]; then
+        mkdir -p "$PAYLOAD_DIR/usr/$dir"
+        cp -a "$PAYLOAD_DIR/$dir/." "$PAYLOAD_DIR/usr/$dir/"
+        rm -rf "${PAYLOAD_DIR:?}/$dir"
+    fi
+done
+# The initramfs is unpacked into the VM's memory: keep the payload small (debug symbols of a
+# statically linked release binary are most of its size) and give the VM room (VM_MEM MiB).
+strip --strip-unneeded "$PAYLOAD_DIR/opt/payload/bin/beacond"
+say "payload binary stripped to $(du -h --apparent-size "$PAYLOAD_DIR/opt/payload/bin/beacond" | cut -f1)"
 # make-swift-payload's run.sh does not put the payload's bin on PATH.
 sed -i '2a export PATH=/opt/payload/bin:$PATH' "$PAYLOAD_DIR/opt/payload/run.sh"
 
 status=0
-PAYLOAD_ROOT="$PAYLOAD_DIR" VARIANTS="$VARIANT" EXTRA_APPEND="vhci_payload_variant=$VARIANT" \
+PAYLOAD_ROOT="$PAYLOAD_DIR" VARIANTS="$VARIANT" EXTRA_APPEND="vhci_payload_variant=$VARIANT" MEM="${VM_MEM:-4096}" \
     "$VHCI_VM/run.sh" || status=$?
 say "$( [ $status = 0 ] && echo PASS || echo FAIL ) (variant $VARIANT) in $(( $(date +%s) - start ))s"
 exit $status
