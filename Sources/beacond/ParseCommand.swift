@@ -2,10 +2,8 @@ import ArgumentParser
 import BeaconWire
 #if canImport(Glibc)
 import Glibc
-private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
 import Darwin
-private let systemWrite = Darwin.write
 #endif
 
 extension AdvertisementOutputFormat: ExpressibleByArgument {}
@@ -41,22 +39,8 @@ struct ParseCommand: ParsableCommand {
         let export = AdvertisementExport(options: .init(format: format, only: only, strict: strict))
         let status = export.run(
             paths: files,
-            output: { bytes in Self.write(bytes, to: 1) },
-            diagnostics: { line in
-                var text = line + "\n"
-                text.withUTF8 { Self.write(UnsafeRawBufferPointer($0), to: 2) }
-            })
+            output: { bytes in writeAll(bytes, to: STDOUT_FILENO) },
+            diagnostics: { line in printError(line) })
         if status != .success { throw ExitCode(status.rawValue) }
-    }
-
-    /// Writes all of `bytes` to file descriptor `descriptor` (retrying partial writes).
-    private static func write(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
-        }
     }
 }
