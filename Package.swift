@@ -33,6 +33,11 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         // MARK: Libraries, upstream first
@@ -74,10 +79,17 @@ let package = Package(
             "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconAlerting",
             "BeaconStrategies", "BeaconSimulator", "BeaconSinks", "BeaconStore", "BeaconMQTT",
             .product(name: "Yams", package: "Yams"), .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], swiftSettings: swiftSettings),
         .executableTarget(name: "beacond", dependencies: [
             "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconAlerting", "BeaconStrategies",
             "BeaconSimulator", "BeaconGateway", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
         ], swiftSettings: swiftSettings),
 
         // MARK: Tests

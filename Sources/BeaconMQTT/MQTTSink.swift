@@ -6,11 +6,20 @@ import Synchronization
 /// through libmosquitto: the broker's PUBACK confirms the delivery.
 ///
 /// The connection is made in the background and kept up by libmosquitto's network thread
-/// (reconnecting after a loss). A delivery waits for the connection up to the timeout and
-/// publishes only when connected, so a retry never stacks copies in libmosquitto's own queue.
+/// (reconnecting after a loss, with a delay doubling from 1 s to 30 s). A delivery waits for the
+/// connection up to the timeout and publishes only when connected, so a retry never stacks
+/// copies in libmosquitto's own queue.
+///
+/// Besides events it keeps retained state (``publishRetained(topic:payload:)``): the latest
+/// payload of each topic is republished after every reconnection, so a restarted broker without
+/// persistence has it again. With a status topic (``MQTTConnectionOptions/statusTopic``) the
+/// client announces `online` when connected, and leaves `offline` as its last will and on
+/// ``close()``.
 public final class MQTTSink: AlertSink, @unchecked Sendable {
     private struct State {
         var connected = false
+        var refusal: String?
+        var retained: [String: [UInt8]] = [:]
         var acknowledged: Set<Int32> = []
         var waitingForAck: [Int32: CheckedContinuation<Void, any Error>] = [:]
         var waitingForConnection: [Int: CheckedContinuation<Void, any Error>] = [:]
@@ -25,6 +34,8 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
     public let topic: String
     /// How long a delivery may wait for the connection, and then for the PUBACK.
     public let timeout: Duration
+    /// Credentials, TLS and status topic.
+    public let options: MQTTConnectionOptions
     private let clock: any Clock<Duration>
     private let handle: OpaquePointer
     private let state = Mutex(State())
@@ -35,14 +46,17 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
     public static func defaultTopic(gateway: String) -> String { "beacond/\(gateway)/alerts" }
 
     /// Creates the client and starts connecting to `host:port` in the background.
-    /// - Throws: ``MQTTSinkError/library(operation:message:)`` if the client cannot be created.
-    public init(host: String, port: Int = 1883, topic: String, clientID: String? = nil, timeout: Duration = .seconds(10),
+    /// - Throws: ``MQTTSinkError/library(operation:message:)`` if the client cannot be created or
+    ///   the TLS files cannot be used.
+    public init(host: String, port: Int = 1883, topic: String, options: MQTTConnectionOptions = MQTTConnectionOptions(),
+                clientID: String? = nil, timeout: Duration = .seconds(10),
                 clock: any Clock<Duration> = ContinuousClock()) throws(MQTTSinkError) {
         _ = Self.library
         self.host = host
         self.port = port
         self.topic = topic
         self.timeout = timeout
+        self.options = options
         self.clock = clock
         guard let handle = mosquitto_new(clientID, true, nil) else {
             throw .library(operation: "new", message: "cannot create a client (out of memory or bad client id)")
@@ -51,7 +65,7 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         mosquitto_connect_callback_set(handle) { _, context, code in
             guard let context else { return }
-            Unmanaged<MQTTSink>.fromOpaque(context).takeUnretainedValue().connectionChanged(connected: code == 0)
+            Unmanaged<MQTTSink>.fromOpaque(context).takeUnretainedValue().connected(code: code)
         }
         mosquitto_disconnect_callback_set(handle) { _, context, _ in
             guard let context else { return }
@@ -62,12 +76,37 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
             Unmanaged<MQTTSink>.fromOpaque(context).takeUnretainedValue().acknowledged(messageID)
         }
         mosquitto_reconnect_delay_set(handle, 1, 30, true)
+        do {
+            try configure(options)
+        } catch {
+            mosquitto_destroy(handle)
+            throw error
+        }
         // A refused first attempt is fine: the network thread keeps reconnecting.
         _ = mosquitto_connect_async(handle, host, Int32(port), 30)
         let started = mosquitto_loop_start(handle)
         if started != MOSQ_ERR_SUCCESS.rawValue {
             mosquitto_destroy(handle)
             throw .library(operation: "loop_start", message: String(cString: mosquitto_strerror(started)))
+        }
+    }
+
+    private func configure(_ options: MQTTConnectionOptions) throws(MQTTSinkError) {
+        func check(_ code: Int32, _ operation: String, _ advice: String) throws(MQTTSinkError) {
+            guard code != MOSQ_ERR_SUCCESS.rawValue else { return }
+            throw .library(operation: operation, message: String(cString: mosquitto_strerror(code)) + advice)
+        }
+        if let username = options.username {
+            try check(mosquitto_username_pw_set(handle, username, options.password), "username_pw_set", "")
+        }
+        if let tls = options.tls {
+            try check(mosquitto_tls_set(handle, tls.caFile, nil, tls.certFile, tls.keyFile, nil), "tls_set",
+                      " (ca \(tls.caFile)\(tls.certFile.map { ", cert \($0)" } ?? "")\(tls.keyFile.map { ", key \($0)" } ?? ""));"
+                      + " check that the files exist, are readable PEM, and that cert and key go together")
+        }
+        if let status = options.statusTopic {
+            let offline = Array("offline".utf8)
+            try check(mosquitto_will_set(handle, status, Int32(offline.count), offline, 1, true), "will_set", "")
         }
     }
 
@@ -97,7 +136,53 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
         try await waitForAcknowledgement(messageID)
     }
 
+    /// Publishes `payload` retained with QoS 1 to `topic`, without waiting for the broker: the
+    /// latest payload of each topic is kept and published again after every reconnection.
+    public func publishRetained(topic: String, payload: String) {
+        let bytes = Array(payload.utf8)
+        let connected = state.withLock { state in
+            state.retained[topic] = bytes
+            return state.connected
+        }
+        if connected { publish(topic: topic, bytes: bytes) }
+    }
+
+    /// Announces `offline` on the status topic (waiting up to the timeout for the broker's
+    /// acknowledgement) and disconnects; deliveries after it fail.
+    public func close() async {
+        if let status = options.statusTopic, state.withLock({ $0.connected }) {
+            var messageID: Int32 = 0
+            let offline = Array("offline".utf8)
+            let code = offline.withUnsafeBytes { bytes in
+                mosquitto_publish(handle, &messageID, status, Int32(bytes.count), bytes.baseAddress, 1, true)
+            }
+            if code == MOSQ_ERR_SUCCESS.rawValue { try? await waitForAcknowledgement(messageID) }
+        }
+        mosquitto_disconnect(handle)
+    }
+
+    private func publish(topic: String, bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { buffer in
+            mosquitto_publish(handle, nil, topic, Int32(buffer.count), buffer.baseAddress, 1, true)
+        }
+    }
+
     // MARK: Waiting (callbacks come from libmosquitto's network thread)
+
+    private func connected(code: Int32) {
+        guard code == 0 else {
+            let reason = String(cString: mosquitto_connack_string(code))
+            state.withLock { $0.refusal = reason }
+            return connectionChanged(connected: false)
+        }
+        let retained = state.withLock { state in
+            state.refusal = nil
+            return state.retained
+        }
+        if let status = options.statusTopic { publish(topic: status, bytes: Array("online".utf8)) }
+        for (topic, bytes) in retained { publish(topic: topic, bytes: bytes) }
+        connectionChanged(connected: true)
+    }
 
     private func connectionChanged(connected: Bool) {
         let waiters: [CheckedContinuation<Void, any Error>] = state.withLock { state in
@@ -130,8 +215,9 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
             guard let waiter else { return continuation.resume() }
             Task {
                 try? await clock.sleep(for: timeout)
-                let expired = self.state.withLock { $0.waitingForConnection.removeValue(forKey: waiter) }
-                expired?.resume(throwing: MQTTSinkError.notConnected(broker: broker, timeout: timeout))
+                let (expired, refusal) = self.state.withLock { ($0.waitingForConnection.removeValue(forKey: waiter), $0.refusal) }
+                expired?.resume(throwing: refusal.map { MQTTSinkError.refused(broker: broker, reason: $0) }
+                                ?? MQTTSinkError.notConnected(broker: broker, timeout: timeout))
             }
         }
     }

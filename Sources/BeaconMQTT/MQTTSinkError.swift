@@ -4,6 +4,8 @@ public enum MQTTSinkError: Error, Hashable, Sendable, CustomStringConvertible {
     case library(operation: String, message: String)
     /// Not connected to the broker within the timeout.
     case notConnected(broker: String, timeout: Duration)
+    /// The broker refused the connection (its CONNACK reason, e.g. not authorised).
+    case refused(broker: String, reason: String)
     /// The broker did not acknowledge the publication (PUBACK) within the timeout.
     case notAcknowledged(broker: String, timeout: Duration)
 
@@ -14,6 +16,8 @@ public enum MQTTSinkError: Error, Hashable, Sendable, CustomStringConvertible {
             "mosquitto \(operation) failed: \(message)"
         case .notConnected(let broker, let timeout):
             "not connected to the MQTT broker \(broker) within \(timeout); check that it runs and accepts this client"
+        case .refused(let broker, let reason):
+            "the MQTT broker \(broker) refused the connection (\(reason)); check the username, password and TLS settings of the sink"
         case .notAcknowledged(let broker, let timeout):
             "the MQTT broker \(broker) did not acknowledge (PUBACK) within \(timeout); it is retried"
         }

@@ -18,6 +18,7 @@ struct Beacond: AsyncParsableCommand {
             // One line per subcommand; keep alphabetical.
             RunCommand.self,
             CheckConfigCommand.self,
+            PostEventCommand.self,
             ReplayCommand.self,
             SimulateCommand.self,
             ParseCommand.self,

@@ -2,21 +2,25 @@ import ArgumentParser
 import BeaconAlerting
 import BeaconGateway
 import BeaconStrategies
+import Logging
+import ServiceLifecycle
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `beacond run --config FILE`: the gateway daemon — source → pipeline → outbox → sinks.
+/// `beacond run --config FILE`: the gateway daemon — source → pipeline → outbox → sinks, with
+/// the HTTP control endpoint beside it, as services of one service group.
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Runs the gateway: source, alert pipeline and sinks, as configured.",
         discussion: """
             The configuration names the source (hci:hci0, replay:FILE, simulate:FILE), the state file,
-            the sinks (jsonl, webhook, exec) and the alerts; see Docs/Daemon.md. Every event is written
-            to each sink's outbox in the state file before it is delivered, and removed once the sink
-            confirms it: delivery is at least once, and survives crashes and restarts.
+            the sinks (jsonl, webhook, exec, mqtt), the alerts and the HTTP endpoint (metrics, health,
+            posted events); see Docs/Daemon.md. Every event is written to each sink's outbox in the
+            state file before it is delivered, and removed once the sink confirms it: delivery is at
+            least once, and survives crashes and restarts.
             SIGTERM/SIGINT stop the source, then give each sink a last attempt; a second signal exits at once.
             """
     )
@@ -28,17 +32,33 @@ struct RunCommand: AsyncParsableCommand {
                                                             valueName: "path"))
     var plugins: [String] = []
 
+    @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
+    var logLevel: Logger.Level = .info
+
     func run() async throws {
+        let logger = DaemonLogging.logger(level: logLevel)
         var registry = StrategyRegistry.builtIn()
         for path in plugins { try StrategyPluginLoader.load(path: path, into: &registry) }
         let gateway: Gateway
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         do {
             let configuration = try GatewayConfiguration.load(path: config)
-            gateway = try buildGateway(configuration, file: config, registry: registry) { printError("beacond: \($0)") }
+            gateway = try buildGateway(configuration, file: config, registry: registry, logger: logger)
+            if let control = configuration.control {
+                let server = try await ControlServer.bind(host: control.host, port: control.port, routes: gateway.controlRoutes)
+                logger.notice("control endpoint on \(server.url) (GET /metrics, GET /health, POST /events/NAME)")
+                if !control.isLoopback {
+                    logger.warning("the control endpoint listens on \(control.host), not on loopback: it has no authentication")
+                }
+                // A service group stops its services in reverse order: the gateway first, the endpoint last.
+                services.append(.init(service: server))
+            }
         } catch {
             printError("error: \(error)")
             throw ExitCode(2)
         }
+        // The gateway ending by itself (a replay, a simulation) ends the group; its failure cancels it.
+        services.append(.init(service: gateway, successTerminationBehavior: .gracefullyShutdownGroup))
         let signalsSeen = Atomic<Int>(0)
         let signals = SignalCanceller(signals: [SIGINT, SIGTERM]) {
             if signalsSeen.add(1, ordering: .relaxed).newValue > 1 {
@@ -46,12 +66,13 @@ struct RunCommand: AsyncParsableCommand {
                 Glibc.exit(130)
             }
             printError("beacond: stopping (a second signal exits at once)")
-            gateway.stop()
         }
         defer { signals.cancel() }
-        printError("beacond: running \(gateway.sourceName) with \(gateway.configuration.sinks.count) sinks")
+        logger.notice("running \(gateway.sourceName) with \(gateway.configuration.sinks.count) sinks")
+        var groupConfiguration = ServiceGroupConfiguration(services: services, logger: logger)
+        groupConfiguration.gracefulShutdownSignals = [.sigterm, .sigint]
         do {
-            try await gateway.run()
+            try await ServiceGroup(configuration: groupConfiguration).run()
         } catch {
             printError("error: \(error)")
             throw ExitCode(1)
@@ -59,3 +80,5 @@ struct RunCommand: AsyncParsableCommand {
         printError(ReplayCommand.summary(gateway.statistics).replacingOccurrences(of: "replay: ", with: "beacond: "))
     }
 }
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -29,7 +29,7 @@ struct DaemonConfigurationTests {
                            kind: .webhook(url: "https://hooks.example/alerts", secret: "abc", timeout: .seconds(2))),
             SinkDefinition(name: "notifier", kind: .exec(command: "notify-send beacond", timeout: .seconds(30))),
             SinkDefinition(name: "mqtt://127.0.0.1:1884/beacond/lobby/alerts",
-                           kind: .mqtt(host: "127.0.0.1", port: 1884, topic: "beacond/lobby/alerts", timeout: .seconds(10))),
+                           kind: .mqtt(MQTTSinkSettings(port: 1884, gateway: "lobby"))),
         ])
     }
 

@@ -16,6 +16,9 @@ public struct GatewayConfiguration: Sendable {
     /// At most this many events wait per sink; more are dropped, counted and logged.
     public var maxBacklog: Int
 
+    /// The HTTP control endpoint (`http:`): metrics, health, posted events; `nil` when off.
+    public var control: ControlConfiguration?
+
     /// Ranging: cycle, filter, distance model, proximity bands, regions.
     public var ranging: RangingConfiguration
     /// When `alerts:` is `{url, checkEvery}`: where the alert definitions are fetched from
@@ -24,7 +27,9 @@ public struct GatewayConfiguration: Sendable {
 
     public init(alerts: [AlertDefinition] = [], maxPending: Int = AlertEngineConfiguration.defaultMaxPending,
                 source: SourceDefinition? = nil, statePath: String? = nil, sinks: [SinkDefinition] = [],
-                maxBacklog: Int = 10_000, ranging: RangingConfiguration = RangingConfiguration()) {
+                maxBacklog: Int = 10_000, ranging: RangingConfiguration = RangingConfiguration(),
+                control: ControlConfiguration? = nil) {
+        self.control = control
         self.alerts = alerts
         self.maxPending = maxPending
         self.source = source
@@ -34,7 +39,7 @@ public struct GatewayConfiguration: Sendable {
         self.ranging = ranging
     }
 
-    static let keys = ["source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging"]
+    static let keys = ["source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging", "http"]
 
     /// Reads and validates a configuration document.
     public init(node: ConfigNode) throws(ConfigurationError) {
@@ -67,6 +72,7 @@ public struct GatewayConfiguration: Sendable {
         }
         self.sinks = sinks
         maxBacklog = try node["maxBacklog"]?.integer(in: 1...10_000_000) ?? 10_000
+        control = try node["http"].map { node throws(ConfigurationError) in try ControlConfiguration.read(node) } ?? nil
         ranging = try node["ranging"].map { n throws(ConfigurationError) in try RangingConfiguration(node: n) }
             ?? RangingConfiguration()
     }

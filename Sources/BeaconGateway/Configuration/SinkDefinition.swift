@@ -11,7 +11,7 @@ import Darwin
 ///   - {type: jsonl, path: -}                       # stdout, or a file (appended, fsynced)
 ///   - {type: webhook, url: https://…, secret: …, timeout: 10s}
 ///   - {type: exec, command: "notify-send beacond", timeout: 30s}
-///   - {type: mqtt, host: 127.0.0.1, port: 1883, gateway: lobby, timeout: 10s}   # beacond/lobby/alerts
+///   - {type: mqtt, host: 127.0.0.1, port: 1883, gateway: lobby}   # beacond/lobby/alerts; see MQTTSinkSettings
 /// ```
 /// Each sink has its own outbox, keyed by its `name` (by default `type:target`, e.g.
 /// `webhook:https://…`): rename it and what waited under the old name is no longer delivered.
@@ -24,8 +24,8 @@ public struct SinkDefinition: Hashable, Sendable {
         case webhook(url: String, secret: String?, timeout: Duration)
         /// `/bin/sh -c command` with the event on stdin.
         case exec(command: String, timeout: Duration)
-        /// MQTT QoS 1 publication to `topic` on the broker at `host:port`.
-        case mqtt(host: String, port: Int, topic: String, timeout: Duration)
+        /// MQTT QoS 1 publication of events, retained beacon state and status (see ``MQTTSinkSettings``).
+        case mqtt(MQTTSinkSettings)
     }
 
     /// The sink's outbox key.
@@ -62,13 +62,9 @@ public struct SinkDefinition: Hashable, Sendable {
                             timeout: try Self.timeout(node, default: .seconds(10)))
             target = url
         case "mqtt":
-            try node.checkKeys(allowed: ["type", "name", "host", "port", "gateway", "topic", "timeout"])
-            let host = try node["host"]?.string() ?? "127.0.0.1"
-            let port = try node["port"]?.integer(in: 1...65535) ?? 1883
-            let gateway = try node["gateway"]?.string() ?? Self.hostName()
-            let topic = try node["topic"]?.string() ?? "beacond/\(gateway)/alerts"
-            kind = .mqtt(host: host, port: port, topic: topic, timeout: try Self.timeout(node, default: .seconds(10)))
-            target = "//\(host):\(port)/\(topic)"
+            let settings = try MQTTSinkSettings(node: node, timeout: try Self.timeout(node, default: .seconds(10)))
+            kind = .mqtt(settings)
+            target = "//\(settings.host):\(settings.port)/\(settings.topic)"
         default:
             try node.checkKeys(allowed: ["type", "name", "command", "timeout"])
             let command = try node.required("command").string()

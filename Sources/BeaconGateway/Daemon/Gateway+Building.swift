@@ -6,6 +6,7 @@ import BeaconSimulator
 import BeaconSinks
 import BeaconStore
 import BeaconStrategies
+import Logging
 
 /// Builds the daemon from its configuration: the source, the state store (SQLite with an outbox
 /// per sink, or memory), the pipeline, and a sink with its dispatcher for each `sinks:` entry.
@@ -13,18 +14,25 @@ import BeaconStrategies
 ///
 /// - Parameters:
 ///   - file: the configuration file's name, for messages.
-///   - log: receives what the daemon has to say (retries, overflow, leftovers); one line each.
+///   - logger: receives what the daemon has to say (retries, overflow, leftovers), with the
+///     sink's name and such as metadata.
 /// - Throws: ``GatewayError`` naming what cannot be opened or built.
 public func buildGateway(_ configuration: GatewayConfiguration, file: String = "<configuration>",
                          registry: StrategyRegistry = .builtIn(),
-                         log: @escaping @Sendable (String) -> Void) throws(GatewayError) -> Gateway {
+                         logger: Logger = Logger(label: "beacond")) throws(GatewayError) -> Gateway {
     guard let sourceDefinition = configuration.source else { throw .noSource(file: file) }
-    let (source, isLive) = try makeSource(sourceDefinition)
+    let metrics = GatewayMetrics()
+    let (source, isLive) = try makeSource(sourceDefinition, metrics: metrics, logger: logger)
 
     var sinks: [(name: String, sink: any AlertSink)] = []
+    var observers: [any BeaconStateObserver] = []
     for definition in configuration.sinks {
         do {
-            sinks.append((definition.name, try makeSink(definition.kind)))
+            let sink = try makeSink(definition.kind)
+            if case .mqtt(let settings) = definition.kind, let mqtt = sink as? MQTTSink {
+                observers.append(MQTTBeaconState(sink: mqtt, settings: settings))
+            }
+            sinks.append((definition.name, MeteredSink(sink, sinkName: definition.name, metrics: metrics)))
         } catch {
             throw .sink(name: definition.name, message: "\(error)")
         }
@@ -43,7 +51,7 @@ public func buildGateway(_ configuration: GatewayConfiguration, file: String = "
     } else {
         let memory = MemoryOutboxStore(outbox: outboxConfiguration)
         (store, outbox) = (memory, memory.outbox)
-        log("no 'state:' file: alert state and undelivered events are kept in memory and lost on exit")
+        logger.warning("no 'state:' file: alert state and undelivered events are kept in memory and lost on exit")
     }
 
     let pipeline: AlertPipeline
@@ -53,16 +61,23 @@ public func buildGateway(_ configuration: GatewayConfiguration, file: String = "
         throw .pipeline(error)
     }
 
+    pipeline.recordsPresence = !observers.isEmpty
     let dispatchers = sinks.map { name, sink in
         (name: name, dispatcher: OutboxDispatcher(sinkName: name, sink: sink, outbox: outbox, report: { report in
+            var logger = logger
+            logger[metadataKey: "sink"] = "\(name)"
             switch report {
-            case .delivered: break
+            case .delivered(let count, let backlog):
+                logger.debug("delivered", metadata: ["count": "\(count)", "backlog": "\(backlog)"])
             case .retrying(let attempt, let delay, let error):
-                log("sink '\(name)': delivery failed (\(error)); retry \(attempt) in \(delay)")
+                logger.warning("sink '\(name)': delivery failed (\(error)); retry \(attempt) in \(delay)",
+                               metadata: ["attempt": "\(attempt)", "delay": "\(delay)"])
             case .overflow(let dropped, let total):
-                log("sink '\(name)': backlog full (maxBacklog \(configuration.maxBacklog)): \(dropped) events dropped, \(total) in all")
+                metrics.recordOverflow(sink: name, dropped: dropped)
+                logger.error("sink '\(name)': backlog full (maxBacklog \(configuration.maxBacklog)): \(dropped) events dropped, \(total) in all",
+                             metadata: ["dropped": "\(dropped)", "total": "\(total)"])
             case .storageFailed(let error):
-                log("sink '\(name)': outbox unreadable: \(error)")
+                logger.error("sink '\(name)': outbox unreadable: \(error)")
             }
         }))
     }
@@ -82,10 +97,12 @@ public func buildGateway(_ configuration: GatewayConfiguration, file: String = "
         })
     }
     return Gateway(configuration: configuration, source: source, isLive: isLive, pipeline: LockedPipeline(pipeline),
-                   remoteAlerts: remote, registry: registry, sinks: dispatchers, outbox: outbox, log: log)
+                   remoteAlerts: remote, registry: registry, sinks: dispatchers, outbox: outbox, metrics: metrics,
+                   stateObservers: observers, logger: logger)
 }
 
-private func makeSource(_ definition: SourceDefinition) throws(GatewayError) -> (any AdvertisementSource, Bool) {
+private func makeSource(_ definition: SourceDefinition, metrics: GatewayMetrics,
+                        logger: Logger) throws(GatewayError) -> (any AdvertisementSource, Bool) {
     switch definition {
     case .simulate(let path, let speed):
         do {
@@ -103,7 +120,14 @@ private func makeSource(_ definition: SourceDefinition) throws(GatewayError) -> 
     case .hci(let adapter):
         do {
             let configuration = BlueZScannerConfiguration(adapter: try AdapterSelection(adapter))
-            return (BlueZScanner(configuration: configuration, clock: WallClock()), true)
+            return (BlueZScanner(configuration: configuration, clock: WallClock()) { event in
+                metrics.record(event)
+                switch event.level {
+                case .info: logger.info("\(event)", metadata: ["component": "scanner"])
+                case .warning: logger.warning("\(event)", metadata: ["component": "scanner"])
+                case .error: logger.error("\(event)", metadata: ["component": "scanner"])
+                }
+            }, true)
         } catch {
             throw .source("\(error)")
         }
@@ -115,6 +139,8 @@ private func makeSink(_ kind: SinkDefinition.Kind) throws -> any AlertSink {
     case .jsonl(let path): try JSONLinesSink(path: path)
     case .webhook(let url, let secret, let timeout): try WebhookSink(url: url, secret: secret, timeout: timeout)
     case .exec(let command, let timeout): ExecSink(command: command, timeout: timeout)
-    case .mqtt(let host, let port, let topic, let timeout): try MQTTSink(host: host, port: port, topic: topic, timeout: timeout)
+    case .mqtt(let settings):
+        try MQTTSink(host: settings.host, port: settings.port, topic: settings.topic, options: settings.connection,
+                     timeout: settings.timeout)
     }
 }

@@ -1,4 +1,5 @@
 import BeaconAlerting
+import BeaconBlueZ
 import BeaconCore
 import Foundation
 
@@ -28,6 +29,29 @@ final class LockedPipeline: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         try pipeline.replaceAlerts(definitions, registry: registry)
+    }
+
+    func post(_ fact: EngineFact, now: Timestamp?, emit: (RoutedEvent) throws -> Void) throws -> Timestamp {
+        lock.lock()
+        defer { lock.unlock() }
+        let time = now ?? pipeline.latestTime ?? WallClock().now
+        try pipeline.post(fact, now: time, emit: emit)
+        return time
+    }
+
+    /// Hands the presence changes so far to `observers` (outside the lock).
+    func observeBeacons(_ observers: [any BeaconStateObserver]) {
+        guard !observers.isEmpty else { return }
+        lock.lock()
+        let changes = pipeline.takePresenceChanges()
+        lock.unlock()
+        if !changes.isEmpty { for observer in observers { observer.observe(changes) } }
+    }
+
+    var trackedBeacons: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return pipeline.trackedBeacons
     }
 
     var statistics: PipelineStatistics {

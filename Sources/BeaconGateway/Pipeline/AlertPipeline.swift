@@ -29,6 +29,12 @@ public final class AlertPipeline {
     private var captureSummary = CaptureSummary()
     /// What has been processed so far.
     public private(set) var statistics = PipelineStatistics()
+    /// Whether beacons' presence changes are kept for ``takePresenceChanges()`` (off: no cost).
+    public var recordsPresence = false
+    private var presence: [BeaconID: Proximity] = [:]
+    private var presenceChanges: [BeaconPresence] = []
+    /// The latest time the pipeline has reached: a packet's timestamp or an ``advance(to:emit:)``.
+    public private(set) var latestTime: Timestamp?
 
     /// Builds the stages from configuration (`ranging` overrides the configuration's section).
     /// - Throws: ``PipelineError`` naming the alert whose strategy or policy is invalid.
@@ -132,8 +138,18 @@ public final class AlertPipeline {
     public func advance(to now: Timestamp, emit: (RoutedEvent) throws -> Void) throws {
         // Decide inside the callback: holding on to an update would keep the ranging loop's
         // reused buffers referenced and force a copy every cycle.
+        if latestTime.map({ now > $0 }) ?? true { latestTime = now }
         try ranging.advance(to: now) { try decide($0) }
         try catchUpEngine(to: now)
+        try flush(emit)
+    }
+
+    /// Hands the engine a fact from outside the radio — a named event posted to the daemon
+    /// (`.external(name:beacon:)`) — at `now`: what falls due before it is delivered first, then
+    /// the pending alerts whose `cancelOn` names it are cancelled.
+    public func post(_ fact: EngineFact, now: Timestamp, emit: (RoutedEvent) throws -> Void) throws {
+        try catchUpEngine(to: now)
+        emitted += try engine.handle(fact, now: now)
         try flush(emit)
     }
 
@@ -146,6 +162,7 @@ public final class AlertPipeline {
     // MARK: Stages
 
     private func ingest(_ sighting: BeaconSighting) throws {
+        if latestTime.map({ sighting.timestamp > $0 }) ?? true { latestTime = sighting.timestamp }
         try ranging.ingest(sighting) { try decide($0) }
     }
 
@@ -162,8 +179,26 @@ public final class AlertPipeline {
         emitted += try engine.advance(to: time)
     }
 
+    /// The presence changes since the last call (when ``recordsPresence`` is on): beacons that
+    /// appeared or changed proximity band, and beacons the ranging loop stopped tracking.
+    public func takePresenceChanges() -> [BeaconPresence] {
+        defer { presenceChanges.removeAll(keepingCapacity: true) }
+        return presenceChanges
+    }
+
+    private func recordPresence(_ update: RangingUpdate) {
+        for beacon in update.beacons where presence[beacon.id] != beacon.proximity {
+            presence[beacon.id] = beacon.proximity
+            presenceChanges.append(BeaconPresence(beacon))
+        }
+        for id in update.evicted where presence.removeValue(forKey: id) != nil {
+            presenceChanges.append(BeaconPresence(id: id, present: false, proximity: .unknown, lastSeen: update.time))
+        }
+    }
+
     private func decide(_ update: RangingUpdate) throws {
         statistics.cycles += 1
+        if recordsPresence { recordPresence(update) }
         let now = update.time
         try catchUpEngine(to: now)
         for event in update.regionEvents {

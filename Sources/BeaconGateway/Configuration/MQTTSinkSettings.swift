@@ -1,0 +1,94 @@
+import BeaconMQTT
+
+/// An `mqtt` sink's settings:
+///
+/// ```yaml
+/// - type: mqtt
+///   host: broker.local            # default 127.0.0.1
+///   port: 8883                    # default 1883
+///   gateway: lobby                # default: the host name; topics are beacond/<gateway>/…
+///   username: beacond
+///   password: secret
+///   tls: {ca: /etc/beacond/ca.pem, cert: client.pem, key: client.key}   # cert and key optional
+///   beacons: true                 # retained state per beacon under beacond/<gateway>/beacons/<id>
+///   status: true                  # retained online/offline under beacond/<gateway>/status (last will)
+///   homeAssistant: true           # MQTT discovery under homeassistant/ (or {prefix: …}); default off
+///   timeout: 10s
+/// ```
+public struct MQTTSinkSettings: Hashable, Sendable {
+    /// The broker's host.
+    public var host: String
+    /// The broker's port.
+    public var port: Int
+    /// The gateway's name in topics.
+    public var gateway: String
+    /// Where events are published (default `beacond/<gateway>/alerts`).
+    public var topic: String
+    /// How long a delivery waits for the connection and for the PUBACK.
+    public var timeout: Duration
+    /// Credentials, TLS and the status topic.
+    public var connection: MQTTConnectionOptions
+    /// Whether each beacon's state is published, retained, under ``beaconTopicPrefix``.
+    public var beaconState: Bool
+    /// The Home Assistant discovery prefix, when discovery is on.
+    public var homeAssistantPrefix: String?
+
+    /// Creates settings; the defaults are those of the configuration file.
+    public init(host: String = "127.0.0.1", port: Int = 1883, gateway: String, topic: String? = nil,
+                timeout: Duration = .seconds(10), connection: MQTTConnectionOptions? = nil, beaconState: Bool = true,
+                homeAssistantPrefix: String? = nil) {
+        self.host = host
+        self.port = port
+        self.gateway = gateway
+        self.topic = topic ?? MQTTSink.defaultTopic(gateway: gateway)
+        self.timeout = timeout
+        self.connection = connection ?? MQTTConnectionOptions(statusTopic: "beacond/\(gateway)/status")
+        self.beaconState = beaconState
+        self.homeAssistantPrefix = homeAssistantPrefix
+    }
+
+    /// `beacond/<gateway>/beacons`.
+    public var beaconTopicPrefix: String { "beacond/\(gateway)/beacons" }
+
+    static let keys = ["type", "name", "host", "port", "gateway", "topic", "timeout", "username", "password", "tls",
+                       "beacons", "status", "homeAssistant"]
+
+    /// Reads the settings of an `mqtt` entry.
+    init(node: ConfigNode, timeout: Duration) throws(ConfigurationError) {
+        try node.checkKeys(allowed: Self.keys)
+        let gateway = try node["gateway"]?.string() ?? SinkDefinition.hostName()
+        guard !gateway.isEmpty, !gateway.contains(where: { "/+#".contains($0) }) else {
+            throw (node["gateway"] ?? node).error("the gateway name '\(gateway)' cannot be used in MQTT topics (no '/', '+' or '#')")
+        }
+        var connection = MQTTConnectionOptions()
+        connection.username = try node["username"]?.string()
+        connection.password = try node["password"]?.string()
+        if connection.password != nil && connection.username == nil {
+            throw node.error("a password needs a username: add 'username:'")
+        }
+        if let tlsNode = node["tls"] {
+            try tlsNode.checkKeys(allowed: ["ca", "cert", "key"])
+            let tls = MQTTConnectionOptions.TLS(caFile: try tlsNode.required("ca").string(), certFile: try tlsNode["cert"]?.string(),
+                                                keyFile: try tlsNode["key"]?.string())
+            if (tls.certFile == nil) != (tls.keyFile == nil) { throw tlsNode.error("give both 'cert' and 'key', or neither") }
+            connection.tls = tls
+        }
+        if try node["status"]?.bool() ?? true { connection.statusTopic = "beacond/\(gateway)/status" }
+        var homeAssistant: String?
+        if let discovery = node["homeAssistant"] {
+            if discovery.isMapping {
+                try discovery.checkKeys(allowed: ["prefix"])
+                homeAssistant = try discovery["prefix"]?.string() ?? "homeassistant"
+            } else if try discovery.bool() {
+                homeAssistant = "homeassistant"
+            }
+        }
+        let beaconState = try node["beacons"]?.bool() ?? true
+        if homeAssistant != nil && !beaconState {
+            throw node.error("homeAssistant discovery points at the beacon state topics: it needs 'beacons: true'")
+        }
+        self.init(host: try node["host"]?.string() ?? "127.0.0.1", port: try node["port"]?.integer(in: 1...65535) ?? 1883,
+                  gateway: gateway, topic: try node["topic"]?.string(), timeout: timeout, connection: connection,
+                  beaconState: beaconState, homeAssistantPrefix: homeAssistant)
+    }
+}

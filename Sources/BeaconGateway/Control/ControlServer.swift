@@ -1,0 +1,105 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import ServiceLifecycle
+
+/// The daemon's HTTP endpoint (`http: {listen: 127.0.0.1:9464}`): metrics for Prometheus, a
+/// health check, and named events posted to the running daemon (see ``ControlRoutes``).
+///
+/// One request per connection (`Connection: close`), bodies up to 64 KiB: it answers a scraper
+/// and an operator, not a crowd. It binds in ``bind(host:port:routes:)`` so that a port in use
+/// is an error at start, and serves in ``run()`` until graceful shutdown.
+public final class ControlServer: Service, Sendable {
+    /// Where it listens, as bound (the real port when 0 was asked for).
+    public let host: String
+    /// The bound port.
+    public let port: Int
+    private let channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
+    private let routes: ControlRoutes
+    static let maxBody = 64 * 1024
+
+    private init(host: String, port: Int, channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>,
+                 routes: ControlRoutes) {
+        self.host = host
+        self.port = port
+        self.channel = channel
+        self.routes = routes
+    }
+
+    /// Binds `host:port` (0: any free port).
+    /// - Throws: ``GatewayError/control(_:)`` saying why it cannot listen and what to change.
+    public static func bind(host: String, port: Int, routes: ControlRoutes) async throws(GatewayError) -> ControlServer {
+        do {
+            let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .bind(host: host, port: port) { child in
+                    child.eventLoop.makeCompletedFuture {
+                        try child.pipeline.syncOperations.configureHTTPServerPipeline()
+                        return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: child)
+                    }
+                }
+            return ControlServer(host: host, port: channel.channel.localAddress?.port ?? port, channel: channel, routes: routes)
+        } catch {
+            throw .control("cannot listen on \(host):\(port) (\(error)); choose another address or port "
+                           + "in 'http: {listen: …}', or stop what holds it")
+        }
+    }
+
+    /// `http://host:port`.
+    public var url: String { "http://\(host.contains(":") ? "[\(host)]" : host):\(port)" }
+
+    /// Serves until graceful shutdown (or cancellation), then closes the listening socket.
+    public func run() async throws {
+        let channel = channel
+        try await withGracefulShutdownHandler {
+            try await withThrowingDiscardingTaskGroup { group in
+                try await channel.executeThenClose { connections in
+                    for try await connection in connections {
+                        group.addTask { await self.serve(connection) }
+                    }
+                }
+            }
+        } onGracefulShutdown: {
+            channel.channel.close(promise: nil)
+        }
+    }
+
+    /// Closes the listening socket (``run()`` then returns).
+    public func close() {
+        channel.channel.close(promise: nil)
+    }
+
+    private func serve(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
+        try? await connection.executeThenClose { inbound, outbound in
+            var head: HTTPRequestHead?
+            var body: [UInt8] = []
+            var tooLarge = false
+            for try await part in inbound {
+                switch part {
+                case .head(let requestHead):
+                    head = requestHead
+                case .body(let buffer):
+                    if body.count + buffer.readableBytes > Self.maxBody { tooLarge = true } else { body += buffer.readableBytesView }
+                case .end:
+                    guard let head else { return }
+                    let response = tooLarge
+                        ? ControlResponse.error(413, "the body is larger than \(Self.maxBody) bytes")
+                        : await routes.respond(to: ControlRequest(method: head.method.rawValue, target: head.uri, body: body))
+                    try await Self.write(response, headOnly: head.method == .HEAD, to: outbound)
+                    return
+                }
+            }
+        }
+    }
+
+    private static func write(_ response: ControlResponse, headOnly: Bool,
+                              to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>) async throws {
+        let body = ByteBuffer(string: response.body)
+        let headers = HTTPHeaders([("Content-Type", response.contentType), ("Content-Length", String(body.readableBytes)),
+                                   ("Connection", "close")])
+        try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status),
+                                                        headers: headers)))
+        if !headOnly { try await outbound.write(.body(.byteBuffer(body))) }
+        try await outbound.write(.end(nil))
+    }
+}

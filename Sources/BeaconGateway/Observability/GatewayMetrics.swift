@@ -1,0 +1,119 @@
+import BeaconBlueZ
+import Metrics
+import Prometheus
+import Synchronization
+
+/// The daemon's metrics, made through swift-metrics and exported in the Prometheus text format
+/// (``render()``, served at `GET /metrics` by the ``ControlServer``).
+///
+/// The pipeline itself keeps plain counters (``PipelineStatistics``) so its hot path pays
+/// nothing; ``collect(_:trackedBeacons:backlogs:)`` turns their growth into metric increments
+/// when a scrape comes (and once more at exit). Sinks are measured by ``MeteredSink`` and the
+/// scanner by ``record(_:)`` as things happen.
+///
+/// | metric | type | labels |
+/// |---|---|---|
+/// | `beacond_packets_received_total` | counter | |
+/// | `beacond_adverts_parsed_total` | counter | |
+/// | `beacond_adverts_malformed_total` | counter | `kind` |
+/// | `beacond_beacon_sightings_total` | counter | |
+/// | `beacond_ranging_cycles_total` | counter | |
+/// | `beacond_beacons_tracked` | gauge | |
+/// | `beacond_alert_events_total` | counter | `alert`, `event` |
+/// | `beacond_external_events_total` | counter | `name` |
+/// | `beacond_sink_deliveries_total` | counter | `sink` |
+/// | `beacond_sink_failures_total` | counter | `sink` |
+/// | `beacond_sink_delivery_seconds` | histogram | `sink` |
+/// | `beacond_outbox_depth` | gauge | `sink` |
+/// | `beacond_outbox_dropped_total` | counter | `sink` |
+/// | `beacond_scanner_restarts_total` | counter | |
+public final class GatewayMetrics: Sendable {
+    /// The registry the metrics live in; ``render()`` writes it.
+    public let registry: PrometheusCollectorRegistry
+    let factory: PrometheusMetricsFactory
+    private let packets: Metrics.Counter
+    private let adverts: Metrics.Counter
+    private let sightings: Metrics.Counter
+    private let cycles: Metrics.Counter
+    private let tracked: Metrics.Gauge
+    private let scannerRestarts: Metrics.Counter
+    private let collected = Mutex(PipelineStatistics())
+    private let labelled = Mutex<[String: Metrics.Counter]>([:])
+    private let depths = Mutex<[String: Metrics.Gauge]>([:])
+
+    /// Creates the metrics in a registry of their own (each gateway, and each test, has one).
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        factory = PrometheusMetricsFactory(registry: registry)
+        packets = Metrics.Counter(label: "beacond_packets_received_total", factory: factory)
+        adverts = Metrics.Counter(label: "beacond_adverts_parsed_total", factory: factory)
+        sightings = Metrics.Counter(label: "beacond_beacon_sightings_total", factory: factory)
+        cycles = Metrics.Counter(label: "beacond_ranging_cycles_total", factory: factory)
+        tracked = Metrics.Gauge(label: "beacond_beacons_tracked", factory: factory)
+        scannerRestarts = Metrics.Counter(label: "beacond_scanner_restarts_total", factory: factory)
+    }
+
+    /// Brings the pipeline's counters, the tracked beacons and each sink's outbox depth up to date.
+    public func collect(_ statistics: PipelineStatistics, trackedBeacons: Int, backlogs: [String: Int]) {
+        let before = collected.withLock { last in
+            defer { last = statistics }
+            return last
+        }
+        packets.increment(by: Int64(statistics.packets - before.packets))
+        adverts.increment(by: Int64(statistics.advertisements - before.advertisements))
+        sightings.increment(by: Int64(statistics.sightings - before.sightings))
+        cycles.increment(by: Int64(statistics.cycles - before.cycles))
+        for (kind, count) in statistics.malformedByKind where count > before.malformedByKind[kind, default: 0] {
+            counter("beacond_adverts_malformed_total", [("kind", kind)])
+                .increment(by: Int64(count - before.malformedByKind[kind, default: 0]))
+        }
+        for (key, count) in statistics.eventsByAlert where count > before.eventsByAlert[key, default: 0] {
+            // Keys are `alert/event`; an alert id may itself contain '/', the event never does.
+            let split = key.lastIndex(of: "/") ?? key.endIndex
+            let event = split < key.endIndex ? String(key[key.index(after: split)...]) : ""
+            counter("beacond_alert_events_total", [("alert", String(key[..<split])), ("event", event)])
+                .increment(by: Int64(count - before.eventsByAlert[key, default: 0]))
+        }
+        tracked.record(trackedBeacons)
+        for (sink, depth) in backlogs { gauge("beacond_outbox_depth", sink: sink).record(depth) }
+    }
+
+    /// Counts what the scanner reports: each reopened adapter is a restart.
+    public func record(_ event: ScannerEvent) {
+        if case .reopened = event { scannerRestarts.increment() }
+    }
+
+    /// Counts a named event posted to the daemon.
+    public func recordExternalEvent(name: String) {
+        counter("beacond_external_events_total", [("name", name)]).increment()
+    }
+
+    /// Counts events a sink's full backlog refused.
+    public func recordOverflow(sink: String, dropped: Int) {
+        counter("beacond_outbox_dropped_total", [("sink", sink)]).increment(by: Int64(dropped))
+    }
+
+    /// Every metric in the Prometheus text exposition format (version 0.0.4).
+    public func render() -> String {
+        registry.emitToString()
+    }
+
+    func counter(_ label: String, _ dimensions: [(String, String)]) -> Metrics.Counter {
+        let key = label + dimensions.map { "|\($0.0)=\($0.1)" }.joined()
+        return labelled.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = Metrics.Counter(label: label, dimensions: dimensions, factory: factory)
+            counters[key] = counter
+            return counter
+        }
+    }
+
+    private func gauge(_ label: String, sink: String) -> Metrics.Gauge {
+        depths.withLock { gauges in
+            if let gauge = gauges[sink] { return gauge }
+            let gauge = Metrics.Gauge(label: label, dimensions: [("sink", sink)], factory: factory)
+            gauges[sink] = gauge
+            return gauge
+        }
+    }
+}
