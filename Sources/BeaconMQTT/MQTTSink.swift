@@ -1,4 +1,5 @@
 import BeaconSinks
+import Foundation
 import CMosquitto
 import Synchronization
 
@@ -21,6 +22,8 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
         var refusal: String?
         var retained: [String: [UInt8]] = [:]
         var acknowledged: Set<Int32> = []
+        /// Message ids of retained publications nobody waits for: their PUBACK is dropped.
+        var unawaited: Set<Int32> = []
         var waitingForAck: [Int32: CheckedContinuation<Void, any Error>] = [:]
         var waitingForConnection: [Int: CheckedContinuation<Void, any Error>] = [:]
         var nextWaiter = 0
@@ -111,9 +114,26 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
     }
 
     deinit {
-        mosquitto_disconnect(handle)
-        mosquitto_loop_stop(handle, true)
-        mosquitto_destroy(handle)
+        // No callback may reach this object any more: setting a callback waits for one that is
+        // running. Then the client is stopped on a thread of its own, since libmosquitto's
+        // network thread can take up to the keepalive (30 s) to stop when it is in the middle of
+        // a (re)connection.
+        mosquitto_connect_callback_set(handle, nil)
+        mosquitto_disconnect_callback_set(handle, nil)
+        mosquitto_publish_callback_set(handle, nil)
+        mosquitto_user_data_set(handle, nil)
+        let client = ClientHandle(handle)
+        Thread.detachNewThread {
+            mosquitto_disconnect(client.handle)
+            mosquitto_loop_stop(client.handle, true)
+            mosquitto_destroy(client.handle)
+        }
+    }
+
+    /// A libmosquitto client handed to the thread that stops it (and nobody else).
+    private struct ClientHandle: @unchecked Sendable {
+        let handle: OpaquePointer
+        init(_ handle: OpaquePointer) { self.handle = handle }
     }
 
     /// `mqtt://host:port/topic`.
@@ -147,9 +167,11 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
         if connected { publish(topic: topic, bytes: bytes) }
     }
 
-    /// Announces `offline` on the status topic (waiting up to the timeout for the broker's
-    /// acknowledgement) and disconnects; deliveries after it fail.
+    /// Waits for the connection (up to the timeout) so that the retained state is out, then
+    /// announces `offline` on the status topic (waiting for the broker's acknowledgement, which
+    /// also confirms everything published before it) and disconnects; deliveries after it fail.
     public func close() async {
+        try? await waitForConnection()
         if let status = options.statusTopic, state.withLock({ $0.connected }) {
             var messageID: Int32 = 0
             let offline = Array("offline".utf8)
@@ -162,8 +184,15 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
     }
 
     private func publish(topic: String, bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { buffer in
-            mosquitto_publish(handle, nil, topic, Int32(buffer.count), buffer.baseAddress, 1, true)
+        var messageID: Int32 = 0
+        let code = bytes.withUnsafeBytes { buffer in
+            mosquitto_publish(handle, &messageID, topic, Int32(buffer.count), buffer.baseAddress, 1, true)
+        }
+        guard code == MOSQ_ERR_SUCCESS.rawValue else { return }
+        // The PUBACK may already have come (then it is in `acknowledged`): either way, no id is
+        // left behind where a later delivery reusing it would take it for its own PUBACK.
+        state.withLock { state in
+            if state.acknowledged.remove(messageID) == nil { state.unawaited.insert(messageID) }
         }
     }
 
@@ -171,12 +200,23 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
 
     private func connected(code: Int32) {
         guard code == 0 else {
+            // Refused (bad credentials, …): waiting deliveries fail now, saying why.
             let reason = String(cString: mosquitto_connack_string(code))
-            state.withLock { $0.refusal = reason }
-            return connectionChanged(connected: false)
+            let broker = "\(host):\(port)"
+            let waiters = state.withLock { state in
+                state.refusal = reason
+                state.connected = false
+                defer { state.waitingForConnection.removeAll() }
+                return Array(state.waitingForConnection.values)
+            }
+            for waiter in waiters { waiter.resume(throwing: MQTTSinkError.refused(broker: broker, reason: reason)) }
+            return
         }
+        // Connected and the snapshot in one step: a concurrent publishRetained either lands in
+        // the snapshot or sees the connection and publishes itself.
         let retained = state.withLock { state in
             state.refusal = nil
+            state.connected = true
             return state.retained
         }
         if let status = options.statusTopic { publish(topic: status, bytes: Array("online".utf8)) }
@@ -196,6 +236,7 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
 
     private func acknowledged(_ messageID: Int32) {
         let waiter: CheckedContinuation<Void, any Error>? = state.withLock { state in
+            if state.unawaited.remove(messageID) != nil { return nil }
             if let waiter = state.waitingForAck.removeValue(forKey: messageID) { return waiter }
             state.acknowledged.insert(messageID)
             return nil
@@ -206,13 +247,21 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
     private func waitForConnection() async throws {
         let (clock, timeout, broker) = (clock, timeout, "\(host):\(port)")
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let waiter: Int? = state.withLock { state in
-                if state.connected { return nil }
+            enum Outcome { case connected, refused(String), waiting(Int) }
+            let outcome: Outcome = state.withLock { state in
+                if state.connected { return .connected }
+                // The last attempt was refused (bad credentials): say so now rather than wait for the next.
+                if let refusal = state.refusal { return .refused(refusal) }
                 state.nextWaiter += 1
                 state.waitingForConnection[state.nextWaiter] = continuation
-                return state.nextWaiter
+                return .waiting(state.nextWaiter)
             }
-            guard let waiter else { return continuation.resume() }
+            let waiter: Int
+            switch outcome {
+            case .connected: return continuation.resume()
+            case .refused(let reason): return continuation.resume(throwing: MQTTSinkError.refused(broker: broker, reason: reason))
+            case .waiting(let number): waiter = number
+            }
             Task {
                 try? await clock.sleep(for: timeout)
                 let (expired, refusal) = self.state.withLock { ($0.waitingForConnection.removeValue(forKey: waiter), $0.refusal) }

@@ -45,7 +45,8 @@ struct PostEventCommand: AsyncParsableCommand {
         do {
             var request = HTTPClientRequest(url: url)
             request.method = .POST
-            let response = try await client.execute(request, timeout: .seconds(10))
+            // A daemon answers in milliseconds; the client keeps retrying a refused connection until then.
+            let response = try await client.execute(request, timeout: .seconds(5))
             let body = try await response.body.collect(upTo: 1 << 20)
             outcome = .success((Int(response.status.code), String(buffer: body)))
         } catch {

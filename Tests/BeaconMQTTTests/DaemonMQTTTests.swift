@@ -60,4 +60,111 @@ struct DaemonMQTTTests {
         #expect(lines.last?.hasPrefix(#"{"event":"delivered","alert":"lobby-dwell""#) == true)
         #expect(lines.allSatisfy { $0.contains(#""scheduledFor":"2025-01-01T09:01:01.000Z""#) })
     }
+
+    /// Runs `mosquitto_sub` until it has printed `count` messages (`-v`: topic and payload).
+    static func subscribe(_ broker: MosquittoBroker, topic: String, count: Int, id: String) throws -> [String: String] {
+        let subscriber = Process()
+        subscriber.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
+        subscriber.arguments = ["-h", "127.0.0.1", "-p", String(broker.port), "-t", topic, "-q", "1", "-i", id, "-v",
+                                "-C", String(count)]
+        let received = Pipe()
+        subscriber.standardOutput = received
+        try subscriber.run()
+        let output = String(decoding: received.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        subscriber.waitUntilExit()
+        var messages: [String: String] = [:]
+        for line in output.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            messages[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        return messages
+    }
+
+    static func configuration(_ broker: MosquittoBroker, speed: String, extra: String = "") throws -> URL {
+        let configuration = broker.directory.appendingPathComponent("gateway-state.yaml")
+        try Data("""
+            source: {simulate: \(Self.lobby), speed: \(speed)}
+            sinks:
+              - {type: mqtt, host: 127.0.0.1, port: \(broker.port), gateway: lobby, timeout: 5s\(extra)}
+            alerts: []
+
+            """.utf8).write(to: configuration)
+        return configuration
+    }
+
+    /// The lobby has five beacons (Simulator/Scenarios/lobby.yaml): visitors 1 and 2
+    /// (5A4BCFCE…:1:1 and :1:2), the entrance and the lift (E2C56DB5…:10:1 and :10:2), and
+    /// the Eddystone poster (0102030405060708090a / 0000000000aa). Visitor 2 crosses the lobby
+    /// from 20 s to about 30 s and is forgotten 30 s later (the default retention): away by the
+    /// end at 2 min; visitor 1 is still there.
+    @Test("each beacon's state is retained under beacond/lobby/beacons/<id>, with Home Assistant discovery; the status ends offline")
+    func retainedBeaconState() throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let daemon = Process()
+        daemon.executableURL = Self.beacond
+        daemon.arguments = ["run", "--config", try Self.configuration(broker, speed: "max", extra: ", homeAssistant: true").path]
+        daemon.standardOutput = FileHandle.nullDevice
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        daemon.waitUntilExit()
+        #expect(daemon.terminationStatus == 0)
+
+        // Retained messages are delivered to a subscriber that comes after they were published.
+        let ids = ["ibeacon:5A4BCFCE-174E-4BAC-A814-092E77F6B7E5:1:1", "ibeacon:5A4BCFCE-174E-4BAC-A814-092E77F6B7E5:1:2",
+                   "ibeacon:E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:10:1", "ibeacon:E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:10:2",
+                   "eddystone-uid:0102030405060708090a:0000000000aa"]
+        let states = try Self.subscribe(broker, topic: "beacond/lobby/beacons/#", count: ids.count, id: "state-sub")
+        #expect(Set(states.keys) == Set(ids.map { "beacond/lobby/beacons/\($0)" }))
+        #expect(states["beacond/lobby/beacons/\(ids[1])"]?.contains(#""state":"away","present":false"#) == true)
+        #expect(states["beacond/lobby/beacons/\(ids[0])"]?.contains(#""present":true"#) == true)
+        #expect(states["beacond/lobby/beacons/\(ids[0])"]?.hasPrefix(#"{"id":"\#(ids[0])","state":""#) == true)
+
+        let discovery = try Self.subscribe(broker, topic: "homeassistant/sensor/+/config", count: ids.count, id: "ha-sub")
+        let visitor1 = "homeassistant/sensor/beacond_lobby_ibeacon_5A4BCFCE-174E-4BAC-A814-092E77F6B7E5_1_1/config"
+        #expect(discovery.count == ids.count)
+        let document = try #require(discovery[visitor1])
+        #expect(document.contains(#""unique_id":"beacond_lobby_ibeacon_5A4BCFCE-174E-4BAC-A814-092E77F6B7E5_1_1""#))
+        #expect(document.contains(#""state_topic":"beacond/lobby/beacons/\#(ids[0])""#))
+        #expect(document.contains(#""value_template":"{{ value_json.state }}""#))
+        #expect(document.contains(#""availability_topic":"beacond/lobby/status""#))
+
+        let status = try Self.subscribe(broker, topic: "beacond/lobby/status", count: 1, id: "status-sub")
+        #expect(status["beacond/lobby/status"] == "offline")
+    }
+
+    @Test("the status is online while the daemon runs, and the broker publishes the last will offline when it is killed")
+    func lastWill() throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let subscriber = Process()
+        subscriber.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
+        subscriber.arguments = ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "beacond/lobby/status", "-q", "1",
+                                "-i", "will-sub", "-C", "2"]
+        let received = Pipe()
+        subscriber.standardOutput = received
+        try subscriber.run()
+        defer { if subscriber.isRunning { kill(subscriber.processIdentifier, SIGKILL) } }
+        broker.waitForLog("will-sub 1 beacond/lobby/status")
+
+        let daemon = Process()
+        daemon.executableURL = Self.beacond
+        daemon.arguments = ["run", "--config", try Self.configuration(broker, speed: "1").path]   // two minutes: killed long before
+        daemon.standardOutput = FileHandle.nullDevice
+        daemon.standardError = FileHandle.nullDevice
+        try daemon.run()
+        defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
+        var output = Data()
+        while !String(decoding: output, as: UTF8.self).contains("online\n") {
+            let chunk = received.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            output += chunk
+        }
+        #expect(String(decoding: output, as: UTF8.self) == "online\n")
+        kill(daemon.processIdentifier, SIGKILL)
+        daemon.waitUntilExit()
+        output += received.fileHandleForReading.readDataToEndOfFile()
+        subscriber.waitUntilExit()
+        #expect(String(decoding: output, as: UTF8.self) == "online\noffline\n")
+    }
 }

@@ -8,16 +8,27 @@ import Glibc
 final class MosquittoBroker: @unchecked Sendable {
     let directory: URL
     let port: Int
+    private let ownsDirectory: Bool
     private let process: Process
     private let log: Pipe
     private var logText = ""
 
-    init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-mqtt-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        port = try Self.freePort()
-        let configuration = directory.appendingPathComponent("mosquitto.conf")
-        try Data("listener \(port) 127.0.0.1\nallow_anonymous true\nlog_type all\nlog_dest stderr\n".utf8).write(to: configuration)
+    /// Starts a broker; `configuration` is added to its configuration file (TLS, passwords,
+    /// persistence: paths relative to ``directory`` are written by the caller before).
+    /// - Parameters:
+    ///   - directory: reuse this directory (a restart keeps its files); a new one by default.
+    ///   - port: listen on this port (a restart keeps it); a free one by default.
+    init(configuration extra: String = "allow_anonymous true\n", directory reused: URL? = nil, port reusedPort: Int? = nil) throws {
+        if let reused {
+            directory = reused
+        } else {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-mqtt-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        }
+        ownsDirectory = reused == nil
+        port = try reusedPort ?? Self.freePort()
+        let configuration = directory.appendingPathComponent("mosquitto-\(port).conf")
+        try Data("listener \(port) 127.0.0.1\n\(extra)log_type all\nlog_dest stderr\n".utf8).write(to: configuration)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
         process.arguments = ["-c", configuration.path]
@@ -25,18 +36,27 @@ final class MosquittoBroker: @unchecked Sendable {
         process.standardOutput = log
         process.standardError = log
         try process.run()
-        waitForLog("Opening ipv4 listen socket on port \(port)")
+        // Not just the listening socket: a TLS client that connects before the broker's main loop
+        // runs can stall until its keepalive.
+        waitForLog("running", after: "Opening ipv4 listen socket on port \(port)")
     }
 
-    /// Blocks until the broker's log contains `text` (or the broker exits).
-    func waitForLog(_ text: String) {
-        while !logText.contains(text) {
+    /// Blocks until the broker's log contains `text` (after the first `marker`, if given), or
+    /// the broker exits.
+    func waitForLog(_ text: String, after marker: String? = nil) {
+        func found() -> Bool {
+            guard let marker else { return logText.contains(text) }
+            guard let start = logText.range(of: marker) else { return false }
+            return logText[start.upperBound...].contains(text)
+        }
+        while !found() {
             let chunk = log.fileHandleForReading.availableData
             if chunk.isEmpty { return }
             logText += String(decoding: chunk, as: UTF8.self)
         }
     }
 
+    /// Kills the broker (SIGKILL: nothing saved).
     func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
@@ -45,7 +65,7 @@ final class MosquittoBroker: @unchecked Sendable {
 
     deinit {
         stop()
-        try? FileManager.default.removeItem(at: directory)
+        if ownsDirectory { try? FileManager.default.removeItem(at: directory) }
     }
 
     /// A port nothing listens on right now (bound to 0, read back, released).

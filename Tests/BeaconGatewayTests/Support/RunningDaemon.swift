@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `beacond run` started by a test, whose standard output and error are read line by line as
+/// they come (blocking reads: the test waits for what the daemon says, never for a time).
+final class RunningDaemon {
+    let process = Process()
+    private let output = Pipe()
+    private let errors = Pipe()
+    private var outputBuffer = Data()
+    private var errorBuffer = Data()
+    /// Every line read so far from standard error.
+    private(set) var errorLines: [String] = []
+
+    init(arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: TestPaths.beacond)
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// Reads standard output until a line contains `text`; `nil` if the output ends first.
+    func outputLine(containing text: String) -> String? {
+        Self.line(containing: text, from: output.fileHandleForReading, buffer: &outputBuffer) { _ in }
+    }
+
+    /// Reads standard error until a line contains `text`; `nil` if it ends first.
+    func errorLine(containing text: String) -> String? {
+        var seen: [String] = []
+        defer { errorLines += seen }
+        return Self.line(containing: text, from: errors.fileHandleForReading, buffer: &errorBuffer) { seen.append($0) }
+    }
+
+    /// Waits for the exit, reading the rest of both streams; returns the status and remaining output.
+    func waitForExit() -> (status: Int32, output: String, errors: String) {
+        let rest = output.fileHandleForReading.readDataToEndOfFile()
+        let restErrors = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let errorText = String(decoding: errorBuffer + restErrors, as: UTF8.self)
+        errorLines += errorText.split(separator: "\n").map(String.init)
+        return (process.terminationStatus, String(decoding: outputBuffer + rest, as: UTF8.self), errorLines.joined(separator: "\n"))
+    }
+
+    private static func line(containing text: String, from handle: FileHandle, buffer: inout Data,
+                             seen: (String) -> Void) -> String? {
+        while true {
+            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer = Data(buffer[buffer.index(after: newline)...])
+                seen(line)
+                if line.contains(text) { return line }
+            }
+            let chunk = handle.availableData
+            if chunk.isEmpty { return nil }
+            buffer += chunk
+        }
+    }
+}
