@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconMQTT
 import Testing
 @testable import BeaconGateway
 
@@ -54,6 +55,14 @@ struct DaemonConfigurationTests {
         ("source: {replay: a.pcap, speed: 0}\n", "gw.yaml:1", "speed must be max or a positive factor"),
         ("sinks:\n  - {type: exec, command: x, timeout: 0s}\n", "gw.yaml:2", "timeout must be positive"),
         ("stat: x.sqlite\n", "gw.yaml:1", "did you mean 'state'?"),
+        ("http: {listen: 9464}\n", "gw.yaml:1", "is not HOST:PORT"),
+        ("http: {listen: \"127.0.0.1:70000\"}\n", "gw.yaml:1", "is not HOST:PORT"),
+        ("http: maybe\n", "gw.yaml:1", "is not on, off or {listen: HOST:PORT}"),
+        ("sinks:\n  - {type: mqtt, password: x}\n", "gw.yaml:2", "a password needs a username"),
+        ("sinks:\n  - {type: mqtt, tls: {cert: c.pem}}\n", "gw.yaml:2", "missing 'ca'"),
+        ("sinks:\n  - {type: mqtt, tls: {ca: a.pem, cert: c.pem}}\n", "gw.yaml:2", "give both 'cert' and 'key'"),
+        ("sinks:\n  - {type: mqtt, gateway: a/b}\n", "gw.yaml:2", "cannot be used in MQTT topics"),
+        ("sinks:\n  - {type: mqtt, beacons: false, homeAssistant: true}\n", "gw.yaml:2", "needs 'beacons: true'"),
     ])
     func mistakes(yaml: String, place: String, message: String) {
         #expect {
@@ -62,5 +71,60 @@ struct DaemonConfigurationTests {
             let text = "\(error)"
             return text.hasPrefix(place) && text.contains(message)
         }
+    }
+
+    @Test("http: is off unless given; on means 127.0.0.1:9464; listen takes HOST:PORT (IPv6 in brackets)", arguments: [
+        ("", nil),
+        ("http: off\n", nil),
+        ("http: on\n", ControlConfiguration(host: "127.0.0.1", port: 9464)),
+        ("http: {}\n", ControlConfiguration(host: "127.0.0.1", port: 9464)),
+        ("http: {listen: \"0.0.0.0:9100\"}\n", ControlConfiguration(host: "0.0.0.0", port: 9100)),
+        ("http: {listen: \"[::1]:0\"}\n", ControlConfiguration(host: "::1", port: 0)),
+    ] as [(String, ControlConfiguration?)])
+    func control(yaml: String, expected: ControlConfiguration?) throws {
+        #expect(try Self.parse(yaml).control == expected)
+    }
+
+    @Test("loopback addresses are told apart from the others")
+    func loopback() {
+        #expect(ControlConfiguration(host: "127.0.0.1").isLoopback)
+        #expect(ControlConfiguration(host: "::1").isLoopback)
+        #expect(ControlConfiguration(host: "localhost").isLoopback)
+        #expect(!ControlConfiguration(host: "0.0.0.0").isLoopback)
+        #expect(!ControlConfiguration(host: "192.168.1.2").isLoopback)
+    }
+
+    @Test("an mqtt sink's credentials, TLS, status, beacon state and Home Assistant discovery")
+    func mqttSettings() throws {
+        let config = try Self.parse("""
+            sinks:
+              - type: mqtt
+                host: broker.local
+                port: 8883
+                gateway: hall
+                username: beacond
+                password: s3cret
+                tls: {ca: /etc/beacond/ca.pem, cert: client.pem, key: client.key}
+                homeAssistant: {prefix: ha}
+              - {type: mqtt, name: plain, gateway: hall, status: false, beacons: false}
+            """)
+        guard case .mqtt(let secure) = config.sinks[0].kind, case .mqtt(let plain) = config.sinks[1].kind else {
+            Issue.record("expected two mqtt sinks, got \(config.sinks)")
+            return
+        }
+        #expect(secure.host == "broker.local")
+        #expect(secure.port == 8883)
+        #expect(secure.topic == "beacond/hall/alerts")
+        #expect(secure.connection.username == "beacond")
+        #expect(secure.connection.password == "s3cret")
+        #expect(secure.connection.tls == .init(caFile: "/etc/beacond/ca.pem", certFile: "client.pem", keyFile: "client.key"))
+        #expect(secure.connection.statusTopic == "beacond/hall/status")
+        #expect(secure.beaconState)
+        #expect(secure.beaconTopicPrefix == "beacond/hall/beacons")
+        #expect(secure.homeAssistantPrefix == "ha")
+        #expect(plain.connection.statusTopic == nil)
+        #expect(!plain.beaconState)
+        #expect(plain.homeAssistantPrefix == nil)
+        #expect(plain.connection.tls == nil && plain.connection.username == nil)
     }
 }

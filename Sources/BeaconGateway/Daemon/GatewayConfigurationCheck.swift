@@ -6,7 +6,7 @@ import Foundation
 /// Validates a configuration file the way `beacond run` would use it, without opening the
 /// radio, the state file or the sinks: the keys and values (line-numbered errors), a source that
 /// exists (a readable scenario or capture), and every alert's strategy and policy.
-/// - Returns: a one-line summary (source, state, sinks, alerts).
+/// - Returns: a one-line summary (source, state, sinks, alerts, control endpoint).
 public func checkGatewayConfiguration(path: String, registry: StrategyRegistry = .builtIn()) throws -> String {
     let configuration = try GatewayConfiguration.load(path: path)
     guard let source = configuration.source else { throw GatewayError.noSource(file: path) }
@@ -26,4 +26,5 @@ public func checkGatewayConfiguration(path: String, registry: StrategyRegistry =
     let sinks = configuration.sinks.map(\.name).joined(separator: ", ")
     return "source \(source), state \(configuration.statePath ?? "in memory"), "
         + "sinks [\(sinks)], \(configuration.alerts.count) alerts"
+        + (configuration.control.map { ", http \($0.host):\($0.port)" } ?? "")
 }
