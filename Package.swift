@@ -112,7 +112,8 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "BeaconSimulatorTests", dependencies: ["BeaconCore", "BeaconWire", "BeaconSimulator"],
                     exclude: ["Fixtures"], swiftSettings: swiftSettings),
-        .testTarget(name: "BeaconGatewayTests", dependencies: ["BeaconGateway", "beacond"],
+        .testTarget(name: "BeaconGatewayTests", dependencies: ["BeaconGateway", "beacond",
+                                                             .product(name: "AsyncHTTPClient", package: "async-http-client")],
                     exclude: ["Support/config_server.py"], swiftSettings: swiftSettings),
     ]
 )

@@ -1,17 +1,19 @@
+import AsyncHTTPClient
 import Foundation
 import Testing
-#if canImport(FoundationNetworking)
-import FoundationNetworking
+#if canImport(Glibc)
+import Glibc
 #endif
 
 /// `beacond run` with `http:`: a real HTTP endpoint on 127.0.0.1, used by `beacond post-event`
-/// and scraped for metrics while the lobby simulation runs at 20× real time.
+/// and scraped for metrics while the lobby simulation runs at 4× real time (30 s: stopped with
+/// SIGTERM once the test has what it needs).
 @Suite("beacond run: the HTTP control endpoint", .serialized)
 struct DaemonControlTests {
-    static func configuration(listen: String, in directory: URL) throws -> String {
-        let path = directory.appendingPathComponent("gateway.yaml").path
+    static func configuration(listen: String, in directory: URL, name: String = "gateway.yaml") throws -> String {
+        let path = directory.appendingPathComponent(name).path
         try """
-            source: {simulate: \(TestPaths.repositoryRoot)/Simulator/Scenarios/lobby.yaml, speed: 20}
+            source: {simulate: \(TestPaths.repositoryRoot)/Simulator/Scenarios/lobby.yaml, speed: 4}
             http: {listen: "\(listen)"}
             sinks:
               - {type: jsonl, path: "-"}
@@ -19,7 +21,7 @@ struct DaemonControlTests {
               - id: lobby-dwell
                 match: {uuid: 5A4BCFCE-174E-4BAC-A814-092E77F6B7E5}
                 strategy: time
-                parameters: {dwell: 60s, gap: 10s, maxTimeBeforeReset: 60s}
+                parameters: {dwell: 5s, gap: 10s, maxTimeBeforeReset: 60s}
                 delay: 1h
                 cancelOn: [{event: closing}]
                 content: {title: Welcome, message: Hello}
@@ -34,8 +36,16 @@ struct DaemonControlTests {
         return directory
     }
 
-    /// The lobby visitor's dwell alert is created at 09:01:01 (simulated) for 10:01:01; the
-    /// simulation ends at 09:02:00, so without the event it stays pending and is never delivered.
+    /// GET `url` with a real HTTP client: status and body.
+    static func get(_ url: String) async throws -> (Int, String) {
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return (Int(response.status.code), String(buffer: body))
+    }
+
+    /// The lobby visitor is first heard at 09:00:01 (simulated; 60 s later the README's 60 s
+    /// dwell alert fires): with a 5 s dwell its alert is created at 09:00:06 for 10:00:06, an
+    /// hour later, so it is still pending when the test posts the event.
     @Test("post-event cancels the pending alert of the running daemon; /metrics and /health answer")
     func postEventCancels() async throws {
         let directory = try Self.temporaryDirectory()
@@ -44,7 +54,7 @@ struct DaemonControlTests {
         let announced = try #require(daemon.errorLine(containing: "control endpoint on http://127.0.0.1:"))
         let url = try #require(announced.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
         let created = try #require(daemon.outputLine(containing: #""event":"created""#))
-        #expect(created.contains(#""scheduledFor":"2025-01-01T10:01:01.000Z""#))
+        #expect(created.contains(#""scheduledFor":"2025-01-01T10:00:06.000Z""#), "\(created)")
 
         let post = try CommandRun(TestPaths.beacond, ["post-event", "closing", "--to", url])
         #expect(post.status == 0, "\(post.standardError)")
@@ -54,9 +64,8 @@ struct DaemonControlTests {
         let cancelled = try #require(daemon.outputLine(containing: #""event":"cancelled""#))
         #expect(cancelled.contains(#""message":"cancelled: event 'closing' happened""#))
 
-        let (metrics, metricsResponse) = try await URLSession.shared.data(from: URL(string: url + "/metrics")!)
-        #expect((metricsResponse as? HTTPURLResponse)?.statusCode == 200)
-        let text = String(decoding: metrics, as: UTF8.self)
+        let (status, text) = try await Self.get(url + "/metrics")
+        #expect(status == 200)
         for expected in [#"beacond_external_events_total{name="closing"} 1"#,
                          #"beacond_alert_events_total{alert="lobby-dwell",event="created"} 1"#,
                          #"beacond_alert_events_total{alert="lobby-dwell",event="cancelled"} 1"#,
@@ -65,9 +74,10 @@ struct DaemonControlTests {
         }
         let packets = text.split(separator: "\n").first { $0.hasPrefix("beacond_packets_received_total ") }
         #expect((packets?.split(separator: " ").last).flatMap { Int($0) } ?? 0 > 0)
-        let (health, _) = try await URLSession.shared.data(from: URL(string: url + "/health")!)
-        #expect(String(decoding: health, as: UTF8.self).hasPrefix(#"{"status":"ok","source":"sim:lobby/desk","beaconsTracked":"#))
+        let (_, health) = try await Self.get(url + "/health")
+        #expect(health.hasPrefix(#"{"status":"ok","source":"sim:lobby/desk","beaconsTracked":"#), "\(health)")
 
+        kill(daemon.process.processIdentifier, SIGTERM)
         let exit = daemon.waitForExit()
         #expect(exit.status == 0, "\(exit.errors)")
         #expect(!exit.output.contains(#""event":"delivered""#), "the cancelled alert is never delivered")
@@ -93,9 +103,11 @@ struct DaemonControlTests {
         let holder = try RunningDaemon(arguments: ["run", "--config", try Self.configuration(listen: "127.0.0.1:0", in: directory)])
         let announced = try #require(holder.errorLine(containing: "control endpoint on http://127.0.0.1:"))
         let port = try #require(announced.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) })
-        let second = try CommandRun(TestPaths.beacond, ["run", "--config", try Self.configuration(listen: "127.0.0.1:\(port)", in: directory)])
+        let second = try CommandRun(TestPaths.beacond, ["run", "--config",
+                                                        try Self.configuration(listen: "127.0.0.1:\(port)", in: directory, name: "second.yaml")])
         #expect(second.status == 2)
         #expect(second.standardError.contains("cannot listen on 127.0.0.1:\(port)"), "\(second.standardError)")
+        kill(holder.process.processIdentifier, SIGTERM)
         #expect(holder.waitForExit().status == 0)
     }
 }

@@ -95,7 +95,8 @@ public final class Gateway: Service, Sendable {
         for sink in sinks {
             let backlog = (try? outbox.backlog(sink: sink.name)) ?? 0
             if backlog > 0 {
-                logger.warning("events left in the outbox for the next start", metadata: ["sink": "\(sink.name)", "backlog": "\(backlog)"])
+                logger.warning("sink '\(sink.name)': \(backlog) events left in the outbox for the next start",
+                               metadata: ["sink": "\(sink.name)", "backlog": "\(backlog)"])
             }
         }
         collectMetrics()
