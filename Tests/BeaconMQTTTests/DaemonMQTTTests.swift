@@ -21,15 +21,7 @@ struct DaemonMQTTTests {
     func endToEnd() throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
-        let subscriber = Process()
-        subscriber.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-        subscriber.arguments = ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "beacond/lobby/alerts", "-q", "1",
-                                "-i", "daemon-sub", "-C", "2"]
-        let received = Pipe()
-        subscriber.standardOutput = received
-        try subscriber.run()
-        defer { if subscriber.isRunning { kill(subscriber.processIdentifier, SIGKILL) } }
-        broker.waitForLog("daemon-sub 1 beacond/lobby/alerts")
+        let subscriber = try MosquittoSubscriber(broker, topic: "beacond/lobby/alerts", id: "daemon-sub", count: 2)
 
         let configuration = broker.directory.appendingPathComponent("gateway.yaml")
         try Data("""
@@ -52,8 +44,7 @@ struct DaemonMQTTTests {
         try daemon.run()
         daemon.waitUntilExit()
         #expect(daemon.terminationStatus == 0)
-        let lines = String(decoding: received.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
-        subscriber.waitUntilExit()
+        let lines = subscriber.readToEnd().split(separator: "\n")
         // The lobby visitor (minor 1) dwells 60 s from 09:00:01: created and delivered at 09:01:01 (Simulator/Scenarios/lobby.yaml).
         #expect(lines.count == 2)
         #expect(lines.first?.hasPrefix(#"{"event":"created","alert":"lobby-dwell""#) == true)
@@ -63,15 +54,9 @@ struct DaemonMQTTTests {
 
     /// Runs `mosquitto_sub` until it has printed `count` messages (`-v`: topic and payload).
     static func subscribe(_ broker: MosquittoBroker, topic: String, count: Int, id: String) throws -> [String: String] {
-        let subscriber = Process()
-        subscriber.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-        subscriber.arguments = ["-h", "127.0.0.1", "-p", String(broker.port), "-t", topic, "-q", "1", "-i", id, "-v",
-                                "-C", String(count)]
-        let received = Pipe()
-        subscriber.standardOutput = received
-        try subscriber.run()
-        let output = String(decoding: received.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        subscriber.waitUntilExit()
+        // Retained messages come to a subscriber whenever it subscribes: no need to wait first.
+        let output = try MosquittoSubscriber(broker, topic: topic, id: id, count: count, arguments: ["-v"],
+                                             waitForSubscription: false).readToEnd()
         var messages: [String: String] = [:]
         for line in output.split(separator: "\n") {
             let parts = line.split(separator: " ", maxSplits: 1)
@@ -137,15 +122,7 @@ struct DaemonMQTTTests {
     func lastWill() throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
-        let subscriber = Process()
-        subscriber.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-        subscriber.arguments = ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "beacond/lobby/status", "-q", "1",
-                                "-i", "will-sub", "-C", "2"]
-        let received = Pipe()
-        subscriber.standardOutput = received
-        try subscriber.run()
-        defer { if subscriber.isRunning { kill(subscriber.processIdentifier, SIGKILL) } }
-        broker.waitForLog("will-sub 1 beacond/lobby/status")
+        let subscriber = try MosquittoSubscriber(broker, topic: "beacond/lobby/status", id: "will-sub", count: 2)
 
         let daemon = Process()
         daemon.executableURL = Self.beacond
@@ -156,15 +133,13 @@ struct DaemonMQTTTests {
         defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
         var output = Data()
         while !String(decoding: output, as: UTF8.self).contains("online\n") {
-            let chunk = received.fileHandleForReading.availableData
+            let chunk = subscriber.output.availableData
             if chunk.isEmpty { break }
             output += chunk
         }
         #expect(String(decoding: output, as: UTF8.self) == "online\n")
         kill(daemon.processIdentifier, SIGKILL)
         daemon.waitUntilExit()
-        output += received.fileHandleForReading.readDataToEndOfFile()
-        subscriber.waitUntilExit()
-        #expect(String(decoding: output, as: UTF8.self) == "online\noffline\n")
+        #expect(String(decoding: output, as: UTF8.self) + subscriber.readToEnd() == "online\noffline\n")
     }
 }

@@ -39,15 +39,8 @@ struct MQTTSinkSecurityTests {
             try? FileManager.default.removeItem(at: broker.directory)
         }
         let topic = MQTTSink.defaultTopic(gateway: "secure")
-        let subscriber = Process()
-        subscriber.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-        subscriber.arguments = ["-h", "127.0.0.1", "-p", String(broker.port), "--cafile", certificates.caFile.path,
-                                "-u", "beacond", "-P", "s3cret", "-t", topic, "-q", "1", "-i", "tls-sub", "-C", "1"]
-        let received = Pipe()
-        subscriber.standardOutput = received
-        try subscriber.run()
-        defer { if subscriber.isRunning { kill(subscriber.processIdentifier, SIGKILL) } }
-        broker.waitForLog("tls-sub 1 \(topic)")
+        let subscriber = try MosquittoSubscriber(broker, topic: topic, id: "tls-sub", count: 1,
+                                                 arguments: ["--cafile", certificates.caFile.path, "-u", "beacond", "-P", "s3cret"])
 
         let options = MQTTConnectionOptions(username: "beacond", password: "s3cret",
                                             tls: .init(caFile: certificates.caFile.path))
@@ -57,9 +50,7 @@ struct MQTTSinkSecurityTests {
             let sink = try MQTTSink(host: "127.0.0.1", port: broker.port, topic: topic, options: options, clientID: "beacond-tls")
             try await sink.deliver(Self.event)
         }
-        let output = received.fileHandleForReading.readDataToEndOfFile()
-        subscriber.waitUntilExit()
-        #expect(String(decoding: output, as: UTF8.self) == Self.event.body + "\n")
+        #expect(subscriber.readToEnd() == Self.event.body + "\n")
         broker.waitForLog("Sending PUBACK to beacond-tls")
     }
 

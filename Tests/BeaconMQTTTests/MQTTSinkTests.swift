@@ -20,22 +20,11 @@ struct MQTTSinkTests {
         let topic = MQTTSink.defaultTopic(gateway: "gw1")
         #expect(topic == "beacond/gw1/alerts")
 
-        // mosquitto_sub (the broker's own client) prints the first N messages of the topic and exits.
-        let subscriber = Process()
-        subscriber.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-        subscriber.arguments = ["-h", "127.0.0.1", "-p", String(broker.port), "-t", topic, "-q", "1", "-i", "test-sub",
-                                "-C", String(Self.events.count)]
-        let received = Pipe()
-        subscriber.standardOutput = received
-        try subscriber.run()
-        defer { if subscriber.isRunning { kill(subscriber.processIdentifier, SIGKILL) } }
-        broker.waitForLog("test-sub 1 \(topic)")  // the broker logged the subscription
+        let subscriber = try MosquittoSubscriber(broker, topic: topic, id: "test-sub", count: Self.events.count)
 
         let sink = try MQTTSink(host: "127.0.0.1", port: broker.port, topic: topic, clientID: "beacond-test")
         for event in Self.events { try await sink.deliver(event) }
-        let output = received.fileHandleForReading.readDataToEndOfFile()
-        subscriber.waitUntilExit()
-        #expect(String(decoding: output, as: UTF8.self) == Self.events.map { $0.body + "\n" }.joined())
+        #expect(subscriber.readToEnd() == Self.events.map { $0.body + "\n" }.joined())
         broker.waitForLog("Received PUBLISH from beacond-test (d0, q1, r0, m\(Self.events.count)")
         broker.waitForLog("Sending PUBACK to beacond-test (m\(Self.events.count)")
         #expect(sink.name == "mqtt://127.0.0.1:\(broker.port)/beacond/gw1/alerts")
