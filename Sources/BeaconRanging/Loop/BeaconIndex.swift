@@ -47,11 +47,17 @@ struct BeaconIndex: Sendable {
     /// The slot of `id`, reading identities through `idAt`.
     @inline(__always)
     func slot(of id: BeaconID, idAt: (Int) -> BeaconID) -> Int? {
+        slot(of: id) { idAt($0) == id }
+    }
+
+    /// The slot of `id`, asking `holdsID` whether a candidate slot holds it.
+    @inline(__always)
+    func slot(of id: BeaconID, where holdsID: (Int) -> Bool) -> Int? {
         var b = bucket(of: id)
         while true {
             let s = buckets[b]
             if s == Self.empty { return nil }
-            if idAt(Int(s)) == id { return Int(s) }
+            if holdsID(Int(s)) { return Int(s) }
             b = (b + 1) & mask
         }
     }

@@ -15,7 +15,7 @@ extension RangingLoop {
         var start = 0
         while start < sightings.count {
             let end = min(start + Self.lookahead, sightings.count)
-            beacons.withUnsafeBufferPointer { all in
+            hot.withUnsafeBufferPointer { all in
                 withUnsafeMutableBytes(of: &slots) { raw in
                     let found = raw.bindMemory(to: Int.self)
                     // Two passes, each of independent loads: home buckets, then the candidates' identities.
@@ -23,8 +23,9 @@ extension RangingLoop {
                     for k in start..<end {
                         let candidate = found[k - start]
                         if candidate < 0 { continue }   // not tracked (yet)
-                        if all[candidate].id != sightings[k].id {
-                            found[k - start] = index.slot(of: sightings[k].id) { all[$0].id } ?? -1
+                        let id = sightings[k].id
+                        if !all[candidate].matches(id) {
+                            found[k - start] = index.slot(of: id) { all[$0].matches(id) } ?? -1
                         }
                     }
                 }
@@ -44,7 +45,7 @@ extension RangingLoop {
                                  onUpdate: (RangingUpdate) throws -> Void) rethrows {
         let t = sighting.timestamp.nanosecondsSinceEpoch
         if let start = currentCycleStart?.nanosecondsSinceEpoch, t >= start, t < start &+ cycleNanoseconds,
-           knownSlot >= 0, knownSlot < beacons.count, beacons[knownSlot].id == sighting.id {
+           knownSlot >= 0, knownSlot < hot.count, hot[knownSlot].matches(sighting.id) {
             record(sighting, at: knownSlot)   // inside the current cycle, beacon already tracked
         } else {
             try ingest(sighting, onUpdate: onUpdate)

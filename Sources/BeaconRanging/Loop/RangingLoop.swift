@@ -29,9 +29,16 @@ public struct RangingLoop: Sendable {
     let exitTimeouts: [Int64]
     /// The spike clamp's largest step (dB); infinite when off.
     let maxStep: Double
+    /// Whether the spike clamp is on.
+    let clamps: Bool
+    /// The ARMA filter's speed when the filter is ARMA (run inline on the hot state), else `nil`.
+    let armaSpeed: Double?
 
     var index = BeaconIndex()
-    var beacons: [TrackedBeacon] = []
+    /// Tracked beacons' per-advertisement state, by slot (64 bytes each).
+    var hot: [HotBeaconState] = []
+    /// The rest of their state, same slots.
+    var cold: [ColdBeaconState] = []
     var enterEvents: [RegionEvent] = []
     var update = RangingUpdate(cycleStart: .epoch, time: .epoch)
 
@@ -44,10 +51,12 @@ public struct RangingLoop: Sendable {
         exitTimeouts = configuration.regions.map { ($0.exitTimeout ?? configuration.defaultExitTimeout).nanoseconds }
         retentionNanoseconds = max(configuration.retention.nanoseconds, exitTimeouts.max() ?? 0)
         maxStep = configuration.spikeClamp ?? .infinity
+        clamps = configuration.spikeClamp != nil
+        if case .arma(let c) = configuration.filter { armaSpeed = c.speed } else { armaSpeed = nil }
     }
 
     /// Number of beacons currently tracked (listed, in grace, or awaiting eviction).
-    public var trackedCount: Int { beacons.count }
+    public var trackedCount: Int { hot.count }
 
     /// Feeds one sighting. First emits, through `onUpdate`, the update of every cycle that ended
     /// at or before the sighting's timestamp.
@@ -85,7 +94,8 @@ public struct RangingLoop: Sendable {
 
     @inline(__always)
     private mutating func record(_ sighting: BeaconSighting) {
-        let found = beacons.withUnsafeBufferPointer { all in index.slot(of: sighting.id) { all[$0].id } }
+        let id = sighting.id
+        let found = hot.withUnsafeBufferPointer { all in index.slot(of: id) { all[$0].matches(id) } }
         if let slot = found {
             record(sighting, at: slot)
         } else {
@@ -96,19 +106,37 @@ public struct RangingLoop: Sendable {
     /// Records a sighting of the beacon at `slot`.
     @inline(__always)
     mutating func record(_ sighting: BeaconSighting, at slot: Int) {
-        beacons[slot].record(sighting, maxStep: maxStep)
-        if beacons[slot].regionMask != 0 { enterRegions(slot: slot, time: sighting.timestamp) }
+        if hot[slot].lastAddress != sighting.address.rawValue {
+            hot[slot].lastAddress = sighting.address.rawValue
+            cold[slot].addresses.record(sighting.address)
+        }
+        hot[slot].count(sighting)
+        if let rssi = sighting.rssi { addSample(Double(rssi), slot: slot, time: sighting.timestamp) }
+        if hot[slot].flags & HotBeaconState.inRegions != 0 { enterRegions(slot: slot, time: sighting.timestamp) }
+    }
+
+    /// Feeds one RSSI sample to the beacon's spike clamp (when on) and filter.
+    @inline(__always)
+    private mutating func addSample(_ rssi: Double, slot: Int, time: Timestamp) {
+        let sample = clamps ? cold[slot].clamp(rssi, maxStep: maxStep) : rssi
+        hot[slot].observeInnovation(sample)
+        if let speed = armaSpeed {
+            hot[slot].estimate = ARMAFilter.step(from: hot[slot].filtered, toward: sample, speed: speed)
+        } else {
+            cold[slot].filter?.add(sample, at: time)
+            hot[slot].estimate = cold[slot].filter?.estimate ?? .nan
+        }
     }
 
     private mutating func track(_ sighting: BeaconSighting) {
-        var beacon = TrackedBeacon(id: sighting.id, filter: configuration.filter.makeFilter(),
-                                   time: sighting.timestamp, address: sighting.address,
-                                   regionMask: regionMask(of: sighting.id))
-        beacon.record(sighting, maxStep: maxStep)
-        beacons.append(beacon)
-        let slot = beacons.count - 1
-        beacons.withUnsafeBufferPointer { all in index.insert(sighting.id, slot: slot) { all[$0].id } }
-        enterRegions(slot: slot, time: sighting.timestamp)
+        let id = sighting.id
+        let mask = regionMask(of: id)
+        hot.append(HotBeaconState(id: id, time: sighting.timestamp, address: sighting.address, inRegions: mask != 0))
+        cold.append(ColdBeaconState(id: id, filter: armaSpeed == nil ? configuration.filter.makeFilter() : nil,
+                                    time: sighting.timestamp, address: sighting.address, regionMask: mask))
+        let slot = hot.count - 1
+        cold.withUnsafeBufferPointer { all in index.insert(id, slot: slot) { all[$0].id } }
+        record(sighting, at: slot)
     }
 
     private func regionMask(of id: BeaconID) -> UInt64 {
@@ -118,11 +146,11 @@ public struct RangingLoop: Sendable {
     }
 
     private mutating func enterRegions(slot: Int, time: Timestamp) {
-        let mask = beacons[slot].regionMask
-        var entering = mask & ~beacons[slot].insideMask
+        let mask = cold[slot].regionMask
+        var entering = mask & ~cold[slot].insideMask
         guard entering != 0 else { return }
-        beacons[slot].insideMask = mask
-        let id = beacons[slot].id
+        cold[slot].insideMask = mask
+        let id = cold[slot].id
         while entering != 0 {
             let i = entering.trailingZeroBitCount
             entering &= entering - 1
