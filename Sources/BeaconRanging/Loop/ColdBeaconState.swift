@@ -1,10 +1,10 @@
 import BeaconCore
 
 /// The part of a tracked beacon's state that an advertisement rarely touches: its identity as a
-/// value, first-seen time, region membership, address history, proximity band, the spike clamp's
-/// memory and any filter other than ARMA (windowed filters keep their sample buffers in a box
-/// allocated once when tracking starts). Read at cycle end; per advertisement only when the
-/// address changes, the beacon is in a region, the clamp is on or the filter is not ARMA.
+/// value, first-seen time, region membership, address history, proximity band and the spike
+/// clamp's memory. Read at cycle end; per advertisement only when the address changes, the
+/// beacon is in a region or the clamp is on. (A filter other than ARMA lives in a third array,
+/// ``RangingLoop/filters``, empty with the default filter.)
 struct ColdBeaconState: Sendable {
     let id: BeaconID
     var firstSeen: Timestamp
@@ -14,14 +14,11 @@ struct ColdBeaconState: Sendable {
     var insideMask: UInt64 = 0
     /// The previous sample after the spike clamp (NaN before the first).
     var clampedPrevious = Double.nan
-    /// The filter, unless the loop runs ARMA inline in ``HotBeaconState/estimate``.
-    var filter: AnyRSSIFilter?
     var proximity: Proximity = .unknown
     var addresses = AddressHistory()
 
-    init(id: BeaconID, filter: AnyRSSIFilter?, time: Timestamp, address: BluetoothAddress, regionMask: UInt64) {
+    init(id: BeaconID, time: Timestamp, address: BluetoothAddress, regionMask: UInt64) {
         self.id = id
-        self.filter = filter
         firstSeen = time
         self.regionMask = regionMask
         addresses.record(address)

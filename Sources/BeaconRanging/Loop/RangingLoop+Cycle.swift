@@ -69,9 +69,11 @@ extension RangingLoop {
             index.move(cold[last].id, from: last, to: slot)
             hot.swapAt(slot, last)
             cold.swapAt(slot, last)
+            if !filters.isEmpty { filters.swapAt(slot, last) }
         }
         hot.removeLast()
         cold.removeLast()
+        if !filters.isEmpty { filters.removeLast() }
     }
 
     /// The report of one beacon at the end of the cycle; updates its proximity state.

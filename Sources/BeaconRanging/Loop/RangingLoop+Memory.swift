@@ -8,12 +8,14 @@ extension RangingLoop {
     public var reservedHeapBytes: Int {
         index.reservedBytes + hot.capacity * MemoryLayout<HotBeaconState>.stride
             + cold.capacity * MemoryLayout<ColdBeaconState>.stride
+            + filters.capacity * MemoryLayout<AnyRSSIFilter>.stride
             + update.beacons.capacity * MemoryLayout<RangedBeacon>.stride
             + update.evicted.capacity * MemoryLayout<BeaconID>.stride
     }
 
-    /// Size of the state kept per tracked beacon (without the index entry): the 64-byte record
-    /// every advertisement touches plus the cold rest.
+    /// Size of the state kept per tracked beacon with the default (ARMA) filter, without the
+    /// index entry: the 64-byte record every advertisement touches plus the cold rest. (Other
+    /// filters add their own stride, and windowed ones their boxed buffers.)
     public static var trackedBeaconStride: Int {
         MemoryLayout<HotBeaconState>.stride + MemoryLayout<ColdBeaconState>.stride
     }

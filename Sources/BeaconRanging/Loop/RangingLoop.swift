@@ -39,6 +39,9 @@ public struct RangingLoop: Sendable {
     var hot: [HotBeaconState] = []
     /// The rest of their state, same slots.
     var cold: [ColdBeaconState] = []
+    /// Their filters, same slots, unless the filter is ARMA (then empty: the estimate in the hot
+    /// record is the whole filter).
+    var filters: [AnyRSSIFilter] = []
     var enterEvents: [RegionEvent] = []
     var update = RangingUpdate(cycleStart: .epoch, time: .epoch)
 
@@ -123,8 +126,8 @@ public struct RangingLoop: Sendable {
         if let speed = armaSpeed {
             hot[slot].estimate = ARMAFilter.step(from: hot[slot].filtered, toward: sample, speed: speed)
         } else {
-            cold[slot].filter?.add(sample, at: time)
-            hot[slot].estimate = cold[slot].filter?.estimate ?? .nan
+            filters[slot].add(sample, at: time)
+            hot[slot].estimate = filters[slot].estimate ?? .nan
         }
     }
 
@@ -132,8 +135,8 @@ public struct RangingLoop: Sendable {
         let id = sighting.id
         let mask = regionMask(of: id)
         hot.append(HotBeaconState(id: id, time: sighting.timestamp, address: sighting.address, inRegions: mask != 0))
-        cold.append(ColdBeaconState(id: id, filter: armaSpeed == nil ? configuration.filter.makeFilter() : nil,
-                                    time: sighting.timestamp, address: sighting.address, regionMask: mask))
+        cold.append(ColdBeaconState(id: id, time: sighting.timestamp, address: sighting.address, regionMask: mask))
+        if armaSpeed == nil { filters.append(configuration.filter.makeFilter()) }
         let slot = hot.count - 1
         cold.withUnsafeBufferPointer { all in index.insert(id, slot: slot) { all[$0].id } }
         record(sighting, at: slot)
