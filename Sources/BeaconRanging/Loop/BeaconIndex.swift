@@ -1,4 +1,5 @@
 import BeaconCore
+import CBeaconPrefetch
 
 /// An open-addressing hash index from ``BeaconCore/BeaconID`` to a slot in the tracked-beacon
 /// array. Buckets hold only the slot (4 bytes), and a probe confirms the key by reading the
@@ -35,6 +36,12 @@ struct BeaconIndex: Sendable {
         h &*= 0xD6E8_FEB8_6659_FD93
         h ^= h >> 29
         return Int(truncatingIfNeeded: h) & mask
+    }
+
+    /// Asks the processor to start fetching `id`'s home bucket (a hint; changes nothing).
+    @inline(__always)
+    func prefetchHome(of id: BeaconID) {
+        buckets.withUnsafeBufferPointer { beacon_prefetch($0.baseAddress! + bucket(of: id)) }
     }
 
     /// The slot stored in `id`'s home bucket (−1 when empty): usually `id`'s own slot, to be
