@@ -56,7 +56,9 @@ enum RangingBenchmarks {
                     for j in 0..<n {
                         let i = shuffled ? Int(order[round * n + j]) : j
                         rssi = rssi == -80 ? -60 : rssi &- 1
-                        let s = BeaconSighting(timestamp: Timestamp(nanosecondsSinceEpoch: time), id: ids[i],
+                        // Shuffled: the identity is computed, not read from `ids` — a real source parses
+                        // it from the frame; a random read of `ids` would add a cache miss of the harness.
+                        let s = BeaconSighting(timestamp: Timestamp(nanosecondsSinceEpoch: time), id: shuffled ? id(i) : ids[i],
                                                address: BluetoothAddress(rawValue: UInt64(i)), addressType: .random,
                                                rssi: rssi, measuredPower: -59)
                         if batched {

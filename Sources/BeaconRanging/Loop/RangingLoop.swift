@@ -36,7 +36,7 @@ public struct RangingLoop: Sendable {
 
     var index = BeaconIndex()
     /// Tracked beacons' per-advertisement state, by slot (64 bytes each).
-    var hot: [HotBeaconState] = []
+    var hot = HotStateTable()
     /// The rest of their state, same slots.
     var cold: [ColdBeaconState] = []
     /// Their filters, same slots, unless the filter is ARMA (then empty: the estimate in the hot
