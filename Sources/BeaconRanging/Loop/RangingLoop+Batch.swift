@@ -35,9 +35,6 @@ extension RangingLoop {
     @inline(__always)
     private static func prefetch(slot: Int, in all: UnsafeBufferPointer<HotBeaconState>) {
         guard slot >= 0, slot < all.count else { return }
-        // 64 bytes at a 16-byte alignment: up to two cache lines.
-        let start = UnsafeRawPointer(all.baseAddress! + slot)
-        beacon_prefetch(start)
-        beacon_prefetch(start + (MemoryLayout<HotBeaconState>.size - 1))
+        beacon_prefetch(all.baseAddress! + slot)   // one cache line (HotStateTable aligns records)
     }
 }
