@@ -88,8 +88,11 @@ struct RangingLoopGoldenTests {
         ]
     }()
 
-    static func digest(_ configuration: RangingConfiguration, batched: Bool) throws -> (UInt64, Int) {
-        var loop = try RangingLoop(configuration: configuration)
+    static func digest(_ configuration: RangingConfiguration, batched: Bool,
+                       prefetching: Bool = false) throws -> (UInt64, Int) {
+        // Prefetching (and the one-by-one path's pipeline) normally starts at 16,384 beacons.
+        var loop = try RangingLoop(configuration: configuration,
+                                   prefetchFromCount: prefetching ? 0 : RangingLoop.defaultPrefetchFromCount)
         var digest = Digest()
         var updates = 0
         let stream = stream(seed: 42)
@@ -120,12 +123,32 @@ struct RangingLoopGoldenTests {
         "percentile": 0x02c3_4e8f_88ab_2dbc,
     ]
 
-    @Test("one-by-one and batched ingestion emit the recorded output", arguments: [false, true])
-    func goldenDigests(batched: Bool) throws {
+    @Test("one-by-one and batched ingestion, with and without prefetching, emit the recorded output",
+          arguments: [false, true], [false, true])
+    func goldenDigests(batched: Bool, prefetching: Bool) throws {
         for (name, configuration) in Self.configurations {
-            let (value, updates) = try Self.digest(configuration, batched: batched)
+            let (value, updates) = try Self.digest(configuration, batched: batched, prefetching: prefetching)
             #expect(updates > 120)
             #expect(Self.expected[name] == value, "\(name)")
         }
+    }
+}
+
+@Suite("RangingLoop pipeline")
+struct RangingLoopPipelineTests {
+    @Test("trackedCount counts beacons whose first sighting is still pending")
+    func trackedCountWhilePending() throws {
+        var loop = try RangingLoop(configuration: .init(), prefetchFromCount: 0)
+        _ = loop.ingest(Fixture.sighting(0.1, 1))
+        #expect(loop.trackedCount == 1)
+        _ = loop.ingest(Fixture.sighting(0.2, 2))
+        _ = loop.ingest(Fixture.sighting(0.3, 2))
+        #expect(loop.trackedCount == 2)
+        _ = loop.ingest(Fixture.sighting(0.4, 1))
+        _ = loop.ingest(Fixture.sighting(0.5, 3))
+        #expect(loop.trackedCount == 3)
+        let update = try #require(loop.advance(to: Fixture.time(1)).first)
+        #expect(update.beacons.map(\.sampleCount) == [2, 2, 1])
+        #expect(loop.trackedCount == 3)
     }
 }

@@ -15,16 +15,18 @@ struct HotStateTable: Sendable {
     private var storage = Storage(capacity: 0)
 
     /// Number of records.
-    var count: Int { storage.count }
+    @inline(__always) var count: Int { storage.count }
     var isEmpty: Bool { storage.count == 0 }
     /// Records the current allocation holds.
     var capacity: Int { storage.capacity }
 
     subscript(slot: Int) -> HotBeaconState {
+        @inline(__always)
         unsafeAddress {
             precondition(slot >= 0 && slot < storage.count, "slot out of range")
             return UnsafePointer(storage.base + slot)
         }
+        @inline(__always)
         unsafeMutableAddress {
             precondition(slot >= 0 && slot < storage.count, "slot out of range")
             makeUnique()
@@ -53,13 +55,19 @@ struct HotStateTable: Sendable {
     }
 
     /// Calls `body` with the records (valid only during the call).
+    @inline(__always)
     func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<HotBeaconState>) throws -> R) rethrows -> R {
         try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
     }
 
     @inline(__always)
     private mutating func makeUnique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy(capacity: storage.capacity) }
+        if !isKnownUniquelyReferenced(&storage) { copyStorage() }
+    }
+
+    @inline(never)
+    private mutating func copyStorage() {
+        storage = storage.copy(capacity: storage.capacity)
     }
 
     /// The allocation. Records are plain values (no references), so copying is a memory copy and

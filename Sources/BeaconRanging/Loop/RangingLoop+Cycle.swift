@@ -4,6 +4,7 @@ extension RangingLoop {
     /// Emits every cycle ending at or before `t` (ns), then starts the cycle containing `t`.
     mutating func closeCycles(through t: Int64, onUpdate: (RangingUpdate) throws -> Void) rethrows {
         guard var start = currentCycleStart?.nanosecondsSinceEpoch else { return }
+        recordPending()
         while start &+ cycleNanoseconds <= t {
             if hot.isEmpty && enterEvents.isEmpty {
                 start = cycleFloor(t)   // nothing tracked: skip the idle stretch

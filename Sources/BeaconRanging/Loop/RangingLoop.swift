@@ -43,11 +43,25 @@ public struct RangingLoop: Sendable {
     /// record is the whole filter).
     var filters: [AnyRSSIFilter] = []
     var enterEvents: [RegionEvent] = []
+    /// Sightings accepted by ``ingest(_:onUpdate:)`` but not yet recorded, oldest first (see
+    /// `RangingLoop+Pipeline.swift`); recorded before any cycle closes.
+    var pendingOlder: BeaconSighting?
+    var pendingNewer: BeaconSighting?
     var update = RangingUpdate(cycleStart: .epoch, time: .epoch)
+
+    /// From how many tracked beacons on the loop prefetches (tests lower it to exercise the
+    /// prefetching paths with few beacons).
+    let prefetchFromCount: Int
 
     /// A loop with `configuration`; throws when the configuration cannot work.
     public init(configuration: RangingConfiguration = RangingConfiguration()) throws(RangingConfigurationError) {
+        try self.init(configuration: configuration, prefetchFromCount: Self.defaultPrefetchFromCount)
+    }
+
+    /// A loop that prefetches from `prefetchFromCount` tracked beacons on.
+    init(configuration: RangingConfiguration, prefetchFromCount: Int) throws(RangingConfigurationError) {
         try configuration.validate()
+        self.prefetchFromCount = prefetchFromCount
         self.configuration = configuration
         cycleNanoseconds = configuration.cycleLength.nanoseconds
         graceNanoseconds = configuration.missedScanGrace.nanoseconds
@@ -59,12 +73,26 @@ public struct RangingLoop: Sendable {
     }
 
     /// Number of beacons currently tracked (listed, in grace, or awaiting eviction).
-    public var trackedCount: Int { hot.count }
+    public var trackedCount: Int { hot.count + pendingNewBeacons }
 
     /// Feeds one sighting. First emits, through `onUpdate`, the update of every cycle that ended
     /// at or before the sighting's timestamp.
+    ///
+    /// With many tracked beacons the sighting is recorded two calls later (or when a cycle
+    /// closes, whichever comes first), after the loop has asked the processor to fetch its index
+    /// bucket and state: the memory fetches of consecutive sightings then overlap. Nothing
+    /// observable changes: every update, ``trackedCount`` and ``lateSightings`` are as if it were
+    /// recorded at once.
     public mutating func ingest(_ sighting: BeaconSighting,
                                 onUpdate: (RangingUpdate) throws -> Void) rethrows {
+        try ingest(sighting, deferring: true, onUpdate: onUpdate)
+    }
+
+    /// ``ingest(_:onUpdate:)``; `deferring`: whether the sighting may go through the pipeline of
+    /// pending sightings (the batch path prefetches on its own and records at once).
+    @inline(__always)
+    mutating func ingest(_ sighting: BeaconSighting, deferring: Bool,
+                         onUpdate: (RangingUpdate) throws -> Void) rethrows {
         let t = sighting.timestamp.nanosecondsSinceEpoch
         guard let start = currentCycleStart?.nanosecondsSinceEpoch else {
             currentCycleStart = Timestamp(nanosecondsSinceEpoch: cycleFloor(t))
@@ -76,7 +104,11 @@ public struct RangingLoop: Sendable {
             return
         }
         if t >= start &+ cycleNanoseconds { try closeCycles(through: t, onUpdate: onUpdate) }
-        record(sighting)
+        if deferring && (hot.count >= prefetchFromCount || pendingNewer != nil) {
+            enqueue(sighting)
+        } else {
+            record(sighting)
+        }
     }
 
     /// Declares that time has reached `now`: emits the update of every cycle that ended at or
@@ -96,7 +128,7 @@ public struct RangingLoop: Sendable {
     }
 
     @inline(__always)
-    private mutating func record(_ sighting: BeaconSighting) {
+    mutating func record(_ sighting: BeaconSighting) {
         let id = sighting.id
         let found = hot.withUnsafeBufferPointer { all in index.slot(of: id) { all[$0].matches(id) } }
         if let slot = found {
