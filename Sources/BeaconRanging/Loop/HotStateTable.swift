@@ -34,6 +34,14 @@ struct HotStateTable: Sendable {
         }
     }
 
+    /// Runs `body` on the record at `slot`, in place.
+    @inline(__always)
+    mutating func update<R>(_ slot: Int, _ body: (inout HotBeaconState) -> R) -> R {
+        precondition(slot >= 0 && slot < storage.count, "slot out of range")
+        makeUnique()
+        return body(&storage.base[slot])
+    }
+
     mutating func append(_ record: HotBeaconState) {
         if !isKnownUniquelyReferenced(&storage) || storage.count == storage.capacity {
             storage = storage.copy(capacity: max(16, storage.count == storage.capacity ? storage.capacity * 2 : storage.capacity))

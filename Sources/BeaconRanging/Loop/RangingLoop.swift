@@ -141,26 +141,27 @@ public struct RangingLoop: Sendable {
     /// Records a sighting of the beacon at `slot`.
     @inline(__always)
     mutating func record(_ sighting: BeaconSighting, at slot: Int) {
-        if hot[slot].lastAddress != sighting.address.rawValue {
-            hot[slot].lastAddress = sighting.address.rawValue
-            cold[slot].addresses.record(sighting.address)
+        var sample = sighting.rssi.map { Double($0) }
+        if clamps, let raw = sample { sample = cold[slot].clamp(raw, maxStep: maxStep) }
+        let address = sighting.address.rawValue
+        let speed = armaSpeed
+        // Every hot-state change in one access (one uniqueness check of the table).
+        let (addressChanged, inRegions) = hot.update(slot) { beacon in
+            let changed = beacon.lastAddress != address
+            if changed { beacon.lastAddress = address }
+            beacon.count(sighting)
+            if let sample {
+                beacon.observeInnovation(sample)
+                if let speed { beacon.estimate = ARMAFilter.step(from: beacon.filtered, toward: sample, speed: speed) }
+            }
+            return (changed, beacon.flags & HotBeaconState.inRegions != 0)
         }
-        hot[slot].count(sighting)
-        if let rssi = sighting.rssi { addSample(Double(rssi), slot: slot, time: sighting.timestamp) }
-        if hot[slot].flags & HotBeaconState.inRegions != 0 { enterRegions(slot: slot, time: sighting.timestamp) }
-    }
-
-    /// Feeds one RSSI sample to the beacon's spike clamp (when on) and filter.
-    @inline(__always)
-    private mutating func addSample(_ rssi: Double, slot: Int, time: Timestamp) {
-        let sample = clamps ? cold[slot].clamp(rssi, maxStep: maxStep) : rssi
-        hot[slot].observeInnovation(sample)
-        if let speed = armaSpeed {
-            hot[slot].estimate = ARMAFilter.step(from: hot[slot].filtered, toward: sample, speed: speed)
-        } else {
-            filters[slot].add(sample, at: time)
+        if addressChanged { cold[slot].addresses.record(sighting.address) }
+        if speed == nil, let sample {
+            filters[slot].add(sample, at: sighting.timestamp)
             hot[slot].estimate = filters[slot].estimate ?? .nan
         }
+        if inRegions { enterRegions(slot: slot, time: sighting.timestamp) }
     }
 
     private mutating func track(_ sighting: BeaconSighting) {
