@@ -50,7 +50,9 @@ let package = Package(
         ),
         .target(name: "BeaconBlueZ", dependencies: ["BeaconCore", "BeaconWire", "CBluetooth"],
                 swiftSettings: swiftSettings),
-        .target(name: "BeaconRanging", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
+        // A header-only leaf: the processor's prefetch hint, for the ranging loop's batch path.
+        .target(name: "CBeaconPrefetch"),
+        .target(name: "BeaconRanging", dependencies: ["BeaconCore", "CBeaconPrefetch"], swiftSettings: swiftSettings),
         .target(name: "BeaconAlerting", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
         .target(name: "BeaconSinks", dependencies: ["BeaconCore", "BeaconAlerting",
                                                     .product(name: "Crypto", package: "swift-crypto"),

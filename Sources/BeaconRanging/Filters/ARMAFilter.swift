@@ -23,8 +23,15 @@ public struct ARMAFilter: RSSIFilter {
     public init(configuration: Configuration = .init()) { self.configuration = configuration }
 
     public mutating func add(_ rssi: Double, at time: Timestamp) {
-        let current = estimate ?? rssi
-        estimate = current - configuration.speed * (current - rssi)
+        estimate = Self.step(from: estimate, toward: rssi, speed: configuration.speed)
+    }
+
+    /// The estimate after `rssi` when it was `current` (`nil` before the first sample). The
+    /// ranging loop runs this step on its own compact state.
+    @inline(__always)
+    static func step(from current: Double?, toward rssi: Double, speed: Double) -> Double {
+        let current = current ?? rssi
+        return current - speed * (current - rssi)
     }
 
     public mutating func reset() { estimate = nil }

@@ -1,4 +1,5 @@
 import BeaconCore
+import CBeaconPrefetch
 
 /// An open-addressing hash index from ``BeaconCore/BeaconID`` to a slot in the tracked-beacon
 /// array. Buckets hold only the slot (4 bytes), and a probe confirms the key by reading the
@@ -37,6 +38,12 @@ struct BeaconIndex: Sendable {
         return Int(truncatingIfNeeded: h) & mask
     }
 
+    /// Asks the processor to start fetching `id`'s home bucket (a hint; changes nothing).
+    @inline(__always)
+    func prefetchHome(of id: BeaconID) {
+        buckets.withUnsafeBufferPointer { beacon_prefetch($0.baseAddress! + bucket(of: id)) }
+    }
+
     /// The slot stored in `id`'s home bucket (−1 when empty): usually `id`'s own slot, to be
     /// confirmed by the caller. Lets a batch issue all its bucket loads before any comparison.
     @inline(__always)
@@ -47,11 +54,17 @@ struct BeaconIndex: Sendable {
     /// The slot of `id`, reading identities through `idAt`.
     @inline(__always)
     func slot(of id: BeaconID, idAt: (Int) -> BeaconID) -> Int? {
+        slot(of: id) { idAt($0) == id }
+    }
+
+    /// The slot of `id`, asking `holdsID` whether a candidate slot holds it.
+    @inline(__always)
+    func slot(of id: BeaconID, where holdsID: (Int) -> Bool) -> Int? {
         var b = bucket(of: id)
         while true {
             let s = buckets[b]
             if s == Self.empty { return nil }
-            if idAt(Int(s)) == id { return Int(s) }
+            if holdsID(Int(s)) { return Int(s) }
             b = (b + 1) & mask
         }
     }

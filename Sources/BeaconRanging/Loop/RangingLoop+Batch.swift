@@ -1,53 +1,49 @@
 import BeaconCore
+import CBeaconPrefetch
 
 extension RangingLoop {
-    /// How many sightings of a batch are looked up before they are recorded.
-    static let lookahead = 16
+    /// How many sightings ahead of the one being recorded a batch prefetches the home bucket.
+    static let bucketPrefetchDistance = 16
+    /// How many sightings ahead it prefetches the tracked state the home bucket points at.
+    static let statePrefetchDistance = 8
+    /// Below this many tracked beacons (1 MB of hot state) everything stays in the processor's
+    /// caches and the loop does not prefetch: the hints would only cost instructions.
+    static let defaultPrefetchFromCount = 16_384
 
     /// Feeds a batch of sightings in order; equivalent to calling ``ingest(_:onUpdate:)`` for
-    /// each, but faster with many tracked beacons: the identities of up to 16 sightings are looked
-    /// up first — all home buckets, then all candidate identities — so the processor fetches
-    /// their state from memory in parallel instead of one cache miss after another. No allocation: the looked-up slots live on the stack.
+    /// each, but faster with many tracked beacons: while recording one sighting the loop asks the
+    /// processor to fetch the index bucket of the sighting 16 places ahead and the 64-byte state of
+    /// the one 8 places ahead, so the cache misses of a batch overlap instead of following one
+    /// another (from 16,384 tracked beacons on; below, the state stays in cache anyway). The
+    /// prefetches are hints: the recording itself looks every identity up as usual,
+    /// so evictions or new beacons within the batch cannot make it use a stale slot. No allocation.
     public mutating func ingest(contentsOf sightings: UnsafeBufferPointer<BeaconSighting>,
                                 onUpdate: (RangingUpdate) throws -> Void) rethrows {
-        var slots: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) =
-            (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
-        var start = 0
-        while start < sightings.count {
-            let end = min(start + Self.lookahead, sightings.count)
-            beacons.withUnsafeBufferPointer { all in
-                withUnsafeMutableBytes(of: &slots) { raw in
-                    let found = raw.bindMemory(to: Int.self)
-                    // Two passes, each of independent loads: home buckets, then the candidates' identities.
-                    for k in start..<end { found[k - start] = index.homeCandidate(of: sightings[k].id) }
-                    for k in start..<end {
-                        let candidate = found[k - start]
-                        if candidate < 0 { continue }   // not tracked (yet)
-                        if all[candidate].id != sightings[k].id {
-                            found[k - start] = index.slot(of: sightings[k].id) { all[$0].id } ?? -1
-                        }
-                    }
-                }
+        let count = sightings.count
+        recordPending()
+        guard hot.count >= prefetchFromCount else {
+            for s in sightings { try ingest(s, deferring: false, onUpdate: onUpdate) }
+            return
+        }
+        for k in 0..<min(count, Self.bucketPrefetchDistance) { index.prefetchHome(of: sightings[k].id) }
+        for k in 0..<count {
+            if k + Self.bucketPrefetchDistance < count {
+                index.prefetchHome(of: sightings[k + Self.bucketPrefetchDistance].id)
             }
-            for k in start..<end {
-                let slot = withUnsafeBytes(of: &slots) { $0.load(fromByteOffset: (k - start) * 8, as: Int.self) }
-                try ingest(sightings[k], knownSlot: slot, onUpdate: onUpdate)
+            if k + Self.statePrefetchDistance < count {
+                let candidate = index.homeCandidate(of: sightings[k + Self.statePrefetchDistance].id)
+                hot.withUnsafeBufferPointer { Self.prefetch(slot: candidate, in: $0) }
             }
-            start = end
+            try ingest(sightings[k], deferring: false, onUpdate: onUpdate)
         }
     }
 
-    /// ``ingest(_:onUpdate:)`` with a slot looked up earlier; the slot is used only if it still
-    /// holds the sighting's beacon (an eviction in between may have moved beacons).
+    /// Asks the processor to start fetching the hot state at `slot` (the one in a sighting's
+    /// home bucket: usually its own; a hint either way). Static, so that calling it from the
+    /// mutating loop does not copy the loop.
     @inline(__always)
-    private mutating func ingest(_ sighting: BeaconSighting, knownSlot: Int,
-                                 onUpdate: (RangingUpdate) throws -> Void) rethrows {
-        let t = sighting.timestamp.nanosecondsSinceEpoch
-        if let start = currentCycleStart?.nanosecondsSinceEpoch, t >= start, t < start &+ cycleNanoseconds,
-           knownSlot >= 0, knownSlot < beacons.count, beacons[knownSlot].id == sighting.id {
-            record(sighting, at: knownSlot)   // inside the current cycle, beacon already tracked
-        } else {
-            try ingest(sighting, onUpdate: onUpdate)
-        }
+    static func prefetch(slot: Int, in all: UnsafeBufferPointer<HotBeaconState>) {
+        guard slot >= 0, slot < all.count else { return }
+        beacon_prefetch(all.baseAddress! + slot)   // one cache line (HotStateTable aligns records)
     }
 }

@@ -4,8 +4,9 @@ extension RangingLoop {
     /// Emits every cycle ending at or before `t` (ns), then starts the cycle containing `t`.
     mutating func closeCycles(through t: Int64, onUpdate: (RangingUpdate) throws -> Void) rethrows {
         guard var start = currentCycleStart?.nanosecondsSinceEpoch else { return }
+        recordPending()
         while start &+ cycleNanoseconds <= t {
-            if beacons.isEmpty && enterEvents.isEmpty {
+            if hot.isEmpty && enterEvents.isEmpty {
                 start = cycleFloor(t)   // nothing tracked: skip the idle stretch
                 break
             }
@@ -30,54 +31,59 @@ extension RangingLoop {
 
         let endTime = Timestamp(nanosecondsSinceEpoch: end)
         var slot = 0
-        while slot < beacons.count {
-            let unseen = end &- beacons[slot].lastSeen.nanosecondsSinceEpoch
-            exitRegions(slot: slot, at: endTime)
-            if unseen >= retentionNanoseconds && beacons[slot].insideMask == 0 {
+        while slot < hot.count {
+            let unseen = end &- hot[slot].lastSeen
+            if hot[slot].flags & HotBeaconState.inRegions != 0 { exitRegions(slot: slot, at: endTime) }
+            if unseen >= retentionNanoseconds && cold[slot].insideMask == 0 {
                 evict(slot: slot)
                 continue   // the last beacon moved into `slot`
             }
-            if beacons[slot].cycleSamples > 0 || unseen < graceNanoseconds {
+            if hot[slot].cycleSamples > 0 || unseen < graceNanoseconds {
                 update.beacons.append(ranged(slot: slot))
             }
-            beacons[slot].startCycle()
+            hot[slot].startCycle()
             slot += 1
         }
     }
 
     private mutating func exitRegions(slot: Int, at time: Timestamp) {
-        var inside = beacons[slot].insideMask
+        var inside = cold[slot].insideMask
         guard inside != 0 else { return }
-        let lastSeen = beacons[slot].lastSeen.nanosecondsSinceEpoch
+        let lastSeen = hot[slot].lastSeen
         while inside != 0 {
             let i = inside.trailingZeroBitCount
             inside &= inside - 1
             if lastSeen &+ exitTimeouts[i] <= time.nanosecondsSinceEpoch {
-                beacons[slot].insideMask &= ~(1 << UInt64(i))
+                cold[slot].insideMask &= ~(1 << UInt64(i))
                 update.regionEvents.append(RegionEvent(kind: .exit, regionID: configuration.regions[i].id,
-                                                       beacon: beacons[slot].id, time: time))
+                                                       beacon: cold[slot].id, time: time))
             }
         }
     }
 
     private mutating func evict(slot: Int) {
-        let id = beacons[slot].id
+        let id = cold[slot].id
         update.evicted.append(id)
-        beacons.withUnsafeBufferPointer { all in index.remove(id, slot: slot) { all[$0].id } }
-        let last = beacons.count - 1
+        cold.withUnsafeBufferPointer { all in index.remove(id, slot: slot) { all[$0].id } }
+        let last = hot.count - 1
         if slot != last {
-            index.move(beacons[last].id, from: last, to: slot)
-            beacons.swapAt(slot, last)
+            index.move(cold[last].id, from: last, to: slot)
+            hot.swapAt(slot, last)
+            cold.swapAt(slot, last)
+            if !filters.isEmpty { filters.swapAt(slot, last) }
         }
-        beacons.removeLast()
+        hot.removeLast()
+        cold.removeLast()
+        if !filters.isEmpty { filters.removeLast() }
     }
 
     /// The report of one beacon at the end of the cycle; updates its proximity state.
     private mutating func ranged(slot: Int) -> RangedBeacon {
-        let beacon = beacons[slot]
-        let calibration = configuration.calibrations.isEmpty ? nil : configuration.calibrations[beacon.id]
-        let power = calibration?.measuredPower ?? beacon.frameMeasuredPower ?? configuration.defaultMeasuredPower
-        let filtered = beacon.filter.estimate
+        let beacon = hot[slot]
+        let id = cold[slot].id
+        let calibration = configuration.calibrations.isEmpty ? nil : configuration.calibrations[id]
+        let power = calibration?.measuredPower ?? beacon.measuredPower ?? configuration.defaultMeasuredPower
+        let filtered = beacon.filtered
         var distance: Double?
         var accuracy: Double?
         if let filtered {
@@ -89,15 +95,17 @@ extension RangingLoop {
             distance = d
             accuracy = abs(farther - d)
         }
-        let proximity = configuration.proximity.proximity(distance: distance, current: beacon.proximity)
-        beacons[slot].proximity = proximity
+        let proximity = configuration.proximity.proximity(distance: distance, current: cold[slot].proximity)
+        cold[slot].proximity = proximity
         let count = beacon.cycleRSSICount
         return RangedBeacon(
-            id: beacon.id, lastAddress: beacon.lastAddress, addressCount: beacon.addresses.count,
+            id: id, lastAddress: BluetoothAddress(rawValue: beacon.lastAddress),
+            addressCount: cold[slot].addresses.count,
             seenThisCycle: beacon.cycleSamples > 0, sampleCount: Int(beacon.cycleSamples),
-            lastRSSI: beacon.cycleLastRSSI,
+            lastRSSI: beacon.lastRSSI,
             meanRSSI: count > 0 ? Double(beacon.cycleRSSISum) / Double(count) : nil,
             filteredRSSI: filtered, measuredPower: power, distance: distance, accuracy: accuracy,
-            proximity: proximity, firstSeen: beacon.firstSeen, lastSeen: beacon.lastSeen)
+            proximity: proximity, firstSeen: cold[slot].firstSeen,
+            lastSeen: Timestamp(nanosecondsSinceEpoch: beacon.lastSeen))
     }
 }

@@ -2,15 +2,24 @@ import BeaconCore
 
 extension RangingLoop {
     /// Heap bytes the loop's storage has reserved, from the capacities of its buffers: the
-    /// identity index (a power-of-two table of 4-byte slots, at most half full), the tracked-beacon array and the reused update buffers. Windowed filters'
+    /// identity index (a power-of-two table of 4-byte slots, at most half full), the hot and cold tracked-state arrays and the reused update buffers. Windowed filters'
     /// sample buffers are not included (the default ARMA filter has none). Allocator overhead
     /// is not included either.
     public var reservedHeapBytes: Int {
-        index.reservedBytes + beacons.capacity * MemoryLayout<TrackedBeacon>.stride
+        index.reservedBytes + hot.capacity * MemoryLayout<HotBeaconState>.stride
+            + cold.capacity * MemoryLayout<ColdBeaconState>.stride
+            + filters.capacity * MemoryLayout<AnyRSSIFilter>.stride
             + update.beacons.capacity * MemoryLayout<RangedBeacon>.stride
             + update.evicted.capacity * MemoryLayout<BeaconID>.stride
     }
 
-    /// Size of the state kept per tracked beacon (without the index entry).
-    public static var trackedBeaconStride: Int { MemoryLayout<TrackedBeacon>.stride }
+    /// Size of the state kept per tracked beacon with the default (ARMA) filter, without the
+    /// index entry: the 64-byte record every advertisement touches plus the cold rest. (Other
+    /// filters add their own stride, and windowed ones their boxed buffers.)
+    public static var trackedBeaconStride: Int {
+        MemoryLayout<HotBeaconState>.stride + MemoryLayout<ColdBeaconState>.stride
+    }
+
+    /// Size of the per-advertisement record of a tracked beacon (one cache line's worth).
+    public static var hotStateStride: Int { MemoryLayout<HotBeaconState>.stride }
 }

@@ -29,30 +29,70 @@ public struct RangingLoop: Sendable {
     let exitTimeouts: [Int64]
     /// The spike clamp's largest step (dB); infinite when off.
     let maxStep: Double
+    /// Whether the spike clamp is on.
+    let clamps: Bool
+    /// The ARMA filter's speed when the filter is ARMA (run inline on the hot state), else `nil`.
+    let armaSpeed: Double?
 
     var index = BeaconIndex()
-    var beacons: [TrackedBeacon] = []
+    /// Tracked beacons' per-advertisement state, by slot (64 bytes each).
+    var hot = HotStateTable()
+    /// The rest of their state, same slots.
+    var cold: [ColdBeaconState] = []
+    /// Their filters, same slots, unless the filter is ARMA (then empty: the estimate in the hot
+    /// record is the whole filter).
+    var filters: [AnyRSSIFilter] = []
     var enterEvents: [RegionEvent] = []
+    /// Sightings accepted by ``ingest(_:onUpdate:)`` but not yet recorded, oldest first (see
+    /// `RangingLoop+Pipeline.swift`); recorded before any cycle closes.
+    var pendingOlder: BeaconSighting?
+    var pendingNewer: BeaconSighting?
     var update = RangingUpdate(cycleStart: .epoch, time: .epoch)
+
+    /// From how many tracked beacons on the loop prefetches (tests lower it to exercise the
+    /// prefetching paths with few beacons).
+    let prefetchFromCount: Int
 
     /// A loop with `configuration`; throws when the configuration cannot work.
     public init(configuration: RangingConfiguration = RangingConfiguration()) throws(RangingConfigurationError) {
+        try self.init(configuration: configuration, prefetchFromCount: Self.defaultPrefetchFromCount)
+    }
+
+    /// A loop that prefetches from `prefetchFromCount` tracked beacons on.
+    init(configuration: RangingConfiguration, prefetchFromCount: Int) throws(RangingConfigurationError) {
         try configuration.validate()
+        self.prefetchFromCount = prefetchFromCount
         self.configuration = configuration
         cycleNanoseconds = configuration.cycleLength.nanoseconds
         graceNanoseconds = configuration.missedScanGrace.nanoseconds
         exitTimeouts = configuration.regions.map { ($0.exitTimeout ?? configuration.defaultExitTimeout).nanoseconds }
         retentionNanoseconds = max(configuration.retention.nanoseconds, exitTimeouts.max() ?? 0)
         maxStep = configuration.spikeClamp ?? .infinity
+        clamps = configuration.spikeClamp != nil
+        if case .arma(let c) = configuration.filter { armaSpeed = c.speed } else { armaSpeed = nil }
     }
 
     /// Number of beacons currently tracked (listed, in grace, or awaiting eviction).
-    public var trackedCount: Int { beacons.count }
+    public var trackedCount: Int { hot.count + pendingNewBeacons }
 
     /// Feeds one sighting. First emits, through `onUpdate`, the update of every cycle that ended
     /// at or before the sighting's timestamp.
+    ///
+    /// With many tracked beacons the sighting is recorded two calls later (or when a cycle
+    /// closes, whichever comes first), after the loop has asked the processor to fetch its index
+    /// bucket and state: the memory fetches of consecutive sightings then overlap. Nothing
+    /// observable changes: every update, ``trackedCount`` and ``lateSightings`` are as if it were
+    /// recorded at once.
     public mutating func ingest(_ sighting: BeaconSighting,
                                 onUpdate: (RangingUpdate) throws -> Void) rethrows {
+        try ingest(sighting, deferring: true, onUpdate: onUpdate)
+    }
+
+    /// ``ingest(_:onUpdate:)``; `deferring`: whether the sighting may go through the pipeline of
+    /// pending sightings (the batch path prefetches on its own and records at once).
+    @inline(__always)
+    mutating func ingest(_ sighting: BeaconSighting, deferring: Bool,
+                         onUpdate: (RangingUpdate) throws -> Void) rethrows {
         let t = sighting.timestamp.nanosecondsSinceEpoch
         guard let start = currentCycleStart?.nanosecondsSinceEpoch else {
             currentCycleStart = Timestamp(nanosecondsSinceEpoch: cycleFloor(t))
@@ -64,7 +104,11 @@ public struct RangingLoop: Sendable {
             return
         }
         if t >= start &+ cycleNanoseconds { try closeCycles(through: t, onUpdate: onUpdate) }
-        record(sighting)
+        if deferring && (hot.count >= prefetchFromCount || pendingNewer != nil) {
+            enqueue(sighting)
+        } else {
+            record(sighting)
+        }
     }
 
     /// Declares that time has reached `now`: emits the update of every cycle that ended at or
@@ -84,8 +128,9 @@ public struct RangingLoop: Sendable {
     }
 
     @inline(__always)
-    private mutating func record(_ sighting: BeaconSighting) {
-        let found = beacons.withUnsafeBufferPointer { all in index.slot(of: sighting.id) { all[$0].id } }
+    mutating func record(_ sighting: BeaconSighting) {
+        let id = sighting.id
+        let found = hot.withUnsafeBufferPointer { all in index.slot(of: id) { all[$0].matches(id) } }
         if let slot = found {
             record(sighting, at: slot)
         } else {
@@ -96,19 +141,38 @@ public struct RangingLoop: Sendable {
     /// Records a sighting of the beacon at `slot`.
     @inline(__always)
     mutating func record(_ sighting: BeaconSighting, at slot: Int) {
-        beacons[slot].record(sighting, maxStep: maxStep)
-        if beacons[slot].regionMask != 0 { enterRegions(slot: slot, time: sighting.timestamp) }
+        var sample = sighting.rssi.map { Double($0) }
+        if clamps, let raw = sample { sample = cold[slot].clamp(raw, maxStep: maxStep) }
+        let address = sighting.address.rawValue
+        let speed = armaSpeed
+        // Every hot-state change in one access (one uniqueness check of the table).
+        let (addressChanged, inRegions) = hot.update(slot) { beacon in
+            let changed = beacon.lastAddress != address
+            if changed { beacon.lastAddress = address }
+            beacon.count(sighting)
+            if let sample {
+                beacon.observeInnovation(sample)
+                if let speed { beacon.estimate = ARMAFilter.step(from: beacon.filtered, toward: sample, speed: speed) }
+            }
+            return (changed, beacon.flags & HotBeaconState.inRegions != 0)
+        }
+        if addressChanged { cold[slot].addresses.record(sighting.address) }
+        if speed == nil, let sample {
+            filters[slot].add(sample, at: sighting.timestamp)
+            hot[slot].estimate = filters[slot].estimate ?? .nan
+        }
+        if inRegions { enterRegions(slot: slot, time: sighting.timestamp) }
     }
 
     private mutating func track(_ sighting: BeaconSighting) {
-        var beacon = TrackedBeacon(id: sighting.id, filter: configuration.filter.makeFilter(),
-                                   time: sighting.timestamp, address: sighting.address,
-                                   regionMask: regionMask(of: sighting.id))
-        beacon.record(sighting, maxStep: maxStep)
-        beacons.append(beacon)
-        let slot = beacons.count - 1
-        beacons.withUnsafeBufferPointer { all in index.insert(sighting.id, slot: slot) { all[$0].id } }
-        enterRegions(slot: slot, time: sighting.timestamp)
+        let id = sighting.id
+        let mask = regionMask(of: id)
+        hot.append(HotBeaconState(id: id, time: sighting.timestamp, address: sighting.address, inRegions: mask != 0))
+        cold.append(ColdBeaconState(id: id, time: sighting.timestamp, address: sighting.address, regionMask: mask))
+        if armaSpeed == nil { filters.append(configuration.filter.makeFilter()) }
+        let slot = hot.count - 1
+        cold.withUnsafeBufferPointer { all in index.insert(id, slot: slot) { all[$0].id } }
+        record(sighting, at: slot)
     }
 
     private func regionMask(of id: BeaconID) -> UInt64 {
@@ -118,11 +182,11 @@ public struct RangingLoop: Sendable {
     }
 
     private mutating func enterRegions(slot: Int, time: Timestamp) {
-        let mask = beacons[slot].regionMask
-        var entering = mask & ~beacons[slot].insideMask
+        let mask = cold[slot].regionMask
+        var entering = mask & ~cold[slot].insideMask
         guard entering != 0 else { return }
-        beacons[slot].insideMask = mask
-        let id = beacons[slot].id
+        cold[slot].insideMask = mask
+        let id = cold[slot].id
         while entering != 0 {
             let i = entering.trailingZeroBitCount
             entering &= entering - 1

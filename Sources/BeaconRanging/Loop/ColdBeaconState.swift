@@ -1,0 +1,36 @@
+import BeaconCore
+
+/// The part of a tracked beacon's state that an advertisement rarely touches: its identity as a
+/// value, first-seen time, region membership, address history, proximity band and the spike
+/// clamp's memory. Read at cycle end; per advertisement only when the address changes, the
+/// beacon is in a region or the clamp is on. (A filter other than ARMA lives in a third array,
+/// ``RangingLoop/filters``, empty with the default filter.)
+struct ColdBeaconState: Sendable {
+    let id: BeaconID
+    var firstSeen: Timestamp
+    /// Regions this beacon belongs to (bit i = configuration.regions[i]).
+    let regionMask: UInt64
+    /// Regions this beacon is currently inside.
+    var insideMask: UInt64 = 0
+    /// The previous sample after the spike clamp (NaN before the first).
+    var clampedPrevious = Double.nan
+    var proximity: Proximity = .unknown
+    var addresses = AddressHistory()
+
+    init(id: BeaconID, time: Timestamp, address: BluetoothAddress, regionMask: UInt64) {
+        self.id = id
+        firstSeen = time
+        self.regionMask = regionMask
+        addresses.record(address)
+    }
+
+    /// `sample` limited to `maxStep` dB from the previous clamped sample, which it becomes.
+    mutating func clamp(_ sample: Double, maxStep: Double) -> Double {
+        var sample = sample
+        if !clampedPrevious.isNaN {
+            sample = min(clampedPrevious + maxStep, max(clampedPrevious - maxStep, sample))
+        }
+        clampedPrevious = sample
+        return sample
+    }
+}
