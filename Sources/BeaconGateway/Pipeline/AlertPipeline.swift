@@ -25,6 +25,8 @@ public final class AlertPipeline {
     private let maxPending: Int
     private let decoder = CaptureDecoder()
     private var triggers: [AlertTrigger] = []
+    /// A batch's sightings, handed to the ranging loop together (it overlaps their cache misses).
+    private var batchSightings: [BeaconSighting] = []
     private var emitted: [RoutedEvent] = []
     private var captureSummary = CaptureSummary()
     /// What has been processed so far.
@@ -107,22 +109,27 @@ public final class AlertPipeline {
     public func ingest(_ batch: borrowing PacketBatch, emit: (RoutedEvent) throws -> Void) throws {
         statistics.packets += batch.count
         var index = 0
-        try batch.forEachPacket { record, bytes in
+        batch.forEachPacket { record, bytes in
             let captureRecord = CaptureRecord(index: index, offset: Int(record.offset), timestamp: record.timestamp,
                                               linkType: record.linkType, direction: .received, bytes: bytes)
             index += 1
-            try decoder.decode(captureRecord, summary: &captureSummary) { item in
+            decoder.decode(captureRecord, summary: &captureSummary) { item in
                 switch item {
                 case .advertisement(let advertisement):
                     statistics.advertisements += 1
                     if let sighting = BeaconSighting(report: advertisement.report, timestamp: advertisement.timestamp) {
                         statistics.sightings += 1
-                        try ingest(sighting)
+                        batchSightings.append(sighting)
                     }
                 case .error(let error):
                     statistics.malformedByKind[error.kindName, default: 0] += 1
                 }
             }
+        }
+        defer { batchSightings.removeAll(keepingCapacity: true) }
+        if let last = batchSightings.lazy.map(\.timestamp).max(), latestTime.map({ last > $0 }) ?? true { latestTime = last }
+        try batchSightings.withUnsafeBufferPointer { sightings in
+            try ranging.ingest(contentsOf: sightings) { try decide($0) }
         }
         try flush(emit)
     }
