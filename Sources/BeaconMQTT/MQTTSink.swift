@@ -79,17 +79,13 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
             Unmanaged<MQTTSink>.fromOpaque(context).takeUnretainedValue().acknowledged(messageID)
         }
         mosquitto_reconnect_delay_set(handle, 1, 30, true)
-        do {
-            try configure(options)
-        } catch {
-            mosquitto_destroy(handle)
-            throw error
-        }
+        // Every stored property is set: from here a throw runs `deinit`, which destroys the
+        // client (destroying it here too would free it twice).
+        try configure(options)
         // A refused first attempt is fine: the network thread keeps reconnecting.
         _ = mosquitto_connect_async(handle, host, Int32(port), 30)
         let started = mosquitto_loop_start(handle)
         if started != MOSQ_ERR_SUCCESS.rawValue {
-            mosquitto_destroy(handle)
             throw .library(operation: "loop_start", message: String(cString: mosquitto_strerror(started)))
         }
     }
@@ -116,8 +112,9 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
     deinit {
         // No callback may reach this object any more: setting a callback waits for one that is
         // running. Then the client is stopped on a thread of its own, since libmosquitto's
-        // network thread can take up to the keepalive (30 s) to stop when it is in the middle of
-        // a (re)connection.
+        // network thread may be in the middle of a (re)connection. It is asked to stop, never
+        // cancelled: `mosquitto_loop_stop(_, true)` is `pthread_cancel`, which can interrupt it
+        // inside malloc or OpenSSL and corrupt the heap.
         mosquitto_connect_callback_set(handle, nil)
         mosquitto_disconnect_callback_set(handle, nil)
         mosquitto_publish_callback_set(handle, nil)
@@ -125,7 +122,7 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
         let client = ClientHandle(handle)
         Thread.detachNewThread {
             mosquitto_disconnect(client.handle)
-            mosquitto_loop_stop(client.handle, true)
+            mosquitto_loop_stop(client.handle, false)
             mosquitto_destroy(client.handle)
         }
     }

@@ -130,7 +130,7 @@ struct DaemonMQTTTests {
         daemon.standardOutput = FileHandle.nullDevice
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
-        defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
+        defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL); daemon.waitUntilExit() } }
         var output = Data()
         while !String(decoding: output, as: UTF8.self).contains("online\n") {
             let chunk = subscriber.output.availableData

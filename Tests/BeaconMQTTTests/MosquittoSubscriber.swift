@@ -24,7 +24,11 @@ final class MosquittoSubscriber {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        // Reap it before the Process object goes: Foundation's child monitor must not outlive it.
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
     }
 
     /// The output as it comes (for reading before the subscriber exits).

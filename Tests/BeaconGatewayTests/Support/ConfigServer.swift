@@ -61,5 +61,6 @@ final class ConfigServer {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    deinit { if process.isRunning { try? lifeline.fileHandleForWriting.close() } }
+    /// Stops the server and reaps it: Foundation's child monitor must not outlive the Process.
+    deinit { stop() }
 }

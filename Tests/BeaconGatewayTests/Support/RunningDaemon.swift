@@ -23,7 +23,11 @@ final class RunningDaemon {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        // Reap it before the Process object goes: Foundation's child monitor must not outlive it.
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
     }
 
     /// Reads standard output until a line contains `text`; `nil` if the output ends first.
