@@ -3,11 +3,11 @@
 #   scripts/ensure-deps.sh build   libbluetooth-dev (the HCI scanner), libsqlite3-dev (the alert state store),
 #                                  libmosquitto-dev (the MQTT sink)
 #   scripts/ensure-deps.sh test    + tshark, bluez (btmon) to cross-check written captures; mosquitto and
-#                                  mosquitto-clients (MQTT sink tests), python3 (the webhook tests' HTTP server)
+#                                  mosquitto-clients (MQTT sink tests), python3 (the webhook tests' HTTP server), openssl (a test CA for MQTT over TLS)
 set -euo pipefail
 want=(libbluetooth-dev libsqlite3-dev libmosquitto-dev pkg-config)
 case "${1:-build}" in
-    test) want+=(tshark bluez mosquitto mosquitto-clients python3) ;;
+    test) want+=(tshark bluez mosquitto mosquitto-clients python3 openssl) ;;
 esac
 missing=()
 for p in "${want[@]}"; do
