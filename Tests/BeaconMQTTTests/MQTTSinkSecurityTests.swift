@@ -27,17 +27,14 @@ struct MQTTSinkSecurityTests {
             allow_anonymous false
             password_file \(passwords.path)
 
-            """, directory: directory)
+            """, directory: directory, removesDirectory: true)
         return (broker, certificates)
     }
 
     @Test("with the CA, username and password, events are published over TLS and acknowledged")
     func tlsWithPassword() async throws {
         let (broker, certificates) = try Self.secureBroker()
-        defer {
-            broker.stop()
-            try? FileManager.default.removeItem(at: broker.directory)
-        }
+        defer { broker.stop() }
         let topic = MQTTSink.defaultTopic(gateway: "secure")
         let subscriber = try MosquittoSubscriber(broker, topic: topic, id: "tls-sub", count: 1,
                                                  arguments: ["--cafile", certificates.caFile.path, "-u", "beacond", "-P", "s3cret"])
@@ -57,10 +54,7 @@ struct MQTTSinkSecurityTests {
     @Test("a wrong password fails the delivery at once, saying the broker refused and what to check")
     func wrongPassword() async throws {
         let (broker, certificates) = try Self.secureBroker()
-        defer {
-            broker.stop()
-            try? FileManager.default.removeItem(at: broker.directory)
-        }
+        defer { broker.stop() }
         let options = MQTTConnectionOptions(username: "beacond", password: "wrong", tls: .init(caFile: certificates.caFile.path))
         // The clock never moves: only the broker's refusal can end the wait. The sink lives in
         // this block only, so it goes while the broker still runs.

@@ -18,14 +18,16 @@ final class MosquittoBroker: @unchecked Sendable {
     /// - Parameters:
     ///   - directory: reuse this directory (a restart keeps its files); a new one by default.
     ///   - port: listen on this port (a restart keeps it); a free one by default.
-    init(configuration extra: String = "allow_anonymous true\n", directory reused: URL? = nil, port reusedPort: Int? = nil) throws {
+    ///   - removesDirectory: whether the directory goes with the broker (by default only one it made).
+    init(configuration extra: String = "allow_anonymous true\n", directory reused: URL? = nil, port reusedPort: Int? = nil,
+         removesDirectory: Bool? = nil) throws {
         if let reused {
             directory = reused
         } else {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-mqtt-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
-        ownsDirectory = reused == nil
+        ownsDirectory = removesDirectory ?? (reused == nil)
         port = try reusedPort ?? Self.freePort()
         let configuration = directory.appendingPathComponent("mosquitto-\(port).conf")
         try Data("listener \(port) 127.0.0.1\n\(extra)log_type all\nlog_dest stderr\n".utf8).write(to: configuration)
