@@ -142,15 +142,7 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
     /// Publishes with QoS 1 and returns when the broker acknowledged it.
     public func deliver(_ event: OutboundEvent) async throws {
         try await waitForConnection()
-        var messageID: Int32 = 0
-        let payload = Array(event.body.utf8)
-        let code = payload.withUnsafeBytes { bytes in
-            mosquitto_publish(handle, &messageID, topic, Int32(bytes.count), bytes.baseAddress, 1, false)
-        }
-        guard code == MOSQ_ERR_SUCCESS.rawValue else {
-            throw MQTTSinkError.library(operation: "publish", message: String(cString: mosquitto_strerror(code)))
-        }
-        try await waitForAcknowledgement(messageID)
+        try await waitForAcknowledgement(try publish(topic: topic, bytes: Array(event.body.utf8), retain: false))
     }
 
     /// Publishes `payload` retained with QoS 1 to `topic`, without waiting for the broker: the
@@ -161,7 +153,7 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
             state.retained[topic] = bytes
             return state.connected
         }
-        if connected { publish(topic: topic, bytes: bytes) }
+        if connected { publishUnawaited(topic: topic, bytes: bytes) }
     }
 
     /// Waits for the connection (up to the timeout) so that the retained state is out, then
@@ -169,23 +161,28 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
     /// also confirms everything published before it) and disconnects; deliveries after it fail.
     public func close() async {
         try? await waitForConnection()
-        if let status = options.statusTopic, state.withLock({ $0.connected }) {
-            var messageID: Int32 = 0
-            let offline = Array("offline".utf8)
-            let code = offline.withUnsafeBytes { bytes in
-                mosquitto_publish(handle, &messageID, status, Int32(bytes.count), bytes.baseAddress, 1, true)
-            }
-            if code == MOSQ_ERR_SUCCESS.rawValue { try? await waitForAcknowledgement(messageID) }
+        if let status = options.statusTopic, state.withLock({ $0.connected }),
+           let messageID = try? publish(topic: status, bytes: Array("offline".utf8), retain: true) {
+            try? await waitForAcknowledgement(messageID)
         }
         mosquitto_disconnect(handle)
     }
 
-    private func publish(topic: String, bytes: [UInt8]) {
+    /// Hands `bytes` to libmosquitto for a QoS 1 publication to `topic`; returns its message id.
+    private func publish(topic: String, bytes: [UInt8], retain: Bool) throws(MQTTSinkError) -> Int32 {
         var messageID: Int32 = 0
         let code = bytes.withUnsafeBytes { buffer in
-            mosquitto_publish(handle, &messageID, topic, Int32(buffer.count), buffer.baseAddress, 1, true)
+            mosquitto_publish(handle, &messageID, topic, Int32(buffer.count), buffer.baseAddress, 1, retain)
         }
-        guard code == MOSQ_ERR_SUCCESS.rawValue else { return }
+        guard code == MOSQ_ERR_SUCCESS.rawValue else {
+            throw .library(operation: "publish", message: String(cString: mosquitto_strerror(code)))
+        }
+        return messageID
+    }
+
+    /// Publishes retained state nobody waits for (its PUBACK is dropped when it comes).
+    private func publishUnawaited(topic: String, bytes: [UInt8]) {
+        guard let messageID = try? publish(topic: topic, bytes: bytes, retain: true) else { return }
         // The PUBACK may already have come (then it is in `acknowledged`): either way, no id is
         // left behind where a later delivery reusing it would take it for its own PUBACK.
         state.withLock { state in
@@ -216,8 +213,8 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
             state.connected = true
             return state.retained
         }
-        if let status = options.statusTopic { publish(topic: status, bytes: Array("online".utf8)) }
-        for (topic, bytes) in retained { publish(topic: topic, bytes: bytes) }
+        if let status = options.statusTopic { publishUnawaited(topic: status, bytes: Array("online".utf8)) }
+        for (topic, bytes) in retained { publishUnawaited(topic: topic, bytes: bytes) }
         connectionChanged(connected: true)
     }
 

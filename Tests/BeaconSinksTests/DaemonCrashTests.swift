@@ -53,12 +53,13 @@ struct DaemonCrashTests {
         return parts.joined(separator: "/") + "/Simulator/Scenarios/lobby.yaml"
     }
 
-    static func start(_ configuration: String) throws -> Process {
+    /// Starts `beacond run --config configuration`, its standard error into `errors` if given.
+    static func start(_ configuration: String, errors: Pipe? = nil) throws -> Process {
         let process = Process()
         process.executableURL = beacond
         process.arguments = ["run", "--config", configuration]
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors ?? FileHandle.nullDevice
         try process.run()
         return process
     }

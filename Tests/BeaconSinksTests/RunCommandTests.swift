@@ -32,13 +32,8 @@ struct RunCommandTests {
         let state = workspace.path("state.sqlite")
         let first = try workspace.configuration("first.yaml", source: "simulate:\(DaemonCrashTests.lobby)", state: state, sink: sink)
 
-        let daemon = Process()
-        daemon.executableURL = DaemonCrashTests.beacond
-        daemon.arguments = ["run", "--config", first]
         let errors = Pipe()
-        daemon.standardError = errors
-        daemon.standardOutput = FileHandle.nullDevice
-        try daemon.run()
+        let daemon = try DaemonCrashTests.start(first, errors: errors)
         let beforeSignal = Self.read(errors.fileHandleForReading, until: "retry 1")
         #expect(beforeSignal.contains("sink 'hook': delivery failed"))
         kill(daemon.processIdentifier, SIGTERM)
@@ -68,13 +63,8 @@ struct RunCommandTests {
         let sink = "{type: webhook, name: hook, url: \(server.url), secret: \(DaemonCrashTests.secret), timeout: 30s}"
         let configuration = try workspace.configuration("gw.yaml", source: "simulate:\(DaemonCrashTests.lobby)",
                                                         state: workspace.path("state.sqlite"), sink: sink)
-        let daemon = Process()
-        daemon.executableURL = DaemonCrashTests.beacond
-        daemon.arguments = ["run", "--config", configuration]
         let errors = Pipe()
-        daemon.standardError = errors
-        daemon.standardOutput = FileHandle.nullDevice
-        try daemon.run()
+        let daemon = try DaemonCrashTests.start(configuration, errors: errors)
         server.waitForRequests(1)
         kill(daemon.processIdentifier, SIGTERM)
         _ = Self.read(errors.fileHandleForReading, until: "beacond: stopping")

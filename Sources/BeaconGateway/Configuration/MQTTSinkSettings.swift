@@ -42,10 +42,13 @@ public struct MQTTSinkSettings: Hashable, Sendable {
         self.gateway = gateway
         self.topic = topic ?? MQTTSink.defaultTopic(gateway: gateway)
         self.timeout = timeout
-        self.connection = connection ?? MQTTConnectionOptions(statusTopic: "beacond/\(gateway)/status")
+        self.connection = connection ?? MQTTConnectionOptions(statusTopic: Self.statusTopic(gateway: gateway))
         self.beaconState = beaconState
         self.homeAssistantPrefix = homeAssistantPrefix
     }
+
+    /// `beacond/<gateway>/status`: the retained online/offline topic.
+    public static func statusTopic(gateway: String) -> String { "beacond/\(gateway)/status" }
 
     /// `beacond/<gateway>/beacons`.
     public var beaconTopicPrefix: String { "beacond/\(gateway)/beacons" }
@@ -73,7 +76,7 @@ public struct MQTTSinkSettings: Hashable, Sendable {
             if (tls.certFile == nil) != (tls.keyFile == nil) { throw tlsNode.error("give both 'cert' and 'key', or neither") }
             connection.tls = tls
         }
-        if try node["status"]?.bool() ?? true { connection.statusTopic = "beacond/\(gateway)/status" }
+        if try node["status"]?.bool() ?? true { connection.statusTopic = Self.statusTopic(gateway: gateway) }
         var homeAssistant: String?
         if let discovery = node["homeAssistant"] {
             if discovery.isMapping {

@@ -93,10 +93,10 @@ public final class Gateway: Service, Sendable {
         }
         for delivery in deliveries { await delivery.value }
         for sink in sinks {
-            let backlog = (try? outbox.backlog(sink: sink.name)) ?? 0
-            if backlog > 0 {
-                logger.warning("sink '\(sink.name)': \(backlog) events left in the outbox for the next start",
-                               metadata: ["sink": "\(sink.name)", "backlog": "\(backlog)"])
+            let left = backlog(of: sink.name)
+            if left > 0 {
+                logger.warning("sink '\(sink.name)': \(left) events left in the outbox for the next start",
+                               metadata: ["sink": "\(sink.name)", "backlog": "\(left)"])
             }
         }
         collectMetrics()
@@ -118,10 +118,15 @@ public final class Gateway: Service, Sendable {
     /// What the pipeline has processed so far.
     public var statistics: PipelineStatistics { pipeline.statistics }
 
+    /// Events waiting in a sink's outbox (0 if the outbox cannot be read).
+    private func backlog(of sink: String) -> Int {
+        (try? outbox.backlog(sink: sink)) ?? 0
+    }
+
     /// Brings the metrics up to date with the pipeline's counters and the outboxes' depths.
     public func collectMetrics() {
         var backlogs: [String: Int] = [:]
-        for sink in sinks { backlogs[sink.name] = (try? outbox.backlog(sink: sink.name)) ?? 0 }
+        for sink in sinks { backlogs[sink.name] = backlog(of: sink.name) }
         metrics.collect(pipeline.statistics, trackedBeacons: pipeline.trackedBeacons, backlogs: backlogs)
     }
 
@@ -156,7 +161,7 @@ public final class Gateway: Service, Sendable {
                 object.member("beaconsTracked", pipeline.trackedBeacons)
                 object.key("outbox")
                 object.object { outbox in
-                    for sink in sinks { outbox.member(sink.name, (try? self.outbox.backlog(sink: sink.name)) ?? 0) }
+                    for sink in sinks { outbox.member(sink.name, backlog(of: sink.name)) }
                 }
             }
             return json.string
