@@ -114,7 +114,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "BeaconSimulatorTests", dependencies: ["BeaconCore", "BeaconWire", "BeaconSimulator"],
                     exclude: ["Fixtures"], swiftSettings: swiftSettings),
-        .testTarget(name: "BeaconGatewayTests", dependencies: ["BeaconGateway", "beacond",
+        .testTarget(name: "BeaconGatewayTests", dependencies: ["BeaconGateway", "BeaconStore", "BeaconSimulator", "beacond",
                                                              .product(name: "AsyncHTTPClient", package: "async-http-client")],
                     exclude: ["Support/config_server.py"], swiftSettings: swiftSettings),
     ]

@@ -21,6 +21,12 @@ import BeaconCore
 ///
 /// A heterogeneous list is simply `[any BeaconAlertStrategy]`: the cycle-level methods do not
 /// mention ``Parameter``.
+///
+/// **Durable state.** A daemon with a state file saves each beacon's strategy state with the
+/// engine's state, in one transaction per input, and restores it on start: say how with
+/// ``stateDurability`` and implement ``collectStateChanges(into:)`` and ``restoreState(_:)``.
+/// ``BeaconAlertStrategyBase`` does all three when its `Value` is `Codable`. The defaults save
+/// nothing and report ``StrategyStateDurability/incomplete(_:)``.
 public protocol BeaconAlertStrategy<Parameter>: AnyObject {
     /// The per-beacon state the strategy keeps (the "beacon alert parameter").
     associatedtype Parameter
@@ -55,4 +61,22 @@ public protocol BeaconAlertStrategy<Parameter>: AnyObject {
     /// True when the condition holds for the beacon `id` as of its latest update (false when
     /// the strategy does not track it). Composite strategies use it. (Has a default implementation.)
     func isConditionValid(for id: BeaconID, now: Timestamp) -> Bool
+
+    /// True when the strategy remembers no beacon, so that cycles in which nothing is heard
+    /// cannot change anything: a pipeline then skips them. (Default: false, "may remember some",
+    /// which makes the pipeline run every such cycle.)
+    var isIdle: Bool { get }
+
+    /// Whether the per-beacon state survives a restart. (Default: ``StrategyStateDurability/incomplete(_:)``.)
+    var stateDurability: StrategyStateDurability { get }
+
+    /// Appends the state of every beacon that changed since the last call (`state == nil` for a
+    /// beacon the strategy forgot). Called after the cycles of each input when the state is
+    /// saved; not called otherwise. (Default: nothing.)
+    func collectStateChanges(into entries: inout [StrategyStateEntry])
+
+    /// Restores state saved through ``collectStateChanges(into:)``, before the first cycle.
+    /// Throws when an entry cannot be read (the caller then starts that strategy afresh).
+    /// (Default: nothing.)
+    func restoreState(_ entries: [StrategyStateEntry]) throws
 }

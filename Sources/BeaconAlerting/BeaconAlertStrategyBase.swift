@@ -36,14 +36,19 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
 
     /// The bookkeeping options.
     public let configuration: StrategyBaseConfiguration
-    private let initialValue: Value
+    let initialValue: Value
     // Parallel arrays indexed by slot; `slots` maps a beacon to its slot. The bookkeeping is
-    // private and never accessed re-entrantly (subclass hooks only see `values`), so its
+    // internal to the module and never accessed re-entrantly (subclass hooks only see `values`), so its
     // dynamic exclusivity checks are switched off: they cost more than the work on this path.
-    @exclusivity(unchecked) private var slots: [BeaconID: Int] = [:]
-    @exclusivity(unchecked) private var ids: ContiguousArray<BeaconID> = []
-    @exclusivity(unchecked) private var books: ContiguousArray<Bookkeeping> = []
-    private var values: ContiguousArray<Value> = []
+    @exclusivity(unchecked) var slots: [BeaconID: Int] = [:]
+    @exclusivity(unchecked) var ids: ContiguousArray<BeaconID> = []
+    @exclusivity(unchecked) var books: ContiguousArray<Bookkeeping> = []
+    var values: ContiguousArray<Value> = []
+    /// Whether changes are being saved (set by the first ``collectStateChanges(into:)`` or
+    /// ``restoreState(_:)``): only then are forgotten beacons remembered for the next collection.
+    @exclusivity(unchecked) var savesChanges = false
+    /// Beacons forgotten since the last collection (only while ``savesChanges``).
+    var forgotten: [BeaconID] = []
     @exclusivity(unchecked) private var cycle: UInt64 = 0
     // Slot hints: the ranging loop lists beacons in a stable order, so the n-th beacon updated in
     // this cycle is usually the one that was n-th in the last: `hints[n]` remembers its slot and
@@ -90,6 +95,25 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     /// example an exit strategy's away time. The retention is never shorter.
     open var minimumRetention: Duration { .zero }
 
+    /// Whether `Value` must be saved for a restart to lose nothing (default true). A subclass
+    /// whose value is not `Codable` and may start afresh after a restart says so with `false`;
+    /// the bookkeeping (action status, last seen) is saved either way.
+    open var savesValue: Bool { true }
+
+    // MARK: Durable state (see BeaconAlertStrategyBase+Durability.swift)
+
+    /// ``StrategyStateDurability/saved`` when `Value` is `Codable` (or not to be saved).
+    open var stateDurability: StrategyStateDurability { baseStateDurability }
+
+    /// Appends every beacon updated since the last call whose saved form changed, and every
+    /// beacon forgotten. A subclass with more state (a composite's members) overrides it and
+    /// calls `super`.
+    open func collectStateChanges(into entries: inout [StrategyStateEntry]) { collectBaseStateChanges(into: &entries) }
+
+    /// Restores the entries of part `""`; throws ``StrategyStateError`` on one it cannot read. A
+    /// subclass with more state overrides it and calls `super`.
+    open func restoreState(_ entries: [StrategyStateEntry]) throws { try restoreBaseState(entries) }
+
     // MARK: The protocol
 
     /// Evaluates the subclass condition on the parameter's value.
@@ -125,7 +149,10 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     }
 
     public final func markActionDone(for id: BeaconID, now: Timestamp) {
-        if let slot = slots[id] { books[slot].actionStatus = .actionDone }
+        if let slot = slots[id] {
+            books[slot].actionStatus = .actionDone
+            books[slot].changed = true
+        }
     }
 
     open func finishCycle(now: Timestamp, fired: (BeaconID) -> Void) {
@@ -137,6 +164,7 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
                 if fireIfReady(slot) { fired(ids[slot]) }
             }
             if now - books[slot].lastSeen > retention {
+                if savesChanges { forgotten.append(ids[slot]) }
                 remove(at: slot)   // the last slot moves here: look at this slot again
             } else {
                 slot += 1
@@ -149,6 +177,10 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
 
     /// How many beacons the strategy currently remembers.
     public final var trackedBeaconCount: Int { ids.count }
+
+    /// True when no beacon is remembered. A subclass with more state (a composite's members)
+    /// overrides it.
+    open var isIdle: Bool { ids.isEmpty }
 
     // MARK: Bookkeeping
 
@@ -189,17 +221,19 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
         books[slot].conditionValid = valid
         if !valid, configuration.resetWhenConditionInvalid { books[slot].actionStatus = .waitingForAction }
         books[slot].updatedInCycle = cycle
+        books[slot].changed = true
     }
 
     /// When the beacon in `slot` is ready, marks its action done and returns true.
     private func fireIfReady(_ slot: Int) -> Bool {
         guard books[slot].conditionValid, books[slot].actionStatus == .waitingForAction else { return false }
         books[slot].actionStatus = .actionDone
+        books[slot].changed = true
         return true
     }
 
     /// Removes the beacon in `slot`; the last slot's beacon moves into it.
-    private func remove(at slot: Int) {
+    func remove(at slot: Int) {
         let last = ids.count - 1
         slots[ids[slot]] = nil
         if slot != last {
@@ -221,10 +255,14 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
 /// The bookkeeping of one beacon (everything in ``BeaconAlertParameter`` but the value). Declared
 /// outside the generic class on purpose: nested, it would be generic too, and every access would
 /// instantiate its metadata at run time.
-private struct Bookkeeping {
+struct Bookkeeping {
     var actionStatus: ActionStatus = .waitingForAction
     var conditionValid = false
     var lastSeen: Timestamp
     /// The cycle (count of `finishCycle` calls) of the latest update.
     var updatedInCycle: UInt64 = .max
+    /// Updated since the last collection of state changes.
+    var changed = true
+    /// A hash of the state last saved (0: never saved), to skip writing what did not change.
+    var savedHash: UInt64 = 0
 }

@@ -1,4 +1,5 @@
 import BeaconAlerting
+import Foundation
 import BeaconCore
 import GRDB
 
@@ -47,5 +48,22 @@ extension SQLiteAlertStateStore {
         return AlertHistory(key: try key(from: row, table: "alertHistory"), firstFiringAt: time("firstFiringAt"),
                             lastDeliveredAt: time("lastDeliveredAt"), lastDeliveredDue: time("lastDeliveredDue"),
                             deliveries: row["deliveries"])
+    }
+
+    static func insert(_ saved: SavedStrategyState, into db: Database) throws {
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO strategyState
+              (alertID, part, beaconKind, beaconHigh, beaconLow, beaconTail, strategy, state)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: StatementArguments([saved.key.alertID, saved.key.part] + BeaconColumns(saved.key.beacon).values + [
+                saved.strategy, Data(saved.state),
+            ]))
+    }
+
+    static func strategyState(from row: Row) throws -> SavedStrategyState {
+        let key = try key(from: row, table: "strategyState")
+        let bytes: Data = row["state"]
+        return SavedStrategyState(key: SavedStrategyState.Key(alertID: key.alertID, part: row["part"], beacon: key.beacon),
+                                  strategy: row["strategy"], state: Array(bytes))
     }
 }

@@ -10,6 +10,10 @@ extension SQLiteAlertStateStore {
     /// - `v2-outbox`: `outbox` (one row per event and sink still to be confirmed: sink name,
     ///   idempotency key, JSON body, callback destination; `id` increases in write order) and
     ///   `outboxOverflow` (per sink, how many events a full backlog refused).
+    /// - `v3-strategy-state`: `strategyState` (one row per alert, strategy part and beacon: the
+    ///   key of the strategy that saved it and its encoded state), written in the same transaction
+    ///   as the engine's changes; `strategyClock` (one row: the end of the latest cycle the
+    ///   strategies had seen when their state was saved).
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-engine-state") { db in
@@ -46,6 +50,20 @@ extension SQLiteAlertStateStore {
             try db.create(table: "outboxOverflow") { table in
                 table.column("sink", .text).primaryKey()
                 table.column("dropped", .integer).notNull()
+            }
+        }
+        migrator.registerMigration("v3-strategy-state") { db in
+            try db.create(table: "strategyState") { table in
+                table.column("alertID", .text).notNull()
+                table.column("part", .text).notNull()
+                addBeaconColumns(to: table)
+                table.column("strategy", .text).notNull()
+                table.column("state", .blob).notNull()
+                table.primaryKey(["alertID", "part", "beaconKind", "beaconHigh", "beaconLow", "beaconTail"])
+            }
+            try db.create(table: "strategyClock") { table in
+                table.column("id", .integer).primaryKey()
+                table.column("time", .integer).notNull()
             }
         }
         return migrator

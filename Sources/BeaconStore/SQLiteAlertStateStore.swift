@@ -41,6 +41,9 @@ public final class SQLiteAlertStateStore: AlertStateStore {
         try migrator.migrate(database)
     }
 
+    /// The strategies' per-beacon state is kept (a restart restores it).
+    public var keepsStrategyState: Bool { true }
+
     /// The names of the migrations applied to this database, oldest first.
     public func appliedMigrations() throws -> [String] {
         try database.read { db in try Self.migrator.appliedMigrations(db) }
@@ -57,6 +60,13 @@ public final class SQLiteAlertStateStore: AlertStateStore {
             for row in try Row.fetchAll(db, sql: "SELECT * FROM alertHistory") {
                 let record = try Self.history(from: row)
                 state.history[record.key] = record
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM strategyState") {
+                let saved = try Self.strategyState(from: row)
+                state.strategyStates[saved.key] = saved
+            }
+            if let time = try Int64.fetchOne(db, sql: "SELECT time FROM strategyClock WHERE id = 1") {
+                state.strategyClock = Timestamp(nanosecondsSinceEpoch: time)
             }
             return state
         }
@@ -85,6 +95,17 @@ public final class SQLiteAlertStateStore: AlertStateStore {
                     WHERE alertID = ? AND beaconKind = ? AND beaconHigh = ? AND beaconLow = ? AND beaconTail = ?
                     """, arguments: StatementArguments([key.alertID] + BeaconColumns(key.beacon).values))
             case .putHistory(let record): try Self.insert(record, into: db)
+            case .putStrategyState(let saved): try Self.insert(saved, into: db)
+            case .removeStrategyState(let key):
+                try db.execute(sql: """
+                    DELETE FROM strategyState
+                    WHERE alertID = ? AND part = ? AND beaconKind = ? AND beaconHigh = ? AND beaconLow = ? AND beaconTail = ?
+                    """, arguments: StatementArguments([key.alertID, key.part] + BeaconColumns(key.beacon).values))
+            case .removeStrategyStates(let alertID):
+                try db.execute(sql: "DELETE FROM strategyState WHERE alertID = ?", arguments: [alertID])
+            case .putStrategyClock(let time):
+                try db.execute(sql: "INSERT OR REPLACE INTO strategyClock (id, time) VALUES (1, ?)",
+                               arguments: [time.nanosecondsSinceEpoch])
             }
         }
     }

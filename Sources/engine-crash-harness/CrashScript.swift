@@ -13,7 +13,7 @@ enum CrashScript {
         try AlertEngineConfiguration(rules: [
             AlertRule(id: "welcome", content: AlertContent(title: "Welcome"), policy: try AlertPolicy(delay: .seconds(600))),
             AlertRule(id: "hourly", policy: try AlertPolicy(delay: .seconds(300), repeat: .hourly, cancelOn: [.event("closing")])),
-            AlertRule(id: "again", policy: try AlertPolicy(firing: .latest, cooldown: .seconds(1800))),
+            AlertRule(id: "again", policy: try AlertPolicy(firing: .everyActivation, cooldown: .seconds(1800))),
         ])
     }
 

@@ -46,4 +46,37 @@ public final class CompositeAlertStrategy: BeaconAlertStrategyBase<CompositeMemb
         for child in children { child.finishCycle(now: now) { _ in } }
         super.finishCycle(now: now, fired: fired)
     }
+
+    public override var isIdle: Bool { super.isIdle && children.allSatisfy(\.isIdle) }
+
+    // MARK: Durable state: the composite's own under part "", each child's under "<index>/".
+
+    public override var stateDurability: StrategyStateDurability {
+        for child in children {
+            if case .incomplete(let reason) = child.stateDurability { return .incomplete(reason) }
+        }
+        return super.stateDurability
+    }
+
+    public override func collectStateChanges(into entries: inout [StrategyStateEntry]) {
+        super.collectStateChanges(into: &entries)
+        var childEntries: [StrategyStateEntry] = []
+        for (index, child) in children.enumerated() {
+            childEntries.removeAll(keepingCapacity: true)
+            child.collectStateChanges(into: &childEntries)
+            entries += childEntries.lazy.map { $0.prefixed(by: "\(index)/") }
+        }
+    }
+
+    public override func restoreState(_ entries: [StrategyStateEntry]) throws {
+        try super.restoreState(entries)
+        for (index, child) in children.enumerated() {
+            let prefix = "\(index)/"
+            try child.restoreState(entries.compactMap { entry in
+                guard entry.part.hasPrefix(prefix) else { return nil }
+                return StrategyStateEntry(part: String(entry.part.dropFirst(prefix.count)), beacon: entry.beacon,
+                                          state: entry.state)
+            })
+        }
+    }
 }

@@ -1,6 +1,6 @@
 /// A run length: how many consecutive cycles a per-cycle test has passed. Used by the proximity
 /// and RSSI strategies.
-public struct ConsecutiveCount: Hashable, Sendable {
+public struct ConsecutiveCount: Hashable, Sendable, Codable {
     /// Consecutive passing cycles up to the latest update.
     public var cycles: Int
 

@@ -16,6 +16,9 @@ public final class CooldownAlertStrategy: BeaconAlertStrategy {
     /// The quiet period after an alert.
     public let period: Duration
     private var lastAlert: BeaconTable<Timestamp>
+    /// Beacons whose cooldown started or ended since the last collection of state changes.
+    private var changed: Set<BeaconID> = []
+    private var savesChanges = false
 
     /// Wraps `inner` with a cooldown of `period`.
     public init(_ inner: any BeaconAlertStrategy, period: Duration, capacity: Int = 0) {
@@ -57,8 +60,53 @@ public final class CooldownAlertStrategy: BeaconAlertStrategy {
         }
         var slot = 0
         while slot < lastAlert.count {
-            if now - lastAlert[slot] >= period { lastAlert.remove(at: slot) } else { slot += 1 }
+            if now - lastAlert[slot] >= period {
+                if savesChanges { changed.insert(lastAlert.id(at: slot)) }
+                lastAlert.remove(at: slot)
+            } else {
+                slot += 1
+            }
         }
+    }
+
+    // MARK: Durable state: the cooldowns under part "" (8 bytes, little-endian nanoseconds), the
+    // wrapped strategy's under "inner/".
+
+    public var isIdle: Bool { lastAlert.count == 0 && inner.isIdle }
+
+    public var stateDurability: StrategyStateDurability { inner.stateDurability }
+
+    public func collectStateChanges(into entries: inout [StrategyStateEntry]) {
+        savesChanges = true
+        for id in changed {
+            let state = lastAlert.slot(of: id).map { slot in
+                withUnsafeBytes(of: lastAlert[slot].nanosecondsSinceEpoch.littleEndian) { Array($0) }
+            }
+            entries.append(StrategyStateEntry(beacon: id, state: state))
+        }
+        changed.removeAll(keepingCapacity: true)
+        var innerEntries: [StrategyStateEntry] = []
+        inner.collectStateChanges(into: &innerEntries)
+        entries += innerEntries.lazy.map { $0.prefixed(by: "inner/") }
+    }
+
+    public func restoreState(_ entries: [StrategyStateEntry]) throws {
+        savesChanges = true
+        for entry in entries where entry.part.isEmpty {
+            guard let bytes = entry.state else { continue }
+            guard bytes.count == 8 else {
+                throw StrategyStateError.unreadable(strategy: key, beacon: entry.beacon.description,
+                                                    reason: "\(bytes.count) bytes, 8 expected")
+            }
+            var nanoseconds: Int64 = 0
+            for (shift, byte) in bytes.enumerated() { nanoseconds |= Int64(byte) << (8 * Int64(shift)) }
+            record(entry.beacon, now: Timestamp(nanosecondsSinceEpoch: nanoseconds))
+        }
+        changed.removeAll()
+        try inner.restoreState(entries.compactMap { entry in
+            guard entry.part.hasPrefix("inner/") else { return nil }
+            return StrategyStateEntry(part: String(entry.part.dropFirst(6)), beacon: entry.beacon, state: entry.state)
+        })
     }
 
     private func isCooling(_ id: BeaconID, now: Timestamp) -> Bool {
@@ -74,6 +122,7 @@ public final class CooldownAlertStrategy: BeaconAlertStrategy {
     }
 
     private func record(_ id: BeaconID, now: Timestamp) {
+        if savesChanges { changed.insert(id) }
         if let slot = lastAlert.slot(of: id) { lastAlert[slot] = now } else { _ = lastAlert.insert(now, for: id) }
     }
 }

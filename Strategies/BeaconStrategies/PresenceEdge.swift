@@ -2,7 +2,7 @@ import BeaconCore
 
 /// The memory of the enter and exit strategies: when the beacon was last seen and whether the
 /// latest update was the event's cycle.
-public struct PresenceEdge: Hashable, Sendable {
+public struct PresenceEdge: Hashable, Sendable, Codable {
     /// The latest cycle at which the beacon was seen; nil before any.
     public var lastSeen: Timestamp?
     /// True while the beacon is considered away (exit strategy).

@@ -6,9 +6,11 @@ import BeaconCore
 /// A cycle counts as present when the beacon was seen and, if ``Configuration/minimumProximity``
 /// is set, was at least that close (a cycle outside counts like an unseen one). A beacon that
 /// was not present for longer than ``Configuration/gap`` starts a new visit at its next present
-/// cycle. The condition holds at a present cycle `now` when `now - visit start >= dwell`, so the
-/// strategy is ready on the first such cycle; it fires at most once per visit and fires again
-/// only after the base's reset (unseen for `maxTimeBeforeReset`).
+/// cycle. The condition is "the current visit has lasted `dwell`": it holds from the first present
+/// cycle `now` with `now - visit start >= dwell` (the strategy fires then) until the visit ends,
+/// through the missed cycles the gap tolerates. It fires at most once per visit and again only
+/// after the base's reset: unseen for `maxTimeBeforeReset` or, with `resetWhenConditionInvalid`,
+/// as soon as the visit ends (so every visit that lasts `dwell` fires once).
 public final class TimeAlertStrategy: BeaconAlertStrategyBase<TimeVisit> {
     /// The dwell options.
     public struct Configuration: Hashable, Sendable {
@@ -66,7 +68,7 @@ public final class TimeAlertStrategy: BeaconAlertStrategyBase<TimeVisit> {
     }
 
     public override func isConditionValid(_ visit: TimeVisit, now: Timestamp) -> Bool {
-        guard visit.presentNow, let start = visit.start else { return false }
-        return now - start >= options.dwell
+        guard let start = visit.start, let last = visit.lastDetection, now - last <= options.gap else { return false }
+        return last - start >= options.dwell
     }
 }

@@ -1,7 +1,7 @@
 import BeaconCore
 
 /// ``TimeAlertStrategy``'s memory of one beacon: the current visit.
-public struct TimeVisit: Hashable, Sendable {
+public struct TimeVisit: Hashable, Sendable, Codable {
     /// When the current visit began (the first present cycle after a gap); nil before any.
     public var start: Timestamp?
     /// The latest cycle at which the beacon counted as present.

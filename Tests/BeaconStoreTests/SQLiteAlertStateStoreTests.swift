@@ -72,8 +72,8 @@ struct SQLiteAlertStateStoreTests {
     @Test("the schema is versioned by migrations")
     func migrations() throws {
         let store = try SQLiteAlertStateStore()
-        #expect(try store.appliedMigrations() == ["v1-engine-state", "v2-outbox"])
-        #expect(SQLiteAlertStateStore.schemaVersion == 2)
+        #expect(try store.appliedMigrations() == ["v1-engine-state", "v2-outbox", "v3-strategy-state"])
+        #expect(SQLiteAlertStateStore.schemaVersion == 3)
     }
 
     @Test("a database from a newer version is refused")

@@ -1,7 +1,7 @@
 import BeaconCore
 
 /// What the engine remembers about an alert and beacon beyond its pending delivery: enough to
-/// apply `first`/`latest-once`, the cooldown, and never to deliver the same occurrence twice.
+/// apply `first`/`once-per-beacon`, the cooldown, and never to deliver the same occurrence twice.
 public struct AlertHistory: Hashable, Sendable {
     /// The alert and beacon.
     public var key: AlertKey

@@ -24,7 +24,7 @@ extension AlertPolicy {
             time = parsed
         }
         try self.init(delay: try duration(delay, "delay"), notBefore: time,
-                      firing: try firing.map { t throws(AlertPolicyError) in try FiringMode(parsing: t) } ?? .latestOnce,
+                      firing: try firing.map { t throws(AlertPolicyError) in try FiringMode(parsing: t) } ?? .everyActivation,
                       repeat: try repeatText.map { t throws(AlertPolicyError) in try RepeatInterval(parsing: t) } ?? .off,
                       cooldown: try duration(cooldown, "cooldown"), window: window, cancelOn: cancelOn,
                       callbacks: try CallbackDestinations(callback: callback, created: callbackCreated,

@@ -36,7 +36,7 @@ public struct AlertPolicy: Hashable, Sendable {
 
     /// Creates a policy from typed values; throws when both `delay` and `notBefore` are given or a
     /// duration is not positive.
-    public init(delay: Duration? = nil, notBefore: Timestamp? = nil, firing: FiringMode = .latestOnce,
+    public init(delay: Duration? = nil, notBefore: Timestamp? = nil, firing: FiringMode = .everyActivation,
                 repeat repeatInterval: RepeatInterval = .off, cooldown: Duration? = nil, window: DeliveryWindow? = nil,
                 cancelOn: [CancelCondition] = [], callbacks: CallbackDestinations = .none,
                 maxLateness: Duration? = nil) throws(AlertPolicyError) {
@@ -59,7 +59,7 @@ public struct AlertPolicy: Hashable, Sendable {
         self.maxLateness = maxLateness
     }
 
-    /// Deliver at the firing, latest-once, no repeat, no window, no callbacks.
+    /// Deliver at the firing, every activation, no repeat, no window, no callbacks.
     public static let `default` = try! AlertPolicy()
 
     /// When a firing at `time` is first due (before any window deferral).

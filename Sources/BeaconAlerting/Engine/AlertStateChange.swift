@@ -1,5 +1,7 @@
-/// One change to the engine's durable state. The engine hands a store each step's changes as
-/// one batch, to apply atomically, before it emits the step's events.
+import BeaconCore
+
+/// One change to the durable state: the engine's (pending alerts, histories) or the
+/// strategies' (saved per-beacon state). A store applies each batch atomically.
 public enum AlertStateChange: Hashable, Sendable {
     /// Insert or replace the pending alert of its key.
     case putPending(PendingAlert)
@@ -7,4 +9,12 @@ public enum AlertStateChange: Hashable, Sendable {
     case removePending(AlertKey)
     /// Insert or replace the history of its key.
     case putHistory(AlertHistory)
+    /// Insert or replace a beacon's saved strategy state.
+    case putStrategyState(SavedStrategyState)
+    /// Remove a beacon's saved strategy state (the strategy forgot it).
+    case removeStrategyState(SavedStrategyState.Key)
+    /// Remove every saved strategy state of an alert definition (its strategy was replaced).
+    case removeStrategyStates(alertID: String)
+    /// The end of the latest cycle the strategies had seen when their state was saved.
+    case putStrategyClock(Timestamp)
 }

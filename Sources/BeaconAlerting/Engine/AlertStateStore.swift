@@ -16,9 +16,16 @@ public protocol AlertStateStore: AnyObject, Sendable {
     /// process dies before the sinks have them). The engine calls this for every step that
     /// changes state or emits events; the default applies `changes` alone.
     func apply(_ changes: [AlertStateChange], emitting events: [RoutedEvent]) throws
+    /// Whether the store keeps the strategies' per-beacon state (``AlertStateChange/putStrategyState(_:)``
+    /// and the like): a store that outlives the process should. When false, a pipeline does not
+    /// collect it (no cost) and the store must ignore such changes. (Default: false.)
+    var keepsStrategyState: Bool { get }
 }
 
 extension AlertStateStore {
+    /// Default: the strategies' state is not kept.
+    public var keepsStrategyState: Bool { false }
+
     /// Applies `changes` (if any) and keeps no record of the events.
     public func apply(_ changes: [AlertStateChange], emitting events: [RoutedEvent]) throws {
         if !changes.isEmpty { try apply(changes) }

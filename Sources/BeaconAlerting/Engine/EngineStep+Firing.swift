@@ -8,8 +8,8 @@ extension EngineStep {
         let past = history(key)
         switch policy.firing {
         case .first: if past.firstFiringAt != nil { return }
-        case .latestOnce: if past.deliveries > 0 { return }
-        case .latest: break
+        case .oncePerBeacon: if past.deliveries > 0 { return }
+        case .everyActivation: break
         }
         if let cooldown = policy.cooldown, let last = past.lastDeliveredAt, firing.time < last + cooldown { return }
 

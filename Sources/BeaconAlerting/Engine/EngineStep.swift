@@ -25,6 +25,8 @@ struct EngineStep {
         case .putPending(let alert): undo.append(.pending(alert.key, state.pending[alert.key]))
         case .removePending(let key): undo.append(.pending(key, state.pending[key]))
         case .putHistory(let record): undo.append(.history(record.key, state.history[record.key]))
+        case .putStrategyState, .removeStrategyState, .removeStrategyStates, .putStrategyClock:
+            preconditionFailure("the engine records no strategy state: the pipeline saves it")
         }
         state.apply(change)
         changes.append(change)

@@ -17,8 +17,14 @@ public final class InMemoryAlertStateStore: AlertStateStore {
 
     private let contents = Mutex(Contents())
 
+    /// Whether it keeps the strategies' per-beacon state (for tests of a restart; off by default,
+    /// which spares a run that needs no restart the cost of collecting it).
+    public let keepsStrategyState: Bool
+
     /// Creates an empty store.
-    public init() {}
+    public init(keepsStrategyState: Bool = false) {
+        self.keepsStrategyState = keepsStrategyState
+    }
 
     /// The stored state.
     public func load() throws -> AlertEngineState { contents.withLock { $0.state } }

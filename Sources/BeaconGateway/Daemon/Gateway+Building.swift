@@ -60,6 +60,7 @@ public func buildGateway(_ configuration: GatewayConfiguration, file: String = "
     } catch {
         throw .pipeline(error)
     }
+    for warning in pipeline.durabilityWarnings { logger.warning("state: \(warning)") }
 
     pipeline.recordsPresence = !observers.isEmpty
     let dispatchers = sinks.map { name, sink in

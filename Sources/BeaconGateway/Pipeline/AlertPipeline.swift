@@ -7,9 +7,17 @@ import BeaconWire
 /// cycle (BeaconRanging) → run each alert's strategy on the beacons it matches → hand firings,
 /// region exits and departures to the alert engine → emit the engine's events.
 ///
-/// Time comes only from the packets (and from ``advance(to:emit:)`` for a live source that
-/// needs cycles to end while nothing is heard), so a replay or a simulation runs at any speed
-/// and gives the same events.
+/// Time comes only from the packets — every packet's, beacon or not — and from
+/// ``advance(to:emit:)`` for a live source that needs cycles to end while nothing is heard, so a
+/// replay or a simulation runs at any speed and gives the same events. Strategies see every
+/// cycle, including those in which the ranging loop tracks nothing (it emits no update for
+/// them): the pipeline runs such cycles as empty ones while a strategy still remembers a beacon,
+/// so that resets and departures happen on time even for a beacon that was the only one heard.
+///
+/// Each input (a batch, a tick, a posted event) is one transaction of the store: the engine's
+/// changes, the events for the sinks and — when the store keeps them — the strategies'
+/// per-beacon state (``BeaconAlertStrategy/collectStateChanges(into:)``), so that a restart
+/// neither repeats nor loses an alert. A pipeline built on such a store restores the state.
 ///
 /// A pipeline belongs to one task; it is not `Sendable`.
 public final class AlertPipeline {
@@ -19,10 +27,29 @@ public final class AlertPipeline {
     }
 
     private var ranging: RangingLoop
-    private var engine: AlertEngine
-    private var alerts: [ConfiguredAlert]
-    private let store: any AlertStateStore
-    private let maxPending: Int
+    var engine: AlertEngine
+    var alerts: [ConfiguredAlert]
+    /// The store, behind the transaction that holds each input's changes.
+    let transaction: InputTransaction
+    let maxPending: Int
+    /// Where strategies come from (to make them anew after a failed write).
+    var registry: StrategyRegistry
+    /// Strategy state changes to write with the next input's transaction (from a replacement of
+    /// the alert definitions or a restore).
+    var pendingStrategyChanges: [AlertStateChange] = []
+    /// What could not be restored or will not be saved, for the daemon to log.
+    public internal(set) var durabilityWarnings: [String] = []
+    /// The end of the latest cycle the strategies have seen.
+    private var decidedThrough: Timestamp?
+    /// The end of the latest cycle the strategies have seen, if any.
+    var strategyClock: Timestamp? { decidedThrough }
+
+    /// After a restart: the strategies had seen the cycles up to `clock`; the ones from there on
+    /// are run (as unseen, while nothing is heard) before the first new one.
+    func resumeStrategies(from clock: Timestamp) { decidedThrough = clock }
+    private var idleUpdate = RangingUpdate(cycleStart: .epoch, time: .epoch)
+    /// The ranging cycle's length (kept here: the ranging loop is busy while it calls back).
+    private let cycleLength: Duration
     private let decoder = CaptureDecoder()
     private var triggers: [AlertTrigger] = []
     /// A batch's sightings, handed to the ranging loop together (it overlaps their cache misses).
@@ -44,20 +71,23 @@ public final class AlertPipeline {
                 ranging rangingConfiguration: RangingConfiguration? = nil,
                 store: any AlertStateStore = InMemoryAlertStateStore()) throws(PipelineError) {
         alerts = try Self.configure(configuration.alerts, registry: registry, reusing: [])
-        self.store = store
+        transaction = InputTransaction(store)
+        self.registry = registry
         maxPending = configuration.maxPending
         do {
             ranging = try RangingLoop(configuration: rangingConfiguration ?? configuration.ranging)
         } catch {
             throw .ranging(error.description)
         }
+        cycleLength = ranging.configuration.cycleLength
         do {
             let engineConfiguration = try AlertEngineConfiguration(rules: configuration.alerts.map(\.rule),
                                                                    maxPending: configuration.maxPending)
-            engine = try AlertEngine(configuration: engineConfiguration, store: store)
+            engine = try AlertEngine(configuration: engineConfiguration, store: transaction)
         } catch {
             throw .engine("\(error)")
         }
+        if store.keepsStrategyState { restoreStrategies() }
     }
 
     /// The alert definitions in force.
@@ -75,15 +105,26 @@ public final class AlertPipeline {
         let replacement: AlertEngine
         do {
             let rules = try AlertEngineConfiguration(rules: definitions.map(\.rule), maxPending: maxPending)
-            replacement = try AlertEngine(configuration: rules, store: store)
+            replacement = try AlertEngine(configuration: rules, store: transaction)
         } catch {
             throw .engine("\(error)")
         }
+        if transaction.keepsStrategyState {
+            // A strategy made anew starts afresh, and a removed alert keeps nothing: their saved
+            // state is stale.
+            for alert in alerts where !configured.contains(where: { $0.definition.id == alert.definition.id }) {
+                pendingStrategyChanges.append(.removeStrategyStates(alertID: alert.definition.id))
+            }
+            for alert in configured where !alerts.contains(where: { $0.strategy === alert.strategy }) {
+                pendingStrategyChanges.append(.removeStrategyStates(alertID: alert.definition.id))
+            }
+        }
+        self.registry = registry
         alerts = configured
         engine = replacement
     }
 
-    private static func configure(_ definitions: [AlertDefinition], registry: StrategyRegistry,
+    static func configure(_ definitions: [AlertDefinition], registry: StrategyRegistry,
                                   reusing current: [ConfiguredAlert]) throws(PipelineError) -> [ConfiguredAlert] {
         var alerts: [ConfiguredAlert] = []
         for definition in definitions {
@@ -109,7 +150,9 @@ public final class AlertPipeline {
     public func ingest(_ batch: borrowing PacketBatch, emit: (RoutedEvent) throws -> Void) throws {
         statistics.packets += batch.count
         var index = 0
+        var newestPacket: Timestamp?
         batch.forEachPacket { record, bytes in
+            if newestPacket.map({ record.timestamp > $0 }) ?? true { newestPacket = record.timestamp }
             let captureRecord = CaptureRecord(index: index, offset: Int(record.offset), timestamp: record.timestamp,
                                               linkType: record.linkType, direction: .received, bytes: bytes)
             index += 1
@@ -127,17 +170,21 @@ public final class AlertPipeline {
             }
         }
         defer { batchSightings.removeAll(keepingCapacity: true) }
-        if let last = batchSightings.lazy.map(\.timestamp).max(), latestTime.map({ last > $0 }) ?? true { latestTime = last }
+        if let last = newestPacket, latestTime.map({ last > $0 }) ?? true { latestTime = last }
         try batchSightings.withUnsafeBufferPointer { sightings in
             try ranging.ingest(contentsOf: sightings) { try decide($0) }
         }
-        try flush(emit)
+        // Every packet is a clock: packets of other devices end cycles too.
+        if let newestPacket { try ranging.advance(to: newestPacket) { try decide($0) } }
+        try runIdleCycles()
+        try finishInput(emit)
     }
 
     /// Feeds one sighting (for sources that decode themselves, and for tests).
     public func ingest(_ sighting: BeaconSighting, emit: (RoutedEvent) throws -> Void) throws {
         try ingest(sighting)
-        try flush(emit)
+        try runIdleCycles()
+        try finishInput(emit)
     }
 
     /// Ends every cycle up to `now` (a live source's tick, or the end of a replay) and delivers
@@ -147,8 +194,9 @@ public final class AlertPipeline {
         // reused buffers referenced and force a copy every cycle.
         if latestTime.map({ now > $0 }) ?? true { latestTime = now }
         try ranging.advance(to: now) { try decide($0) }
+        try runIdleCycles()
         try catchUpEngine(to: now)
-        try flush(emit)
+        try finishInput(emit)
     }
 
     /// Hands the engine a fact from outside the radio — a named event posted to the daemon
@@ -157,7 +205,7 @@ public final class AlertPipeline {
     public func post(_ fact: EngineFact, now: Timestamp, emit: (RoutedEvent) throws -> Void) throws {
         try catchUpEngine(to: now)
         emitted += try engine.handle(fact, now: now)
-        try flush(emit)
+        try finishInput(emit)
     }
 
     /// The earliest time at which the engine has something due, if any.
@@ -204,7 +252,35 @@ public final class AlertPipeline {
     }
 
     private func decide(_ update: RangingUpdate) throws {
+        try runIdleCycles(through: update.time - cycleLength)
         statistics.cycles += 1
+        try evaluate(update)
+    }
+
+    /// Runs the cycles the ranging loop skipped (it tracked nothing) up to the start of its
+    /// current cycle, or up to `limit`, as empty cycles — while any strategy remembers a beacon;
+    /// once none does, they could change nothing and are skipped.
+    private func runIdleCycles(through limit: Timestamp? = nil) throws {
+        guard let reached = limit ?? ranging.currentCycleStart else { return }
+        guard var last = decidedThrough else {
+            if limit == nil { decidedThrough = reached }
+            return
+        }
+        let cycle = cycleLength
+        while last + cycle <= reached {
+            if alerts.allSatisfy({ $0.strategy.isIdle }) {
+                decidedThrough = reached
+                return
+            }
+            last = last + cycle
+            idleUpdate.cycleStart = last - cycle
+            idleUpdate.time = last
+            try evaluate(idleUpdate)
+        }
+    }
+
+    private func evaluate(_ update: RangingUpdate) throws {
+        decidedThrough = update.time
         if recordsPresence { recordPresence(update) }
         let now = update.time
         try catchUpEngine(to: now)
@@ -225,6 +301,20 @@ public final class AlertPipeline {
             }
         }
         emitted += try engine.advance(to: now)   // what the firings made due at once
+    }
+
+    /// Ends an input: writes its changes (engine, events, strategy state) in one transaction,
+    /// then hands its events to `emit`.
+    private func finishInput(_ emit: (RoutedEvent) throws -> Void) throws {
+        do {
+            try transaction.commit(adding: collectStrategyChanges())
+        } catch {
+            // Nothing of this input is stored: go back to what is.
+            emitted.removeAll(keepingCapacity: true)
+            reloadAfterFailedCommit()
+            throw PipelineError.engine("the state store refused the changes: \(error)")
+        }
+        try flush(emit)
     }
 
     private func flush(_ emit: (RoutedEvent) throws -> Void) throws {

@@ -9,10 +9,10 @@ struct AlertEnginePersistenceTests {
     typealias F = EngineFixture
 
     static let rules: [AlertRule] = [
-        AlertRule(id: "welcome", policy: try! AlertPolicy(delay: .seconds(600))),
+        AlertRule(id: "welcome", policy: try! AlertPolicy(delay: .seconds(600), firing: .oncePerBeacon)),
         AlertRule(id: "hourly", policy: try! AlertPolicy(delay: .seconds(300), repeat: .hourly,
                                                          cancelOn: [.event("closing")])),
-        AlertRule(id: "again", policy: try! AlertPolicy(firing: .latest, cooldown: .seconds(1800))),
+        AlertRule(id: "again", policy: try! AlertPolicy(firing: .everyActivation, cooldown: .seconds(1800))),
     ]
 
     enum Step: Sendable {
@@ -29,7 +29,7 @@ struct AlertEnginePersistenceTests {
         .advance(F.at("2025-01-06T09:05:00Z")),
         .fire("again", F.beaconA, F.at("2025-01-06T09:06:00Z")),   // in cooldown: ignored
         .advance(F.at("2025-01-06T09:10:00Z")),
-        .fire("welcome", F.beaconA, F.at("2025-01-06T09:20:00Z")), // latest-once: ignored
+        .fire("welcome", F.beaconA, F.at("2025-01-06T09:20:00Z")), // once-per-beacon: ignored
         .advance(F.at("2025-01-06T10:05:00Z")),
         .fire("again", F.beaconA, F.at("2025-01-06T10:06:00Z")),
         .advance(F.at("2025-01-06T11:05:00Z")),

@@ -54,7 +54,7 @@ struct AlertEngineWindowTests {
     @Test("on the fall-back day a 02:30–03:30 window is open through the repeated hour")
     func fallBack() throws {
         let window = try DeliveryWindow(from: "02:30", to: "03:30", timeZone: "Europe/Paris", outsideWindow: "drop")
-        var engine = try F.engine([AlertRule(id: "a", policy: try AlertPolicy(firing: .latest, window: window))])
+        var engine = try F.engine([AlertRule(id: "a", policy: try AlertPolicy(firing: .everyActivation, window: window))])
         let repeatedHour = F.at("2025-10-26T01:15:00Z")  // 02:15 CET, the second 02:15 of the day
         #expect(try engine.fire(F.firing("a", at: repeatedHour), now: repeatedHour).map(\.event.kind) == [.created, .delivered])
     }

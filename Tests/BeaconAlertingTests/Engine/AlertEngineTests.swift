@@ -76,14 +76,14 @@ struct AlertEngineTests {
     ]
 
     static let firingCases: [FiringCase] = [
-        FiringCase(mode: .latestOnce, expected: [
+        FiringCase(mode: .oncePerBeacon, expected: [
             ["created a due 2025-01-06T09:10:00.000Z"],
             ["cancelled a due 2025-01-06T09:10:00.000Z", "created a due 2025-01-06T09:15:00.000Z"],
             ["delivered a due 2025-01-06T09:15:00.000Z"],
             [],
             [],
         ]),
-        FiringCase(mode: .latest, expected: [
+        FiringCase(mode: .everyActivation, expected: [
             ["created a due 2025-01-06T09:10:00.000Z"],
             ["cancelled a due 2025-01-06T09:10:00.000Z", "created a due 2025-01-06T09:15:00.000Z"],
             ["delivered a due 2025-01-06T09:15:00.000Z"],
@@ -123,7 +123,7 @@ struct AlertEngineTests {
 
     @Test("firing modes are per beacon: another beacon's firing does not replace a pending alert")
     func perBeacon() throws {
-        var engine = try F.engine([AlertRule(id: "a", policy: try AlertPolicy(delay: .seconds(600), firing: .latest))])
+        var engine = try F.engine([AlertRule(id: "a", policy: try AlertPolicy(delay: .seconds(600), firing: .everyActivation))])
         _ = try engine.fire(F.firing("a", F.beaconA, at: F.t0), now: F.t0)
         let events = try engine.fire(F.firing("a", F.beaconB, at: F.t0 + .seconds(60)), now: F.t0 + .seconds(60))
         #expect(events.map(\.summary) == ["created a due 2025-01-06T09:11:00.000Z"])
@@ -134,7 +134,7 @@ struct AlertEngineTests {
         ("2025-01-06T09:30:00Z", false), ("2025-01-06T09:59:59Z", false), ("2025-01-06T10:00:00Z", true),
     ])
     func cooldown(_ second: String, _ delivered: Bool) throws {
-        var engine = try F.engine([AlertRule(id: "a", policy: try AlertPolicy(firing: .latest, cooldown: .seconds(3600)))])
+        var engine = try F.engine([AlertRule(id: "a", policy: try AlertPolicy(firing: .everyActivation, cooldown: .seconds(3600)))])
         #expect(try engine.fire(F.firing("a", at: F.t0), now: F.t0).count == 2)
         let time = F.at(second)
         let events = try engine.fire(F.firing("a", at: time), now: time)
@@ -143,7 +143,7 @@ struct AlertEngineTests {
 
     @Test("the cooldown is per beacon")
     func cooldownPerBeacon() throws {
-        var engine = try F.engine([AlertRule(id: "a", policy: try AlertPolicy(firing: .latest, cooldown: .seconds(3600)))])
+        var engine = try F.engine([AlertRule(id: "a", policy: try AlertPolicy(firing: .everyActivation, cooldown: .seconds(3600)))])
         _ = try engine.fire(F.firing("a", F.beaconA, at: F.t0), now: F.t0)
         #expect(try engine.fire(F.firing("a", F.beaconB, at: F.t0 + .seconds(60)), now: F.t0 + .seconds(60)).count == 2)
     }

@@ -24,20 +24,28 @@ struct AlertPolicyTests {
         #expect(try Self.policy(notBefore: "2025-06-01T08:00:00+02:00").schedule == .notBefore(F.at("2025-06-01T06:00:00Z")))
     }
 
-    @Test("the defaults: immediately, latest-once, no repeat, no cooldown, no window, no callbacks")
+    @Test("the defaults: immediately, every activation, no repeat, no cooldown, no window, no callbacks")
     func defaults() throws {
         let policy = try Self.policy()
         #expect(policy == AlertPolicy.default)
         #expect(policy.schedule == .immediately)
-        #expect(policy.firing == .latestOnce)
+        #expect(policy.firing == .everyActivation)
         #expect(policy.repeatInterval == .off)
         #expect(policy.cooldown == nil && policy.window == nil && policy.cancelOn.isEmpty)
         #expect(policy.callbacks == .none)
     }
 
+    @Test("the firing modes' earlier spellings still read: latest is every-activation, latest-once is once-per-beacon")
+    func formerFiringSpellings() throws {
+        #expect(try Self.policy(firing: "latest").firing == .everyActivation)
+        #expect(try Self.policy(firing: "latest-once").firing == .oncePerBeacon)
+        #expect(try Self.policy(firing: "every-activation").firing == .everyActivation)
+        #expect(try Self.policy(firing: "once-per-beacon").firing == .oncePerBeacon)
+    }
+
     @Test("values that cannot work are refused with what to write instead", arguments: [
         (String?("sometimes"), String?.none, String?.none, String?.none,
-         AlertPolicyError.unknownValue(option: "firing", value: "sometimes", accepted: ["latest-once", "latest", "first"])),
+         AlertPolicyError.unknownValue(option: "firing", value: "sometimes", accepted: ["every-activation", "once-per-beacon", "first"])),
         (nil, "yearly", nil, nil,
          .unknownValue(option: "repeat", value: "yearly", accepted: ["off", "minutely", "hourly", "daily", "weekly"])),
         (nil, nil, "10", nil, .unknownValue(option: "delay", value: "10", accepted: ["a duration such as 30s, 10m, 2h, 1d"])),
