@@ -72,12 +72,24 @@ extension Scoring {
     }
 
     static func beaconKey(_ value: Any?, file: String, line: Int) throws -> BeaconKey {
-        guard let object = value as? [String: Any], let uuid = (object["uuid"] as? String).flatMap(UUID.init(uuidString:)) else {
-            throw ScoringError.badLine(file: file, line: line, problem: "missing beacon {\"uuid\", \"major\", \"minor\"}")
-        }
+        let problem = "missing beacon {\"uuid\", \"major\", \"minor\"} or {\"namespace\", \"instance\"}"
+        guard let object = value as? [String: Any] else { throw ScoringError.badLine(file: file, line: line, problem: problem) }
+        // An alert's Eddystone beacon has its namespace and instance; ground truth gives the same
+        // identity a uuid (namespace + instance, major and minor 0).
+        let uuid = (object["uuid"] as? String).flatMap(UUID.init(uuidString:)) ?? eddystoneUUID(object)
+        guard let uuid else { throw ScoringError.badLine(file: file, line: line, problem: problem) }
         let major = (object["major"] as? Int).flatMap(UInt16.init(exactly:)) ?? 0
         let minor = (object["minor"] as? Int).flatMap(UInt16.init(exactly:)) ?? 0
         return BeaconKey(uuid: uuid, major: major, minor: minor)
+    }
+
+    /// The uuid of an Eddystone-UID identity: its 10-byte namespace then its 6-byte instance.
+    static func eddystoneUUID(_ object: [String: Any]) -> UUID? {
+        guard let namespace = object["namespace"] as? String, let instance = object["instance"] as? String,
+              namespace.count == 20, instance.count == 12 else { return nil }
+        let hex = Array(namespace + instance)
+        let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }
+        return UUID(uuidString: groups.joined(separator: "-"))
     }
 
     static func forEachObject(path: String, _ body: (Int, [String: Any]) throws -> Void) throws {

@@ -11,7 +11,8 @@ enum CrashScript {
 
     static func configuration() throws -> AlertEngineConfiguration {
         try AlertEngineConfiguration(rules: [
-            AlertRule(id: "welcome", content: AlertContent(title: "Welcome"), policy: try AlertPolicy(delay: .seconds(600))),
+            AlertRule(id: "welcome", content: AlertContent(title: "Welcome"),
+                      policy: try AlertPolicy(delay: .seconds(600), firing: .oncePerBeacon)),
             AlertRule(id: "hourly", policy: try AlertPolicy(delay: .seconds(300), repeat: .hourly, cancelOn: [.event("closing")])),
             AlertRule(id: "again", policy: try AlertPolicy(firing: .everyActivation, cooldown: .seconds(1800))),
         ])

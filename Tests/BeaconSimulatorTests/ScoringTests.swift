@@ -29,6 +29,20 @@ struct ScoringTests {
         #expect(desk.medianLatency == .milliseconds(75_500))
     }
 
+    @Test("an Eddystone alert (namespace and instance, as the daemon writes it) matches its ground-truth uuid")
+    func eddystoneAlert() throws {
+        let id = BeaconID.eddystoneUID(namespaceHigh: 0x0102, namespaceLow: 0x0304_0506_0708_090A, instance: 0xAA)
+        let event = AlertEvent(kind: .delivered, alertID: "poster", beacon: id, strategy: "time",
+                               time: Timestamp(rfc3339: "2025-01-01T09:01:00Z")!)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("eddystone-\(UUID()).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try (event.jsonLine + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let alerts = try Scoring.readAlerts(path: path)
+        #expect(alerts.count == 1)
+        #expect(alerts.first?.beacon.uuid == id.uuid)
+        #expect(alerts.first?.beacon.uuid.uuidString == "01020304-0506-0708-090A-0000000000AA")
+    }
+
     @Test("without tolerance the late alert misses")
     func zeroTolerance() throws {
         let visits = try Scoring.readVisits(path: TestSupport.fixturePath("score.truth.jsonl"))
