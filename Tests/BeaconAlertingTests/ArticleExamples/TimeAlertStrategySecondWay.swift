@@ -3,7 +3,7 @@ import BeaconStrategies
 import BeaconCore
 
 /// What the second way keeps for each beacon, next to the bookkeeping the base class keeps.
-struct TimeAlertParameter {
+struct TimeAlertParameter: Codable {
     /// When the alert is due for the current visit.
     var timeToShowAlert: Timestamp?
     /// The latest cycle the beacon was detected.
