@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeaconAlerting
+import BeaconBlueZ
 import BeaconGateway
 import BeaconStrategies
 import Logging
@@ -22,6 +23,9 @@ struct RunCommand: AsyncParsableCommand {
             state file before it is delivered, and removed once the sink confirms it: delivery is at
             least once, and survives crashes and restarts.
             SIGTERM/SIGINT stop the source, then give each sink a last attempt; a second signal exits at once.
+            Exit status: 0 after a source that ended (replay, simulation) or a signal; 2 for a
+            configuration that cannot run; 69, 77 or 75 when the radio cannot work (no Bluetooth or
+            adapter, no permission, adapter down or busy), as for `beacond scan`; 1 otherwise.
             """
     )
 
@@ -73,6 +77,11 @@ struct RunCommand: AsyncParsableCommand {
         groupConfiguration.gracefulShutdownSignals = [.sigterm, .sigint]
         do {
             try await ServiceGroup(configuration: groupConfiguration).run()
+        } catch let error as BlueZScannerError {
+            // The radio cannot work: the same status as `beacond scan` (69 unavailable, 77 no
+            // permission, 75 adapter down or busy), which the systemd unit does not restart on.
+            printError("error: the radio: \(error)")
+            throw ExitCode(ScanCommand.exitStatus(for: error))
         } catch {
             printError("error: \(error)")
             throw ExitCode(1)

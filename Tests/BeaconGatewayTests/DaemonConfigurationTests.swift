@@ -40,6 +40,10 @@ struct DaemonConfigurationTests {
         ("source: hci", .hci(adapter: nil)),
         ("source: {replay: cap.pcap, speed: 10}", .replay(path: "cap.pcap", speed: 10)),
         ("source: {simulate: site.yaml, speed: max}", .simulate(path: "site.yaml", speed: nil)),
+        ("source: {hci: hci1, active: true, interval: 200ms, window: 50ms, watchdog: 0s, record: air.btsnoop}",
+         .hci(HCISourceSettings(adapter: "hci1", active: true, interval: .milliseconds(200), window: .milliseconds(50),
+                                watchdog: nil, record: "air.btsnoop"))),
+        ("source: {hci: hci0, watchdog: 2m}", .hci(HCISourceSettings(adapter: "hci0", watchdog: .seconds(120)))),
     ])
     func sources(yaml: String, expected: SourceDefinition) throws {
         #expect(try Self.parse(yaml).source == expected)
@@ -53,6 +57,10 @@ struct DaemonConfigurationTests {
         ("sinks:\n  - {type: exec}\n", "gw.yaml:2", "missing 'command'"),
         ("sinks:\n  - {type: jsonl}\n  - {type: jsonl, path: -}\n", "gw.yaml:3", "two sinks are named 'jsonl:-'"),
         ("source: {replay: a.pcap, speed: 0}\n", "gw.yaml:1", "speed must be max or a positive factor"),
+        ("source:\n  hci: hci0\n  interval: 50ms\n  window: 100ms\n", "gw.yaml:3", "longer than the interval"),
+        ("source:\n  hci: hci0\n  interval: 1ms\n", "gw.yaml:3", "outside 2.5 ms"),
+        ("source:\n  replay: a.pcap\n  record: b.btsnoop\n", "gw.yaml:3", "record applies to a radio"),
+        ("source: {hci: hci0, actve: true}\n", "gw.yaml:1", "unknown key 'actve'"),
         ("sinks:\n  - {type: exec, command: x, timeout: 0s}\n", "gw.yaml:2", "timeout must be positive"),
         ("stat: x.sqlite\n", "gw.yaml:1", "did you mean 'state'?"),
         ("http: {listen: 9464}\n", "gw.yaml:1", "is not HOST:PORT"),

@@ -25,4 +25,22 @@ struct ScanWithoutBluetoothTests {
         }
         #expect(run.standardOutput.isEmpty)
     }
+
+    @Test("beacond run on a radio exits 69 at once, saying why (the systemd unit does not restart on it)",
+          .enabled(if: kernelLacksBluetooth, "this kernel has Bluetooth"))
+    func runFailsFast() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("run-radio-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = "source: {hci: hci0, interval: 100ms, window: 50ms, record: \(directory)/air.btsnoop}\n"
+            + "sinks:\n  - {type: jsonl, path: \(directory)/alerts.jsonl}\nalerts: []\n"
+        try config.write(toFile: directory + "/gateway.yaml", atomically: true, encoding: .utf8)
+        let started = ContinuousClock.now
+        let run = try CommandRun(TestPaths.beacond, ["run", "--config", directory + "/gateway.yaml"])
+        #expect(run.status == 69, "\(run.standardError)")
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(run.standardError.contains("no Bluetooth support"), "\(run.standardError)")
+        let unit = try String(contentsOfFile: TestPaths.repositoryRoot + "/deploy/beacond.service", encoding: .utf8)
+        #expect(unit.contains("RestartPreventExitStatus=69 75 77"))
+    }
 }

@@ -2,14 +2,19 @@
 ///
 /// Written as `simulate:FILE`, `replay:FILE` or `hci:hci0` (`hci` alone: the first adapter), or
 /// as a mapping with one of those keys and an optional `speed` (`max` or a factor over real
-/// time) for simulation and replay: `{replay: lobby.btsnoop, speed: 10}`.
+/// time) for simulation and replay: `{replay: lobby.btsnoop, speed: 10}`. A radio takes the
+/// options of `beacond scan`: `{hci: hci0, active: true, interval: 100ms, window: 100ms,
+/// watchdog: 60s, record: /var/lib/beacond/air.btsnoop}` (see ``HCISourceSettings``).
 public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
     /// A simulator scenario file.
     case simulate(path: String, speed: Double?)
     /// A capture file (btsnoop, pcap, pcapng), replayed once.
     case replay(path: String, speed: Double?)
-    /// A BlueZ HCI adapter (`nil`: the first one that is up).
-    case hci(adapter: String?)
+    /// A BlueZ HCI adapter and how to scan it.
+    case hci(HCISourceSettings)
+
+    /// A BlueZ HCI adapter (`nil`: the first one that is up) with the default scan settings.
+    public static func hci(adapter: String?) -> SourceDefinition { .hci(HCISourceSettings(adapter: adapter)) }
 
     static let kinds = ["simulate", "replay", "hci"]
 
@@ -19,7 +24,7 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .simulate(let path, let speed): return "simulate:\(path)" + pace(speed)
         case .replay(let path, let speed): return "replay:\(path)" + pace(speed)
-        case .hci(let adapter): return "hci:" + (adapter ?? "first adapter")
+        case .hci(let radio): return "hci:" + (radio.adapter ?? "first adapter")
         }
     }
 
@@ -30,7 +35,7 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
             self = try Self.make(kind: kind, argument: argument, speed: nil, node: node)
             return
         }
-        try node.checkKeys(allowed: Self.kinds + ["speed"])
+        try node.checkKeys(allowed: Self.kinds + ["speed"] + HCISourceSettings.keys)
         let given = Self.kinds.filter { node[$0] != nil }
         guard given.count == 1, let kind = given.first else {
             throw node.error("give exactly one of \(Self.kinds.joined(separator: ", ")) (e.g. replay: capture.btsnoop)")
@@ -44,8 +49,15 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
             }
         }
         let argumentNode = node[kind]!
-        self = try Self.make(kind: kind, argument: try argumentNode.string(), speed: speed, node: argumentNode)
-        if case .hci = self, speed != nil { throw node.error("speed applies to simulate and replay, not to a radio") }
+        let argument = argumentNode.scalarText.map { $0.isEmpty || $0 == "~" ? nil : $0 } ?? nil
+        self = try Self.make(kind: kind, argument: kind == "hci" ? argument : try argumentNode.string(), speed: speed,
+                             node: argumentNode)
+        if case .hci = self {
+            if speed != nil { throw node.error("speed applies to simulate and replay, not to a radio") }
+            self = .hci(try HCISourceSettings(adapter: argument, node: node))
+        } else if let radioKey = HCISourceSettings.keys.first(where: { node[$0] != nil }) {
+            throw node[radioKey]!.error("\(radioKey) applies to a radio (hci:), not to \(kind)")
+        }
     }
 
     private static func split(_ text: String) -> (String, String?) {

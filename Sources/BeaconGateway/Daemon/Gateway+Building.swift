@@ -118,17 +118,19 @@ private func makeSource(_ definition: SourceDefinition, metrics: GatewayMetrics,
         } catch {
             throw .source("\(path): \(error)")
         }
-    case .hci(let adapter):
+    case .hci(let radio):
         do {
-            let configuration = BlueZScannerConfiguration(adapter: try AdapterSelection(adapter))
-            return (BlueZScanner(configuration: configuration, clock: WallClock()) { event in
+            let configuration = try radio.scannerConfiguration()
+            let scanner = BlueZScanner(configuration: configuration, clock: WallClock()) { event in
                 metrics.record(event)
                 switch event.level {
                 case .info: logger.info("\(event)", metadata: ["component": "scanner"])
                 case .warning: logger.warning("\(event)", metadata: ["component": "scanner"])
                 case .error: logger.error("\(event)", metadata: ["component": "scanner"])
                 }
-            }, true)
+            }
+            guard let record = radio.record else { return (scanner, true) }
+            return (try RecordingSource(scanner, path: record), true)
         } catch {
             throw .source("\(error)")
         }
