@@ -1,4 +1,9 @@
+import BeaconCore
+
 extension BeaconAlertStrategy {
+    /// Default: region events are ignored.
+    public func observe(_ event: RegionEvent) {}
+
     /// Default: false (the strategy may remember beacons).
     public var isIdle: Bool { false }
 

@@ -62,6 +62,11 @@ public protocol BeaconAlertStrategy<Parameter>: AnyObject {
     /// the strategy does not track it). Composite strategies use it. (Has a default implementation.)
     func isConditionValid(for id: BeaconID, now: Timestamp) -> Bool
 
+    /// A beacon entered or left a region during the cycle about to be evaluated (called before
+    /// that cycle's updates, for the beacons the alert matches). Region strategies use it;
+    /// composites pass it on to their members. (Default: ignored.)
+    func observe(_ event: RegionEvent)
+
     /// True when the strategy remembers no beacon, so that cycles in which nothing is heard
     /// cannot change anything: a pipeline then skips them. (Default: false, "may remember some",
     /// which makes the pipeline run every such cycle.)

@@ -178,6 +178,9 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     /// How many beacons the strategy currently remembers.
     public final var trackedBeaconCount: Int { ids.count }
 
+    /// Ignores region events. A subclass that uses them (or has members that do) overrides it.
+    open func observe(_ event: RegionEvent) {}
+
     /// True when no beacon is remembered. A subclass with more state (a composite's members)
     /// overrides it.
     open var isIdle: Bool { ids.isEmpty }

@@ -35,6 +35,16 @@ public struct BeaconMatch: Hashable, Sendable, CustomStringConvertible {
     /// Matches every beacon.
     public static let any = BeaconMatch(.any)
 
+    /// iBeacon / AltBeacon identities with this UUID, and optionally this major and minor.
+    public static func uuid(_ uuid: UUID, major: UInt16? = nil, minor: UInt16? = nil) -> BeaconMatch {
+        BeaconMatch(.uuid(uuid, major: major, minor: minor))
+    }
+
+    /// Eddystone-UID identities in this namespace (20 hex digits), optionally this instance (12).
+    public static func eddystone(namespace: String, instance: String? = nil) -> BeaconMatch {
+        BeaconMatch(.eddystone(namespaceHex: namespace, instanceHex: instance))
+    }
+
     /// True when `id` satisfies the constraint.
     @inlinable
     public func matches(_ id: BeaconID) -> Bool {

@@ -7,7 +7,7 @@ public enum BuiltInStrategies {
 
     /// Every stock registration.
     public static var all: [StrategyRegistration] {
-        [time, proximity, enter, exit, rssi, composite(.allOf), composite(.anyOf), cooldown]
+        [time, proximity, enter, exit, rssi, region, composite(.allOf), composite(.anyOf), cooldown]
     }
 
     /// `time`: dwell time (``TimeAlertStrategy``).
@@ -64,6 +64,20 @@ public enum BuiltInStrategies {
         ] + Base.parameterDeclarations(defaults: .init(resetWhenConditionInvalid: true))
     ) { parameters, _ in
         ExitAlertStrategy(.init(away: try positive(parameters, "away"), base: try Base(parameters)))
+    }
+
+    /// `region`: a beacon entered or left a configured region (``RegionAlertStrategy``).
+    public static let region = StrategyRegistration(
+        key: RegionAlertStrategy.key,
+        summary: "Fires when a beacon enters (or, with `on: exit`, leaves) the ranging region `region`.",
+        parameters: [
+            ParameterDeclaration("region", .string, required: true, "The id of a region under ranging.regions."),
+            ParameterDeclaration("on", .string, default: .string("enter"), "enter or exit."),
+        ]
+    ) { parameters, _ in
+        let on = try parameters.string("on")
+        guard let kind = RegionEvent.Kind(rawValue: on) else { throw parameters.invalid("on", "must be enter or exit, not \(on)") }
+        return RegionAlertStrategy(region: try parameters.string("region"), on: kind)
     }
 
     /// `rssi`: filtered RSSI above a threshold for N cycles (``RSSIThresholdAlertStrategy``).

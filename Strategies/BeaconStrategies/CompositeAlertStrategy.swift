@@ -47,6 +47,10 @@ public final class CompositeAlertStrategy: BeaconAlertStrategyBase<CompositeMemb
         super.finishCycle(now: now, fired: fired)
     }
 
+    public override func observe(_ event: RegionEvent) {
+        for child in children { child.observe(event) }
+    }
+
     public override var isIdle: Bool { super.isIdle && children.allSatisfy(\.isIdle) }
 
     // MARK: Durable state: the composite's own under part "", each child's under "<index>/".

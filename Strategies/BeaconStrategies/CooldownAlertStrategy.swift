@@ -72,6 +72,8 @@ public final class CooldownAlertStrategy: BeaconAlertStrategy {
     // MARK: Durable state: the cooldowns under part "" (8 bytes, little-endian nanoseconds), the
     // wrapped strategy's under "inner/".
 
+    public func observe(_ event: RegionEvent) { inner.observe(event) }
+
     public var isIdle: Bool { lastAlert.count == 0 && inner.isIdle }
 
     public var stateDurability: StrategyStateDurability { inner.stateDurability }

@@ -2,7 +2,7 @@ import BeaconAlerting
 
 extension StrategyRegistry {
     /// A registry holding the stock strategies (`time`, `proximity`, `enter`, `exit`, `rssi`,
-    /// `all-of`, `any-of`, `cooldown`).
+    /// `region`, `all-of`, `any-of`, `cooldown`).
     public static func builtIn() -> StrategyRegistry {
         var registry = StrategyRegistry()
         do { try registry.registerBuiltInStrategies() } catch {

@@ -10,7 +10,7 @@ struct StrategyRegistryTests {
 
     @Test("the built-in keys")
     func keys() {
-        #expect(registry.keys == ["all-of", "any-of", "cooldown", "enter", "exit", "proximity", "rssi", "time"])
+        #expect(registry.keys == ["all-of", "any-of", "cooldown", "enter", "exit", "proximity", "region", "rssi", "time"])
     }
 
     @Test("typed parameters reach the strategy")
@@ -53,7 +53,7 @@ struct StrategyRegistryTests {
         #expect((allOf.children[1] as? ProximityAlertStrategy)?.options.proximity == .immediate)
     }
 
-    static let allKeys = "all-of, any-of, cooldown, enter, exit, proximity, rssi, time"
+    static let allKeys = "all-of, any-of, cooldown, enter, exit, proximity, region, rssi, time"
     static let timeParameters = "dwell, gap, proximity, maxTimeBeforeReset, resetWhenConditionInvalid, retention"
     static let durationExpectation = "a duration: a number and a unit — ms, s, m, h or d (500ms, 3s, 1.5s, 10m, 2h, 1d)"
 

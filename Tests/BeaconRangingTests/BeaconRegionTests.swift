@@ -9,35 +9,35 @@ struct BeaconRegionTests {
     static let other = UUID(uuidString: "00000000-0000-0000-0000-000000000001")!
 
     @Test("identity constraints", arguments: [
-        (BeaconRegion.Constraint.any, true),
+        (BeaconMatch.any, true),
         (.uuid(uuid), true),
         (.uuid(other), false),
-        (.uuidMajor(uuid, major: 1), true),
-        (.uuidMajor(uuid, major: 2), false),
-        (.uuidMajorMinor(uuid, major: 1, minor: 7), true),
-        (.uuidMajorMinor(uuid, major: 1, minor: 8), false),
-        (.eddystoneNamespace("e2c56db5dffb48d2b060"), false),
+        (.uuid(uuid, major: 1), true),
+        (.uuid(uuid, major: 2), false),
+        (.uuid(uuid, major: 1, minor: 7), true),
+        (.uuid(uuid, major: 1, minor: 8), false),
+        (.eddystone(namespace: "e2c56db5dffb48d2b060"), false),
     ])
-    func constraints(constraint: BeaconRegion.Constraint, expected: Bool) {
-        let region = BeaconRegion(id: "r", constraint: constraint)
+    func constraints(constraint: BeaconMatch, expected: Bool) {
+        let region = BeaconRegion(id: "r", match: constraint)
         #expect(region.contains(Fixture.beacon(7, major: 1)) == expected)
     }
 
     @Test("Eddystone namespace matches the namespace, whatever the instance")
     func eddystone() {
         let id = BeaconID.eddystoneUID(namespaceHigh: 0x0102, namespaceLow: 0x0304_0506_0708_090A, instance: 0xABCDEF)
-        #expect(BeaconRegion(id: "e", constraint: .eddystoneNamespace("0102030405060708090A")).contains(id))
-        #expect(!BeaconRegion(id: "e", constraint: .eddystoneNamespace("0102030405060708090b")).contains(id))
-        #expect(!BeaconRegion(id: "e", constraint: .uuid(Self.uuid)).contains(id))
+        #expect(BeaconRegion(id: "e", match: .eddystone(namespace: "0102030405060708090A")).contains(id))
+        #expect(!BeaconRegion(id: "e", match: .eddystone(namespace: "0102030405060708090b")).contains(id))
+        #expect(!BeaconRegion(id: "e", match: .uuid(Self.uuid)).contains(id))
     }
 
     @Test("enter at the sighting; exit at the first boundary ≥ lastSeen + each region's timeout")
     func enterAndExitWithPerRegionTimeouts() throws {
         let config = RangingConfiguration(
             missedScanGrace: .seconds(1), retention: .seconds(3),
-            regions: [BeaconRegion(id: "shop", constraint: .uuid(Self.uuid), exitTimeout: .seconds(2)),
-                      BeaconRegion(id: "site", constraint: .any),
-                      BeaconRegion(id: "elsewhere", constraint: .uuid(Self.other))],
+            regions: [BeaconRegion(id: "shop", match: .uuid(Self.uuid), exitTimeout: .seconds(2)),
+                      BeaconRegion(id: "site", match: .any),
+                      BeaconRegion(id: "elsewhere", match: .uuid(Self.other))],
             defaultExitTimeout: .seconds(5))
         var loop = try RangingLoop(configuration: config)
         _ = loop.ingest(Fixture.sighting(0.5))
@@ -64,7 +64,7 @@ struct BeaconRegionTests {
 
     @Test("a beacon seen again before its timeout does not exit or re-enter")
     func staysInside() throws {
-        let config = RangingConfiguration(regions: [BeaconRegion(id: "site", constraint: .any, exitTimeout: .seconds(2))])
+        let config = RangingConfiguration(regions: [BeaconRegion(id: "site", match: .any, exitTimeout: .seconds(2))])
         var loop = try RangingLoop(configuration: config)
         var kinds: [RegionEvent.Kind] = []
         for t in stride(from: 0.5, to: 10, by: 1.5) {

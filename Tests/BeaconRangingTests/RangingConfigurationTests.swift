@@ -22,9 +22,9 @@ struct RangingConfigurationTests {
         (RangingConfiguration(cycleLength: .zero), RangingConfigurationError.nonPositiveCycle(.zero)),
         (RangingConfiguration(missedScanGrace: .seconds(5), retention: .seconds(2)),
          .retentionShorterThanGrace(grace: .seconds(5), retention: .seconds(2))),
-        (RangingConfiguration(regions: [BeaconRegion(id: "a", constraint: .any), BeaconRegion(id: "a", constraint: .any)]),
+        (RangingConfiguration(regions: [BeaconRegion(id: "a", match: .any), BeaconRegion(id: "a", match: .any)]),
          .duplicateRegion("a")),
-        (RangingConfiguration(regions: (0...64).map { BeaconRegion(id: "r\($0)", constraint: .any) }), .tooManyRegions(65)),
+        (RangingConfiguration(regions: (0...64).map { BeaconRegion(id: "r\($0)", match: .any) }), .tooManyRegions(65)),
         (RangingConfiguration(filter: .arma(.init(speed: 0))), .invalidFilter("ARMA speed 0.0 must be in (0, 1]")),
     ])
     func invalid(configuration: RangingConfiguration, expected: RangingConfigurationError) {

@@ -74,9 +74,9 @@ struct RangingLoopGoldenTests {
 
     static let configurations: [(String, RangingConfiguration)] = {
         let uuid = UUID(uuid: (0xE2, 0xC5, 0x6D, 0xB5, 0xDF, 0xFB, 0x48, 0xD2, 0xB0, 0x60, 0xD0, 0xF5, 0xA7, 0x10, 0x96, 0xE0))
-        let regions = [BeaconRegion(id: "all", constraint: .any, exitTimeout: .seconds(20)),
-                       BeaconRegion(id: "ibeacons", constraint: .uuid(uuid)),
-                       BeaconRegion(id: "one", constraint: .uuidMajorMinor(uuid, major: 7, minor: 3), exitTimeout: .seconds(2))]
+        let regions = [BeaconRegion(id: "all", match: .any, exitTimeout: .seconds(20)),
+                       BeaconRegion(id: "ibeacons", match: .uuid(uuid)),
+                       BeaconRegion(id: "one", match: .uuid(uuid, major: 7, minor: 3), exitTimeout: .seconds(2))]
         return [
             ("default", RangingConfiguration(retention: .seconds(10))),
             ("arma-clamp-regions", RangingConfiguration(retention: .seconds(10), spikeClamp: 6, regions: regions)),

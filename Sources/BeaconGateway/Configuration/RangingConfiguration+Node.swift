@@ -66,7 +66,7 @@ extension RangingConfiguration {
                 let id = try item.required("id").string()
                 if regions.contains(where: { $0.id == id }) { throw item.error("duplicate region id '\(id)'") }
                 let match = try item["match"].map { n throws(ConfigurationError) in try BeaconMatch(node: n) } ?? .any
-                regions.append(BeaconRegion(id: id, constraint: BeaconRegion.Constraint(match),
+                regions.append(BeaconRegion(id: id, match: match,
                                             exitTimeout: try item["exitTimeout"]?.duration()))
             }
         }
@@ -74,19 +74,6 @@ extension RangingConfiguration {
             try validate()
         } catch {
             throw node.error(error.description)
-        }
-    }
-}
-
-extension BeaconRegion.Constraint {
-    /// The region constraint equivalent to a configuration match.
-    init(_ match: BeaconMatch) {
-        switch match.constraint {
-        case .any: self = .any
-        case .uuid(let uuid, nil, _): self = .uuid(uuid)
-        case .uuid(let uuid, let major?, nil): self = .uuidMajor(uuid, major: major)
-        case .uuid(let uuid, let major?, let minor?): self = .uuidMajorMinor(uuid, major: major, minor: minor)
-        case .eddystone(let namespace, _): self = .eddystoneNamespace(namespace)
         }
     }
 }

@@ -1,6 +1,7 @@
 import BeaconAlerting
 import BeaconCore
 import BeaconRanging
+import BeaconStrategies
 import BeaconWire
 
 /// The stages after a source, in order: decode packets (BeaconWire) → range beacons once per
@@ -80,6 +81,13 @@ public final class AlertPipeline {
             throw .ranging(error.description)
         }
         cycleLength = ranging.configuration.cycleLength
+        let regionIDs = ranging.configuration.regions.map(\.id)
+        for alert in alerts {
+            guard let strategy = alert.strategy as? RegionAlertStrategy, !regionIDs.contains(strategy.region) else { continue }
+            let known = regionIDs.isEmpty ? "none is configured" : "known: " + regionIDs.joined(separator: ", ")
+            throw .strategy(alertID: alert.definition.id,
+                            message: "region '\(strategy.region)' is not under ranging.regions (\(known))")
+        }
         do {
             let engineConfiguration = try AlertEngineConfiguration(rules: configuration.alerts.map(\.rule),
                                                                    maxPending: configuration.maxPending)
@@ -293,6 +301,7 @@ public final class AlertPipeline {
         for alert in alerts {
             triggers.removeAll(keepingCapacity: true)
             let match = alert.definition.match
+            for event in update.regionEvents where match.matches(event.beacon) { alert.strategy.observe(event) }
             alert.strategy.evaluate(update, matching: { match.matches($0) }, into: &triggers)
             for trigger in triggers {
                 let firing = StrategyFiring(alertID: alert.definition.id, beacon: trigger.beacon,
