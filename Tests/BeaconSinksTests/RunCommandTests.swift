@@ -98,6 +98,16 @@ struct RunCommandTests {
         #expect(try Self.run(["check-config", missingScenario]).status == 2)
     }
 
+    @Test("check-config accepts an alerts-only file (the scenarios' alerts) and says what it checked")
+    func checkAlertsOnly() throws {
+        let alerts = String(DaemonCrashTests.lobby.dropLast("lobby.yaml".count)) + "lobby.alerts.yaml"
+        let result = try Self.run(["check-config", alerts])
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.contains("alerts-only"))
+        #expect(result.output.contains("1 alerts"))
+        #expect(result.output.contains("no source, state or sinks"))
+    }
+
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = DaemonCrashTests.beacond

@@ -8,6 +8,19 @@ extension AlertPolicy {
         "callback", "callbackCreated", "callbackDelivered", "callbackCancelled", "callbackError",
     ]
 
+    /// The callback keys.
+    static let callbackKeys = ["callback", "callbackCreated", "callbackDelivered", "callbackCancelled", "callbackError"]
+
+    /// True for `http://HOST…` and `https://HOST…` (what a webhook sink can post to).
+    static func isHTTPURL(_ text: String) -> Bool {
+        for scheme in ["http://", "https://"] where text.lowercased().hasPrefix(scheme) {
+            let rest = text.dropFirst(scheme.count)
+            let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+            return !host.isEmpty && !host.hasPrefix(":") && !text.contains(" ")
+        }
+        return false
+    }
+
     /// Reads the policy keys of an alert definition (all optional).
     init(alertNode node: ConfigNode) throws(ConfigurationError) {
         func text(_ key: String) throws(ConfigurationError) -> String? { try node[key]?.string() }
@@ -49,9 +62,17 @@ extension AlertPolicy {
         }
         let delay = try text("delay"), notBefore = try text("notBefore"), firing = try text("firing")
         let repeatText = try text("repeat"), cooldown = try text("cooldown"), maxLateness = try text("maxLateness")
-        let callback = try text("callback"), created = try text("callbackCreated")
-        let delivered = try text("callbackDelivered"), cancelled = try text("callbackCancelled")
-        let errorCallback = try text("callbackError")
+        func url(_ key: String) throws(ConfigurationError) -> String? {
+            guard let value = node[key] else { return nil }
+            let text = try value.string()
+            guard Self.isHTTPURL(text) else {
+                throw value.error("\(key) '\(text)' is not an http:// or https:// URL with a host (e.g. https://example.org/alerts)")
+            }
+            return text
+        }
+        let callback = try url("callback"), created = try url("callbackCreated")
+        let delivered = try url("callbackDelivered"), cancelled = try url("callbackCancelled")
+        let errorCallback = try url("callbackError")
         do throws(AlertPolicyError) {
             try self.init(delay: delay, notBefore: notBefore, firing: firing, repeat: repeatText, cooldown: cooldown,
                           window: window, cancelOn: cancelOn, callback: callback, callbackCreated: created,

@@ -45,10 +45,15 @@ public struct GatewayConfiguration: Sendable {
     public init(node: ConfigNode) throws(ConfigurationError) {
         try node.checkKeys(allowed: Self.keys)
         var alerts: [AlertDefinition] = []
+        /// The first callback key of each alert that has one, to point at it.
+        var callbackNodes: [(alertID: String, node: ConfigNode)] = []
         if let remote = node["alerts"], remote.isMapping {
             remoteAlerts = try RemoteAlertsConfiguration(node: remote)
         } else if let list = node["alerts"] {
             for item in try list.sequence() {
+                if let key = AlertPolicy.callbackKeys.first(where: { item[$0] != nil }) {
+                    callbackNodes.append((try item["id"]?.string() ?? "?", item[key]!))
+                }
                 let definition = try AlertDefinition(node: item)
                 if alerts.contains(where: { $0.id == definition.id }) {
                     throw item.error("duplicate alert id '\(definition.id)'; ids must be unique")
@@ -71,6 +76,14 @@ public struct GatewayConfiguration: Sendable {
             }
         }
         self.sinks = sinks
+        // A callback is sent by a webhook sink (to the callback URL) or handed to an exec sink
+        // (BEACOND_DESTINATION); with neither it would go nowhere. An alerts-only file (no
+        // source) is checked without sinks.
+        if node["source"] != nil, let first = callbackNodes.first,
+           !sinks.contains(where: { if case .jsonl = $0.kind { false } else if case .mqtt = $0.kind { false } else { true } }) {
+            throw first.node.error("alert '\(first.alertID)' has callbacks, but no sink sends them: add a webhook sink "
+                + "(it posts each event to its callback URL) or an exec sink (it gets the URL as BEACOND_DESTINATION)")
+        }
         maxBacklog = try node["maxBacklog"]?.integer(in: 1...10_000_000) ?? 10_000
         control = try node["http"].map { node throws(ConfigurationError) in try ControlConfiguration.read(node) } ?? nil
         ranging = try node["ranging"].map { n throws(ConfigurationError) in try RangingConfiguration(node: n) }

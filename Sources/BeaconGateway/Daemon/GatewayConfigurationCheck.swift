@@ -6,10 +6,21 @@ import Foundation
 /// Validates a configuration file the way `beacond run` would use it, without opening the
 /// radio, the state file or the sinks: the keys and values (line-numbered errors), a source that
 /// exists (a readable scenario or capture), and every alert's strategy and policy.
-/// - Returns: a one-line summary (source, state, sinks, alerts, control endpoint).
+/// A file without `source:` is an alerts-only file (as `beacond replay --config` and
+/// `simulate --config` take): its ranging and alerts are checked, and the summary says so.
+/// - Returns: a one-line summary of what was checked (source, state, sinks, alerts, control endpoint).
 public func checkGatewayConfiguration(path: String, registry: StrategyRegistry = .builtIn()) throws -> String {
     let configuration = try GatewayConfiguration.load(path: path)
-    guard let source = configuration.source else { throw GatewayError.noSource(file: path) }
+    guard let source = configuration.source else {
+        do {
+            _ = try AlertPipeline(configuration: configuration, registry: registry)
+        } catch {
+            throw GatewayError.pipeline(error)
+        }
+        return "an alerts-only file: checked ranging (\(configuration.ranging.regions.count) regions) and "
+            + "\(configuration.alerts.count) alerts (strategies, parameters, policies); no source, state or sinks "
+            + "(for beacond replay/simulate --config; beacond run needs a source:)"
+    }
     switch source {
     case .simulate(let scenario, _):
         do { _ = try Scenario.load(path: scenario) } catch { throw GatewayError.source("\(error)") }
