@@ -4,7 +4,7 @@ import BeaconRanging
 extension RangingConfiguration {
     static let configurationKeys = [
         "cycle", "grace", "retention", "filter", "spikeClamp", "distanceModel", "pathLossExponent",
-        "measuredPower", "proximity", "exitTimeout", "regions",
+        "measuredPower", "proximity", "exitTimeout", "regions", "calibrations",
     ]
 
     /// Reads the `ranging:` section; every key is optional and defaults as documented in
@@ -15,7 +15,8 @@ extension RangingConfiguration {
     ///   cycle: 1s
     ///   grace: 3s
     ///   retention: 30s
-    ///   filter: arma                 # running-average | arma | kalman | one-euro | percentile
+    ///   filter: arma                 # running-average | arma | kalman | one-euro | percentile,
+    ///                                # or with parameters: {kind: kalman, processNoise: 0.01, measurementNoise: 3}
     ///   spikeClamp: 10               # dB per sample, optional
     ///   distanceModel: log-distance  # or curve-fitted
     ///   pathLossExponent: 1.5
@@ -24,6 +25,8 @@ extension RangingConfiguration {
     ///   exitTimeout: 10s             # regions' default
     ///   regions:
     ///     - {id: lobby, match: {uuid: 74278BDA-B644-4520-8F0C-720EAF059935, major: 1}, exitTimeout: 20s}
+    ///   calibrations:                # per beacon: RSSI at 1 m and path-loss exponent, measured on site
+    ///     - {beacon: "ibeacon:74278BDA-B644-4520-8F0C-720EAF059935:1:2", measuredPower: -63, pathLossExponent: 2.1}
     /// ```
     init(node: ConfigNode) throws(ConfigurationError) {
         try node.checkKeys(allowed: Self.configurationKeys)
@@ -31,12 +34,7 @@ extension RangingConfiguration {
         if let value = node["cycle"] { cycleLength = try value.duration() }
         if let value = node["grace"] { missedScanGrace = try value.duration() }
         if let value = node["retention"] { retention = try value.duration() }
-        if let value = node["filter"] {
-            guard let kind = RSSIFilterKind(name: try value.string()) else {
-                throw value.error("unknown filter '\(value.scalarText ?? "")'; valid: \(RSSIFilterKind.names.joined(separator: ", "))")
-            }
-            filter = kind
-        }
+        if let value = node["filter"] { filter = try RSSIFilterKind(node: value) }
         if let value = node["spikeClamp"] { spikeClamp = try value.number() }
         if let value = node["distanceModel"] {
             guard let model = DistanceModelKind(name: try value.string()) else {
@@ -68,6 +66,25 @@ extension RangingConfiguration {
                 let match = try item["match"].map { n throws(ConfigurationError) in try BeaconMatch(node: n) } ?? .any
                 regions.append(BeaconRegion(id: id, match: match,
                                             exitTimeout: try item["exitTimeout"]?.duration()))
+            }
+        }
+        if let list = node["calibrations"] {
+            for item in try list.sequence() {
+                try item.checkKeys(allowed: ["beacon", "measuredPower", "pathLossExponent"])
+                let beaconNode = try item.required("beacon")
+                let text = try beaconNode.string()
+                guard let id = BeaconID(text) else {
+                    throw beaconNode.error("'\(text)' is not a beacon id; write ibeacon:UUID:MAJOR:MINOR, "
+                        + "altbeacon:UUID:ID2:ID3 or eddystone-uid:NAMESPACE:INSTANCE")
+                }
+                if calibrations[id] != nil { throw beaconNode.error("\(id) is calibrated twice") }
+                let power = try item["measuredPower"].map { n throws(ConfigurationError) in Int8(try n.integer(in: -127...20)) }
+                let exponent = try item["pathLossExponent"]?.number()
+                if let exponent, !(exponent > 0) { throw item["pathLossExponent"]!.error("pathLossExponent must be positive") }
+                guard power != nil || exponent != nil else {
+                    throw item.error("a calibration gives measuredPower, pathLossExponent or both")
+                }
+                calibrations[id] = BeaconCalibration(measuredPower: power, pathLossExponent: exponent)
             }
         }
         do {
