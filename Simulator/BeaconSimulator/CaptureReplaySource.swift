@@ -4,7 +4,9 @@ import Synchronization
 
 /// Replays a capture file (btsnoop, pcap, pcapng) as an ``AdvertisementSource``: its records are
 /// delivered in order, stamped with their capture time, either as fast as the consumer takes
-/// them (`speed == nil`) or paced at `speed` × real time through an injected clock.
+/// them (`speed == nil`) or paced at `speed` × real time through an injected clock. A paced
+/// batch never spans more than ``pacingQuantum`` of real time, so a sparse capture is not
+/// delivered ahead of its time a batch at a time.
 ///
 /// Malformed records do not stop a replay: they are counted in ``statistics`` (by kind) and
 /// skipped, as `beacond parse` does.
@@ -19,6 +21,9 @@ public final class CaptureReplaySource: AdvertisementSource {
         public var firstTimestamp: Timestamp?
         public var lastTimestamp: Timestamp?
     }
+
+    /// The longest real time one paced batch may span (its records are delivered together).
+    public static let pacingQuantum: Duration = .milliseconds(50)
 
     public let name: String
     private let capture: CaptureFile
@@ -47,11 +52,19 @@ public final class CaptureReplaySource: AdvertisementSource {
     public func run(deliver: (borrowing PacketBatch) async throws -> Void) async throws {
         var batch = PacketBatch(byteCapacity: batchSize * 64, packetCapacity: batchSize)
         var batches: [PacketBatch] = []
+        // Paced: a batch closes before a record more than a quantum of real time after its first.
+        let span = speed.map { Self.pacingQuantum * $0 }
+        var batchStart: Timestamp?
         // Reading is synchronous and cheap (the file is in memory); delivering is async. Collect
         // batches per chunk of records, then hand them over in order.
         capture.forEachItem { item in
             switch item {
             case .record(let record):
+                if let span, let start = batchStart, record.timestamp - start > span, !batch.isEmpty {
+                    batches.append(batch)
+                    batch.removeAll()
+                }
+                if batch.isEmpty { batchStart = record.timestamp }
                 batch.append(record.bytes, linkType: record.linkType, timestamp: record.timestamp)
                 if batch.count >= batchSize {
                     batches.append(batch)

@@ -11,7 +11,7 @@ struct PostEventCommand: AsyncParsableCommand {
         commandName: "post-event",
         abstract: "Posts a named event to a running daemon (its `http:` endpoint).",
         discussion: """
-            The daemon cancels the pending alerts whose cancelOn lists {event: NAME}, for every beacon
+            The daemon cancels the pending alerts whose cancelOn lists {event: NAME}, for every beacon \
             or only --beacon. It prints the daemon's answer: {"event":…,"beacon":…,"time":…,"cancelled":N}.
             The same as: curl -X POST 'http://127.0.0.1:9464/events/NAME?beacon=ID'
             """

@@ -13,7 +13,7 @@ struct ReplayCommand: AsyncParsableCommand {
         abstract: "Replays captures through ranging, strategies and the alert engine; prints alert events.",
         discussion: """
             Captures: btsnoop (btmon -w, Android HCI logs), pcap and pcapng (HCI H4 or LE sniffers).
-            Events are JSON lines on stdout (event, alert, beacon, strategy, time, …); a summary goes
+            Events are JSON lines on stdout (event, alert, beacon, strategy, time, …); a summary goes \
             to stderr. Time is the capture's own, so the result does not depend on --speed.
             """
     )

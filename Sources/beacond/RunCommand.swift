@@ -17,14 +17,14 @@ struct RunCommand: AsyncParsableCommand {
         commandName: "run",
         abstract: "Runs the gateway: source, alert pipeline and sinks, as configured.",
         discussion: """
-            The configuration names the source (hci:hci0, replay:FILE, simulate:FILE), the state file,
-            the sinks (jsonl, webhook, exec, mqtt), the alerts and the HTTP endpoint (metrics, health,
-            posted events); see Docs/Daemon.md. Every event is written to each sink's outbox in the
-            state file before it is delivered, and removed once the sink confirms it: delivery is at
+            The configuration names the source (hci:hci0, replay:FILE, simulate:FILE), the state file, \
+            the sinks (jsonl, webhook, exec, mqtt), the alerts and the HTTP endpoint (metrics, health, \
+            posted events); see Docs/Daemon.md. Every event is written to each sink's outbox in the \
+            state file before it is delivered, and removed once the sink confirms it: delivery is at \
             least once, and survives crashes and restarts.
             SIGTERM/SIGINT stop the source, then give each sink a last attempt; a second signal exits at once.
-            Exit status: 0 after a source that ended (replay, simulation) or a signal; 2 for a
-            configuration that cannot run; 69, 77 or 75 when the radio cannot work (no Bluetooth or
+            Exit status: 0 after a source that ended (replay, simulation) or a signal; 2 for a \
+            configuration that cannot run; 69, 77 or 75 when the radio cannot work (no Bluetooth or \
             adapter, no permission, adapter down or busy), as for `beacond scan`; 1 otherwise.
             """
     )
@@ -36,7 +36,7 @@ struct RunCommand: AsyncParsableCommand {
                                                             valueName: "path"))
     var plugins: [String] = []
 
-    @Option(help: ArgumentHelp("Log level: trace, debug, info, notice, warning, error, critical.", valueName: "level"))
+    @Option(help: ArgumentHelp("How much to log.", valueName: "level"))
     var logLevel: Logger.Level = .info
 
     func run() async throws {

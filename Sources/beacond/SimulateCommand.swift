@@ -15,7 +15,7 @@ struct SimulateCommand: AsyncParsableCommand {
         commandName: "simulate",
         abstract: "Runs a simulated site through the full pipeline and prints its alert events.",
         discussion: """
-            Alert events are JSON lines on stdout. On a terminal, a progress bar and a summary table
+            Alert events are JSON lines on stdout. On a terminal, a progress bar and a summary table \
             go to stderr. Without --config, SCENARIO's sibling NAME.alerts.yaml is used when present.
             Bundled scenarios: Simulator/Scenarios/{lobby,museum,warehouse,stress}.yaml.
             """
