@@ -84,5 +84,9 @@ func parseAdvertisingData(_ data: UnsafeRawBufferPointer) -> Int {
         }
     }
     if let frame = BeaconFrame.find(inAdvertisingData: data) { sink &+= Int(frame.id.minor) }
+    for layout in BeaconLayout.builtIn {
+        if let frame = layout.frame(inAdvertisingData: data) { sink &+= Int(frame.id.minor) }
+        if let frame = layout.frame(inStructureData: data) { sink &+= Int(frame.id.minor) }
+    }
     return sink
 }

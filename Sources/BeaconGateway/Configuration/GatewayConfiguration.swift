@@ -1,5 +1,6 @@
 import BeaconRanging
 import BeaconAlerting
+import BeaconWire
 
 /// The gateway configuration file: the source, the state file, the sinks and the alerts.
 public struct GatewayConfiguration: Sendable {
@@ -24,6 +25,8 @@ public struct GatewayConfiguration: Sendable {
     /// When `alerts:` is `{url, checkEvery}`: where the alert definitions are fetched from
     /// (``alerts`` is then empty until the first good fetch).
     public var remoteAlerts: RemoteAlertsConfiguration?
+    /// Vendors' beacon frames beyond the built-in ones (`layouts:`), tried in order after them.
+    public var layouts: [BeaconLayout] = []
 
     public init(alerts: [AlertDefinition] = [], maxPending: Int = AlertEngineConfiguration.defaultMaxPending,
                 source: SourceDefinition? = nil, statePath: String? = nil, sinks: [SinkDefinition] = [],
@@ -39,7 +42,7 @@ public struct GatewayConfiguration: Sendable {
         self.ranging = ranging
     }
 
-    static let keys = ["source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging", "http"]
+    static let keys = ["source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging", "http", "layouts"]
 
     /// Reads and validates a configuration document.
     public init(node: ConfigNode) throws(ConfigurationError) {
@@ -86,6 +89,9 @@ public struct GatewayConfiguration: Sendable {
         }
         maxBacklog = try node["maxBacklog"]?.integer(in: 1...10_000_000) ?? 10_000
         control = try node["http"].map { node throws(ConfigurationError) in try ControlConfiguration.read(node) } ?? nil
+        if let list = node["layouts"] {
+            for item in try list.sequence() { layouts.append(try BeaconLayout(node: item)) }
+        }
         ranging = try node["ranging"].map { n throws(ConfigurationError) in try RangingConfiguration(node: n) }
             ?? RangingConfiguration()
     }

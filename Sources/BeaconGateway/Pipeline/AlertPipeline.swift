@@ -33,6 +33,8 @@ public final class AlertPipeline {
     /// The store, behind the transaction that holds each input's changes.
     let transaction: InputTransaction
     let maxPending: Int
+    /// Vendors' frames tried after the built-in ones.
+    let layouts: [BeaconLayout]
     /// Where strategies come from (to make them anew after a failed write).
     var registry: StrategyRegistry
     /// Strategy state changes to write with the next input's transaction (from a replacement of
@@ -73,6 +75,7 @@ public final class AlertPipeline {
                 store: any AlertStateStore = InMemoryAlertStateStore()) throws(PipelineError) {
         alerts = try Self.configure(configuration.alerts, registry: registry, reusing: [])
         transaction = InputTransaction(store)
+        layouts = configuration.layouts
         self.registry = registry
         maxPending = configuration.maxPending
         do {
@@ -168,7 +171,8 @@ public final class AlertPipeline {
                 switch item {
                 case .advertisement(let advertisement):
                     statistics.advertisements += 1
-                    if let sighting = BeaconSighting(report: advertisement.report, timestamp: advertisement.timestamp) {
+                    if let sighting = BeaconSighting(report: advertisement.report, timestamp: advertisement.timestamp,
+                                                     layouts: layouts) {
                         statistics.sightings += 1
                         batchSightings.append(sighting)
                     }
