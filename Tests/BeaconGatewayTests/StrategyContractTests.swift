@@ -64,22 +64,69 @@ struct StrategyContractTests {
         #expect(Self.delivered(events) == [61, 301])
     }
 
-    @Test("three visits through beacond run (replay source, jsonl sink): alerts at 61 s and 301 s")
-    func threeVisitsDaemon() throws {
+    @Test("beacond run (replay source, state file, jsonl sink): three visits alert at 61 s and 301 s, the lone beacon at 61 s and 511 s",
+          arguments: [(false, ["09:01:01", "09:05:01"]), (true, ["09:01:01", "09:08:31"])])
+    func daemon(_ lone: Bool, _ expected: [String]) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contract-run-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try Self.threeVisits.writeCapture(to: directory + "/visits.btsnoop")
+        try (lone ? Self.loneBeacon : Self.threeVisits).writeCapture(to: directory + "/visits.btsnoop")
         let config = "source: replay:\(directory)/visits.btsnoop\nstate: \(directory)/state.sqlite\n"
-            + "sinks:\n  - {type: jsonl, path: \(directory)/alerts.jsonl}\nalerts:\n" + Self.dwellAlert
+            + "sinks:\n  - {type: jsonl, path: \(directory)/alerts.jsonl}\nalerts:\n" + (lone ? Self.loneAlert : Self.dwellAlert)
         try config.write(toFile: directory + "/gateway.yaml", atomically: true, encoding: .utf8)
         let run = try CommandRun(TestPaths.beacond, ["run", "--config", directory + "/gateway.yaml"])
         #expect(run.status == 0, "\(run.standardError)")
         let lines = try String(contentsOfFile: directory + "/alerts.jsonl", encoding: .utf8).split(separator: "\n")
         let delivered = lines.filter { $0.contains("\"event\":\"delivered\"") }
-        #expect(delivered.count == 2)
-        #expect(delivered.first?.contains("\"time\":\"2025-01-01T09:01:01.000Z\"") == true)
-        #expect(delivered.last?.contains("\"time\":\"2025-01-01T09:05:01.000Z\"") == true)
+        #expect(delivered.count == expected.count)
+        for (line, time) in zip(delivered, expected) {
+            #expect(line.contains("\"time\":\"2025-01-01T\(time).000Z\""), "\(line)")
+        }
+    }
+
+    @Test("the lone beacon through a btsnoop capture replayed: alerts at 61 s and 511 s")
+    func loneBeaconReplay() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lone-\(UUID()).btsnoop").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Self.loneBeacon.writeCapture(to: path)
+        var events: [AlertEvent] = []
+        try await PipelineRunner.run(source: CaptureReplaySource(path: path), pipeline: Self.pipeline(Self.loneAlert)) {
+            events.append($0.event)
+        }
+        #expect(Self.delivered(events) == [61, 511])
+    }
+
+    @Test("three visits through a simulated scenario: alerts about 61 s and 301 s")
+    func threeVisitsSimulated() async throws {
+        // A walker at the desk (1 m) 0–70 s; at 100 m/s it is out of range (about 112 m) about
+        // 1 s after leaving, 10 s to a point 1 km away and 10 s back: back in range about 89 s.
+        // At the desk to 200 s, away (20 s of walking, 20 s waiting), back about 239 s to 310 s.
+        let scenario = try Scenario.parse(yaml: """
+            name: visits
+            start: 2025-01-01T09:00:00Z
+            duration: 7m
+            radio: {path_loss_exponent: 2.0, shadowing_sigma: 0, packet_loss: 0, sensitivity: -100}
+            gateways: [{name: desk, position: [0, 0, 1]}]
+            walkers:
+              - name: visitor
+                speed: 100
+                waypoints:
+                  - {at: [1, 0, 1], dwell: 70s}
+                  - {at: [1000, 0, 1], dwell: 0s}
+                  - {at: [1, 0, 1], dwell: 110s}
+                  - {at: [1000, 0, 1], dwell: 20s}
+                  - {at: [1, 0, 1], dwell: 70s}
+                  - [1000, 0, 1]
+            beacons:
+              - {name: visitor, ibeacon: {uuid: \(Timeline.uuid.uuidString), major: 1, minor: 1}, carried_by: visitor}
+            """, file: "visits.yaml")
+        var events: [AlertEvent] = []
+        _ = try await SimulationRun(simulation: Simulation(scenario: scenario), pipeline: Self.pipeline(Self.dwellAlert))
+            .run { events.append($0.event) }
+        let times = Self.delivered(events)
+        #expect(times.count == 2, "\(times)")
+        #expect(times.first.map { (60...62).contains($0) } == true, "\(times)")
+        #expect(times.last.map { (298...302).contains($0) } == true, "\(times)")
     }
 
     @Test("with the explicit once-per-beacon the same visits alert once, at 61 s")

@@ -31,12 +31,16 @@ struct Timeline {
     }
 
     /// An HCI LE Advertising Report event (H4, legacy ADV_NONCONN_IND) carrying the iBeacon.
-    var h4Packet: [UInt8] {
-        let uuid = withUnsafeBytes(of: Self.uuid.uuid) { Array($0) }
+    var h4Packet: [UInt8] { Self.h4Packet(for: beacon, rssi: -60, measuredPower: -59) }
+
+    /// An HCI LE Advertising Report event (H4, legacy ADV_NONCONN_IND) carrying an iBeacon.
+    static func h4Packet(for id: BeaconID, rssi: Int8, measuredPower: Int8) -> [UInt8] {
+        let uuid = withUnsafeBytes(of: id.uuid.uuid) { Array($0) }
         let ad: [UInt8] = [0x02, 0x01, 0x06, 0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15] + uuid
-            + [0x00, 0x01, UInt8(minor >> 8), UInt8(minor & 0xFF), 0xC5]
-        let address: [UInt8] = [UInt8(minor & 0xFF), 0x00, 0x00, 0x38, 0xC1, 0xA4]
-        let report: [UInt8] = [0x02, 0x01, 0x03, 0x00] + address + [UInt8(ad.count)] + ad + [0xC4]   // RSSI -60
+            + [UInt8(id.major >> 8), UInt8(id.major & 0xFF), UInt8(id.minor >> 8), UInt8(id.minor & 0xFF),
+               UInt8(bitPattern: measuredPower)]
+        let address: [UInt8] = [UInt8(id.minor & 0xFF), 0x00, 0x00, 0x38, 0xC1, 0xA4]
+        let report: [UInt8] = [0x02, 0x01, 0x03, 0x00] + address + [UInt8(ad.count)] + ad + [UInt8(bitPattern: rssi)]
         return [0x04, 0x3E, UInt8(report.count)] + report
     }
 
