@@ -1,0 +1,103 @@
+import BeaconAlerting
+import BeaconCore
+import BeaconStore
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `beacond run` killed with SIGKILL in the middle of a visit and started again on the same
+/// state file, per firing mode. The first run replays the three-visit capture at 50× real time
+/// and is killed at a chosen moment; the second replays the rest of the capture — from the end
+/// of the last cycle the saved strategy state had seen, as a radio would go on hearing — into
+/// the same JSON-lines file. Deduplicated by idempotency key, the events are exactly those of an
+/// uninterrupted run: nothing repeated, nothing lost.
+@Suite("beacond run killed mid-visit", .serialized)
+struct DaemonKillMidVisitTests {
+    static let alert = """
+          - id: dwell
+            strategy: time
+            parameters: {dwell: 60s, gap: 3s, maxTimeBeforeReset: 30s}
+            firing: FIRING
+
+        """
+
+    struct Workspace {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("kill-mid-visit-\(UUID())").path
+        init() throws { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
+        func path(_ name: String) -> String { directory + "/" + name }
+
+        /// Writes a configuration replaying `capture` (paced at `speed`) into `alerts.jsonl`.
+        func configuration(_ name: String, capture: String, speed: Int?, firing: String) throws -> String {
+            let source = speed.map { "{replay: \(path(capture)), speed: \($0)}" } ?? "replay:\(path(capture))"
+            let text = "source: \(source)\nstate: \(path("state-\(name).sqlite"))\n"
+                + "sinks:\n  - {type: jsonl, path: \(path("alerts-\(name).jsonl"))}\nalerts:\n"
+                + DaemonKillMidVisitTests.alert.replacingOccurrences(of: "FIRING", with: firing)
+            try text.write(toFile: path(name + ".yaml"), atomically: true, encoding: .utf8)
+            return path(name + ".yaml")
+        }
+
+        /// The events in `alerts-NAME.jsonl`, one per idempotency key, in first-seen order.
+        func events(_ name: String) throws -> [String] {
+            let text = (try? String(contentsOfFile: path("alerts-\(name).jsonl"), encoding: .utf8)) ?? ""
+            var seen: Set<Substring> = []
+            var events: [String] = []
+            for line in text.split(separator: "\n") {
+                guard let range = line.range(of: "\"key\":\"") else { continue }
+                let key = line[range.upperBound...].prefix { $0 != "\"" }
+                if seen.insert(key).inserted { events.append(String(line)) }
+            }
+            return events
+        }
+    }
+
+    static func run(_ configuration: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestPaths.beacond)
+        process.arguments = ["run", "--config", configuration]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    @Test("killed mid-visit and restarted: the events of an uninterrupted run", arguments: [
+        ("every-activation", 5.6),   // about 280 s of capture: visit 3, before its alert at 301 s
+        ("every-activation", 1.4),   // about 70 s: visit 1, after its alert at 61 s
+        ("once-per-beacon", 2.9),    // about 145 s: visit 2
+        ("first", 1.0),              // about 50 s: visit 1, before its alert
+    ])
+    func killMidVisit(_ firing: String, _ killAfter: Double) throws {
+        let workspace = try Workspace()
+        defer { try? FileManager.default.removeItem(atPath: workspace.directory) }
+        let timeline = StrategyContractTests.threeVisits
+        try timeline.writeCapture(to: workspace.path("all.btsnoop"))
+
+        let reference = try Self.run(workspace.configuration("reference", capture: "all.btsnoop", speed: nil, firing: firing))
+        reference.waitUntilExit()
+        try #require(reference.terminationStatus == 0)
+        let expected = try workspace.events("reference")
+        try #require(expected.count >= 2, "created and delivered at least once")
+
+        let first = try Self.run(workspace.configuration("crash", capture: "all.btsnoop", speed: 50, firing: firing))
+        Thread.sleep(forTimeInterval: killAfter)
+        kill(first.processIdentifier, SIGKILL)
+        first.waitUntilExit()
+        #expect(first.terminationReason == .uncaughtSignal)
+
+        // Where the saved state stops: re-hear everything from the end of that cycle on.
+        let clock = try SQLiteAlertStateStore(path: workspace.path("state-crash.sqlite")).load().strategyClock
+        let rest = Timeline(present: timeline.present.compactMap { from, to in
+            let resume = clock.map { Double(($0 - Timeline.start).components.seconds) } ?? 0
+            return to <= resume ? nil : (max(from, resume), to)
+        })
+        try rest.writeCapture(to: workspace.path("rest.btsnoop"))
+        let yaml = try workspace.configuration("crash", capture: "rest.btsnoop", speed: nil, firing: firing)
+        let second = try Self.run(yaml)
+        second.waitUntilExit()
+        #expect(second.terminationStatus == 0)
+        #expect(try workspace.events("crash") == expected,
+                "killed after \(killAfter) s (state saved to \(clock.map { "\(($0 - Timeline.start).components.seconds) s" } ?? "nothing"))")
+    }
+}
