@@ -101,29 +101,14 @@ struct StrategyContractTests {
         // A walker at the desk (1 m) 0–70 s; at 100 m/s it is out of range (about 112 m) about
         // 1 s after leaving, 10 s to a point 1 km away and 10 s back: back in range about 89 s.
         // At the desk to 200 s, away (20 s of walking, 20 s waiting), back about 239 s to 310 s.
-        let scenario = try Scenario.parse(yaml: """
-            name: visits
-            start: 2025-01-01T09:00:00Z
-            duration: 7m
-            radio: {path_loss_exponent: 2.0, shadowing_sigma: 0, packet_loss: 0, sensitivity: -100}
-            gateways: [{name: desk, position: [0, 0, 1]}]
-            walkers:
-              - name: visitor
-                speed: 100
-                waypoints:
-                  - {at: [1, 0, 1], dwell: 70s}
-                  - {at: [1000, 0, 1], dwell: 0s}
-                  - {at: [1, 0, 1], dwell: 110s}
-                  - {at: [1000, 0, 1], dwell: 20s}
-                  - {at: [1, 0, 1], dwell: 70s}
-                  - [1000, 0, 1]
-            beacons:
-              - {name: visitor, ibeacon: {uuid: \(Timeline.uuid.uuidString), major: 1, minor: 1}, carried_by: visitor}
-            """, file: "visits.yaml")
-        var events: [AlertEvent] = []
-        _ = try await SimulationRun(simulation: Simulation(scenario: scenario), pipeline: Self.pipeline(Self.dwellAlert))
-            .run { events.append($0.event) }
-        let times = Self.delivered(events)
+        let times = try await Self.simulate(duration: "7m", waypoints: """
+            - {at: [1, 0, 1], dwell: 70s}
+            - {at: [1000, 0, 1], dwell: 0s}
+            - {at: [1, 0, 1], dwell: 110s}
+            - {at: [1000, 0, 1], dwell: 20s}
+            - {at: [1, 0, 1], dwell: 70s}
+            - [1000, 0, 1]
+            """, alert: Self.dwellAlert)
         #expect(times.count == 2, "\(times)")
         #expect(times.first.map { (60...62).contains($0) } == true, "\(times)")
         #expect(times.last.map { (298...302).contains($0) } == true, "\(times)")
@@ -160,27 +145,12 @@ struct StrategyContractTests {
     func loneBeaconSimulated() async throws {
         // One gateway; a walker at the desk (1 m) for 90 s, then 1 km away (out of range: the
         // sensitivity is reached at about 112 m) for about 6 min, then back for 90 s.
-        let scenario = try Scenario.parse(yaml: """
-            name: lone
-            start: 2025-01-01T09:00:00Z
-            duration: 12m
-            radio: {path_loss_exponent: 2.0, shadowing_sigma: 0, packet_loss: 0, sensitivity: -100}
-            gateways: [{name: desk, position: [0, 0, 1]}]
-            walkers:
-              - name: visitor
-                speed: 100
-                waypoints:
-                  - {at: [1, 0, 1], dwell: 90s}
-                  - {at: [1000, 0, 1], dwell: 340s}
-                  - {at: [1, 0, 1], dwell: 90s}
-                  - [1000, 0, 1]
-            beacons:
-              - {name: visitor, ibeacon: {uuid: \(Timeline.uuid.uuidString), major: 1, minor: 1}, carried_by: visitor}
-            """, file: "lone.yaml")
-        let pipeline = try Self.pipeline(Self.loneAlert)
-        var events: [AlertEvent] = []
-        _ = try await SimulationRun(simulation: Simulation(scenario: scenario), pipeline: pipeline).run { events.append($0.event) }
-        let times = Self.delivered(events)
+        let times = try await Self.simulate(duration: "12m", waypoints: """
+            - {at: [1, 0, 1], dwell: 90s}
+            - {at: [1000, 0, 1], dwell: 340s}
+            - {at: [1, 0, 1], dwell: 90s}
+            - [1000, 0, 1]
+            """, alert: Self.loneAlert)
         // Visit 1 from 0 s: alert about 61 s. Visit 2 arrives after 90 + 10 + 340 + 10 = 450 s:
         // alert about 511 s (allowing a second either way for the walk's edge).
         #expect(times.count == 2)
@@ -215,6 +185,30 @@ struct StrategyContractTests {
             events.append($0.event)
         }
         #expect(Self.delivered(events) == expected)
+    }
+
+    /// Runs one gateway at [0, 0, 1] and one walker (100 m/s, carrying the timeline's beacon)
+    /// through the pipeline with `alert`, on a noiseless radio that loses nothing and hears up
+    /// to about 112 m; returns the delivery times in seconds.
+    static func simulate(duration: String, waypoints: String, alert: String) async throws -> [Double] {
+        let indented = waypoints.split(separator: "\n").map { "          " + $0 }.joined(separator: "\n")
+        let scenario = try Scenario.parse(yaml: """
+            name: walker
+            start: 2025-01-01T09:00:00Z
+            duration: \(duration)
+            radio: {path_loss_exponent: 2.0, shadowing_sigma: 0, packet_loss: 0, sensitivity: -100}
+            gateways: [{name: desk, position: [0, 0, 1]}]
+            walkers:
+              - name: visitor
+                speed: 100
+                waypoints:
+            \(indented)
+            beacons:
+              - {name: visitor, ibeacon: {uuid: \(Timeline.uuid.uuidString), major: 1, minor: 1}, carried_by: visitor}
+            """, file: "walker.yaml")
+        var events: [AlertEvent] = []
+        _ = try await SimulationRun(simulation: Simulation(scenario: scenario), pipeline: pipeline(alert)).run { events.append($0.event) }
+        return delivered(events)
     }
 
     // MARK: resetWhenConditionInvalid
