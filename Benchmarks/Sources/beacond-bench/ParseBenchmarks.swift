@@ -61,9 +61,39 @@ enum ParseBenchmarks {
                 }
             }
             precondition(packets == reports && walked > 0, "framing benchmark lost packets")
-            results += [swiftResult, c, framing, walking]
+            // The same decode through the declarative layouts (what a configured vendor frame costs).
+            var layoutSightings = 0
+            let layouts = Bench.measure("parse \(name): frame + reports + built-in frames as layouts (BeaconLayout)",
+                                        items: reports, unit: "reports", repetitions: 20) {
+                layoutSightings = parseLayouts(opaque(stream))
+            }
+            precondition(layoutSightings == swiftTotals.sightings, "the layouts and the decoders disagree on iBeacons")
+            results += [swiftResult, c, framing, walking, layouts]
         }
         return results
+    }
+
+    /// Frame, walk reports, decode with the three built-in layouts; counts iBeacon frames.
+    @inline(never)
+    static func parseLayouts(_ stream: [UInt8]) -> Int {
+        var iBeacons = 0
+        var framer = H4Framer()
+        let layouts = BeaconLayout.builtIn
+        stream.withUnsafeBytes { bytes in
+            framer.feed(bytes) { output in
+                guard case .packet(let packet) = output else { return }
+                var reports = HCIEventParser.advertisingReports(inEvent: packet.bytes)
+                while let report = try? reports.next() {
+                    for layout in layouts {
+                        if let frame = layout.frame(inAdvertisingData: report.data) {
+                            if frame.id.kind == .iBeacon { iBeacons &+= 1 }
+                            break
+                        }
+                    }
+                }
+            }
+        }
+        return iBeacons
     }
 
     /// The per-report work the ranging loop's feed does: frame, walk reports, decode iBeacon.
