@@ -48,9 +48,12 @@ struct RegionAlertTests {
         #expect(events.map { ($0.time - Timeline.start).components.seconds } == [1])
     }
 
-    @Test("a region that is not configured is an error naming the alert and the known regions")
-    func unknownRegion() {
-        let yaml = "ranging:\n  regions: [{id: lobby}]\nalerts:\n  - {id: in, strategy: region, parameters: {region: lobyy}}\n"
+    @Test("a region that is not configured is an error naming the alert and the known regions", arguments: [
+        "{id: in, strategy: region, parameters: {region: lobyy}}",
+        "{id: in, strategy: cooldown, parameters: {period: 1m, of: [{strategy: any-of, of: [{strategy: region, region: lobyy}]}]}}",
+    ])
+    func unknownRegion(_ alert: String) {
+        let yaml = "ranging:\n  regions: [{id: lobby}]\nalerts:\n  - \(alert)\n"
         #expect {
             try Self.run(yaml, Timeline(present: []))
         } throws: { error in

@@ -86,10 +86,9 @@ public final class AlertPipeline {
         cycleLength = ranging.configuration.cycleLength
         let regionIDs = ranging.configuration.regions.map(\.id)
         for alert in alerts {
-            guard let strategy = alert.strategy as? RegionAlertStrategy, !regionIDs.contains(strategy.region) else { continue }
+            guard let region = Self.regionsNamed(by: alert.strategy).first(where: { !regionIDs.contains($0) }) else { continue }
             let known = regionIDs.isEmpty ? "none is configured" : "known: " + regionIDs.joined(separator: ", ")
-            throw .strategy(alertID: alert.definition.id,
-                            message: "region '\(strategy.region)' is not under ranging.regions (\(known))")
+            throw .strategy(alertID: alert.definition.id, message: "region '\(region)' is not under ranging.regions (\(known))")
         }
         do {
             let engineConfiguration = try AlertEngineConfiguration(rules: configuration.alerts.map(\.rule),
@@ -133,6 +132,16 @@ public final class AlertPipeline {
         self.registry = registry
         alerts = configured
         engine = replacement
+    }
+
+    /// The regions `strategy` (or a strategy inside it) alerts on.
+    static func regionsNamed(by strategy: any BeaconAlertStrategy) -> [String] {
+        switch strategy {
+        case let region as RegionAlertStrategy: [region.region]
+        case let composite as CompositeAlertStrategy: composite.children.flatMap(regionsNamed(by:))
+        case let cooldown as CooldownAlertStrategy: regionsNamed(by: cooldown.inner)
+        default: []
+        }
     }
 
     static func configure(_ definitions: [AlertDefinition], registry: StrategyRegistry,
