@@ -71,6 +71,7 @@ extension AlertPipeline {
         guard transaction.keepsStrategyState,
               let fresh = try? Self.configure(alerts.map(\.definition), registry: registry, reusing: []) else { return }
         alerts = fresh
+        durabilityWarnings.removeAll()
         restoreStrategies()
     }
 }
