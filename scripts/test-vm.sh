@@ -60,6 +60,22 @@ BIN=$(swift build -c release --show-bin-path)/beacond
 "$VHCI_VM/make-swift-payload.sh" "$PAYLOAD_DIR" \
     'beacond scan --adapter hci$VHCI_SCAN_INDEX --duration 6s --format jsonl --record /tmp/scan.btsnoop > /tmp/scan.jsonl; check-ibeacon /tmp/scan.jsonl; beacond parse /tmp/scan.btsnoop > /tmp/recorded.jsonl; check-ibeacon /tmp/recorded.jsonl; check-sigint; check-errors; check-recovery' \
     "$BIN"
+# make-swift-payload.sh copies the system libraries the VM image lacks only when the image's
+# rootfs is already built (it compares with /tmp/vhci-vm/rootfs); on a fresh machine it is not
+# built yet, and beacond would not start in the VM (libmosquitto, libsqlite3 …). Copy every
+# library beacond loads that is not in Debian's minimal image + BlueZ ourselves, under usr/
+# (the image is merged-/usr).
+ldd "$BIN" | awk '/=> \//{print $3}' | while read -r lib; do
+    case "$lib" in /lib/x86_64-linux-gnu/*|/usr/lib/x86_64-linux-gnu/*) ;; *) continue ;; esac
+    case "$(basename "$lib")" in
+        libc.so.*|libm.so.*|libgcc_s.so.*|libstdc++.so.*|libz.so.*|libbluetooth.so.*) continue ;;
+    esac
+    dest=/usr${lib#/usr}
+    [ -e "$PAYLOAD_DIR$dest" ] && continue
+    mkdir -p "$PAYLOAD_DIR$(dirname "$dest")"
+    cp -L "$lib" "$PAYLOAD_DIR$dest"
+    say "payload: $(basename "$lib") (not in the VM image)"
+done
 cat > "$PAYLOAD_DIR/opt/payload/bin/check-ibeacon" <<'CHECK'
 #!/bin/sh
 # Exit 0 iff a JSON line of `beacond scan` carries the vhci-vm advertiser's iBeacon.
