@@ -83,13 +83,10 @@ extension Scoring {
         return BeaconKey(uuid: uuid, major: major, minor: minor)
     }
 
-    /// The uuid of an Eddystone-UID identity: its 10-byte namespace then its 6-byte instance.
+    /// The uuid of an Eddystone-UID identity (its namespace then its instance, as `BeaconID` has it).
     static func eddystoneUUID(_ object: [String: Any]) -> UUID? {
-        guard let namespace = object["namespace"] as? String, let instance = object["instance"] as? String,
-              namespace.count == 20, instance.count == 12 else { return nil }
-        let hex = Array(namespace + instance)
-        let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }
-        return UUID(uuidString: groups.joined(separator: "-"))
+        guard let namespace = object["namespace"] as? String, let instance = object["instance"] as? String else { return nil }
+        return BeaconID("eddystone-uid:\(namespace):\(instance)")?.uuid
     }
 
     static func forEachObject(path: String, _ body: (Int, [String: Any]) throws -> Void) throws {

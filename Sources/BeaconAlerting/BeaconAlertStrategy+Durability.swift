@@ -4,6 +4,9 @@ extension BeaconAlertStrategy {
     /// Default: region events are ignored.
     public func observe(_ event: RegionEvent) {}
 
+    /// Default: no region.
+    public var regionsObserved: [String] { [] }
+
     /// Default: false (the strategy may remember beacons).
     public var isIdle: Bool { false }
 

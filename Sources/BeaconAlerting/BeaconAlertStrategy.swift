@@ -67,6 +67,10 @@ public protocol BeaconAlertStrategy<Parameter>: AnyObject {
     /// composites pass it on to their members. (Default: ignored.)
     func observe(_ event: RegionEvent)
 
+    /// The ids of the ranging regions whose events the strategy needs (a region strategy's, or
+    /// its members'), so that a pipeline can refuse one that is not configured. (Default: none.)
+    var regionsObserved: [String] { get }
+
     /// True when the strategy remembers no beacon, so that cycles in which nothing is heard
     /// cannot change anything: a pipeline then skips them. (Default: false, "may remember some",
     /// which makes the pipeline run every such cycle.)

@@ -181,6 +181,9 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     /// Ignores region events. A subclass that uses them (or has members that do) overrides it.
     open func observe(_ event: RegionEvent) {}
 
+    /// No region. A subclass that observes regions (or has members that do) overrides it.
+    open var regionsObserved: [String] { [] }
+
     /// True when no beacon is remembered. A subclass with more state (a composite's members)
     /// overrides it.
     open var isIdle: Bool { ids.isEmpty }

@@ -47,6 +47,8 @@ public final class CompositeAlertStrategy: BeaconAlertStrategyBase<CompositeMemb
         super.finishCycle(now: now, fired: fired)
     }
 
+    public override var regionsObserved: [String] { children.flatMap(\.regionsObserved) }
+
     public override func observe(_ event: RegionEvent) {
         for child in children { child.observe(event) }
     }

@@ -74,6 +74,8 @@ public final class CooldownAlertStrategy: BeaconAlertStrategy {
 
     public func observe(_ event: RegionEvent) { inner.observe(event) }
 
+    public var regionsObserved: [String] { inner.regionsObserved }
+
     public var isIdle: Bool { lastAlert.count == 0 && inner.isIdle }
 
     public var stateDurability: StrategyStateDurability { inner.stateDurability }

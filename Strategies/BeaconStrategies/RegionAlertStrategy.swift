@@ -29,6 +29,8 @@ public final class RegionAlertStrategy: BeaconAlertStrategy {
 
     public var key: String { Self.key }
 
+    public var regionsObserved: [String] { [region] }
+
     public func observe(_ event: RegionEvent) {
         if event.regionID == region, event.kind == on, !pending.contains(event.beacon) { pending.append(event.beacon) }
     }

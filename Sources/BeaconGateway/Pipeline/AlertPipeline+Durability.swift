@@ -8,7 +8,7 @@ extension AlertPipeline {
     /// cannot be read makes that alert's strategy start afresh (and says so in
     /// ``durabilityWarnings``). Strategies whose state is not (fully) saved are named there too.
     func restoreStrategies() {
-        if let clock = engine.state.strategyClock { resumeStrategies(from: clock) }
+        if let clock = engine.state.strategyClock { decidedThrough = clock }
         var byAlert: [String: [SavedStrategyState]] = [:]
         for saved in engine.state.strategyStates.values { byAlert[saved.key.alertID, default: []].append(saved) }
         for (index, alert) in alerts.enumerated() {
@@ -58,7 +58,7 @@ extension AlertPipeline {
                 }
             }
         }
-        if !changes.isEmpty, let clock = strategyClock { changes.append(.putStrategyClock(clock)) }
+        if !changes.isEmpty, let clock = decidedThrough { changes.append(.putStrategyClock(clock)) }
         return changes
     }
 

@@ -1,7 +1,6 @@
 import BeaconAlerting
 import BeaconCore
 import BeaconRanging
-import BeaconStrategies
 import BeaconWire
 
 /// The stages after a source, in order: decode packets (BeaconWire) → range beacons once per
@@ -42,14 +41,9 @@ public final class AlertPipeline {
     var pendingStrategyChanges: [AlertStateChange] = []
     /// What could not be restored or will not be saved, for the daemon to log.
     public internal(set) var durabilityWarnings: [String] = []
-    /// The end of the latest cycle the strategies have seen.
-    private var decidedThrough: Timestamp?
-    /// The end of the latest cycle the strategies have seen, if any.
-    var strategyClock: Timestamp? { decidedThrough }
-
-    /// After a restart: the strategies had seen the cycles up to `clock`; the ones from there on
-    /// are run (as unseen, while nothing is heard) before the first new one.
-    func resumeStrategies(from clock: Timestamp) { decidedThrough = clock }
+    /// The end of the latest cycle the strategies have seen (saved with their state, and
+    /// restored after a restart so the cycles since are run before the first new one).
+    var decidedThrough: Timestamp?
     private var idleUpdate = RangingUpdate(cycleStart: .epoch, time: .epoch)
     /// The ranging cycle's length (kept here: the ranging loop is busy while it calls back).
     private let cycleLength: Duration
@@ -86,7 +80,7 @@ public final class AlertPipeline {
         cycleLength = ranging.configuration.cycleLength
         let regionIDs = ranging.configuration.regions.map(\.id)
         for alert in alerts {
-            guard let region = Self.regionsNamed(by: alert.strategy).first(where: { !regionIDs.contains($0) }) else { continue }
+            guard let region = alert.strategy.regionsObserved.first(where: { !regionIDs.contains($0) }) else { continue }
             let known = regionIDs.isEmpty ? "none is configured" : "known: " + regionIDs.joined(separator: ", ")
             throw .strategy(alertID: alert.definition.id, message: "region '\(region)' is not under ranging.regions (\(known))")
         }
@@ -132,16 +126,6 @@ public final class AlertPipeline {
         self.registry = registry
         alerts = configured
         engine = replacement
-    }
-
-    /// The regions `strategy` (or a strategy inside it) alerts on.
-    static func regionsNamed(by strategy: any BeaconAlertStrategy) -> [String] {
-        switch strategy {
-        case let region as RegionAlertStrategy: [region.region]
-        case let composite as CompositeAlertStrategy: composite.children.flatMap(regionsNamed(by:))
-        case let cooldown as CooldownAlertStrategy: regionsNamed(by: cooldown.inner)
-        default: []
-        }
     }
 
     static func configure(_ definitions: [AlertDefinition], registry: StrategyRegistry,
