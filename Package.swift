@@ -4,8 +4,9 @@ import PackageDescription
 // beacond: BLE proximity beacons → ranging → alert strategies → alerts.
 //
 // Data flows one way: sources → BeaconWire (parse) → BeaconRanging → BeaconAlerting
-// (strategies, engine) → sinks. Core, Wire, Ranging, Alerting and Strategies need no system
-// library; libbluetooth is linked by BeaconBlueZ alone.
+// (strategies, engine) → BeaconPipeline (the stages, owned by one task) → sinks. Core, Wire,
+// Ranging, Alerting, Strategies and Pipeline need no system library; BlueZ's headers are read by
+// BeaconBlueZ alone (nothing of libbluetooth is linked).
 
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -20,6 +21,7 @@ let package = Package(
         .library(name: "BeaconRanging", targets: ["BeaconRanging"]),
         .library(name: "BeaconAlerting", targets: ["BeaconAlerting"]),
         .library(name: "BeaconStrategies", targets: ["BeaconStrategies"]),
+        .library(name: "BeaconPipeline", targets: ["BeaconPipeline"]),
         .library(name: "BeaconSimulator", targets: ["BeaconSimulator"]),
         .library(name: "BeaconBlueZ", targets: ["BeaconBlueZ"]),
         .library(name: "BeaconGateway", targets: ["BeaconGateway"]),
@@ -31,8 +33,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
@@ -43,20 +43,20 @@ let package = Package(
         // MARK: Libraries, upstream first
         .target(name: "BeaconCore", swiftSettings: swiftSettings),
         .target(name: "BeaconWire", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
-        .systemLibrary(
-            name: "CBluetooth",
-            pkgConfig: "bluez",
-            providers: [.apt(["libbluetooth-dev"])]
-        ),
+        // BlueZ's headers (libbluetooth-dev); no library is linked (see its module map).
+        .systemLibrary(name: "CBluetooth"),
         .target(name: "BeaconBlueZ", dependencies: ["BeaconCore", "BeaconWire", "CBluetooth"],
                 swiftSettings: swiftSettings),
         // A header-only leaf: the processor's prefetch hint, for the ranging loop's batch path.
         .target(name: "CBeaconPrefetch"),
         .target(name: "BeaconRanging", dependencies: ["BeaconCore", "CBeaconPrefetch"], swiftSettings: swiftSettings),
         .target(name: "BeaconAlerting", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
-        .target(name: "BeaconSinks", dependencies: ["BeaconCore", "BeaconAlerting",
-                                                    .product(name: "Crypto", package: "swift-crypto"),
-                                                    .product(name: "AsyncHTTPClient", package: "async-http-client")],
+        // The stages after a source, and the one task that owns them: no NIO, HTTP, SQLite or radio.
+        .target(name: "BeaconPipeline", dependencies: ["BeaconCore", "BeaconWire", "BeaconRanging", "BeaconAlerting"],
+                swiftSettings: swiftSettings),
+        // Outgoing HTTP(S) on the platform's URL loading (libcurl on Linux): no TLS stack to build.
+        .target(name: "BeaconHTTP", swiftSettings: swiftSettings),
+        .target(name: "BeaconSinks", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconHTTP"],
                 swiftSettings: swiftSettings),
         .systemLibrary(
             name: "CMosquitto",
@@ -78,23 +78,29 @@ let package = Package(
                                                         .product(name: "Yams", package: "Yams")],
                 path: "Simulator/BeaconSimulator", swiftSettings: swiftSettings),
         .target(name: "BeaconGateway", dependencies: [
-            "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconAlerting",
+            "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconAlerting", "BeaconPipeline",
             "BeaconStrategies", "BeaconSimulator", "BeaconSinks", "BeaconStore", "BeaconMQTT",
-            .product(name: "Yams", package: "Yams"), .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            "BeaconHTTP", .product(name: "Yams", package: "Yams"),
             .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ], swiftSettings: swiftSettings),
+        // The version string, set by `make dist` from git tags (see its header).
+        .target(name: "CBeacondVersion"),
         .executableTarget(name: "beacond", dependencies: [
-            "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconAlerting", "BeaconStrategies",
-            "BeaconSimulator", "BeaconGateway", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconAlerting", "BeaconPipeline", "BeaconStrategies",
+            "BeaconSimulator", "BeaconGateway", "CBeacondVersion",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"), .product(name: "NIOCore", package: "swift-nio"),
+            "BeaconHTTP",
         ], swiftSettings: swiftSettings),
 
         // MARK: Tests
+        // What several test targets share: packets built from the specifications, scripted sources.
+        .target(name: "BeaconTestSupport", dependencies: ["BeaconCore"], path: "Tests/BeaconTestSupport",
+                swiftSettings: swiftSettings),
         .testTarget(name: "BeaconCoreTests", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
         .testTarget(name: "BeaconWireTests", dependencies: ["BeaconCore", "BeaconWire"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
@@ -103,6 +109,9 @@ let package = Package(
         .testTarget(name: "BeaconRangingTests", dependencies: ["BeaconCore", "BeaconRanging"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "BeaconAlertingTests", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStrategies"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "BeaconPipelineTests", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconPipeline",
+                                                                "BeaconStrategies", "BeaconTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "BeaconStoreTests", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStore",
                                                              "engine-crash-harness"],
@@ -114,8 +123,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "BeaconSimulatorTests", dependencies: ["BeaconCore", "BeaconWire", "BeaconSimulator"],
                     exclude: ["Fixtures"], swiftSettings: swiftSettings),
-        .testTarget(name: "BeaconGatewayTests", dependencies: ["BeaconGateway", "BeaconStore", "BeaconSimulator", "beacond",
-                                                             .product(name: "AsyncHTTPClient", package: "async-http-client")],
+        .testTarget(name: "BeaconGatewayTests", dependencies: ["BeaconGateway", "BeaconPipeline", "BeaconStore", "BeaconTestSupport", "BeaconSimulator", "beacond", "BeaconHTTP"],
                     exclude: ["Support/config_server.py"], swiftSettings: swiftSettings),
     ]
 )

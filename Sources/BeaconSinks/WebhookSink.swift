@@ -1,7 +1,5 @@
-import AsyncHTTPClient
-import Crypto
+import BeaconHTTP
 import Foundation
-import NIOCore
 
 /// POSTs each event's JSON to a URL: 2xx confirms, anything else (or no answer within the
 /// timeout) is retried later.
@@ -40,29 +38,25 @@ public struct WebhookSink: AlertSink {
     public func deliver(_ event: OutboundEvent) async throws {
         let target = event.destination ?? url
         try Self.validate(target)
-        var request = HTTPClientRequest(url: target)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.headers.add(name: "Idempotency-Key", value: event.key)
+        var headers: [(name: String, value: String)] = [("Content-Type", "application/json"), ("Idempotency-Key", event.key)]
         if let secret {
-            request.headers.add(name: "X-Beacond-Signature", value: "sha256=" + Self.signature(of: event.body, secret: secret))
+            headers.append(("X-Beacond-Signature", "sha256=" + Self.signature(of: event.body, secret: secret)))
         }
-        request.body = .bytes(ByteBuffer(string: event.body))
-        let response: HTTPClientResponse
+        let request = HTTPRequest(method: "POST", url: target, headers: headers, body: Array(event.body.utf8), timeout: timeout)
+        let response: HTTPResponse
         do {
-            response = try await client.execute(request, timeout: .nanoseconds(Int64(timeout.nanoseconds)))
+            response = try await client.send(request, maximumBodySize: 64 * 1024)
         } catch {
-            throw SinkError.http(url: target, reason: "\(error)")
+            throw SinkError.http(url: target, reason: error.description)
         }
-        _ = try? await response.body.collect(upTo: 64 * 1024)
-        guard (200..<300).contains(Int(response.status.code)) else {
-            throw SinkError.httpStatus(url: target, status: Int(response.status.code))
+        guard (200..<300).contains(response.status) else {
+            throw SinkError.httpStatus(url: target, status: response.status)
         }
     }
 
     /// The lowercase hex HMAC-SHA256 of `body` keyed with `secret` (both as UTF-8).
     public static func signature(of body: String, secret: String) -> String {
-        let code = HMAC<SHA256>.authenticationCode(for: Data(body.utf8), using: SymmetricKey(data: Data(secret.utf8)))
+        let code = HMACSHA256.authenticationCode(for: body.utf8, key: secret.utf8)
         return code.map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex
@@ -73,14 +67,5 @@ public struct WebhookSink: AlertSink {
         guard url.hasPrefix("http://") || url.hasPrefix("https://"), URL(string: url)?.host != nil else {
             throw .invalidURL(url)
         }
-    }
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds (saturating).
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : product + attoseconds / 1_000_000_000
     }
 }

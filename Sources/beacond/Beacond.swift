@@ -1,4 +1,5 @@
 import ArgumentParser
+import CBeacondVersion
 
 /// `beacond`: BLE proximity beacons in, alerts out.
 ///
@@ -13,7 +14,7 @@ struct Beacond: AsyncParsableCommand {
             Sources: a BlueZ HCI adapter (scan), captures (parse, replay) and the simulator.
             Run `beacond help <subcommand>` for details.
             """,
-        version: "0.1.0",
+        version: String(cString: beacond_version()),
         subcommands: [
             // One line per subcommand; keep alphabetical.
             RunCommand.self,

@@ -1,8 +1,7 @@
 import ArgumentParser
-import AsyncHTTPClient
 import BeaconCore
 import BeaconGateway
-import NIOCore
+import BeaconHTTP
 
 /// `beacond post-event NAME`: posts a named event to a running daemon's HTTP endpoint, which
 /// cancels the pending alerts whose `cancelOn` lists `{event: NAME}`.
@@ -40,19 +39,15 @@ struct PostEventCommand: AsyncParsableCommand {
         let base = to.hasSuffix("/") ? String(to.dropLast()) : to
         var url = "\(base)/events/\(name)"
         if let beacon { url += "?beacon=" + beacon }  // ids are letters, digits, '-' and ':' only
-        let client = HTTPClient(eventLoopGroupProvider: .singleton)
-        let outcome: Result<(Int, String), any Error>
+        let outcome: Result<(Int, String), HTTPClientError>
         do {
-            var request = HTTPClientRequest(url: url)
-            request.method = .POST
-            // A daemon answers in milliseconds; the client keeps retrying a refused connection until then.
-            let response = try await client.execute(request, timeout: .seconds(5))
-            let body = try await response.body.collect(upTo: 1 << 20)
-            outcome = .success((Int(response.status.code), String(buffer: body)))
+            // A daemon answers in milliseconds.
+            let response = try await HTTPClient.shared.send(HTTPRequest(method: "POST", url: url, timeout: .seconds(5)),
+                                                            maximumBodySize: 1 << 20)
+            outcome = .success((response.status, String(decoding: response.body, as: UTF8.self)))
         } catch {
             outcome = .failure(error)
         }
-        try? await client.shutdown()
         switch outcome {
         case .success(let (status, body)) where (200..<300).contains(status):
             print(body, terminator: body.hasSuffix("\n") ? "" : "\n")

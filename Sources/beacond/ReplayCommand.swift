@@ -2,6 +2,7 @@ import ArgumentParser
 import BeaconAlerting
 import BeaconCore
 import BeaconGateway
+import BeaconPipeline
 import BeaconSimulator
 import BeaconStrategies
 

@@ -61,8 +61,8 @@ struct RunCommand: AsyncParsableCommand {
             printError("error: \(error)")
             throw ExitCode(2)
         }
-        // The gateway ending by itself (a replay, a simulation) ends the group; its failure cancels it.
-        services.append(.init(service: gateway, successTerminationBehavior: .gracefullyShutdownGroup))
+        // The source ending by itself (a replay, a simulation) shuts the group down; so does a failure.
+        services += gateway.services
         let signalsSeen = Atomic<Int>(0)
         let signals = SignalCanceller(signals: [SIGINT, SIGTERM]) {
             if signalsSeen.add(1, ordering: .relaxed).newValue > 1 {
@@ -70,6 +70,7 @@ struct RunCommand: AsyncParsableCommand {
                 Glibc.exit(130)
             }
             printError("beacond: stopping (a second signal exits at once)")
+            gateway.stop()
         }
         defer { signals.cancel() }
         logger.notice("running \(gateway.sourceName) with \(gateway.configuration.sinks.count) sinks")
@@ -86,6 +87,7 @@ struct RunCommand: AsyncParsableCommand {
             printError("error: \(error)")
             throw ExitCode(1)
         }
+        gateway.collectMetrics()
         printError(ReplayCommand.summary(gateway.statistics).replacingOccurrences(of: "replay: ", with: "beacond: "))
     }
 }

@@ -2,8 +2,10 @@ import ArgumentParser
 import BeaconAlerting
 import BeaconCore
 import BeaconGateway
+import BeaconPipeline
 import BeaconSimulator
 import BeaconStrategies
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -71,14 +73,16 @@ struct SimulateCommand: AsyncParsableCommand {
             try GroundTruth(scenario: scenario).write(toFile: truth, includeDistances: scenario.beacons.count <= 1000)
         }
         let showProgress = !quiet && isatty(STDERR_FILENO) == 1
-        var progress = ProgressBar(total: scenario.duration, enabled: showProgress)
+        // The simulator reports progress from its own task.
+        let progress = Mutex(ProgressBar(total: scenario.duration, enabled: showProgress))
         var output = StandardOutput()
         let started = ContinuousClock.now
+        let start = scenario.start
         let summary = try await SimulationRun(simulation: simulation, pipeline: pipeline, recordPath: record).run(
-            progress: { time, stats in progress.update(virtual: time - scenario.start, reports: stats.reports) },
+            progress: { time, stats in progress.withLock { $0.update(virtual: time - start, reports: stats.reports) } },
             emit: { output.write($0.event.jsonLine) })
         output.flush()
-        progress.finish()
+        progress.withLock { $0.finish() }
         let wall = ContinuousClock.now - started
         printError(Self.table(summary, scenario: scenario, wall: wall))
     }

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconAlerting
+import BeaconPipeline
 import FoundationEssentials
 import Testing
 @testable import BeaconGateway

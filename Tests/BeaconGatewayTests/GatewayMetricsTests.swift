@@ -1,5 +1,6 @@
 import BeaconBlueZ
 import BeaconGateway
+import BeaconPipeline
 import BeaconSinks
 import Testing
 

@@ -1,6 +1,7 @@
 import BeaconAlerting
 import BeaconCore
 import BeaconGateway
+import BeaconPipeline
 import BeaconSimulator
 import BeaconStrategies
 import BeaconWire
@@ -98,7 +99,7 @@ struct RealScannerContractTests {
             let configuration = try GatewayConfiguration(node: ConfigNode(yaml: yaml + firing))
             let pipeline = try AlertPipeline(configuration: configuration, registry: .builtIn())
             var events: [AlertEvent] = []
-            try await PipelineRunner.run(source: CaptureReplaySource(path: path), pipeline: pipeline, finish: .seconds(30)) {
+            try await PipelineRunner.run(source: CaptureReplaySource(path: path), pipeline: pipeline, closingAfter: .seconds(30)) {
                 events.append($0.event)
             }
             #expect(Self.deliveredSeconds(events) == expected, "firing: \(firing.isEmpty ? "default" : firing)")

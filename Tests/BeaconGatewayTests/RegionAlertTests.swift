@@ -1,6 +1,7 @@
 import BeaconAlerting
 import BeaconCore
 import BeaconGateway
+import BeaconPipeline
 import BeaconStrategies
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import BeaconAlerting
 import BeaconCore
 import BeaconGateway
+import BeaconPipeline
 import BeaconStrategies
 import Foundation
 import Testing
@@ -119,7 +120,7 @@ struct RemoteAlertDefinitionsTests {
         // … then version B arrives: lobby-dwell is unchanged (its visit goes on), hello is new.
         let b = try GatewayConfiguration(node: ConfigNode(yaml: Self.versionB))
         try pipeline.replaceAlerts(b.alerts, registry: registry)
-        #expect(pipeline.alertDefinitions.map(\.id) == ["lobby-dwell", "hello"])
+        #expect(pipeline.alertsInForce.map(\.id) == ["lobby-dwell", "hello"])
         for second in 3..<8 { try sight(second) }
         let delivered = events.filter { $0.kind == .delivered }
         // The dwell counted from the first cycle (09:00:01), not from the reload: fires at 09:00:06.
@@ -133,7 +134,7 @@ struct RemoteAlertDefinitionsTests {
         let pipeline = try AlertPipeline(configuration: GatewayConfiguration(node: ConfigNode(yaml: Self.versionA)), registry: registry)
         let bad = try GatewayConfiguration(node: ConfigNode(yaml: "alerts:\n  - {id: x, strategy: nope}\n"))
         #expect(throws: PipelineError.self) { try pipeline.replaceAlerts(bad.alerts, registry: registry) }
-        #expect(pipeline.alertDefinitions.map(\.id) == ["lobby-dwell"])
+        #expect(pipeline.alertsInForce.map(\.id) == ["lobby-dwell"])
     }
 
     @Test("alerts: {url, checkEvery} configures the remote source; a bad URL is refused at its line")

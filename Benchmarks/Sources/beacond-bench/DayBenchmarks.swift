@@ -1,5 +1,6 @@
 import BeaconAlerting
 #if canImport(Glibc)
+import BeaconPipeline
 import Glibc
 #endif
 import BeaconCore

@@ -1,5 +1,6 @@
 import BeaconAlerting
 import BeaconCore
+import BeaconPipeline
 
 /// One alert from the configuration file's `alerts:` list: which beacons, which strategy with
 /// which parameters, and what to say.
@@ -38,15 +39,14 @@ public struct AlertDefinition: Sendable {
 
     static let keys = ["id", "match", "strategy", "parameters", "content"] + AlertPolicy.configurationKeys
 
-    /// True when `other` has the same id, match, strategy key and parameters: its strategy (and
-    /// the per-beacon state it holds) can carry over a configuration reload.
-    public func isSameStrategy(as other: AlertDefinition) -> Bool {
-        id == other.id && match == other.match && strategy == other.strategy
-            && parameters?.strategyValue == other.parameters?.strategyValue
-    }
-
     /// The rule the alert engine applies to this definition.
     public var rule: AlertRule { AlertRule(id: id, content: content, policy: policy) }
+
+    /// The alert as the pipeline runs it (its origin is where its parameters were written).
+    public func pipelineAlert() throws(ConfigurationError) -> PipelineAlert {
+        PipelineAlert(id: id, match: match, strategy: strategy, parameters: try parameters?.strategyParameters() ?? [:],
+                      rule: rule, origin: parameters.map { "\($0.file):\($0.line ?? 0)" })
+    }
 
     /// Reads one definition, checking every key.
     public init(node: ConfigNode) throws(ConfigurationError) {

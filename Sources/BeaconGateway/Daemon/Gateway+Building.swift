@@ -2,6 +2,7 @@ import BeaconAlerting
 import BeaconBlueZ
 import BeaconCore
 import BeaconMQTT
+import BeaconPipeline
 import BeaconSimulator
 import BeaconSinks
 import BeaconStore
@@ -10,20 +11,36 @@ import Logging
 
 /// Builds the daemon from its configuration: the source, the state store (SQLite with an outbox
 /// per sink, or memory), the pipeline, and a sink with its dispatcher for each `sinks:` entry.
-/// Nothing runs until ``Gateway/run()``.
+/// Nothing runs until the gateway's ``Gateway/services`` run.
 ///
 /// - Parameters:
 ///   - file: the configuration file's name, for messages.
+///   - clock: the daemon's time: a live source's tick, posted events and remote checks (a
+///     ``ManualClock`` in tests; a radio still stamps its packets with the wall clock).
 ///   - logger: receives what the daemon has to say (retries, overflow, leftovers), with the
 ///     sink's name and such as metadata.
 /// - Throws: ``GatewayError`` naming what cannot be opened or built.
 public func buildGateway(_ configuration: GatewayConfiguration, file: String = "<configuration>",
-                         registry: StrategyRegistry = .builtIn(),
+                         registry: StrategyRegistry = .builtIn(), clock: AnyTimestampClock = .wall,
                          logger: Logger = Logger(label: "beacond")) throws(GatewayError) -> Gateway {
     guard let sourceDefinition = configuration.source else { throw .noSource(file: file) }
     let metrics = GatewayMetrics()
     let (source, isLive) = try makeSource(sourceDefinition, metrics: metrics, logger: logger)
+    return try buildGateway(configuration, source: source, isLive: isLive, registry: registry, clock: clock,
+                            metrics: metrics, logger: logger)
+}
 
+/// Builds the daemon around a source of the caller's (an embedding application's, a test's),
+/// ignoring the configuration's `source:`.
+/// - Parameters:
+///   - isLive: true for a source on real time (a radio): the pipeline is ticked every second on
+///     `clock` and posted events happen at `clock`'s time; false for a source with its own time
+///     (a replay, a simulation), whose latest packet time posted events use.
+/// - Throws: ``GatewayError`` naming what cannot be opened or built.
+public func buildGateway(_ configuration: GatewayConfiguration, source: any AdvertisementSource, isLive: Bool,
+                         registry: StrategyRegistry = .builtIn(), clock: AnyTimestampClock = .wall,
+                         metrics: GatewayMetrics = GatewayMetrics(),
+                         logger: Logger = Logger(label: "beacond")) throws(GatewayError) -> Gateway {
     var sinks: [(name: String, sink: any AlertSink)] = []
     var observers: [any BeaconStateObserver] = []
     for definition in configuration.sinks {
@@ -62,7 +79,6 @@ public func buildGateway(_ configuration: GatewayConfiguration, file: String = "
     }
     for warning in pipeline.durabilityWarnings { logger.warning("state: \(warning)") }
 
-    pipeline.recordsPresence = !observers.isEmpty
     let dispatchers = sinks.map { name, sink in
         (name: name, dispatcher: OutboxDispatcher(sinkName: name, sink: sink, outbox: outbox, report: { report in
             var logger = logger
@@ -97,9 +113,9 @@ public func buildGateway(_ configuration: GatewayConfiguration, file: String = "
                                   registry: registry)
         })
     }
-    return Gateway(configuration: configuration, source: source, isLive: isLive, pipeline: LockedPipeline(pipeline),
+    return Gateway(configuration: configuration, source: source, isLive: isLive, pipeline: pipeline,
                    remoteAlerts: remote, registry: registry, sinks: dispatchers, outbox: outbox, metrics: metrics,
-                   stateObservers: observers, logger: logger)
+                   stateObservers: observers, clock: clock, logger: logger)
 }
 
 private func makeSource(_ definition: SourceDefinition, metrics: GatewayMetrics,

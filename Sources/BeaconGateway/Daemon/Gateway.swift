@@ -1,35 +1,38 @@
 import BeaconAlerting
-import BeaconBlueZ
 import BeaconCore
+import BeaconPipeline
 import BeaconSinks
 import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// The running daemon: a source feeding the pipeline, whose engine writes every event to each
-/// sink's outbox in the same transaction as its state; one ``OutboxDispatcher`` per sink
-/// delivers from there.
+/// The running daemon, as the services of one service group (``services``), each a long-lived
+/// part that the group's cancellation reaches:
 ///
-/// Shutdown order (``stop()``): the source stops first; the pipeline has nothing left in flight
-/// (its events are in the outbox as soon as they exist); each sink then gets a last attempt and
-/// is flushed; what it did not confirm stays in the outbox for the next start. A source that ends
-/// by itself (a replay, a simulation) is followed by delivery of the whole backlog.
+/// | service | does |
+/// |---|---|
+/// | the source | feeds batches to the pipeline's inbox; a live one also ticks it every second |
+/// | remote alerts | checks the remote alert document, applies new sets (if configured) |
+/// | the pipeline | the one task that owns the ``AlertPipeline`` (a ``PipelineRunner``) |
+/// | one dispatcher per sink | delivers the sink's outbox |
 ///
-/// It is a swift-service-lifecycle `Service`: in a `ServiceGroup`, graceful shutdown (SIGTERM,
-/// SIGINT) calls ``stop()``.
-public final class Gateway: Service, Sendable {
-    private struct Control {
-        var stopping = false
-        var sourceTask: Task<Void, any Error>?
-    }
-
+/// The engine writes every event to each sink's outbox in the same transaction as its state;
+/// the dispatchers deliver from there. The group shuts down in reverse order: the source stops
+/// first; the pipeline handles what is in its inbox; each sink then gets a last attempt (or, when
+/// the source ended by itself — a replay, a simulation — delivers the whole backlog); what it did
+/// not confirm stays in the outbox for the next start.
+///
+/// Time comes from the injected clock: the live source's tick, posted events and remote checks.
+public final class Gateway: Sendable {
     /// The configuration it was built from.
     public let configuration: GatewayConfiguration
     /// The source's name (`hci0`, `replay:…`, `sim:…`).
     public var sourceName: String { source.name }
     let source: any AdvertisementSource
     let isLive: Bool
-    let pipeline: LockedPipeline
+    /// The owner of the pipeline's state; everything else sends it inputs or reads its snapshot.
+    let runner: PipelineRunner
+    let pipelineService: PipelineService
     /// Remotely administered alert definitions (`alerts: {url, checkEvery}`), if configured.
     let remoteAlerts: RemoteAlertDefinitions?
     let registry: StrategyRegistry
@@ -38,85 +41,99 @@ public final class Gateway: Service, Sendable {
     /// The daemon's metrics (served by the ``ControlServer`` at `/metrics`).
     public let metrics: GatewayMetrics
     let logger: Logger
-    let stateObservers: [any BeaconStateObserver]
-    private let control = Mutex(Control())
+    let clock: AnyTimestampClock
+    let lifecycle: GatewayLifecycle
+    /// The daemon's services, in the order a service group starts them; it stops them in reverse
+    /// (source first, sinks last). Add the control endpoint before them, so that it stops last.
+    /// The source ending by itself shuts the group down gracefully; a failure anywhere does too,
+    /// and the group then throws it.
+    public let services: [ServiceGroupConfiguration.ServiceConfiguration]
+    /// The group ``run()`` runs the services in, for ``stop()``.
+    private let ownGroup = Mutex<(group: ServiceGroup?, stopRequested: Bool)>((nil, false))
 
-    init(configuration: GatewayConfiguration, source: any AdvertisementSource, isLive: Bool, pipeline: LockedPipeline,
-         remoteAlerts: RemoteAlertDefinitions? = nil, registry: StrategyRegistry = StrategyRegistry(),
-         sinks: [(name: String, dispatcher: OutboxDispatcher)], outbox: any Outbox, metrics: GatewayMetrics,
-         stateObservers: [any BeaconStateObserver] = [], logger: Logger) {
+    init(configuration: GatewayConfiguration, source: any AdvertisementSource, isLive: Bool,
+         pipeline: sending AlertPipeline, remoteAlerts: RemoteAlertDefinitions? = nil,
+         registry: StrategyRegistry = StrategyRegistry(), sinks: [(name: String, dispatcher: OutboxDispatcher)],
+         outbox: any Outbox, metrics: GatewayMetrics, stateObservers: [any BeaconStateObserver] = [],
+         clock: AnyTimestampClock, logger: Logger) {
         self.configuration = configuration
         self.source = source
         self.isLive = isLive
-        self.pipeline = pipeline
+        let runner = PipelineRunner()
+        self.runner = runner
+        let lifecycle = GatewayLifecycle()
+        self.lifecycle = lifecycle
+        let dispatchers = sinks.map(\.dispatcher)
+        pipelineService = PipelineService(runner: runner, pipeline: pipeline, observers: stateObservers,
+                                          notify: { for dispatcher in dispatchers { dispatcher.notify() } })
         self.sinks = sinks
         self.outbox = outbox
         self.metrics = metrics
-        self.stateObservers = stateObservers
         self.logger = logger
         self.remoteAlerts = remoteAlerts
         self.registry = registry
+        self.clock = clock
+        services = Self.makeServices(sinks: sinks, outbox: outbox, pipeline: pipelineService, remote: remoteAlerts,
+                                     source: SourceService(source: source, isLive: isLive, runner: runner, clock: clock,
+                                                           ready: nil, lifecycle: lifecycle),
+                                     registry: registry, clock: clock, lifecycle: lifecycle, logger: logger)
     }
 
-    /// Runs until the source ends and the outboxes are delivered, or until ``stop()`` (or a
-    /// service group's graceful shutdown).
-    /// - Throws: what ended the source, other than a stop.
+    private static func makeServices(sinks: [(name: String, dispatcher: OutboxDispatcher)], outbox: any Outbox,
+                                     pipeline: PipelineService, remote: RemoteAlertDefinitions?, source: SourceService,
+                                     registry: StrategyRegistry, clock: AnyTimestampClock, lifecycle: GatewayLifecycle,
+                                     logger: Logger) -> [ServiceGroupConfiguration.ServiceConfiguration] {
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = sinks.map { sink in
+            .init(service: DispatcherService(name: sink.name, dispatcher: sink.dispatcher, outbox: outbox,
+                                             lifecycle: lifecycle, logger: logger),
+                  failureTerminationBehavior: .gracefullyShutdownGroup)
+        }
+        services.append(.init(service: pipeline, failureTerminationBehavior: .gracefullyShutdownGroup))
+        var source = source
+        if let remote {
+            let ready = PipelineReply<Void>()
+            source.ready = ready
+            services.append(.init(service: RemoteAlertsService(remote: remote, runner: pipeline.runner, registry: registry,
+                                                               clock: clock, ready: ready, logger: logger),
+                                  failureTerminationBehavior: .gracefullyShutdownGroup))
+        }
+        services.append(.init(service: source, successTerminationBehavior: .gracefullyShutdownGroup,
+                              failureTerminationBehavior: .gracefullyShutdownGroup))
+        return services
+    }
+
+    /// Runs the daemon's ``services`` in a service group of their own until the source ends and
+    /// the outboxes are delivered, or until ``stop()``.
+    /// - Throws: what ended the source or the pipeline, other than a stop.
     public func run() async throws {
-        try await withGracefulShutdownHandler {
-            try await runUntilStopped()
-        } onGracefulShutdown: {
-            self.stop()
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(services: services, logger: logger))
+        let stopAlready = ownGroup.withLock { own in
+            own.group = group
+            return own.stopRequested
         }
-    }
-
-    private func runUntilStopped() async throws {
-        let deliveries = sinks.map { sink in Task { await sink.dispatcher.run() } }
-        // Fetch the remote alerts (or load the cached last good set) before listening.
-        if let remoteAlerts { await refreshRemoteAlerts(remoteAlerts, first: true) }
-        let remote = remoteAlerts.map { remote in Task { await self.followRemoteAlerts(remote) } }
-        defer { remote?.cancel() }
-        let sourceTask = Task { try await self.runSource() }
-        let stopAlready = control.withLock { control in
-            control.sourceTask = sourceTask
-            return control.stopping
-        }
-        if stopAlready { sourceTask.cancel() }
-        var failure: (any Error)?
-        do {
-            try await sourceTask.value
-        } catch {
-            if !control.withLock({ $0.stopping }) { failure = error }
-        }
-        let stopping = control.withLock { $0.stopping }
-        for sink in sinks {
-            if stopping || failure != nil { await sink.dispatcher.finish() } else { await sink.dispatcher.finishWhenDrained() }
-        }
-        for delivery in deliveries { await delivery.value }
-        for sink in sinks {
-            let left = backlog(of: sink.name)
-            if left > 0 {
-                logger.warning("sink '\(sink.name)': \(left) events left in the outbox for the next start",
-                               metadata: ["sink": "\(sink.name)", "backlog": "\(left)"])
-            }
-        }
+        if stopAlready { await group.triggerGracefulShutdown() }
+        try await group.run()
         collectMetrics()
-        for observer in stateObservers { await observer.finish() }
-        if let failure { throw failure }
     }
 
-    /// Stops the source; the sinks then get a last attempt and are flushed. Safe from any thread.
+    /// Stops the daemon (a signal): the source stops, the pipeline handles what it has, each sink
+    /// gets one last attempt, and what it did not confirm stays in the outbox. In a service group
+    /// of the caller's, the group's graceful shutdown does the stopping; this makes it a stop
+    /// rather than the end of a source. Safe from any thread.
     public func stop() {
-        let task = control.withLock { control in
-            control.stopping = true
-            return control.sourceTask
+        lifecycle.markStopping()
+        let group = ownGroup.withLock { own in
+            own.stopRequested = true
+            return own.group
         }
-        task?.cancel()
-        let dispatchers = sinks.map(\.dispatcher)
-        Task { for dispatcher in dispatchers { await dispatcher.finish() } }
+        if let group { Task { await group.triggerGracefulShutdown() } }
     }
 
-    /// What the pipeline has processed so far.
-    public var statistics: PipelineStatistics { pipeline.statistics }
+    /// The pipeline as of its latest input.
+    public var pipelineSnapshot: PipelineSnapshot { runner.snapshot }
+
+    /// What the pipeline has processed so far (as of its latest input).
+    public var statistics: PipelineStatistics { runner.snapshot.statistics }
 
     /// Events waiting in a sink's outbox (0 if the outbox cannot be read).
     private func backlog(of sink: String) -> Int {
@@ -127,25 +144,24 @@ public final class Gateway: Service, Sendable {
     public func collectMetrics() {
         var backlogs: [String: Int] = [:]
         for sink in sinks { backlogs[sink.name] = backlog(of: sink.name) }
-        metrics.collect(pipeline.statistics, trackedBeacons: pipeline.trackedBeacons, backlogs: backlogs)
+        let snapshot = runner.snapshot
+        metrics.collect(snapshot.statistics, trackedBeacons: snapshot.trackedBeacons, backlogs: backlogs)
     }
 
     /// Posts a named event to the running pipeline, for one beacon or all (`beacon == nil`): the
     /// pending alerts whose `cancelOn` names it are cancelled, their events go to the sinks.
     ///
-    /// It happens at the wall clock's time for a radio, and at the pipeline's latest time for a
+    /// It happens at the clock's time for a radio, and at the pipeline's latest time for a
     /// replay or a simulation (whose time is their own).
     public func post(event name: String, beacon: BeaconID?) async throws -> ExternalEventReceipt {
-        let dispatchers = sinks.map(\.dispatcher)
-        var cancelled = 0
-        let time = try pipeline.post(.external(name: name, beacon: beacon), now: isLive ? WallClock().now : nil) { routed in
-            if routed.event.kind == .cancelled { cancelled += 1 }
-            for dispatcher in dispatchers { dispatcher.notify() }
-        }
+        let now = clock.now
+        let receipt = try await runner.post(.external(name: name, beacon: beacon),
+                                            at: isLive ? .at(now) : .pipelineTime(orElse: now))
+        let cancelled = receipt.events.count { $0.kind == .cancelled }
         metrics.recordExternalEvent(name: name)
         logger.info("event posted", metadata: ["event": "\(name)", "beacon": "\(beacon.map { "\($0)" } ?? "all")",
                                                "cancelled": "\(cancelled)"])
-        return ExternalEventReceipt(name: name, beacon: beacon, time: time, cancelled: cancelled)
+        return ExternalEventReceipt(name: name, beacon: beacon, time: receipt.time, cancelled: cancelled)
     }
 
     /// The control endpoint's routes for this gateway: metrics, health, posted events.
@@ -156,9 +172,9 @@ public final class Gateway: Service, Sendable {
         }, health: { [self] in
             var json = JSONWriter()
             json.object { object in
-                object.member("status", control.withLock { $0.stopping } ? "stopping" : "ok")
+                object.member("status", lifecycle.stopping ? "stopping" : "ok")
                 object.member("source", sourceName)
-                object.member("beaconsTracked", pipeline.trackedBeacons)
+                object.member("beaconsTracked", runner.snapshot.trackedBeacons)
                 object.key("outbox")
                 object.object { outbox in
                     for sink in sinks { outbox.member(sink.name, backlog(of: sink.name)) }
@@ -168,65 +184,5 @@ public final class Gateway: Service, Sendable {
         }, postEvent: { [self] name, beacon in
             try await post(event: name, beacon: beacon)
         })
-    }
-
-    private func runSource() async throws {
-        let dispatchers = sinks.map(\.dispatcher)
-        let notify: @Sendable (RoutedEvent) -> Void = { _ in for dispatcher in dispatchers { dispatcher.notify() } }
-        let pipeline = pipeline
-        let observers = stateObservers
-        // A radio's cycles must end (and alerts fall due) while nothing is heard: tick on the wall clock.
-        let ticker: Task<Void, any Error>? = isLive ? Task {
-            let clock = WallClock()
-            while !Task.isCancelled {
-                try await clock.sleep(for: .seconds(1))
-                try pipeline.advance(to: clock.now, emit: notify)
-                pipeline.observeBeacons(observers)
-            }
-        } : nil
-        defer { ticker?.cancel() }
-        var last: Timestamp?
-        try await source.run { batch in
-            try pipeline.ingest(batch, emit: notify)
-            pipeline.observeBeacons(observers)
-            if let time = batch.records.last?.timestamp { last = time }
-        }
-        if let last { try pipeline.advance(to: last + .seconds(1), emit: notify) }
-        pipeline.observeBeacons(observers)
-    }
-
-    /// Keeps the alert definitions in line with the remote document: a check every
-    /// `checkEvery` after the first; each new valid set is applied to the running pipeline, and
-    /// every failure is logged while the last good set stays in force.
-    private func followRemoteAlerts(_ remote: RemoteAlertDefinitions, clock: any Clock<Duration> = ContinuousClock()) async {
-        while !Task.isCancelled {
-            do {
-                try await clock.sleep(for: remote.configuration.checkEvery)
-            } catch {
-                return
-            }
-            await refreshRemoteAlerts(remote, first: false)
-        }
-    }
-
-    /// One check (the first also loads the cached last good set, for a start without network).
-    private func refreshRemoteAlerts(_ remote: RemoteAlertDefinitions, first: Bool) async {
-        if first, let cached = await remote.loadCache() {
-            await apply(cached, from: remote)
-        }
-        await apply(await remote.check(now: WallClock().now), from: remote)
-    }
-
-    private func apply(_ outcome: RemoteAlertDefinitions.Outcome, from remote: RemoteAlertDefinitions) async {
-        guard case .updated = outcome else {
-            if outcome != .unchanged { logger.warning("\(outcome.logLine)") }
-            return
-        }
-        do {
-            try pipeline.replaceAlerts(await remote.definitions, registry: registry)
-            logger.info("\(outcome.logLine)")
-        } catch {
-            logger.error("remote alerts: kept the last good set; the new set cannot run: \(error)")
-        }
     }
 }

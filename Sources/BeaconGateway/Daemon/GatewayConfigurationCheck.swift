@@ -1,4 +1,5 @@
 import BeaconAlerting
+import BeaconPipeline
 import BeaconSimulator
 import BeaconStrategies
 import Foundation

@@ -1,3 +1,5 @@
+import BeaconPipeline
+
 /// Why the gateway cannot start.
 public enum GatewayError: Error, CustomStringConvertible, Sendable {
     /// The configuration has no `source:`.

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconMQTT
+import BeaconPipeline
 import Synchronization
 
 /// Publishes each beacon's presence, retained, to `beacond/<gateway>/beacons/<id>` through an

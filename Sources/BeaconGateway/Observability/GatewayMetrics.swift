@@ -1,4 +1,5 @@
 import BeaconBlueZ
+import BeaconPipeline
 import Metrics
 import Prometheus
 import Synchronization

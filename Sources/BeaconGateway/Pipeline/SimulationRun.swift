@@ -1,5 +1,6 @@
 import BeaconAlerting
 import BeaconCore
+import BeaconPipeline
 import BeaconSimulator
 import BeaconWire
 
@@ -29,32 +30,40 @@ public struct SimulationRun {
         self.recordPath = recordPath
     }
 
-    /// Runs the simulation to its end.
+    /// Runs the simulation to its end, through a ``PipelineRunner``: the simulator feeds the
+    /// pipeline's inbox from a child task while this task runs the pipeline.
     /// - Parameters:
     ///   - progress: called after each batch with the virtual time reached and the simulator's counters.
     ///   - emit: called with every alert event, in order.
-    public func run(progress: (Timestamp, SimulationStatistics) -> Void = { _, _ in },
+    public func run(progress: @escaping @Sendable (Timestamp, SimulationStatistics) -> Void = { _, _ in },
                     emit: (RoutedEvent) throws -> Void) async throws -> Summary {
-        let recorder = try recordPath.map { path throws(CaptureWriteError) in try BtsnoopFileWriter(path: path) }
-        var statistics = SimulationStatistics()
-        var reached = simulation.scenario.start
-        try await simulation.run(deliver: { batch in
-            if let recorder {
-                try batch.forEachPacket { record, bytes in
-                    try recorder.append(h4Packet: bytes, direction: .received, timestamp: record.timestamp)
+        let runner = PipelineRunner(capacity: 4)
+        let simulation = simulation
+        let recordPath = recordPath
+        let (statistics, reached) = try await runner.run(pipeline, emit: emit) {
+            let recorder = try recordPath.map { path throws(CaptureWriteError) in try BtsnoopFileWriter(path: path) }
+            var statistics = SimulationStatistics()
+            var reached = simulation.scenario.start
+            try await simulation.run(deliver: { batch in
+                if let recorder {
+                    try batch.forEachPacket { record, bytes in
+                        try recorder.append(h4Packet: bytes, direction: .received, timestamp: record.timestamp)
+                    }
                 }
-            }
-            try pipeline.ingest(batch, emit: emit)
-        }, progress: { time, stats in
-            statistics = stats
-            reached = time
-            progress(time, stats)
-        })
-        // Close the last cycle at the scenario's end, so what the scenario completed is evaluated.
-        try pipeline.advance(to: simulation.scenario.end, emit: emit)
-        try recorder?.close()
-        return Summary(simulation: statistics, pipeline: pipeline.statistics,
+                try await runner.send(batch)
+            }, progress: { time, stats in
+                statistics = stats
+                reached = time
+                progress(time, stats)
+            })
+            // Close the last cycle at the scenario's end, so what the scenario completed is evaluated.
+            try await runner.advance(to: simulation.scenario.end)
+            try recorder?.close()
+            return (statistics, reached)
+        }
+        let snapshot = runner.snapshot
+        return Summary(simulation: statistics, pipeline: snapshot.statistics,
                        virtualDuration: max(reached, simulation.scenario.end) - simulation.scenario.start,
-                       trackedBeacons: pipeline.trackedBeacons)
+                       trackedBeacons: snapshot.trackedBeacons)
     }
 }

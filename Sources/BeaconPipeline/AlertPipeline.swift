@@ -22,7 +22,7 @@ import BeaconWire
 /// A pipeline belongs to one task; it is not `Sendable`.
 public final class AlertPipeline {
     struct ConfiguredAlert {
-        let definition: AlertDefinition
+        let definition: PipelineAlert
         let strategy: any BeaconAlertStrategy
     }
 
@@ -62,18 +62,26 @@ public final class AlertPipeline {
     /// The latest time the pipeline has reached: a packet's timestamp or an ``advance(to:emit:)``.
     public private(set) var latestTime: Timestamp?
 
-    /// Builds the stages from configuration (`ranging` overrides the configuration's section).
+    /// Builds the stages.
+    /// - Parameters:
+    ///   - alerts: the alerts to run, in order (each alert's strategy sees each cycle in this order).
+    ///   - ranging: the ranging loop's configuration (cycle, filter, calibration, regions).
+    ///   - layouts: vendors' frames tried after the built-in ones.
+    ///   - maxPending: the engine's bound on pending alerts.
+    ///   - registry: where the alerts' strategies come from.
+    ///   - store: where the engine (and, if it keeps them, the strategies) keep their state; a
+    ///     pipeline built on a store that keeps strategy state restores it.
     /// - Throws: ``PipelineError`` naming the alert whose strategy or policy is invalid.
-    public init(configuration: GatewayConfiguration, registry: StrategyRegistry,
-                ranging rangingConfiguration: RangingConfiguration? = nil,
-                store: any AlertStateStore = InMemoryAlertStateStore()) throws(PipelineError) {
-        alerts = try Self.configure(configuration.alerts, registry: registry, reusing: [])
+    public init(alerts definitions: [PipelineAlert], ranging rangingConfiguration: RangingConfiguration = RangingConfiguration(),
+                layouts: [BeaconLayout] = [], maxPending: Int = AlertEngineConfiguration.defaultMaxPending,
+                registry: StrategyRegistry, store: any AlertStateStore = InMemoryAlertStateStore()) throws(PipelineError) {
+        alerts = try Self.configure(definitions, registry: registry, reusing: [])
         transaction = InputTransaction(store)
-        layouts = configuration.layouts
+        self.layouts = layouts
         self.registry = registry
-        maxPending = configuration.maxPending
+        self.maxPending = maxPending
         do {
-            ranging = try RangingLoop(configuration: rangingConfiguration ?? configuration.ranging)
+            ranging = try RangingLoop(configuration: rangingConfiguration)
         } catch {
             throw .ranging(error.description)
         }
@@ -85,8 +93,7 @@ public final class AlertPipeline {
             throw .strategy(alertID: alert.definition.id, message: "region '\(region)' is not under ranging.regions (\(known))")
         }
         do {
-            let engineConfiguration = try AlertEngineConfiguration(rules: configuration.alerts.map(\.rule),
-                                                                   maxPending: configuration.maxPending)
+            let engineConfiguration = try AlertEngineConfiguration(rules: definitions.map(\.rule), maxPending: maxPending)
             engine = try AlertEngine(configuration: engineConfiguration, store: transaction)
         } catch {
             throw .engine("\(error)")
@@ -94,8 +101,8 @@ public final class AlertPipeline {
         if store.keepsStrategyState { restoreStrategies() }
     }
 
-    /// The alert definitions in force.
-    public var alertDefinitions: [AlertDefinition] { alerts.map(\.definition) }
+    /// The alerts in force.
+    public var alertsInForce: [PipelineAlert] { alerts.map(\.definition) }
 
     /// Replaces the alert definitions without a restart (remote-administered configuration).
     ///
@@ -104,7 +111,7 @@ public final class AlertPipeline {
     /// unchanged keeps its strategy instance, so its beacons' dwell times and action status go
     /// on; the engine keeps its state (pending alerts, delivered keys, cooldowns) through the
     /// store, and pending alerts of removed definitions are dealt with by the engine as orphans.
-    public func replaceAlerts(_ definitions: [AlertDefinition], registry: StrategyRegistry) throws(PipelineError) {
+    public func replaceAlerts(_ definitions: [PipelineAlert], registry: StrategyRegistry) throws(PipelineError) {
         let configured = try Self.configure(definitions, registry: registry, reusing: alerts)
         let replacement: AlertEngine
         do {
@@ -128,8 +135,8 @@ public final class AlertPipeline {
         engine = replacement
     }
 
-    static func configure(_ definitions: [AlertDefinition], registry: StrategyRegistry,
-                                  reusing current: [ConfiguredAlert]) throws(PipelineError) -> [ConfiguredAlert] {
+    static func configure(_ definitions: [PipelineAlert], registry: StrategyRegistry,
+                          reusing current: [ConfiguredAlert]) throws(PipelineError) -> [ConfiguredAlert] {
         var alerts: [ConfiguredAlert] = []
         for definition in definitions {
             if let same = current.first(where: { $0.definition.isSameStrategy(as: definition) }) {
@@ -137,13 +144,10 @@ public final class AlertPipeline {
                 continue
             }
             do {
-                let parameters = try definition.parameters?.strategyParameters() ?? [:]
-                let strategy = try registry.makeStrategy(key: definition.strategy, parameters: parameters)
+                let strategy = try registry.makeStrategy(key: definition.strategy, parameters: definition.parameters)
                 alerts.append(ConfiguredAlert(definition: definition, strategy: strategy))
-            } catch let error as ConfigurationError {
-                throw .configuration(error)
             } catch {
-                let place = definition.parameters.map { "\($0.file):\($0.line ?? 0): " } ?? ""
+                let place = definition.origin.map { "\($0): " } ?? ""
                 throw .strategy(alertID: definition.id, message: place + "\(error)")
             }
         }

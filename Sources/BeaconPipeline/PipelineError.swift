@@ -1,20 +1,20 @@
-/// Why a pipeline could not be built from its configuration.
+/// Why a pipeline could not be built, or could not take an input.
 public enum PipelineError: Error, CustomStringConvertible, Sendable {
-    /// The configuration file is invalid.
-    case configuration(ConfigurationError)
     /// An alert's strategy key or parameters are invalid.
     case strategy(alertID: String, message: String)
     /// The ranging configuration is invalid.
     case ranging(String)
     /// The alert engine rejected the rules (policy, callbacks, maxPending) or could not load its state.
     case engine(String)
+    /// The pipeline's runner has stopped: it takes no more inputs.
+    case stopped
 
     public var description: String {
         switch self {
-        case .configuration(let error): "\(error)"
         case .strategy(let alertID, let message): "alert '\(alertID)': \(message)"
         case .ranging(let message): "ranging configuration: \(message)"
         case .engine(let message): "alert engine: \(message)"
+        case .stopped: "the pipeline has stopped and takes no more inputs"
         }
     }
 }

@@ -1,0 +1,37 @@
+import BeaconAlerting
+import BeaconPipeline
+import ServiceLifecycle
+import Synchronization
+
+/// The task that owns the daemon's pipeline (see ``PipelineRunner``): it takes the inbox's
+/// inputs until the group's graceful shutdown, then handles what is still waiting and returns.
+/// Every event it emits is already in each sink's outbox; it wakes the dispatchers.
+final class PipelineService: Service, Sendable {
+    let runner: PipelineRunner
+    /// The pipeline, until ``run()`` takes it into its task.
+    private let pipeline: Mutex<AlertPipeline?>
+    private let notify: @Sendable () -> Void
+    private let observers: [any BeaconStateObserver]
+
+    init(runner: PipelineRunner, pipeline: sending AlertPipeline, observers: [any BeaconStateObserver],
+         notify: @escaping @Sendable () -> Void) {
+        self.runner = runner
+        self.pipeline = Mutex(pipeline)
+        self.observers = observers
+        self.notify = notify
+    }
+
+    func run() async throws {
+        guard let pipeline = pipeline.withLock({ $0.take() }) else { return }
+        let observers = observers
+        try await withGracefulShutdownHandler {
+            try await runner.run(pipeline, emit: { _ in notify() },
+                                 presence: observers.isEmpty ? nil : { changes in
+                                     for observer in observers { observer.observe(changes) }
+                                 })
+        } onGracefulShutdown: {
+            self.runner.finish()
+        }
+        for observer in observers { await observer.finish() }
+    }
+}

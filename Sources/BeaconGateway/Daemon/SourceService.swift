@@ -1,0 +1,37 @@
+import BeaconCore
+import BeaconPipeline
+import ServiceLifecycle
+
+/// The daemon's source as a service: feeds its batches to the pipeline's inbox and, for a live
+/// source, ticks the pipeline once a second on the injected clock, so that cycles end and alerts
+/// fall due while nothing is heard. It starts feeding once `ready` is answered (the remote alert
+/// definitions' first check), and stops at the group's graceful shutdown.
+struct SourceService: Service {
+    let source: any AdvertisementSource
+    let isLive: Bool
+    let runner: PipelineRunner
+    let clock: AnyTimestampClock
+    var ready: PipelineReply<Void>?
+    let lifecycle: GatewayLifecycle
+    /// How often a live source ticks the pipeline.
+    var tick: Duration = .seconds(1)
+
+    func run() async throws {
+        try await cancelledAtShutdown { [self] in
+            try await ready?.value
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                if isLive {
+                    group.addTask {
+                        while !Task.isCancelled {
+                            try await clock.sleep(for: tick)
+                            try await runner.advance(to: clock.now)
+                        }
+                    }
+                }
+                try await runner.feed(from: source)
+                if !Task.isCancelled { lifecycle.markSourceEnded() }
+                group.cancelAll()
+            }
+        }
+    }
+}

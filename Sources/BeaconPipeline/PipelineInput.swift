@@ -1,0 +1,46 @@
+import BeaconAlerting
+import BeaconCore
+
+/// What a running pipeline takes from its ``PipelineInbox``: each is one input, decided and
+/// stored (one transaction) before the next.
+public enum PipelineInput: Sendable {
+    /// A source's batch of packets (a copy: a source lends its batch only for the call).
+    case packets(PacketBatch)
+    /// The time has come to `Timestamp`: cycles end and alerts fall due while nothing is heard
+    /// (a live source's clock tick).
+    case advance(to: Timestamp)
+    /// The source has ended: the last cycle is closed `closingAfter` its last packet, so that
+    /// what it completed is evaluated.
+    case sourceEnded(closingAfter: Duration)
+    /// A fact from outside the radio (a posted named event). The reply is the time it was
+    /// handled at and the events it emitted.
+    case post(EngineFact, at: PostTime, reply: PipelineReply<PipelinePostReceipt>)
+    /// A new set of alerts (remote-administered configuration); the reply says whether it was taken.
+    case replaceAlerts([PipelineAlert], StrategyRegistry, reply: PipelineReply<Void>)
+
+    /// When a posted fact happens.
+    public enum PostTime: Sendable {
+        /// At this time (a live source: the wall clock's).
+        case at(Timestamp)
+        /// At the pipeline's latest time (a replay's or a simulation's own time), or at the
+        /// given time if the pipeline has seen none yet.
+        case pipelineTime(orElse: Timestamp)
+    }
+
+    /// Answers the input's sender, if it waits for an answer, with `error`.
+    func fail(_ error: any Error) {
+        switch self {
+        case .post(_, _, let reply): reply.resume(with: .failure(error))
+        case .replaceAlerts(_, _, let reply): reply.resume(with: .failure(error))
+        case .packets, .advance, .sourceEnded: break
+        }
+    }
+}
+
+/// What a posted fact did.
+public struct PipelinePostReceipt: Sendable {
+    /// The time it was handled at.
+    public var time: Timestamp
+    /// The events it emitted (the alerts it cancelled, and what fell due before it).
+    public var events: [AlertEvent]
+}
