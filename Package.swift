@@ -10,6 +10,8 @@ import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
+    // A member is visible only where its module is imported: every file says what it uses.
+    .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
 let package = Package(
@@ -100,7 +102,7 @@ let package = Package(
         // MARK: Tests
         // What several test targets share: packets built from the specifications, scripted sources.
         .target(name: "BeaconTestSupport", dependencies: ["BeaconCore"], path: "Tests/BeaconTestSupport",
-                swiftSettings: swiftSettings),
+                exclude: ["config_server.py"], swiftSettings: swiftSettings),
         .testTarget(name: "BeaconCoreTests", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
         .testTarget(name: "BeaconWireTests", dependencies: ["BeaconCore", "BeaconWire"],
                     resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
@@ -116,14 +118,14 @@ let package = Package(
         .testTarget(name: "BeaconStoreTests", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStore",
                                                              "engine-crash-harness"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconCore", "BeaconSinks", "BeaconMQTT", "beacond"],
+        .testTarget(name: "BeaconMQTTTests", dependencies: ["BeaconCore", "BeaconSinks", "BeaconMQTT", "BeaconTestSupport"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "BeaconSinksTests", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconSinks", "BeaconStore",
-                                                           "beacond", .product(name: "GRDB", package: "GRDB.swift")],
+                                                           "BeaconTestSupport", .product(name: "GRDB", package: "GRDB.swift")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "BeaconSimulatorTests", dependencies: ["BeaconCore", "BeaconWire", "BeaconSimulator"],
                     exclude: ["Fixtures"], swiftSettings: swiftSettings),
-        .testTarget(name: "BeaconGatewayTests", dependencies: ["BeaconGateway", "BeaconPipeline", "BeaconStore", "BeaconTestSupport", "BeaconSimulator", "beacond", "BeaconHTTP"],
-                    exclude: ["Support/config_server.py"], swiftSettings: swiftSettings),
+        .testTarget(name: "BeaconGatewayTests", dependencies: ["BeaconGateway", "BeaconPipeline", "BeaconStore", "BeaconTestSupport", "BeaconSimulator", "BeaconHTTP"],
+                    swiftSettings: swiftSettings),
     ]
 )

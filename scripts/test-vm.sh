@@ -16,6 +16,7 @@
 #                        scan commands; dual: BR/EDR+LE 5.x, extended scan commands if offered)
 #      PAYLOAD_DIR       where to lay out the payload (default /tmp/beacond-vm-payload)
 #      SKIP_BUILD=1      reuse the last release build
+#      BEACOND_BINARY    test this binary instead of building one (CI: the one `make dist` built)
 #      VM_MEM            the VM's memory in MiB (default 4096: the payload is unpacked in RAM)
 set -euo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,6 +36,10 @@ start=$(date +%s)
 [ "$(id -u)" = 0 ] || { say "needs root (qemu, debootstrap): run with sudo"; exit 2; }
 
 cd "$REPO"
+if [ -n "${BEACOND_BINARY:-}" ]; then
+    SKIP_BUILD=1
+    say "testing $BEACOND_BINARY"
+fi
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
     t=$(date +%s)
     # Static Swift runtime makes the payload one file; without it make-swift-payload.sh copies
@@ -49,7 +54,7 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
         say "release build (shared Swift runtime) in $(( $(date +%s) - t ))s"
     fi
 fi
-BIN=$(swift build -c release --show-bin-path)/beacond
+BIN=${BEACOND_BINARY:-$(swift build -c release --show-bin-path)/beacond}
 [ -x "$BIN" ] || { say "no binary at $BIN"; exit 1; }
 
 # The command run inside the VM: scan (recording a btsnoop file too), check the JSON lines for

@@ -1,3 +1,5 @@
+import BeaconCore
+
 extension ParameterValue {
     /// The value as plain configuration (`.duration(3 s)` → `"3s"`), which reads back to itself.
     public var plainValue: StrategyValue {

@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// How the controller scans: passive or active, how often and how long it listens, and which
 /// address it uses for scan requests. Duplicate filtering is always off: every advertisement
 /// counts for ranging.

@@ -1,4 +1,5 @@
 import BeaconCore
+import Synchronization
 
 /// The reader thread's side of a scan session: starts scanning, reads packets into batches
 /// stamped with the injected clock, yields them to a bounded stream (counting and logging what

@@ -1,4 +1,5 @@
 import BeaconCore
+import Synchronization
 
 /// One open adapter: a dedicated thread (``ScanReader``) that starts scanning and reads packets,
 /// and this async side, which delivers its batches from a bounded stream and, when cancelled,

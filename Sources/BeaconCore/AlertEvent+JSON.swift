@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 extension BeaconID {
     /// Writes the identity as a JSON object: `{"uuid":…,"major":…,"minor":…}` for iBeacon,
     /// `{"type":"altbeacon","uuid":…,"major":…,"minor":…}` for AltBeacon (id1/id2/id3) and

@@ -3,11 +3,13 @@ import BeaconAlerting
 import BeaconBlueZ
 import BeaconGateway
 import BeaconStrategies
+import Foundation
 import Logging
 import ServiceLifecycle
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+import UnixSignals
 #endif
 
 /// `beacond run --config FILE`: the gateway daemon — source → pipeline → outbox → sinks, with

@@ -5,6 +5,7 @@ import BeaconGateway
 import BeaconPipeline
 import BeaconSimulator
 import BeaconStrategies
+import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc

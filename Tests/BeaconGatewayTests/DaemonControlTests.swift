@@ -1,4 +1,5 @@
 import BeaconHTTP
+import BeaconTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)

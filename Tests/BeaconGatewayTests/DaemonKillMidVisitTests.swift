@@ -1,6 +1,7 @@
 import BeaconAlerting
 import BeaconCore
 import BeaconStore
+import BeaconTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)

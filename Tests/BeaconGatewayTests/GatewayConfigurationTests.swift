@@ -1,6 +1,10 @@
 import BeaconCore
 import BeaconAlerting
 import BeaconPipeline
+import BeaconRanging
+import BeaconStrategies
+import BeaconTestSupport
+import Foundation
 import FoundationEssentials
 import Testing
 @testable import BeaconGateway

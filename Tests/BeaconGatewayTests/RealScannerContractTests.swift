@@ -4,6 +4,7 @@ import BeaconGateway
 import BeaconPipeline
 import BeaconSimulator
 import BeaconStrategies
+import BeaconTestSupport
 import BeaconWire
 import Foundation
 import Testing

@@ -2,6 +2,7 @@ import BeaconAlerting
 import BeaconCore
 import BeaconGateway
 import BeaconPipeline
+import BeaconRanging
 import BeaconStrategies
 import Foundation
 import Testing

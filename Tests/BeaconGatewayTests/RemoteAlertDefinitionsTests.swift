@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconGateway
 import BeaconPipeline
 import BeaconStrategies
+import BeaconTestSupport
 import Foundation
 import Testing
 

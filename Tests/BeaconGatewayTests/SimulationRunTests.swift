@@ -4,6 +4,7 @@ import BeaconGateway
 import BeaconPipeline
 import BeaconSimulator
 import BeaconStrategies
+import BeaconTestSupport
 import Testing
 
 /// The bundled lobby through the whole pipeline (simulated HCI bytes → parser → ranging →

@@ -1,3 +1,4 @@
+import BeaconTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -7,15 +8,9 @@ import Glibc
 /// `beacond run` with an `mqtt` sink, end to end: the lobby scenario's events reach a real broker.
 @Suite("beacond run with an MQTT sink", .serialized)
 struct DaemonMQTTTests {
-    static var beacond: URL {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("beacond")
-    }
+    static var beacond: URL { URL(fileURLWithPath: TestPaths.beacond) }
 
-    static var lobby: String {
-        var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)  // DaemonMQTTTests.swift, BeaconMQTTTests, Tests
-        return parts.joined(separator: "/") + "/Simulator/Scenarios/lobby.yaml"
-    }
+    static var lobby: String { TestPaths.scenario("lobby") }
 
     @Test("the created and delivered events of the lobby visitor arrive on beacond/lobby/alerts")
     func endToEnd() throws {

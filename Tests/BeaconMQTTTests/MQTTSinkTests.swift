@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconMQTT
 import BeaconSinks
+import BeaconTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)

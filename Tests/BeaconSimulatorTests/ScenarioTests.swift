@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconSimulator
+import Foundation
 import FoundationEssentials
 import Testing
 

@@ -1,3 +1,4 @@
+import BeaconTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -43,15 +44,9 @@ struct DaemonCrashTests {
         }
     }
 
-    static var beacond: URL {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("beacond")
-    }
+    static var beacond: URL { URL(fileURLWithPath: TestPaths.beacond) }
 
-    static var lobby: String {
-        var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)  // DaemonCrashTests.swift, BeaconSinksTests, Tests
-        return parts.joined(separator: "/") + "/Simulator/Scenarios/lobby.yaml"
-    }
+    static var lobby: String { TestPaths.scenario("lobby") }
 
     /// Starts `beacond run --config configuration`, its standard error into `errors` if given.
     static func start(_ configuration: String, errors: Pipe? = nil) throws -> Process {

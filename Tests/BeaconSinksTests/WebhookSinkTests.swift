@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconSinks
+import BeaconTestSupport
 import Foundation
 import Testing
 

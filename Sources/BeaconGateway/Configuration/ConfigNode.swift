@@ -1,4 +1,5 @@
 import BeaconCore
+import Foundation
 import FoundationEssentials
 import Yams
 

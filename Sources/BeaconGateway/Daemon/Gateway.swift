@@ -15,6 +15,7 @@ import Synchronization
 /// | remote alerts | checks the remote alert document, applies new sets (if configured) |
 /// | the pipeline | the one task that owns the ``AlertPipeline`` (a ``PipelineRunner``) |
 /// | one dispatcher per sink | delivers the sink's outbox |
+/// | state observers | MQTT retained beacon state: closed last |
 ///
 /// The engine writes every event to each sink's outbox in the same transaction as its state;
 /// the dispatchers deliver from there. The group shuts down in reverse order: the source stops
@@ -73,17 +74,20 @@ public final class Gateway: Sendable {
         self.remoteAlerts = remoteAlerts
         self.registry = registry
         self.clock = clock
-        services = Self.makeServices(sinks: sinks, outbox: outbox, pipeline: pipelineService, remote: remoteAlerts,
+        services = Self.makeServices(sinks: sinks, outbox: outbox, observers: stateObservers,
+                                     pipeline: pipelineService, remote: remoteAlerts,
                                      source: SourceService(source: source, isLive: isLive, runner: runner, clock: clock,
                                                            ready: nil, lifecycle: lifecycle),
                                      registry: registry, clock: clock, lifecycle: lifecycle, logger: logger)
     }
 
     private static func makeServices(sinks: [(name: String, dispatcher: OutboxDispatcher)], outbox: any Outbox,
-                                     pipeline: PipelineService, remote: RemoteAlertDefinitions?, source: SourceService,
+                                     observers: [any BeaconStateObserver], pipeline: PipelineService, remote: RemoteAlertDefinitions?, source: SourceService,
                                      registry: StrategyRegistry, clock: AnyTimestampClock, lifecycle: GatewayLifecycle,
                                      logger: Logger) -> [ServiceGroupConfiguration.ServiceConfiguration] {
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = sinks.map { sink in
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        if !observers.isEmpty { services.append(.init(service: StateObserversService(observers: observers))) }
+        services += sinks.map { sink in
             .init(service: DispatcherService(name: sink.name, dispatcher: sink.dispatcher, outbox: outbox,
                                              lifecycle: lifecycle, logger: logger),
                   failureTerminationBehavior: .gracefullyShutdownGroup)

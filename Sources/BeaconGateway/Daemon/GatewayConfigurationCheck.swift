@@ -1,5 +1,6 @@
 import BeaconAlerting
 import BeaconPipeline
+import BeaconRanging
 import BeaconSimulator
 import BeaconStrategies
 import Foundation

@@ -5,7 +5,8 @@ import Synchronization
 
 /// The task that owns the daemon's pipeline (see ``PipelineRunner``): it takes the inbox's
 /// inputs until the group's graceful shutdown, then handles what is still waiting and returns.
-/// Every event it emits is already in each sink's outbox; it wakes the dispatchers.
+/// Every event it emits is already in each sink's outbox; it wakes the dispatchers. Beacons'
+/// presence changes go to the state observers (``StateObserversService`` closes them, last).
 final class PipelineService: Service, Sendable {
     let runner: PipelineRunner
     /// The pipeline, until ``run()`` takes it into its task.
@@ -32,6 +33,5 @@ final class PipelineService: Service, Sendable {
         } onGracefulShutdown: {
             self.runner.finish()
         }
-        for observer in observers { await observer.finish() }
     }
 }

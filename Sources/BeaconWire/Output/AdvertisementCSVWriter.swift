@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// Writes advertisements as CSV rows.
 ///
 /// Columns (``header``): `time` (Unix seconds, 6 decimals), `address` (lower case, most

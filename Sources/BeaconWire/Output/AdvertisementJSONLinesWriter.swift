@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// Writes advertisements as JSON lines: one object per line, every key always present (`null`
 /// when the report has no such fact).
 ///

@@ -1,3 +1,5 @@
+import BeaconCore
+
 @testable import BeaconWire
 
 /// Walks a capture the way a test needs: records as copies, errors as values.

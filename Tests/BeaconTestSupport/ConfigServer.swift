@@ -1,19 +1,19 @@
 import Foundation
 
-/// A real HTTP server on 127.0.0.1 (Support/config_server.py), started and stopped by a test.
-final class ConfigServer {
-    let directory: URL
-    let port: Int
+/// A real HTTP server on 127.0.0.1 (config_server.py beside this file), started and stopped by a test.
+public final class ConfigServer {
+    public let directory: URL
+    public let port: Int
     private let process: Process
     /// The server's standard input: closing it makes the server exit.
     private let lifeline = Pipe()
 
-    init() throws {
+    public init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("config-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", TestPaths.repositoryRoot + "/Tests/BeaconGatewayTests/Support/config_server.py", directory.path]
+        process.arguments = ["python3", TestPaths.repositoryRoot + "/Tests/BeaconTestSupport/config_server.py", directory.path]
         let out = Pipe()
         process.standardOutput = out
         process.standardInput = lifeline
@@ -32,21 +32,21 @@ final class ConfigServer {
         self.port = port
     }
 
-    var url: String { "http://127.0.0.1:\(port)/alerts.yaml" }
+    public var url: String { "http://127.0.0.1:\(port)/alerts.yaml" }
 
     /// Replaces the served document.
-    func serve(_ yaml: String) throws {
+    public func serve(_ yaml: String) throws {
         try yaml.write(to: directory.appendingPathComponent("alerts.yaml"), atomically: true, encoding: .utf8)
     }
 
     /// Makes every request answer `status` (nil: serve the document again).
-    func fail(with status: Int?) throws {
+    public func fail(with status: Int?) throws {
         let file = directory.appendingPathComponent("status")
         if let status { try "\(status)".write(to: file, atomically: true, encoding: .utf8) } else { try? FileManager.default.removeItem(at: file) }
     }
 
     /// The requests received so far: (If-None-Match, If-Modified-Since) per request.
-    var requests: [(ifNoneMatch: String?, ifModifiedSince: String?)] {
+    public var requests: [(ifNoneMatch: String?, ifModifiedSince: String?)] {
         guard let text = try? String(contentsOf: directory.appendingPathComponent("requests.log"), encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { line in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
@@ -54,7 +54,7 @@ final class ConfigServer {
         }
     }
 
-    func stop() {
+    public func stop() {
         guard process.isRunning else { return }
         try? lifeline.fileHandleForWriting.close()
         process.waitUntilExit()

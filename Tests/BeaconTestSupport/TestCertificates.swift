@@ -2,12 +2,12 @@ import Foundation
 
 /// A throw-away certificate authority and a server certificate for 127.0.0.1, made with the
 /// `openssl` command in `directory` (readable by the broker, which may run as another user).
-struct TestCertificates {
-    let caFile: URL
-    let serverCertificate: URL
-    let serverKey: URL
+public struct TestCertificates {
+    public let caFile: URL
+    public let serverCertificate: URL
+    public let serverKey: URL
 
-    init(in directory: URL) throws {
+    public init(in directory: URL) throws {
         caFile = directory.appendingPathComponent("ca.pem")
         serverCertificate = directory.appendingPathComponent("server.pem")
         serverKey = directory.appendingPathComponent("server.key")
@@ -26,15 +26,15 @@ struct TestCertificates {
         }
     }
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    static func openssl(_ arguments: [String]) throws {
+    public static func openssl(_ arguments: [String]) throws {
         try run("/usr/bin/openssl", arguments)
     }
 
-    static func run(_ executable: String, _ arguments: [String]) throws {
+    public static func run(_ executable: String, _ arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

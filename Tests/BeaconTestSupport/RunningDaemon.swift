@@ -5,16 +5,16 @@ import Glibc
 
 /// A `beacond run` started by a test, whose standard output and error are read line by line as
 /// they come (blocking reads: the test waits for what the daemon says, never for a time).
-final class RunningDaemon {
-    let process = Process()
+public final class RunningDaemon {
+    public let process = Process()
     private let output = Pipe()
     private let errors = Pipe()
     private var outputBuffer = Data()
     private var errorBuffer = Data()
     /// Every line read so far from standard error.
-    private(set) var errorLines: [String] = []
+    public private(set) var errorLines: [String] = []
 
-    init(arguments: [String]) throws {
+    public init(arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: TestPaths.beacond)
         process.arguments = arguments
         process.standardOutput = output
@@ -31,19 +31,19 @@ final class RunningDaemon {
     }
 
     /// Reads standard output until a line contains `text`; `nil` if the output ends first.
-    func outputLine(containing text: String) -> String? {
+    public func outputLine(containing text: String) -> String? {
         Self.line(containing: text, from: output.fileHandleForReading, buffer: &outputBuffer) { _ in }
     }
 
     /// Reads standard error until a line contains `text`; `nil` if it ends first.
-    func errorLine(containing text: String) -> String? {
+    public func errorLine(containing text: String) -> String? {
         var seen: [String] = []
         defer { errorLines += seen }
         return Self.line(containing: text, from: errors.fileHandleForReading, buffer: &errorBuffer) { seen.append($0) }
     }
 
     /// Waits for the exit, reading the rest of both streams; returns the status and remaining output.
-    func waitForExit() -> (status: Int32, output: String, errors: String) {
+    public func waitForExit() -> (status: Int32, output: String, errors: String) {
         let rest = output.fileHandleForReading.readDataToEndOfFile()
         let restErrors = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -5,7 +5,7 @@ import Glibc
 
 /// `mosquitto_sub` (the broker's own client) on a topic of a test broker, with QoS 1: it prints
 /// the first `count` messages and exits. Killed if the test ends first.
-final class MosquittoSubscriber {
+public final class MosquittoSubscriber {
     private let process = Process()
     private let received = Pipe()
 
@@ -13,7 +13,7 @@ final class MosquittoSubscriber {
     /// subscription (so nothing published afterwards can be missed).
     /// - Parameters:
     ///   - arguments: more options (`-v`, `-c`, TLS and credentials).
-    init(_ broker: MosquittoBroker, topic: String, id: String, count: Int, arguments: [String] = [],
+    public init(_ broker: MosquittoBroker, topic: String, id: String, count: Int, arguments: [String] = [],
          waitForSubscription: Bool = true) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
         process.arguments = ["-h", "127.0.0.1", "-p", String(broker.port), "-t", topic, "-q", "1", "-i", id,
@@ -32,10 +32,10 @@ final class MosquittoSubscriber {
     }
 
     /// The output as it comes (for reading before the subscriber exits).
-    var output: FileHandle { received.fileHandleForReading }
+    public var output: FileHandle { received.fileHandleForReading }
 
     /// Everything it prints until it exits (after `count` messages).
-    func readToEnd() -> String {
+    public func readToEnd() -> String {
         let data = received.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)

@@ -5,9 +5,9 @@ import Glibc
 
 /// A real `mosquitto` broker on 127.0.0.1 and a free port, started by the test, with its log
 /// (everything, on stderr) readable so the test can wait for a subscription.
-final class MosquittoBroker: @unchecked Sendable {
-    let directory: URL
-    let port: Int
+public final class MosquittoBroker: @unchecked Sendable {
+    public let directory: URL
+    public let port: Int
     private let ownsDirectory: Bool
     private let process: Process
     private let log: Pipe
@@ -19,7 +19,7 @@ final class MosquittoBroker: @unchecked Sendable {
     ///   - directory: reuse this directory (a restart keeps its files); a new one by default.
     ///   - port: listen on this port (a restart keeps it); a free one by default.
     ///   - removesDirectory: whether the directory goes with the broker (by default only one it made).
-    init(configuration extra: String = "allow_anonymous true\n", directory reused: URL? = nil, port reusedPort: Int? = nil,
+    public init(configuration extra: String = "allow_anonymous true\n", directory reused: URL? = nil, port reusedPort: Int? = nil,
          removesDirectory: Bool? = nil) throws {
         if let reused {
             directory = reused
@@ -45,7 +45,7 @@ final class MosquittoBroker: @unchecked Sendable {
 
     /// Blocks until the broker's log contains `text` (after the first `marker`, if given), or
     /// the broker exits.
-    func waitForLog(_ text: String, after marker: String? = nil) {
+    public func waitForLog(_ text: String, after marker: String? = nil) {
         func found() -> Bool {
             guard let marker else { return logText.contains(text) }
             guard let start = logText.range(of: marker) else { return false }
@@ -59,7 +59,7 @@ final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// Kills the broker (SIGKILL: nothing saved).
-    func stop() {
+    public func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
@@ -71,7 +71,7 @@ final class MosquittoBroker: @unchecked Sendable {
     }
 
     /// A port nothing listens on right now (bound to 0, read back, released).
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(descriptor) }
         var address = sockaddr_in()

@@ -1,12 +1,12 @@
 import Foundation
 
 /// Runs a command to completion and captures its output (for tests of the `beacond` CLI).
-struct CommandRun {
-    let status: Int32
-    let standardOutput: String
-    let standardError: String
+public struct CommandRun {
+    public let status: Int32
+    public let standardOutput: String
+    public let standardError: String
 
-    init(_ executable: String, _ arguments: [String], directory: String? = nil) throws {
+    public init(_ executable: String, _ arguments: [String], directory: String? = nil) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -9,16 +9,24 @@ import Glibc
 /// requests and 200 after (each answer `delay` seconds late, to keep deliveries in flight), and
 /// logs every request as a JSON line: path, idempotency key, whether the signature was valid,
 /// the status it answered and the body. It prints one line per request on its standard output.
-final class WebhookTestServer: @unchecked Sendable {
-    struct Request: Decodable, Equatable {
-        let path: String
-        let key: String?
-        let signatureValid: Bool
-        let status: Int
-        let body: String
+public final class WebhookTestServer: @unchecked Sendable {
+    public struct Request: Decodable, Equatable {
+        public let path: String
+        public let key: String?
+        public let signatureValid: Bool
+        public let status: Int
+        public let body: String
+
+        public init(path: String, key: String?, signatureValid: Bool, status: Int, body: String) {
+            self.path = path
+            self.key = key
+            self.signatureValid = signatureValid
+            self.status = status
+            self.body = body
+        }
     }
 
-    static let script = #"""
+    public static let script = #"""
     import hashlib, hmac, http.server, json, os, sys, threading
     import time
     port, log, secret, fail_first, delay = int(sys.argv[1]), sys.argv[2], sys.argv[3].encode(), int(sys.argv[4]), float(sys.argv[5])
@@ -52,20 +60,20 @@ final class WebhookTestServer: @unchecked Sendable {
     server.serve_forever()
     """#
 
-    let directory: URL
-    let secret: String
-    let delay: Double
+    public let directory: URL
+    public let secret: String
+    public let delay: Double
     private var linesSeen = 0
-    private(set) var port: Int = 0
+    public private(set) var port: Int = 0
     private var process: Process?
     private var input: Pipe?
     private var output: Pipe?
 
-    var logPath: String { directory.appendingPathComponent("requests.jsonl").path }
-    var url: String { "http://127.0.0.1:\(port)/alerts" }
+    public var logPath: String { directory.appendingPathComponent("requests.jsonl").path }
+    public var url: String { "http://127.0.0.1:\(port)/alerts" }
 
     /// Starts the server on a free port.
-    init(secret: String, failFirst: Int = 0, delay: Double = 0) throws {
+    public init(secret: String, failFirst: Int = 0, delay: Double = 0) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-webhook-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data(Self.script.utf8).write(to: directory.appendingPathComponent("server.py"))
@@ -75,7 +83,7 @@ final class WebhookTestServer: @unchecked Sendable {
     }
 
     /// Starts (again) on `port` (0 = a free one); returns once it listens.
-    func start(port: Int, failFirst: Int = 0) throws {
+    public func start(port: Int, failFirst: Int = 0) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", directory.appendingPathComponent("server.py").path, String(port), logPath, secret,
@@ -101,7 +109,7 @@ final class WebhookTestServer: @unchecked Sendable {
 
     /// Stops the server (connections are then refused): it exits when its standard input closes
     /// (which also happens if the test process dies), whatever launcher sits in between.
-    func stop() {
+    public func stop() {
         guard let process else { return }
         try? input?.fileHandleForWriting.close()
         kill(process.processIdentifier, SIGKILL)
@@ -114,7 +122,7 @@ final class WebhookTestServer: @unchecked Sendable {
     }
 
     /// Blocks until the server has received `count` requests since it started.
-    func waitForRequests(_ count: Int) {
+    public func waitForRequests(_ count: Int) {
         guard let output else { return }
         while linesSeen < count + 1 {
             let chunk = output.fileHandleForReading.availableData
@@ -124,7 +132,7 @@ final class WebhookTestServer: @unchecked Sendable {
     }
 
     /// Every request received so far.
-    func requests() throws -> [Request] {
+    public func requests() throws -> [Request] {
         guard let text = try? String(contentsOfFile: logPath, encoding: .utf8) else { return [] }
         return try text.split(separator: "\n").map { try JSONDecoder().decode(Request.self, from: Data($0.utf8)) }
     }
