@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// A receiver of the simulated site: where it is and how its controller scans.
 public struct GatewaySpec: Hashable, Sendable {
     /// The gateway's name (in the truth file and logs).
