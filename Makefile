@@ -6,7 +6,7 @@ SWIFT ?= swift
 BEACOND_DEBUG := .build/debug/beacond
 RUN_SCENARIO := Simulator/Scenarios/lobby.yaml
 
-.PHONY: run test build bench fuzz test-vm clean
+.PHONY: run test build bench fuzz test-vm dist test-dist measure-build clean
 
 run: build
 	$(BEACOND_DEBUG) simulate $(RUN_SCENARIO)
@@ -34,5 +34,17 @@ test-vm:
 	@scripts/ensure-deps.sh build
 	$(SUDO) scripts/test-vm.sh
 
+# The Debian package (release beacond, Swift runtime linked statically): .build-dist/beacond_VERSION_ARCH.deb
+dist:
+	scripts/dist.sh
+
+# The package installed, checked (--version, check-config, systemd-analyze verify) and purged in a clean Debian root.
+test-dist: dist
+	$(SUDO) scripts/test-dist.sh
+
+# Clean make run, clean make test and an edit-one-file rebuild, timed on a fresh clone (REV=HEAD).
+measure-build:
+	scripts/measure-build.sh $(or $(REV),HEAD)
+
 clean:
-	rm -rf .build Benchmarks/.build
+	rm -rf .build .build-dist Benchmarks/.build
