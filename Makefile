@@ -6,7 +6,7 @@ SWIFT ?= swift
 BEACOND_DEBUG := .build/debug/beacond
 RUN_SCENARIO := Simulator/Scenarios/lobby.yaml
 
-.PHONY: run test build bench fuzz test-vm dist test-dist measure-build clean
+.PHONY: run test build bench fuzz test-vm dist test-dist measure-build format lint clean
 
 run: build
 	$(BEACOND_DEBUG) simulate $(RUN_SCENARIO)
@@ -41,6 +41,15 @@ dist:
 # The package installed, checked (--version, check-config, systemd-analyze verify) and purged in a clean Debian root.
 test-dist: dist
 	$(SUDO) scripts/test-dist.sh
+
+SWIFT_FORMAT_PATHS := Package.swift Sources Strategies Simulator Tests Benchmarks/Sources Benchmarks/Package.swift
+
+# swift-format, configured by .swift-format: rewrite in place, or check (CI).
+format:
+	$(SWIFT) format --in-place --recursive --parallel $(SWIFT_FORMAT_PATHS)
+
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FORMAT_PATHS)
 
 # Clean make run, clean make test and an edit-one-file rebuild, timed on a fresh clone (REV=HEAD).
 measure-build:

@@ -57,7 +57,9 @@ let package = Package(
         .target(name: "BeaconPipeline", dependencies: ["BeaconCore", "BeaconWire", "BeaconRanging", "BeaconAlerting"],
                 swiftSettings: swiftSettings),
         // Outgoing HTTP(S) on the platform's URL loading (libcurl on Linux): no TLS stack to build.
-        .target(name: "BeaconHTTP", swiftSettings: swiftSettings),
+        // FoundationNetworking links libcurl itself, except when the Swift runtime is linked statically.
+        .target(name: "BeaconHTTP", swiftSettings: swiftSettings,
+                linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]),
         .target(name: "BeaconSinks", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconHTTP"],
                 swiftSettings: swiftSettings),
         .systemLibrary(

@@ -18,8 +18,10 @@ let package = Package(
             .product(name: "BeaconAlerting", package: "beacond"),
             .product(name: "BeaconStrategies", package: "beacond"),
             .product(name: "BeaconSimulator", package: "beacond"),
+            .product(name: "BeaconPipeline", package: "beacond"),
             .product(name: "BeaconGateway", package: "beacond"),
-        ], swiftSettings: [.unsafeFlags(["-Ounchecked"])],
+        ],
+        // Built like what ships (-O, checks on): the harness inlines library code it measures.
         // Export the allocator interposer so that libswiftCore's malloc calls reach it.
         linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]),
     ]

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages beacond's build and tests need, when they are missing.
-#   scripts/ensure-deps.sh build   libbluetooth-dev (the HCI scanner), libsqlite3-dev (the alert state store),
-#                                  libmosquitto-dev (the MQTT sink)
+#   scripts/ensure-deps.sh build   libbluetooth-dev (the HCI scanner's headers), libsqlite3-dev (the alert state
+#                                  store), libmosquitto-dev (the MQTT sink), libcurl4-openssl-dev (outgoing HTTP(S):
+#                                  FoundationNetworking's libcurl, linked by name for static builds)
 #   scripts/ensure-deps.sh test    + tshark, bluez (btmon) to cross-check written captures; mosquitto and
 #                                  mosquitto-clients (MQTT sink tests), python3 (the webhook tests' HTTP server), openssl (a test CA for MQTT over TLS)
 set -euo pipefail
-want=(libbluetooth-dev libsqlite3-dev libmosquitto-dev pkg-config)
+want=(libbluetooth-dev libsqlite3-dev libmosquitto-dev libcurl4-openssl-dev pkg-config)
 case "${1:-build}" in
     test) want+=(tshark bluez mosquitto mosquitto-clients python3 openssl) ;;
 esac

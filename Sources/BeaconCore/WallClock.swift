@@ -5,7 +5,10 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import BeaconCore
+// With the Swift runtime linked statically, `timespec`'s members come from the runtime's shims.
+#if canImport(SwiftOverlayShims)
+import SwiftOverlayShims
+#endif
 
 /// The real-time clock (`CLOCK_REALTIME`) as a `Clock` over ``Timestamp``: what stamps packets
 /// read from a radio. Tests use `ManualClock` instead.
