@@ -17,7 +17,7 @@ build:
 
 test:
 	@scripts/ensure-deps.sh test
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(SWIFT) test --skip-build --disable-xctest
 
 bench:

@@ -10,19 +10,21 @@ let package = Package(
     targets: [
         .target(name: "CMallocCounter"),
         .target(name: "CReferenceParser"),
-        .executableTarget(name: "beacond-bench", dependencies: [
-            "CMallocCounter", "CReferenceParser",
-            .product(name: "BeaconCore", package: "beacond"),
-            .product(name: "BeaconWire", package: "beacond"),
-            .product(name: "BeaconRanging", package: "beacond"),
-            .product(name: "BeaconAlerting", package: "beacond"),
-            .product(name: "BeaconStrategies", package: "beacond"),
-            .product(name: "BeaconSimulator", package: "beacond"),
-            .product(name: "BeaconPipeline", package: "beacond"),
-            .product(name: "BeaconGateway", package: "beacond"),
-        ],
-        // Built like what ships (-O, checks on): the harness inlines library code it measures.
-        // Export the allocator interposer so that libswiftCore's malloc calls reach it.
-        linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]),
+        .executableTarget(
+            name: "beacond-bench",
+            dependencies: [
+                "CMallocCounter", "CReferenceParser",
+                .product(name: "BeaconCore", package: "beacond"),
+                .product(name: "BeaconWire", package: "beacond"),
+                .product(name: "BeaconRanging", package: "beacond"),
+                .product(name: "BeaconAlerting", package: "beacond"),
+                .product(name: "BeaconStrategies", package: "beacond"),
+                .product(name: "BeaconSimulator", package: "beacond"),
+                .product(name: "BeaconPipeline", package: "beacond"),
+                .product(name: "BeaconGateway", package: "beacond"),
+            ],
+            // Built like what ships (-O, checks on): the harness inlines library code it measures.
+            // Export the allocator interposer so that libswiftCore's malloc calls reach it.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]),
     ]
 )

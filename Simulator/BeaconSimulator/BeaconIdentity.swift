@@ -32,12 +32,16 @@ public enum BeaconIdentity: Hashable, Sendable {
         case let .iBeacon(uuid, major, minor):
             return .iBeacon(uuid: uuid, major: major, minor: minor &+ UInt16(truncatingIfNeeded: offset))
         case let .altBeacon(id1, id2, id3, manufacturer):
-            return .altBeacon(id1: id1, id2: id2, id3: id3 &+ UInt16(truncatingIfNeeded: offset),
-                              manufacturer: manufacturer)
+            return .altBeacon(
+                id1: id1, id2: id2, id3: id3 &+ UInt16(truncatingIfNeeded: offset),
+                manufacturer: manufacturer)
         case let .eddystoneUID(namespace, instance):
             var value = instance.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } &+ UInt64(offset)
             var bytes = [UInt8](repeating: 0, count: 6)
-            for i in (0..<6).reversed() { bytes[i] = UInt8(truncatingIfNeeded: value); value >>= 8 }
+            for i in (0..<6).reversed() {
+                bytes[i] = UInt8(truncatingIfNeeded: value)
+                value >>= 8
+            }
             return .eddystoneUID(namespace: namespace, instance: bytes)
         }
     }

@@ -38,8 +38,10 @@ public struct BeaconSpec: Hashable, Sendable {
         public var every: Int
 
         /// Creates telemetry settings.
-        public init(batteryMillivolts: Int, drainMillivoltsPerDay: Double = 0, temperature: Double = 20,
-                    every: Int = 10) {
+        public init(
+            batteryMillivolts: Int, drainMillivoltsPerDay: Double = 0, temperature: Double = 20,
+            every: Int = 10
+        ) {
             self.batteryMillivolts = batteryMillivolts
             self.drainMillivoltsPerDay = drainMillivoltsPerDay
             self.temperature = temperature
@@ -48,8 +50,10 @@ public struct BeaconSpec: Hashable, Sendable {
     }
 
     /// Creates a beacon.
-    public init(name: String, identity: BeaconIdentity, measuredPower: Int = -59, interval: Duration = .seconds(1),
-                placement: Placement, address: BluetoothAddress, telemetry: Telemetry? = nil) {
+    public init(
+        name: String, identity: BeaconIdentity, measuredPower: Int = -59, interval: Duration = .seconds(1),
+        placement: Placement, address: BluetoothAddress, telemetry: Telemetry? = nil
+    ) {
         self.name = name
         self.identity = identity
         self.measuredPower = measuredPower

@@ -37,8 +37,10 @@ public final class CaptureReplaySource: AdvertisementSource {
     ///   - speed: `nil` for as fast as possible; otherwise the factor over real time (1 = as captured).
     ///   - batchSize: records per batch.
     ///   - clock: paces a finite-speed replay (tests inject a manual clock).
-    public init(path: String, speed: Double? = nil, batchSize: Int = 1024,
-                clock: any Clock<Duration> = ContinuousClock()) throws(CaptureError) {
+    public init(
+        path: String, speed: Double? = nil, batchSize: Int = 1024,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) throws(CaptureError) {
         capture = try CaptureFile(path: path)
         name = "replay:\(path)"
         self.speed = speed.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
@@ -91,13 +93,17 @@ public final class CaptureReplaySource: AdvertisementSource {
         }
     }
 
-    private func pace(to captureTime: Timestamp, speed: Double,
-                      origin: inout (capture: Timestamp, wall: any InstantProtocol)?) async throws {
+    private func pace(
+        to captureTime: Timestamp, speed: Double,
+        origin: inout (capture: Timestamp, wall: any InstantProtocol)?
+    ) async throws {
         try await pace(clock: clock, to: captureTime, speed: speed, origin: &origin)
     }
 
-    private func pace<C: Clock<Duration>>(clock: C, to captureTime: Timestamp, speed: Double,
-                                          origin: inout (capture: Timestamp, wall: any InstantProtocol)?) async throws {
+    private func pace<C: Clock<Duration>>(
+        clock: C, to captureTime: Timestamp, speed: Double,
+        origin: inout (capture: Timestamp, wall: any InstantProtocol)?
+    ) async throws {
         guard let (start, wall) = origin, let wallStart = wall as? C.Instant else {
             origin = (captureTime, clock.now)
             return

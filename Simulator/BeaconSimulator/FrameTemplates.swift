@@ -52,12 +52,15 @@ struct FrameTemplates {
 
     /// Appends one report of `beacon` received at `rssi`.
     @inline(__always)
-    func append(beacon: Int, rssi: Int8, advertisementCount: UInt32, uptimeNanoseconds: Int64, timestamp: Timestamp,
-                to batch: inout PacketBatch) {
+    func append(
+        beacon: Int, rssi: Int8, advertisementCount: UInt32, uptimeNanoseconds: Int64, timestamp: Timestamp,
+        to batch: inout PacketBatch
+    ) {
         let every = telemetryEvery[beacon]
         if every > 0, advertisementCount % every == 0, let telemetry = beacons[beacon].telemetry {
-            appendTelemetry(beacon: beacons[beacon], telemetry: telemetry, rssi: rssi, count: advertisementCount,
-                            uptime: .nanoseconds(uptimeNanoseconds), timestamp: timestamp, to: &batch)
+            appendTelemetry(
+                beacon: beacons[beacon], telemetry: telemetry, rssi: rssi, count: advertisementCount,
+                uptime: .nanoseconds(uptimeNanoseconds), timestamp: timestamp, to: &batch)
             return
         }
         let start = Int(offsets[beacon])
@@ -72,8 +75,10 @@ struct FrameTemplates {
         }
     }
 
-    func appendTelemetry(beacon: BeaconSpec, telemetry: BeaconSpec.Telemetry, rssi: Int8, count: UInt32,
-                         uptime: Duration, timestamp: Timestamp, to batch: inout PacketBatch) {
+    func appendTelemetry(
+        beacon: BeaconSpec, telemetry: BeaconSpec.Telemetry, rssi: Int8, count: UInt32,
+        uptime: Duration, timestamp: Timestamp, to batch: inout PacketBatch
+    ) {
         let days = uptime.secondsValue / 86_400
         let millivolts = Double(telemetry.batteryMillivolts) - telemetry.drainMillivoltsPerDay * days
         let frame = EddystoneTLM(
@@ -89,8 +94,10 @@ struct FrameTemplates {
         }
     }
 
-    static func appendEvent(format: ReportFormat, beacon: BeaconSpec, rssi: Int8, to buffer: inout [UInt8],
-                            data: (inout [UInt8]) -> Void) {
+    static func appendEvent(
+        format: ReportFormat, beacon: BeaconSpec, rssi: Int8, to buffer: inout [UInt8],
+        data: (inout [UInt8]) -> Void
+    ) {
         switch format {
         case .legacy:
             HCIEventEncoder.appendLEAdvertisingReport(
@@ -115,16 +122,18 @@ struct FrameTemplates {
                 to: &buffer)
         case let .altBeacon(_, id2, id3, manufacturer):
             AdvertisingDataEncoder.appendAltBeacon(
-                AltBeaconFrame(companyID: manufacturer, id1High: id.high, id1Low: id.low, id2: id2, id3: id3,
-                               referenceRSSI: power), to: &buffer)
+                AltBeaconFrame(
+                    companyID: manufacturer, id1High: id.high, id1Low: id.low, id2: id2, id3: id3,
+                    referenceRSSI: power), to: &buffer)
         case let .eddystoneUID(namespace, instance):
             let nsHigh = UInt16(namespace[0]) << 8 | UInt16(namespace[1])
             let nsLow = namespace[2...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
             let inst = instance.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
             // Eddystone carries the power at 0 m: 41 dB above the power at 1 m.
             AdvertisingDataEncoder.appendEddystoneUID(
-                EddystoneUID(txPowerAt0m: Int8(clamping: beacon.measuredPower + 41), namespaceHigh: nsHigh,
-                             namespaceLow: nsLow, instance: inst), to: &buffer)
+                EddystoneUID(
+                    txPowerAt0m: Int8(clamping: beacon.measuredPower + 41), namespaceHigh: nsHigh,
+                    namespaceLow: nsLow, instance: inst), to: &buffer)
         }
     }
 }

@@ -12,8 +12,10 @@ public struct GatewaySpec: Hashable, Sendable {
     public var reportFormat: ReportFormat
 
     /// Creates a gateway.
-    public init(name: String, position: Vector3, scan: ScanParameters = .continuous,
-                reportFormat: ReportFormat = .legacy) {
+    public init(
+        name: String, position: Vector3, scan: ScanParameters = .continuous,
+        reportFormat: ReportFormat = .legacy
+    ) {
         self.name = name
         self.position = position
         self.scan = scan

@@ -6,15 +6,18 @@ extension GroundTruth {
     /// `gateway` and one `beacon` line each, `distance` lines (when `includeDistances`) and
     /// `visit` lines.
     public func writeJSONLines(includeDistances: Bool = true, _ write: (String) throws -> Void) throws {
-        try write("{\"type\":\"header\",\"scenario\":\(JSONText.string(scenario.name)),\"start\":\"\(scenario.start)\","
-            + "\"end\":\"\(scenario.end)\",\"sample_interval_s\":\(sampleInterval.secondsValue),"
-            + "\"visit\":{\"radius_m\":\(definition.radius),\"min_duration_s\":\(definition.minimumDuration.secondsValue)}}\n")
+        try write(
+            "{\"type\":\"header\",\"scenario\":\(JSONText.string(scenario.name)),\"start\":\"\(scenario.start)\","
+                + "\"end\":\"\(scenario.end)\",\"sample_interval_s\":\(sampleInterval.secondsValue),"
+                + "\"visit\":{\"radius_m\":\(definition.radius),\"min_duration_s\":\(definition.minimumDuration.secondsValue)}}\n"
+        )
         for gateway in scenario.gateways {
             let p = gateway.position
             try write("{\"type\":\"gateway\",\"gateway\":\(JSONText.string(gateway.name)),\"position\":[\(p.x),\(p.y),\(p.z)]}\n")
         }
         for beacon in scenario.beacons {
-            try write("{\"type\":\"beacon\",\"beacon\":\(JSONText.string(beacon.name)),\"id\":\(JSONText.identity(beacon.identity))}\n")
+            try write(
+                "{\"type\":\"beacon\",\"beacon\":\(JSONText.string(beacon.name)),\"id\":\(JSONText.identity(beacon.identity))}\n")
         }
         if includeDistances {
             var line = ""
@@ -22,15 +25,17 @@ extension GroundTruth {
                 guard let distance else { return }
                 line.removeAll(keepingCapacity: true)
                 line += "{\"type\":\"distance\",\"time\":\"\(time)\",\"beacon\":\(JSONText.string(scenario.beacons[b].name)),"
-                line += "\"gateway\":\(JSONText.string(scenario.gateways[g].name)),\"distance_m\":\(JSONText.number(distance, decimals: 3))}\n"
+                line +=
+                    "\"gateway\":\(JSONText.string(scenario.gateways[g].name)),\"distance_m\":\(JSONText.number(distance, decimals: 3))}\n"
                 try write(line)
             }
         }
         for visit in visits() {
             let beacon = scenario.beacons[visit.beaconIndex]
-            try write("{\"type\":\"visit\",\"beacon\":\(JSONText.string(beacon.name)),\"id\":\(JSONText.identity(beacon.identity)),"
-                + "\"gateway\":\(JSONText.string(scenario.gateways[visit.gatewayIndex].name)),"
-                + "\"start\":\"\(visit.start)\",\"end\":\"\(visit.end)\",\"duration_s\":\(visit.duration.secondsValue)}\n")
+            try write(
+                "{\"type\":\"visit\",\"beacon\":\(JSONText.string(beacon.name)),\"id\":\(JSONText.identity(beacon.identity)),"
+                    + "\"gateway\":\(JSONText.string(scenario.gateways[visit.gatewayIndex].name)),"
+                    + "\"start\":\"\(visit.start)\",\"end\":\"\(visit.end)\",\"duration_s\":\(visit.duration.secondsValue)}\n")
         }
     }
 
@@ -56,7 +61,13 @@ enum JSONText {
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
             default:
-                if scalar.value < 0x20 { out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16) } else { out.unicodeScalars.append(scalar) }
+                if scalar.value < 0x20 {
+                    out +=
+                        "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+                        + String(scalar.value, radix: 16)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out + "\""

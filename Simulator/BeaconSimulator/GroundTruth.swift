@@ -28,8 +28,10 @@ public struct GroundTruth: Sendable {
     public let sampleInterval: Duration
 
     /// Creates the ground truth of `scenario`.
-    public init(scenario: Scenario, definition: VisitDefinition = VisitDefinition(),
-                sampleInterval: Duration = .seconds(1)) {
+    public init(
+        scenario: Scenario, definition: VisitDefinition = VisitDefinition(),
+        sampleInterval: Duration = .seconds(1)
+    ) {
         self.scenario = scenario
         self.definition = definition
         self.sampleInterval = sampleInterval
@@ -37,7 +39,9 @@ public struct GroundTruth: Sendable {
 
     /// Calls `body` with every sample, beacon by beacon, gateway by gateway, in time order
     /// (distance `nil` when the beacon is not on site).
-    public func forEachSample(_ body: (_ beacon: Int, _ gateway: Int, _ time: Timestamp, _ distance: Double?) throws -> Void) rethrows {
+    public func forEachSample(_ body: (_ beacon: Int, _ gateway: Int, _ time: Timestamp, _ distance: Double?) throws -> Void)
+        rethrows
+    {
         for (b, beacon) in scenario.beacons.enumerated() {
             for (g, gateway) in scenario.gateways.enumerated() {
                 var time = scenario.start
@@ -61,14 +65,18 @@ public struct GroundTruth: Sendable {
         var current = (-1, -1)
         forEachSample { b, g, time, distance in
             if current != (b, g) {
-                if let v = detector.finish() { visits.append(Visit(beaconIndex: current.0, gatewayIndex: current.1, start: v.start, end: v.end)) }
+                if let v = detector.finish() {
+                    visits.append(Visit(beaconIndex: current.0, gatewayIndex: current.1, start: v.start, end: v.end))
+                }
                 current = (b, g)
             }
             if let v = detector.add(time: time, distance: distance) {
                 visits.append(Visit(beaconIndex: b, gatewayIndex: g, start: v.start, end: v.end))
             }
         }
-        if let v = detector.finish() { visits.append(Visit(beaconIndex: current.0, gatewayIndex: current.1, start: v.start, end: v.end)) }
+        if let v = detector.finish() {
+            visits.append(Visit(beaconIndex: current.0, gatewayIndex: current.1, start: v.start, end: v.end))
+        }
         return visits
     }
 }

@@ -44,10 +44,12 @@ public struct RadioModel: Hashable, Sendable {
     public var minimumDistance: Double
 
     /// Creates a radio model; the defaults are an indoor office with line of sight.
-    public init(pathLossExponent: Double = 2.0, shadowingSigma: Double = 2.0, fading: Fading = .none,
-                packetLoss: Double = 0, collisions: Bool = true, airtime: Duration = .microseconds(376),
-                channelSpacing: Duration = .microseconds(500), sensitivity: Int = -100,
-                minimumDistance: Double = 0.1) {
+    public init(
+        pathLossExponent: Double = 2.0, shadowingSigma: Double = 2.0, fading: Fading = .none,
+        packetLoss: Double = 0, collisions: Bool = true, airtime: Duration = .microseconds(376),
+        channelSpacing: Duration = .microseconds(500), sensitivity: Int = -100,
+        minimumDistance: Double = 0.1
+    ) {
         self.pathLossExponent = pathLossExponent
         self.shadowingSigma = shadowingSigma
         self.fading = fading

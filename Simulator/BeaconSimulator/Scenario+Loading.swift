@@ -47,7 +47,7 @@ extension YamlError {
     var problem: String {
         switch self {
         case .scanner(let context, let problem, _, _), .parser(let context, let problem, _, _),
-             .composer(let context, let problem, _, _):
+            .composer(let context, let problem, _, _):
             context.map { "\($0.text) \(problem)" } ?? problem
         case .duplicatedKeysInMapping(let duplicates, _):
             "duplicated keys \(duplicates.joined(separator: ", "))"

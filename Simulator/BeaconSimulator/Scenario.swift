@@ -25,8 +25,10 @@ public struct Scenario: Sendable {
     public var walkers: [Walker]
 
     /// Creates a scenario from its parts.
-    public init(name: String, start: Timestamp, duration: Duration, seed: UInt64, radio: RadioModel,
-                gateways: [GatewaySpec], beacons: [BeaconSpec], walkers: [Walker]) {
+    public init(
+        name: String, start: Timestamp, duration: Duration, seed: UInt64, radio: RadioModel,
+        gateways: [GatewaySpec], beacons: [BeaconSpec], walkers: [Walker]
+    ) {
         self.name = name
         self.start = start
         self.duration = duration

@@ -17,7 +17,8 @@ public enum ScenarioError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .unreadable: 0
         case .syntax(_, let line, _), .unknownKey(_, let line, _, _, _), .missingField(_, let line, _, _),
-             .invalidValue(_, let line, _, _, _): line
+            .invalidValue(_, let line, _, _, _):
+            line
         }
     }
 

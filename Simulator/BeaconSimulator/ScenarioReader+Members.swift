@@ -25,8 +25,9 @@ extension ScenarioReader {
         let waypoints = try waypointField.sequence("waypoints").map { point -> Walker.Waypoint in
             if case .mapping = point.node {
                 let stop = try point.mapping("a waypoint", allowed: Self.waypointKeys)
-                return Walker.Waypoint(try stop.required("at").vector(),
-                                       dwell: try stop.optional("dwell")?.duration() ?? defaultDwell)
+                return Walker.Waypoint(
+                    try stop.required("at").vector(),
+                    dwell: try stop.optional("dwell")?.duration() ?? defaultDwell)
             }
             return Walker.Waypoint(try point.vector(), dwell: defaultDwell)
         }
@@ -40,15 +41,19 @@ extension ScenarioReader {
                     path[i].position.y += (random.nextUnit() * 2 - 1) * spread
                 }
             }
-            members.append(Walker(name: count == 1 ? name : "\(name)-\(index + 1)", waypoints: path, speed: speed,
-                                  start: start + stagger * index, repeats: repeats))
+            members.append(
+                Walker(
+                    name: count == 1 ? name : "\(name)-\(index + 1)", waypoints: path, speed: speed,
+                    start: start + stagger * index, repeats: repeats))
         }
         return (name, members)
     }
 
     /// Reads one `beacons:` entry, expanded to `count` members whose last identity number counts up.
-    func readBeacons(_ field: YAMLField, firstIndex: Int, walkerGroups: [String: Range<Int>],
-                     random: inout SplitMix64) throws -> [BeaconSpec] {
+    func readBeacons(
+        _ field: YAMLField, firstIndex: Int, walkerGroups: [String: Range<Int>],
+        random: inout SplitMix64
+    ) throws -> [BeaconSpec] {
         let map = try field.mapping("a beacon", allowed: Self.beaconKeys)
         let name = try map.required("name").string()
         let identity = try readIdentity(map)
@@ -64,8 +69,9 @@ extension ScenarioReader {
         let placements = ["position", "area", "carried_by"].filter(map.has)
         guard placements.count == 1 else {
             if placements.isEmpty {
-                throw ScenarioError.missingField(file: file, line: field.line, key: "position, area or carried_by",
-                                                 context: "beacon '\(name)'")
+                throw ScenarioError.missingField(
+                    file: file, line: field.line, key: "position, area or carried_by",
+                    context: "beacon '\(name)'")
             }
             throw map.optional(placements[1])!.invalid("only one of position, area or carried_by")
         }
@@ -73,14 +79,16 @@ extension ScenarioReader {
         if let carrier = map.optional("carried_by") {
             let walkerName = try carrier.string()
             guard let group = walkerGroups[walkerName] else {
-                throw carrier.invalid("the name of a walker declared under walkers: (\(walkerGroups.keys.sorted().joined(separator: ", ")))")
+                throw carrier.invalid(
+                    "the name of a walker declared under walkers: (\(walkerGroups.keys.sorted().joined(separator: ", ")))")
             }
             carriers = group
         }
         let countField = map.optional("count")
         let count = try countField?.int(in: 1...1_000_000, "a count from 1 to 1000000") ?? carriers?.count ?? 1
         if let carriers, count != carriers.count {
-            throw (countField ?? field).invalid("a count equal to the walker group's count (\(carriers.count)), one beacon per walker")
+            throw (countField ?? field).invalid(
+                "a count equal to the walker group's count (\(carriers.count)), one beacon per walker")
         }
         var address: BluetoothAddress?
         if let f = map.optional("address") {
@@ -101,16 +109,19 @@ extension ScenarioReader {
             if let carriers {
                 placement = .carried(walkerIndex: carriers.lowerBound + index)
             } else if let (low, high) = area {
-                placement = .fixed(Vector3(low.x + (high.x - low.x) * random.nextUnit(),
-                                           low.y + (high.y - low.y) * random.nextUnit(),
-                                           low.z + (high.z - low.z) * random.nextUnit()))
+                placement = .fixed(
+                    Vector3(
+                        low.x + (high.x - low.x) * random.nextUnit(),
+                        low.y + (high.y - low.y) * random.nextUnit(),
+                        low.z + (high.z - low.z) * random.nextUnit()))
             } else {
                 placement = .fixed(fixed ?? .zero)
             }
-            members.append(BeaconSpec(
-                name: count == 1 ? name : "\(name)-\(index + 1)", identity: identity.offset(by: index),
-                measuredPower: measuredPower, interval: interval, placement: placement,
-                address: address ?? BeaconSpec.defaultAddress(index: firstIndex + index), telemetry: telemetry))
+            members.append(
+                BeaconSpec(
+                    name: count == 1 ? name : "\(name)-\(index + 1)", identity: identity.offset(by: index),
+                    measuredPower: measuredPower, interval: interval, placement: placement,
+                    address: address ?? BeaconSpec.defaultAddress(index: firstIndex + index), telemetry: telemetry))
         }
         return members
     }
@@ -119,25 +130,29 @@ extension ScenarioReader {
         let kinds = ["ibeacon", "altbeacon", "eddystone"].filter(map.has)
         guard kinds.count == 1 else {
             if kinds.isEmpty {
-                throw ScenarioError.missingField(file: file, line: map.field.line, key: "ibeacon, altbeacon or eddystone",
-                                                 context: map.context)
+                throw ScenarioError.missingField(
+                    file: file, line: map.field.line, key: "ibeacon, altbeacon or eddystone",
+                    context: map.context)
             }
             throw map.optional(kinds[1])!.invalid("only one of ibeacon, altbeacon or eddystone")
         }
         switch kinds[0] {
         case "ibeacon":
             let m = try map.required("ibeacon").mapping("ibeacon", allowed: Self.iBeaconKeys)
-            return .iBeacon(uuid: try m.required("uuid").uuid(), major: try m.required("major").uint16(),
-                            minor: try m.required("minor").uint16())
+            return .iBeacon(
+                uuid: try m.required("uuid").uuid(), major: try m.required("major").uint16(),
+                minor: try m.required("minor").uint16())
         case "altbeacon":
             let m = try map.required("altbeacon").mapping("altbeacon", allowed: Self.altBeaconKeys)
-            return .altBeacon(id1: try m.required("id1").uuid(), id2: try m.required("id2").uint16(),
-                              id3: try m.required("id3").uint16(),
-                              manufacturer: try m.optional("manufacturer")?.uint16() ?? 0x0118)
+            return .altBeacon(
+                id1: try m.required("id1").uuid(), id2: try m.required("id2").uint16(),
+                id3: try m.required("id3").uint16(),
+                manufacturer: try m.optional("manufacturer")?.uint16() ?? 0x0118)
         default:
             let m = try map.required("eddystone").mapping("eddystone", allowed: Self.eddystoneKeys)
-            return .eddystoneUID(namespace: try m.required("namespace").hexBytes(count: 10),
-                                 instance: try m.required("instance").hexBytes(count: 6))
+            return .eddystoneUID(
+                namespace: try m.required("namespace").hexBytes(count: 10),
+                instance: try m.required("instance").hexBytes(count: 6))
         }
     }
 

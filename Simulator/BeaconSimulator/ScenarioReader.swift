@@ -8,12 +8,16 @@ struct ScenarioReader {
     let file: String
 
     static let topKeys = ["name", "start", "duration", "seed", "radio", "gateways", "beacons", "walkers"]
-    static let radioKeys = ["path_loss_exponent", "shadowing_sigma", "fading", "rician_k", "packet_loss",
-                            "collisions", "airtime", "channel_spacing", "sensitivity", "minimum_distance"]
+    static let radioKeys = [
+        "path_loss_exponent", "shadowing_sigma", "fading", "rician_k", "packet_loss",
+        "collisions", "airtime", "channel_spacing", "sensitivity", "minimum_distance",
+    ]
     static let gatewayKeys = ["name", "position", "scan", "report"]
     static let scanKeys = ["interval", "window"]
-    static let beaconKeys = ["name", "count", "ibeacon", "altbeacon", "eddystone", "measured_power", "interval",
-                             "position", "area", "carried_by", "address"]
+    static let beaconKeys = [
+        "name", "count", "ibeacon", "altbeacon", "eddystone", "measured_power", "interval",
+        "position", "area", "carried_by", "address",
+    ]
     static let walkerKeys = ["name", "count", "stagger", "spread", "speed", "dwell", "start", "repeat", "waypoints"]
 
     func read(_ root: YAMLField) throws -> Scenario {
@@ -21,12 +25,13 @@ struct ScenarioReader {
         let name = try top.optional("name")?.string() ?? "scenario"
         let start = try top.optional("start")?.timestamp() ?? Timestamp(rfc3339: "2025-01-01T00:00:00Z")!
         let duration = try top.required("duration").positiveDuration()
-        let seedValue = try top.optional("seed").map { field -> UInt64 in
-            guard let text = field.scalarText(), let value = UInt64(text) else {
-                throw field.invalid("a non-negative integer seed")
-            }
-            return value
-        } ?? 1
+        let seedValue =
+            try top.optional("seed").map { field -> UInt64 in
+                guard let text = field.scalarText(), let value = UInt64(text) else {
+                    throw field.invalid("a non-negative integer seed")
+                }
+                return value
+            } ?? 1
         let radio = try top.optional("radio").map(readRadio) ?? RadioModel()
         let gatewayFields = try top.required("gateways").sequence("gateways")
         guard !gatewayFields.isEmpty else { throw try top.required("gateways").invalid("at least one gateway") }
@@ -43,8 +48,9 @@ struct ScenarioReader {
         for field in try top.required("beacons").sequence("beacons") {
             beacons += try readBeacons(field, firstIndex: beacons.count, walkerGroups: walkerGroups, random: &layout)
         }
-        return Scenario(name: name, start: start, duration: duration, seed: seedValue, radio: radio,
-                        gateways: gateways, beacons: beacons, walkers: walkers)
+        return Scenario(
+            name: name, start: start, duration: duration, seed: seedValue, radio: radio,
+            gateways: gateways, beacons: beacons, walkers: walkers)
     }
 
     func readRadio(_ field: YAMLField) throws -> RadioModel {

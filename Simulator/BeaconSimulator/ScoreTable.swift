@@ -1,13 +1,17 @@
+import BeaconCore
+
 /// Renders scores as a plain-text table (what `beacond score` prints).
 public enum ScoreTable {
     /// One row per alert id: alerts, visits, matched, precision, recall, median and p90 latency.
     public static func render(_ scores: [Scoring.Score]) -> String {
         var rows = [["alert", "alerts", "visits", "matched", "precision", "recall", "latency p50", "latency p90"]]
         for score in scores {
-            rows.append([score.alertID, "\(score.alerts)", "\(score.visits)", "\(score.matchedAlerts)",
-                         percent(score.precision), percent(score.recall),
-                         score.medianLatency.map(\.humanReadable) ?? "-",
-                         score.p90Latency.map(\.humanReadable) ?? "-"])
+            rows.append([
+                score.alertID, "\(score.alerts)", "\(score.visits)", "\(score.matchedAlerts)",
+                percent(score.precision), percent(score.recall),
+                score.medianLatency.map(\.humanReadable) ?? "-",
+                score.p90Latency.map(\.humanReadable) ?? "-",
+            ])
         }
         if scores.isEmpty { return "no delivered alerts" }
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max()! }

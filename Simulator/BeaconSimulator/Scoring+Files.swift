@@ -39,7 +39,8 @@ extension Scoring {
                 identities[name] = try beaconKey(object["id"], file: path, line: line)
             case "visit" where definition == nil:
                 guard let start = (object["start"] as? String).flatMap(Timestamp.init(rfc3339:)),
-                      let end = (object["end"] as? String).flatMap(Timestamp.init(rfc3339:)) else {
+                    let end = (object["end"] as? String).flatMap(Timestamp.init(rfc3339:))
+                else {
                     throw ScoringError.badLine(file: path, line: line, problem: "visit without RFC 3339 \"start\" and \"end\"")
                 }
                 visits.append(Visit(beacon: try beaconKey(object["id"], file: path, line: line), start: start, end: end))
@@ -47,16 +48,20 @@ extension Scoring {
                 sawDistance = true
                 guard let definition else { return }
                 guard let name = object["beacon"] as? String, let key = identities[name],
-                      let gateway = object["gateway"] as? String,
-                      let time = (object["time"] as? String).flatMap(Timestamp.init(rfc3339:)),
-                      let distance = object["distance_m"] as? Double else {
-                    throw ScoringError.badLine(file: path, line: line,
-                                               problem: "distance line needs a declared \"beacon\", \"gateway\", \"time\" and \"distance_m\"")
+                    let gateway = object["gateway"] as? String,
+                    let time = (object["time"] as? String).flatMap(Timestamp.init(rfc3339:)),
+                    let distance = object["distance_m"] as? Double
+                else {
+                    throw ScoringError.badLine(
+                        file: path, line: line,
+                        problem: "distance line needs a declared \"beacon\", \"gateway\", \"time\" and \"distance_m\"")
                 }
                 let series = name + "\u{0}" + gateway
                 keysOfSeries[series] = key
                 var detector = detectors[series] ?? VisitDetector(definition: definition, sampleInterval: sampleInterval)
-                if let v = detector.add(time: time, distance: distance) { visits.append(Visit(beacon: key, start: v.start, end: v.end)) }
+                if let v = detector.add(time: time, distance: distance) {
+                    visits.append(Visit(beacon: key, start: v.start, end: v.end))
+                }
                 detectors[series] = detector
             default:
                 break

@@ -108,8 +108,10 @@ public enum Scoring {
     }
 
     /// Scores every alert id found in `alerts`, sorted by id.
-    public static func score(alerts: [Alert], visits: [Visit], tolerance: Duration = .seconds(30),
-                             uuids: Set<UUID>? = nil) -> [Score] {
+    public static func score(
+        alerts: [Alert], visits: [Visit], tolerance: Duration = .seconds(30),
+        uuids: Set<UUID>? = nil
+    ) -> [Score] {
         let byID = Dictionary(grouping: alerts, by: \.id)
         return byID.keys.sorted().map { id in
             let own = byID[id]!.sorted { ($0.time, $0.beacon) < ($1.time, $1.beacon) }
@@ -121,16 +123,18 @@ public enum Scoring {
             var latencies: [Duration] = []
             for alert in own {
                 guard let indices = visitsByBeacon[alert.beacon],
-                      let hit = indices.first(where: { index in
-                          !matched.contains(index) && candidates[index].start <= alert.time
-                              && alert.time <= candidates[index].end + tolerance
-                      }) else { continue }
+                    let hit = indices.first(where: { index in
+                        !matched.contains(index) && candidates[index].start <= alert.time
+                            && alert.time <= candidates[index].end + tolerance
+                    })
+                else { continue }
                 matched.insert(hit)
                 latencies.append(alert.time - candidates[hit].start)
             }
             visitsByBeacon.removeAll()
-            return Score(alertID: id, alerts: own.count, matchedAlerts: latencies.count, visits: candidates.count,
-                         latencies: latencies.sorted())
+            return Score(
+                alertID: id, alerts: own.count, matchedAlerts: latencies.count, visits: candidates.count,
+                latencies: latencies.sorted())
         }
     }
 }

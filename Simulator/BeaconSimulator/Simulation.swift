@@ -28,9 +28,11 @@ public struct Simulation: AdvertisementSource {
     public let maxBatchSpan: Duration
 
     /// Creates a run of `scenario` at one gateway.
-    public init(scenario: Scenario, seed: UInt64? = nil, gatewayIndex: Int = 0, speed: SimulationSpeed = .max,
-                clock: any Clock<Duration> = ContinuousClock(), maxBatchPackets: Int = 1024,
-                maxBatchSpan: Duration = .milliseconds(100)) {
+    public init(
+        scenario: Scenario, seed: UInt64? = nil, gatewayIndex: Int = 0, speed: SimulationSpeed = .max,
+        clock: any Clock<Duration> = ContinuousClock(), maxBatchPackets: Int = 1024,
+        maxBatchSpan: Duration = .milliseconds(100)
+    ) {
         precondition(scenario.gateways.indices.contains(gatewayIndex), "no gateway at index \(gatewayIndex)")
         self.scenario = scenario
         self.seed = seed ?? scenario.seed
@@ -54,13 +56,17 @@ public struct Simulation: AdvertisementSource {
 
     /// Like ``run(deliver:)``, also calling `progress` after each batch with the virtual time
     /// reached and the statistics so far (for progress bars and summary tables).
-    public func run(deliver: (borrowing PacketBatch) async throws -> Void,
-                    progress: (Timestamp, SimulationStatistics) -> Void) async throws {
+    public func run(
+        deliver: (borrowing PacketBatch) async throws -> Void,
+        progress: (Timestamp, SimulationStatistics) -> Void
+    ) async throws {
         try await run(clock: clock, deliver: deliver, progress: progress)
     }
 
-    private func run<C: Clock<Duration>>(clock: C, deliver: (borrowing PacketBatch) async throws -> Void,
-                                         progress: (Timestamp, SimulationStatistics) -> Void) async throws {
+    private func run<C: Clock<Duration>>(
+        clock: C, deliver: (borrowing PacketBatch) async throws -> Void,
+        progress: (Timestamp, SimulationStatistics) -> Void
+    ) async throws {
         var engine = makeEngine()
         var batch = PacketBatch(byteCapacity: maxBatchPackets * 64, packetCapacity: maxBatchPackets + 4)
         // The clock is read only when pacing: at `.max` a run never looks at any clock.

@@ -120,12 +120,13 @@ public struct SimulationEngine {
         if carrier >= 0 {
             let offset = Duration.nanoseconds(time &- startNs)
             guard let position = scenario.walkers[Int(carrier)].position(atOffset: offset) else {
-                queue.removeTop()   // the walker has left: the beacon falls silent for good
+                queue.removeTop() // the walker has left: the beacon falls silent for good
                 return
             }
             let spec = scenario.beacons[beacon]
-            mean = scenario.radio.meanRSSI(measuredPower: spec.measuredPower,
-                                           distance: position.distance(to: gateway.position))
+            mean = scenario.radio.meanRSSI(
+                measuredPower: spec.measuredPower,
+                distance: position.distance(to: gateway.position))
         }
         // advInterval + advDelay, advDelay uniform in 0…10 ms.
         let delay = Int64(truncatingIfNeeded: random.next().multipliedFullWidth(by: 10_000_001).high)
@@ -189,9 +190,10 @@ public struct SimulationEngine {
             let reportTime = max(pduTime &+ reportDelayNs, lastReportTime)
             lastReportTime = reportTime
             let value = Int8(max(-127, min(20, rssi)))
-            frames.append(beacon: beacon, rssi: value, advertisementCount: advertisementCounts[beacon],
-                          uptimeNanoseconds: pendingTime &- startNs,
-                          timestamp: Timestamp(nanosecondsSinceEpoch: reportTime), to: &batch)
+            frames.append(
+                beacon: beacon, rssi: value, advertisementCount: advertisementCounts[beacon],
+                uptimeNanoseconds: pendingTime &- startNs,
+                timestamp: Timestamp(nanosecondsSinceEpoch: reportTime), to: &batch)
             statistics.reports += 1
         }
         if !heard { statistics.missedByScanner += 1 }

@@ -7,7 +7,10 @@ public enum SimulationSpeed: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `max` or a positive number.
     public init?(_ text: String) {
-        if text == "max" { self = .max; return }
+        if text == "max" {
+            self = .max
+            return
+        }
         guard let value = Double(text), value > 0, value.isFinite else { return nil }
         self = .factor(value)
     }

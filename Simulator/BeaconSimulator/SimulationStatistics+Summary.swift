@@ -1,9 +1,11 @@
 extension SimulationStatistics {
     /// The counters as labelled rows, in pipeline order (for summary tables).
     public var rows: [(label: String, value: Int)] {
-        [("advertisements", advertisements), ("out of range", outOfRange), ("missed by scanner", missedByScanner),
-         ("lost to collisions", lostToCollisions), ("lost to packet loss", lostToPacketLoss),
-         ("below sensitivity", belowSensitivity), ("reports", reports)]
+        [
+            ("advertisements", advertisements), ("out of range", outOfRange), ("missed by scanner", missedByScanner),
+            ("lost to collisions", lostToCollisions), ("lost to packet loss", lostToPacketLoss),
+            ("below sensitivity", belowSensitivity), ("reports", reports),
+        ]
     }
 
     /// Adds another gateway's (or run's) counters.

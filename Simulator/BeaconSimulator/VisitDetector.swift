@@ -35,7 +35,10 @@ public struct VisitDetector: Sendable {
 
     /// Ends the current run (end of data); returns it if it is long enough to be a visit.
     public mutating func finish() -> (start: Timestamp, end: Timestamp)? {
-        defer { runStart = nil; runLast = nil }
+        defer {
+            runStart = nil
+            runLast = nil
+        }
         guard let start = runStart, let end = runLast, end - start >= definition.minimumDuration else { return nil }
         return (start, end)
     }

@@ -32,8 +32,9 @@ struct YAMLField {
         for (keyNode, value) in mapping {
             let key = keyNode.string ?? ""
             guard allowed.contains(key) else {
-                throw ScenarioError.unknownKey(file: file, line: keyNode.mark?.line ?? line, key: key,
-                                               context: context, expected: allowed)
+                throw ScenarioError.unknownKey(
+                    file: file, line: keyNode.mark?.line ?? line, key: key,
+                    context: context, expected: allowed)
             }
             pairs.append((key, value))
         }

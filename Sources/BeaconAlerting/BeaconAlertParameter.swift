@@ -14,8 +14,10 @@ public struct BeaconAlertParameter<Value> {
     /// The latest cycle at which the beacon counted as present (first sighting when never).
     public var lastSeen: Timestamp
     /// Creates a beacon's state.
-    public init(beacon: BeaconID, value: Value, actionStatus: ActionStatus = .waitingForAction,
-                conditionValid: Bool = false, lastSeen: Timestamp) {
+    public init(
+        beacon: BeaconID, value: Value, actionStatus: ActionStatus = .waitingForAction,
+        conditionValid: Bool = false, lastSeen: Timestamp
+    ) {
         self.beacon = beacon
         self.value = value
         self.actionStatus = actionStatus

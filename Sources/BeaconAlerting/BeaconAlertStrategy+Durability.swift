@@ -12,9 +12,10 @@ extension BeaconAlertStrategy {
 
     /// Default: the state is not saved.
     public var stateDurability: StrategyStateDurability {
-        .incomplete("\(type(of: self)) does not save its per-beacon state, so a restart may repeat or lose an alert: "
-            + "implement stateDurability, collectStateChanges(into:) and restoreState(_:), subclass "
-            + "BeaconAlertStrategyBase with a Codable value, or return .notNeeded if it keeps no state")
+        .incomplete(
+            "\(type(of: self)) does not save its per-beacon state, so a restart may repeat or lose an alert: "
+                + "implement stateDurability, collectStateChanges(into:) and restoreState(_:), subclass "
+                + "BeaconAlertStrategyBase with a Codable value, or return .notNeeded if it keeps no state")
     }
 
     /// Default: nothing to save.

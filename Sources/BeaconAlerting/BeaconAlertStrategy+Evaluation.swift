@@ -28,8 +28,10 @@ extension BeaconAlertStrategy {
     /// Runs one whole cycle over the beacons of `update` whose identity satisfies `isIncluded`
     /// (an alert's match), without building a filtered copy of the list.
     @inlinable
-    public func evaluate(_ update: RangingUpdate, matching isIncluded: (BeaconID) -> Bool,
-                         into triggers: inout [AlertTrigger]) {
+    public func evaluate(
+        _ update: RangingUpdate, matching isIncluded: (BeaconID) -> Bool,
+        into triggers: inout [AlertTrigger]
+    ) {
         let key = self.key
         let now = update.time
         update.beacons.withUnsafeBufferPointer { beacons in
@@ -49,8 +51,10 @@ extension BeaconAlertStrategy {
     /// loop is then compiled once, specialised, even when called on `any BeaconAlertStrategy`
     /// (unspecialised generic iteration would allocate per element).
     @inlinable
-    public func evaluate(_ beacons: [RangedBeacon], now: Timestamp,
-                         into triggers: inout [AlertTrigger]) {
+    public func evaluate(
+        _ beacons: [RangedBeacon], now: Timestamp,
+        into triggers: inout [AlertTrigger]
+    ) {
         let key = self.key
         for beacon in beacons where evaluate(beacon: beacon, now: now) {
             triggers.append(AlertTrigger(beacon: beacon.id, strategy: key, time: now))

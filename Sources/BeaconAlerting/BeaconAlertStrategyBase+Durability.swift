@@ -18,9 +18,10 @@ extension BeaconAlertStrategyBase {
 
     var baseStateDurability: StrategyStateDurability {
         if !savesValue || Self.valueIsCodable { return .saved }
-        return .incomplete("\(type(of: self)) keeps a per-beacon \(Value.self) that is not Codable: after a restart "
-            + "each beacon's action status is restored but its value starts again from the initial value; make "
-            + "\(Value.self) Codable, or override savesValue to return false if that is what it should do")
+        return .incomplete(
+            "\(type(of: self)) keeps a per-beacon \(Value.self) that is not Codable: after a restart "
+                + "each beacon's action status is restored but its value starts again from the initial value; make "
+                + "\(Value.self) Codable, or override savesValue to return false if that is what it should do")
     }
 
     func collectBaseStateChanges(into entries: inout [StrategyStateEntry]) {
@@ -71,7 +72,9 @@ extension BeaconAlertStrategyBase {
             .unreadable(strategy: key, beacon: beacon.description, reason: reason)
         }
         guard bytes.count >= 11 else { throw unreadable("\(bytes.count) bytes, at least 11 expected") }
-        guard bytes[0] == Self.formatVersion else { throw unreadable("format version \(bytes[0]), \(Self.formatVersion) expected") }
+        guard bytes[0] == Self.formatVersion else {
+            throw unreadable("format version \(bytes[0]), \(Self.formatVersion) expected")
+        }
         guard let status = ActionStatus(rawValue: bytes[1]) else { throw unreadable("action status \(bytes[1])") }
         var nanoseconds: Int64 = 0
         for (shift, byte) in bytes[3..<11].enumerated() { nanoseconds |= Int64(byte) << (8 * Int64(shift)) }

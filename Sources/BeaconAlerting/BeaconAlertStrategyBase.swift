@@ -144,8 +144,9 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     public final func parameter(for id: BeaconID) -> Parameter? {
         guard let slot = slots[id] else { return nil }
         let book = books[slot]
-        return Parameter(beacon: id, value: values[slot], actionStatus: book.actionStatus,
-                         conditionValid: book.conditionValid, lastSeen: book.lastSeen)
+        return Parameter(
+            beacon: id, value: values[slot], actionStatus: book.actionStatus,
+            conditionValid: book.conditionValid, lastSeen: book.lastSeen)
     }
 
     public final func markActionDone(for id: BeaconID, now: Timestamp) {
@@ -165,7 +166,7 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
             }
             if now - books[slot].lastSeen > retention {
                 if savesChanges { forgotten.append(ids[slot]) }
-                remove(at: slot)   // the last slot moves here: look at this slot again
+                remove(at: slot) // the last slot moves here: look at this slot again
             } else {
                 slot += 1
             }
@@ -210,7 +211,11 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
             books.append(Bookkeeping(lastSeen: now))
             values.append(initialValue)
         }
-        if position < hints.count { hints[position] = Int32(truncatingIfNeeded: slot) } else { hints.append(Int32(truncatingIfNeeded: slot)) }
+        if position < hints.count {
+            hints[position] = Int32(truncatingIfNeeded: slot)
+        } else {
+            hints.append(Int32(truncatingIfNeeded: slot))
+        }
         step(slot, beacon: beacon, now: now)
         return slot
     }
@@ -219,7 +224,8 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
         if let beacon, isPresent(beacon) {
             books[slot].lastSeen = now
         } else if books[slot].actionStatus == .actionDone,
-                  now - books[slot].lastSeen >= configuration.maxTimeBeforeReset {
+            now - books[slot].lastSeen >= configuration.maxTimeBeforeReset
+        {
             books[slot].actionStatus = .waitingForAction
         }
         updateAlertParameter(&values[slot], beacon: beacon, now: now)

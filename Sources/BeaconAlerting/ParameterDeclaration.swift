@@ -14,8 +14,10 @@ public struct ParameterDeclaration: Hashable, Sendable {
     public var documentation: String
 
     /// Creates a declaration.
-    public init(_ name: String, _ kind: ParameterKind, default defaultValue: ParameterValue? = nil,
-                required isRequired: Bool = false, _ documentation: String) {
+    public init(
+        _ name: String, _ kind: ParameterKind, default defaultValue: ParameterValue? = nil,
+        required isRequired: Bool = false, _ documentation: String
+    ) {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue

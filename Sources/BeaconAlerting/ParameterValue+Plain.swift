@@ -11,11 +11,12 @@ extension ParameterValue {
         case .boolean(let value): .boolean(value)
         case .string(let value): .string(value)
         case .strategies(let specs):
-            .list(specs.map { spec in
-                var table = spec.parameters.values
-                table[StrategySpec.keyField] = .string(spec.key)
-                return .table(table)
-            })
+            .list(
+                specs.map { spec in
+                    var table = spec.parameters.values
+                    table[StrategySpec.keyField] = .string(spec.key)
+                    return .table(table)
+                })
         }
     }
 }

@@ -16,8 +16,9 @@ struct PluginRegistrationDocument: Codable {
         key = registration.key
         summary = registration.summary
         parameters = registration.parameters.map {
-            Parameter(name: $0.name, kind: $0.kind, default: $0.defaultValue?.plainValue,
-                      required: $0.isRequired, doc: $0.documentation)
+            Parameter(
+                name: $0.name, kind: $0.kind, default: $0.defaultValue?.plainValue,
+                required: $0.isRequired, doc: $0.documentation)
         }
     }
 

@@ -38,8 +38,9 @@ final class PluginStrategy: BeaconAlertStrategy {
     func parameter(for id: BeaconID) -> Never? { nil }
 
     var stateDurability: StrategyStateDurability {
-        .incomplete("strategy \(key) comes from a plugin, whose per-beacon state lives inside the plugin and is not "
-            + "saved (the plugin interface has no save and restore yet): a restart may repeat or lose its alerts")
+        .incomplete(
+            "strategy \(key) comes from a plugin, whose per-beacon state lives inside the plugin and is not "
+                + "saved (the plugin interface has no save and restore yet): a restart may repeat or lose its alerts")
     }
 
     func isConditionValid(_ parameter: Never, now: Timestamp) -> Bool {}

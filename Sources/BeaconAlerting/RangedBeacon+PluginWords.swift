@@ -14,14 +14,17 @@ extension BeaconID {
         let high = words[1], low = words[2], tail = UInt32(truncatingIfNeeded: words[3])
         switch Kind(rawValue: UInt8(truncatingIfNeeded: words[0])) ?? .iBeacon {
         case .iBeacon:
-            self = .iBeacon(uuidHigh: high, uuidLow: low, major: UInt16(truncatingIfNeeded: tail >> 16),
-                            minor: UInt16(truncatingIfNeeded: tail))
+            self = .iBeacon(
+                uuidHigh: high, uuidLow: low, major: UInt16(truncatingIfNeeded: tail >> 16),
+                minor: UInt16(truncatingIfNeeded: tail))
         case .altBeacon:
-            self = .altBeacon(id1High: high, id1Low: low, id2: UInt16(truncatingIfNeeded: tail >> 16),
-                              id3: UInt16(truncatingIfNeeded: tail))
+            self = .altBeacon(
+                id1High: high, id1Low: low, id2: UInt16(truncatingIfNeeded: tail >> 16),
+                id3: UInt16(truncatingIfNeeded: tail))
         case .eddystoneUID:
-            self = .eddystoneUID(namespaceHigh: UInt16(truncatingIfNeeded: high >> 48),
-                                 namespaceLow: high << 16 | low >> 48, instance: low & 0xFFFF_FFFF_FFFF)
+            self = .eddystoneUID(
+                namespaceHigh: UInt16(truncatingIfNeeded: high >> 48),
+                namespaceLow: high << 16 | low >> 48, instance: low & 0xFFFF_FFFF_FFFF)
         }
     }
 }
@@ -53,13 +56,17 @@ extension RangedBeacon {
     /// The beacon from its plugin words.
     init(pluginWords words: UnsafePointer<UInt64>) {
         func int8(_ word: UInt64) -> Int8? { word == Self.none ? nil : Int8(truncatingIfNeeded: Int64(bitPattern: word)) }
-        func real(_ word: UInt64) -> Double? { let value = Double(bitPattern: word); return value.isNaN ? nil : value }
-        self.init(id: BeaconID(pluginWords: words), lastAddress: BluetoothAddress(rawValue: words[4]),
-                  addressCount: Int(Int64(bitPattern: words[5])), seenThisCycle: words[6] != 0,
-                  sampleCount: Int(Int64(bitPattern: words[7])), lastRSSI: int8(words[8]), meanRSSI: real(words[9]),
-                  filteredRSSI: real(words[10]), measuredPower: int8(words[11]), distance: real(words[12]),
-                  accuracy: real(words[13]), proximity: Proximity(rawValue: UInt8(truncatingIfNeeded: words[14])) ?? .unknown,
-                  firstSeen: Timestamp(nanosecondsSinceEpoch: Int64(bitPattern: words[15])),
-                  lastSeen: Timestamp(nanosecondsSinceEpoch: Int64(bitPattern: words[16])))
+        func real(_ word: UInt64) -> Double? {
+            let value = Double(bitPattern: word)
+            return value.isNaN ? nil : value
+        }
+        self.init(
+            id: BeaconID(pluginWords: words), lastAddress: BluetoothAddress(rawValue: words[4]),
+            addressCount: Int(Int64(bitPattern: words[5])), seenThisCycle: words[6] != 0,
+            sampleCount: Int(Int64(bitPattern: words[7])), lastRSSI: int8(words[8]), meanRSSI: real(words[9]),
+            filteredRSSI: real(words[10]), measuredPower: int8(words[11]), distance: real(words[12]),
+            accuracy: real(words[13]), proximity: Proximity(rawValue: UInt8(truncatingIfNeeded: words[14])) ?? .unknown,
+            firstSeen: Timestamp(nanosecondsSinceEpoch: Int64(bitPattern: words[15])),
+            lastSeen: Timestamp(nanosecondsSinceEpoch: Int64(bitPattern: words[16])))
     }
 }

@@ -10,8 +10,10 @@ public struct ResolvedParameters: Hashable, Sendable {
     public let values: [String: ParameterValue]
 
     /// Checks `parameters` against `declarations` for the strategy `key`.
-    public init(strategy key: String, parameters: StrategyParameters,
-                declarations: [ParameterDeclaration]) throws(StrategyConfigurationError) {
+    public init(
+        strategy key: String, parameters: StrategyParameters,
+        declarations: [ParameterDeclaration]
+    ) throws(StrategyConfigurationError) {
         let known = declarations.map(\.name)
         for name in parameters.values.keys.sorted() where !known.contains(name) {
             throw .unknownParameter(strategy: key, parameter: name, known: known)
@@ -36,8 +38,9 @@ public struct ResolvedParameters: Hashable, Sendable {
     }
 
     private func mismatch(_ name: String, _ kind: ParameterKind) -> StrategyConfigurationError {
-        .wrongType(strategy: strategy, parameter: name, expected: kind,
-                   found: values[name].map { "a \($0.kind.rawValue)" } ?? "missing")
+        .wrongType(
+            strategy: strategy, parameter: name, expected: kind,
+            found: values[name].map { "a \($0.kind.rawValue)" } ?? "missing")
     }
 
     /// The duration `name` (declared `.duration` with a default or required).
@@ -85,7 +88,8 @@ public struct ResolvedParameters: Hashable, Sendable {
 
     /// An ``StrategyConfigurationError/invalidValue(strategy:parameter:value:reason:)`` for `name`.
     public func invalid(_ name: String, _ reason: String) -> StrategyConfigurationError {
-        .invalidValue(strategy: strategy, parameter: name,
-                      value: values[name]?.configurationText ?? "(none)", reason: reason)
+        .invalidValue(
+            strategy: strategy, parameter: name,
+            value: values[name]?.configurationText ?? "(none)", reason: reason)
     }
 }

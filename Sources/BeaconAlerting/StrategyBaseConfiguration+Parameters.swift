@@ -10,24 +10,29 @@ extension StrategyBaseConfiguration {
     /// append them to a registration's own parameters.
     public static func parameterDeclarations(defaults: StrategyBaseConfiguration = .init()) -> [ParameterDeclaration] {
         [
-            ParameterDeclaration(ParameterName.maxTimeBeforeReset, .duration,
-                                 default: .duration(defaults.maxTimeBeforeReset),
-                                 "How long a beacon must stay unseen after its alert before it can fire again."),
-            ParameterDeclaration(ParameterName.resetWhenConditionInvalid, .boolean,
-                                 default: .boolean(defaults.resetWhenConditionInvalid),
-                                 "Also allow a new alert as soon as the condition stops holding."),
-            ParameterDeclaration(ParameterName.retention, .duration,
-                                 "How long an unseen beacon is remembered (at least maxTimeBeforeReset)."),
+            ParameterDeclaration(
+                ParameterName.maxTimeBeforeReset, .duration,
+                default: .duration(defaults.maxTimeBeforeReset),
+                "How long a beacon must stay unseen after its alert before it can fire again."),
+            ParameterDeclaration(
+                ParameterName.resetWhenConditionInvalid, .boolean,
+                default: .boolean(defaults.resetWhenConditionInvalid),
+                "Also allow a new alert as soon as the condition stops holding."),
+            ParameterDeclaration(
+                ParameterName.retention, .duration,
+                "How long an unseen beacon is remembered (at least maxTimeBeforeReset)."),
         ]
     }
 
     /// Reads the base options from checked parameters.
     public init(_ parameters: ResolvedParameters) throws(StrategyConfigurationError) {
-        let retention: Duration? = parameters.values[ParameterName.retention] == nil
+        let retention: Duration? =
+            parameters.values[ParameterName.retention] == nil
             ? nil : try parameters.duration(ParameterName.retention)
-        self.init(maxTimeBeforeReset: try parameters.duration(ParameterName.maxTimeBeforeReset),
-                  resetWhenConditionInvalid: try parameters.boolean(ParameterName.resetWhenConditionInvalid),
-                  retention: retention)
+        self.init(
+            maxTimeBeforeReset: try parameters.duration(ParameterName.maxTimeBeforeReset),
+            resetWhenConditionInvalid: try parameters.boolean(ParameterName.resetWhenConditionInvalid),
+            retention: retention)
         if maxTimeBeforeReset < .zero {
             throw parameters.invalid(ParameterName.maxTimeBeforeReset, "must not be negative")
         }

@@ -12,8 +12,10 @@ public struct StrategyBaseConfiguration: Hashable, Sendable {
     public var retention: Duration?
 
     /// Creates a configuration (defaults: reset after 60 s unseen, no reset on invalid condition).
-    public init(maxTimeBeforeReset: Duration = .seconds(60), resetWhenConditionInvalid: Bool = false,
-                retention: Duration? = nil) {
+    public init(
+        maxTimeBeforeReset: Duration = .seconds(60), resetWhenConditionInvalid: Bool = false,
+        retention: Duration? = nil
+    ) {
         self.maxTimeBeforeReset = maxTimeBeforeReset
         self.resetWhenConditionInvalid = resetWhenConditionInvalid
         self.retention = retention

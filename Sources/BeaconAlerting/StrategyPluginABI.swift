@@ -34,10 +34,11 @@ public enum StrategyPluginABI {
 
     /// `void *create(void *plugin, const char *key, const char *parameters_json, char **error)`:
     /// a new instance, or NULL with a `malloc`ed message in `*error`.
-    public typealias CreateFunction = @convention(c) (
-        UnsafeMutableRawPointer, UnsafePointer<CChar>, UnsafePointer<CChar>,
-        UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
-    ) -> UnsafeMutableRawPointer?
+    public typealias CreateFunction =
+        @convention(c) (
+            UnsafeMutableRawPointer, UnsafePointer<CChar>, UnsafePointer<CChar>,
+            UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+        ) -> UnsafeMutableRawPointer?
     /// `void destroy(void *instance)`.
     public typealias DestroyFunction = @convention(c) (UnsafeMutableRawPointer) -> Void
     /// `bool step(void *instance, const uint64_t *beacon, int64_t now, bool evaluate)`: updates the
@@ -46,7 +47,8 @@ public enum StrategyPluginABI {
     /// `void fired(void *context, const uint64_t *identity)`: the host's callback for finish_cycle.
     public typealias FiredFunction = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt64>) -> Void
     /// `void finish_cycle(void *instance, int64_t now, beacond_fired_fn fired, void *context)`.
-    public typealias FinishCycleFunction = @convention(c) (UnsafeMutableRawPointer, Int64, FiredFunction, UnsafeMutableRawPointer?) -> Void
+    public typealias FinishCycleFunction =
+        @convention(c) (UnsafeMutableRawPointer, Int64, FiredFunction, UnsafeMutableRawPointer?) -> Void
     /// `bool condition_valid(void *instance, const uint64_t *identity, int64_t now)`.
     public typealias ConditionFunction = @convention(c) (UnsafeMutableRawPointer, UnsafePointer<UInt64>, Int64) -> Bool
     /// `void mark_done(void *instance, const uint64_t *identity, int64_t now)`.
@@ -54,13 +56,15 @@ public enum StrategyPluginABI {
 
     /// `int32_t register_fn(void *registrar, const char *registration_json, void *plugin, create,
     /// destroy, step, finish_cycle, condition_valid, mark_done)`: 0 on success.
-    public typealias RegisterFunction = @convention(c) (
-        UnsafeMutableRawPointer, UnsafePointer<CChar>, UnsafeMutableRawPointer,
-        CreateFunction, DestroyFunction, StepFunction, FinishCycleFunction, ConditionFunction, MarkDoneFunction
-    ) -> Int32
+    public typealias RegisterFunction =
+        @convention(c) (
+            UnsafeMutableRawPointer, UnsafePointer<CChar>, UnsafeMutableRawPointer,
+            CreateFunction, DestroyFunction, StepFunction, FinishCycleFunction, ConditionFunction, MarkDoneFunction
+        ) -> Int32
 
     /// The entry point's type.
-    public typealias EntryPoint = @convention(c) (
-        UInt32, UnsafeMutablePointer<UInt32>, UnsafeMutableRawPointer, RegisterFunction
-    ) -> Int32
+    public typealias EntryPoint =
+        @convention(c) (
+            UInt32, UnsafeMutablePointer<UInt32>, UnsafeMutableRawPointer, RegisterFunction
+        ) -> Int32
 }

@@ -1,5 +1,6 @@
 import BeaconCore
 import FoundationEssentials
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -27,10 +28,12 @@ import Darwin
 public enum StrategyPluginExport {
     /// Checks the host's ABI version (reporting the plugin's in `pluginABIVersion`) and registers
     /// every strategy of `registry` with the host. Returns a ``StrategyPluginABI/Status`` code.
-    public static func register(_ registry: StrategyRegistry, hostABIVersion: UInt32,
-                                pluginABIVersion: UnsafeMutablePointer<UInt32>,
-                                registrar: UnsafeMutableRawPointer,
-                                register: StrategyPluginABI.RegisterFunction) -> Int32 {
+    public static func register(
+        _ registry: StrategyRegistry, hostABIVersion: UInt32,
+        pluginABIVersion: UnsafeMutablePointer<UInt32>,
+        registrar: UnsafeMutableRawPointer,
+        register: StrategyPluginABI.RegisterFunction
+    ) -> Int32 {
         pluginABIVersion.pointee = StrategyPluginABI.version
         guard hostABIVersion == StrategyPluginABI.version else { return StrategyPluginABI.Status.abiMismatch.rawValue }
         // Lives as long as the process: the host keeps calling the plugin's factories.
@@ -41,8 +44,9 @@ public enum StrategyPluginExport {
                 return StrategyPluginABI.Status.registrationFailed.rawValue
             }
             let status = String(decoding: json, as: UTF8.self).withCString { json in
-                register(registrar, json, context, exportedCreate, exportedDestroy, exportedStep,
-                         exportedFinishCycle, exportedConditionValid, exportedMarkDone)
+                register(
+                    registrar, json, context, exportedCreate, exportedDestroy, exportedStep,
+                    exportedFinishCycle, exportedConditionValid, exportedMarkDone)
             }
             guard status == 0 else { return StrategyPluginABI.Status.registrationFailed.rawValue }
         }
@@ -66,9 +70,11 @@ private func instance(_ pointer: UnsafeMutableRawPointer) -> any BeaconAlertStra
     Unmanaged<ExportedInstance>.fromOpaque(pointer).takeUnretainedValue().strategy
 }
 
-private func exportedCreate(_ context: UnsafeMutableRawPointer, _ key: UnsafePointer<CChar>,
-                            _ json: UnsafePointer<CChar>,
-                            _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> UnsafeMutableRawPointer? {
+private func exportedCreate(
+    _ context: UnsafeMutableRawPointer, _ key: UnsafePointer<CChar>,
+    _ json: UnsafePointer<CChar>,
+    _ error: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+) -> UnsafeMutableRawPointer? {
     let registry = Unmanaged<ExportedRegistry>.fromOpaque(context).takeUnretainedValue().registry
     do {
         let parameters = try JSONDecoder().decode(StrategyParameters.self, from: Data(String(cString: json).utf8))
@@ -76,9 +82,11 @@ private func exportedCreate(_ context: UnsafeMutableRawPointer, _ key: UnsafePoi
         return Unmanaged.passRetained(ExportedInstance(strategy)).toOpaque()
     } catch let failure {
         // A configuration error crosses as JSON so the host reports it exactly like its own.
-        let configurationError = failure as? StrategyConfigurationError
+        let configurationError =
+            failure as? StrategyConfigurationError
             ?? .factoryFailed(strategy: String(cString: key), message: "\(failure)")
-        let text = (try? JSONEncoder().encode(configurationError)).map { String(decoding: $0, as: UTF8.self) }
+        let text =
+            (try? JSONEncoder().encode(configurationError)).map { String(decoding: $0, as: UTF8.self) }
             ?? "\(failure)"
         error.pointee = strdup(text)
         return nil
@@ -89,8 +97,10 @@ private func exportedDestroy(_ pointer: UnsafeMutableRawPointer) {
     Unmanaged<ExportedInstance>.fromOpaque(pointer).release()
 }
 
-private func exportedStep(_ pointer: UnsafeMutableRawPointer, _ words: UnsafePointer<UInt64>, _ now: Int64,
-                          _ evaluate: Bool) -> Bool {
+private func exportedStep(
+    _ pointer: UnsafeMutableRawPointer, _ words: UnsafePointer<UInt64>, _ now: Int64,
+    _ evaluate: Bool
+) -> Bool {
     let beacon = RangedBeacon(pluginWords: words)
     let now = Timestamp(nanosecondsSinceEpoch: now)
     if evaluate { return instance(pointer).evaluate(beacon: beacon, now: now) }
@@ -98,8 +108,10 @@ private func exportedStep(_ pointer: UnsafeMutableRawPointer, _ words: UnsafePoi
     return false
 }
 
-private func exportedFinishCycle(_ pointer: UnsafeMutableRawPointer, _ now: Int64,
-                                 _ fired: StrategyPluginABI.FiredFunction, _ context: UnsafeMutableRawPointer?) {
+private func exportedFinishCycle(
+    _ pointer: UnsafeMutableRawPointer, _ now: Int64,
+    _ fired: StrategyPluginABI.FiredFunction, _ context: UnsafeMutableRawPointer?
+) {
     instance(pointer).finishCycle(now: Timestamp(nanosecondsSinceEpoch: now)) { id in
         withUnsafeTemporaryAllocation(of: UInt64.self, capacity: StrategyPluginABI.identityWordCount) { words in
             id.writePluginWords(to: words.baseAddress!)
@@ -108,8 +120,10 @@ private func exportedFinishCycle(_ pointer: UnsafeMutableRawPointer, _ now: Int6
     }
 }
 
-private func exportedConditionValid(_ pointer: UnsafeMutableRawPointer, _ identity: UnsafePointer<UInt64>,
-                                    _ now: Int64) -> Bool {
+private func exportedConditionValid(
+    _ pointer: UnsafeMutableRawPointer, _ identity: UnsafePointer<UInt64>,
+    _ now: Int64
+) -> Bool {
     instance(pointer).isConditionValid(for: BeaconID(pluginWords: identity), now: Timestamp(nanosecondsSinceEpoch: now))
 }
 

@@ -1,5 +1,6 @@
 import BeaconCore
 import FoundationEssentials
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -12,8 +13,10 @@ public enum StrategyPluginLoader {
     /// Loads the plugin at `path` and adds its strategies to `registry` (all or none). Returns
     /// the keys it added. `hostABIVersion` exists for tests of the version check.
     @discardableResult
-    public static func load(path: String, into registry: inout StrategyRegistry,
-                            hostABIVersion: UInt32 = StrategyPluginABI.version) throws(StrategyPluginError) -> [String] {
+    public static func load(
+        path: String, into registry: inout StrategyRegistry,
+        hostABIVersion: UInt32 = StrategyPluginABI.version
+    ) throws(StrategyPluginError) -> [String] {
         #if canImport(Glibc) || canImport(Darwin)
         guard access(path, F_OK) == 0 else { throw .fileMissing(path: path) }
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
@@ -27,8 +30,9 @@ public enum StrategyPluginLoader {
         let collector = RegistrationCollector()
         var pluginVersion: UInt32 = 0
         let status = withExtendedLifetime(collector) {
-            entryPoint(hostABIVersion, &pluginVersion, Unmanaged.passUnretained(collector).toOpaque(),
-                       registerPluginStrategy)
+            entryPoint(
+                hostABIVersion, &pluginVersion, Unmanaged.passUnretained(collector).toOpaque(),
+                registerPluginStrategy)
         }
         switch StrategyPluginABI.Status(rawValue: status) {
         case .ok:
@@ -67,14 +71,16 @@ private func registerPluginStrategy(
     let collector = Unmanaged<RegistrationCollector>.fromOpaque(registrar).takeUnretainedValue()
     do {
         let document = try JSONDecoder().decode(PluginRegistrationDocument.self, from: Data(String(cString: json).utf8))
-        let functions = PluginFunctions(plugin: plugin, create: create, destroy: destroy, step: step,
-                                        finishCycle: finishCycle, conditionValid: conditionValid, markDone: markDone)
+        let functions = PluginFunctions(
+            plugin: plugin, create: create, destroy: destroy, step: step,
+            finishCycle: finishCycle, conditionValid: conditionValid, markDone: markDone)
         let key = document.key
-        collector.registrations.append(StrategyRegistration(
-            key: key, summary: document.summary, parameters: try document.declarations()
-        ) { parameters, _ in
-            try functions.makeStrategy(key: key, parameters: parameters)
-        })
+        collector.registrations.append(
+            StrategyRegistration(
+                key: key, summary: document.summary, parameters: try document.declarations()
+            ) { parameters, _ in
+                try functions.makeStrategy(key: key, parameters: parameters)
+            })
         return 0
     } catch {
         collector.failure = "\(error)"

@@ -15,8 +15,10 @@ public struct StrategyRegistration: Sendable {
     public var factory: Factory
 
     /// Creates a registration.
-    public init(key: String, summary: String, parameters: [ParameterDeclaration],
-                factory: @escaping Factory) {
+    public init(
+        key: String, summary: String, parameters: [ParameterDeclaration],
+        factory: @escaping Factory
+    ) {
         self.key = key
         self.summary = summary
         self.parameters = parameters

@@ -21,12 +21,14 @@ extension StrategyRegistry {
     /// Every registered strategy with its parameters, sorted by key.
     public var listings: [Listing] {
         allRegistrations.map { registration in
-            Listing(key: registration.key, summary: registration.summary,
-                    parameters: registration.parameters.map {
-                        Listing.Parameter(name: $0.name, type: $0.kind.rawValue,
-                                          default: $0.defaultValue?.configurationText,
-                                          required: $0.isRequired, doc: $0.documentation)
-                    })
+            Listing(
+                key: registration.key, summary: registration.summary,
+                parameters: registration.parameters.map {
+                    Listing.Parameter(
+                        name: $0.name, type: $0.kind.rawValue,
+                        default: $0.defaultValue?.configurationText,
+                        required: $0.isRequired, doc: $0.documentation)
+                })
         }
     }
 

@@ -25,10 +25,12 @@ public struct StrategyRegistry: Sendable {
 
     /// Makes the strategy `key` from configuration parameters, checked against its declarations.
     public func makeStrategy(key: String, parameters: StrategyParameters = [:])
-        throws(StrategyConfigurationError) -> any BeaconAlertStrategy {
+        throws(StrategyConfigurationError) -> any BeaconAlertStrategy
+    {
         guard let registration = registrations[key] else { throw .unknownStrategy(key: key, known: keys) }
-        let resolved = try ResolvedParameters(strategy: key, parameters: parameters,
-                                              declarations: registration.parameters)
+        let resolved = try ResolvedParameters(
+            strategy: key, parameters: parameters,
+            declarations: registration.parameters)
         do {
             return try registration.factory(resolved, self)
         } catch let error as StrategyConfigurationError {
@@ -45,7 +47,8 @@ public struct StrategyRegistry: Sendable {
 
     /// Makes the strategy a configuration mapping describes (`{strategy: time, dwell: 30s}`).
     public func makeStrategy(table: [String: StrategyValue], context: String = "strategy")
-        throws(StrategyConfigurationError) -> any BeaconAlertStrategy {
+        throws(StrategyConfigurationError) -> any BeaconAlertStrategy
+    {
         try makeStrategy(StrategySpec(table: table, context: context))
     }
 }

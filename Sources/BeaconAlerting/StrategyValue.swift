@@ -18,11 +18,17 @@ public enum StrategyValue: Hashable, Sendable {
     /// Interprets untyped text the way a YAML scalar or a `name=value` command-line option is
     /// read: `true`/`false`, then a whole number, then a number, otherwise the text itself.
     public init(inferringFrom text: String) {
-        if text == "true" { self = .boolean(true) }
-        else if text == "false" { self = .boolean(false) }
-        else if let integer = Int(text) { self = .integer(integer) }
-        else if let number = Double(text), number.isFinite { self = .number(number) }
-        else { self = .string(text) }
+        if text == "true" {
+            self = .boolean(true)
+        } else if text == "false" {
+            self = .boolean(false)
+        } else if let integer = Int(text) {
+            self = .integer(integer)
+        } else if let number = Double(text), number.isFinite {
+            self = .number(number)
+        } else {
+            self = .string(text)
+        }
     }
 }
 
@@ -55,7 +61,8 @@ extension StrategyValue: CustomStringConvertible {
 
 extension StrategyValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral,
-    ExpressibleByDictionaryLiteral {
+    ExpressibleByDictionaryLiteral
+{
     public init(stringLiteral value: String) { self = .string(value) }
     public init(integerLiteral value: Int) { self = .integer(value) }
     public init(floatLiteral value: Double) { self = .number(value) }

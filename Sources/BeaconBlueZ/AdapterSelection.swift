@@ -7,7 +7,10 @@ public enum AdapterSelection: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `hci0`, `0`, or `nil`/empty for the first adapter.
     public init(_ text: String?) throws(BlueZScannerError) {
-        guard let text, !text.isEmpty else { self = .first; return }
+        guard let text, !text.isEmpty else {
+            self = .first
+            return
+        }
         let digits = text.hasPrefix("hci") ? String(text.dropFirst(3)) : text
         guard let index = UInt16(digits) else { throw .invalidAdapterName(text) }
         self = .index(index)

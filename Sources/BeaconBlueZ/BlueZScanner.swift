@@ -23,8 +23,10 @@ public struct BlueZScanner<C: Clock>: AdvertisementSource where C.Instant == Tim
     ///   - transport: the system calls (``LinuxHCITransport`` for a real adapter).
     ///   - clock: stamps packets and times reopen backoff (``WallClock`` for a real adapter).
     ///   - log: receives every start, stop, drop and recovery step.
-    public init(configuration: BlueZScannerConfiguration, transport: any HCITransport = LinuxHCITransport(),
-                clock: C, log: @escaping @Sendable (ScannerEvent) -> Void = { _ in }) {
+    public init(
+        configuration: BlueZScannerConfiguration, transport: any HCITransport = LinuxHCITransport(),
+        clock: C, log: @escaping @Sendable (ScannerEvent) -> Void = { _ in }
+    ) {
         self.configuration = configuration
         self.transport = transport
         self.clock = clock
@@ -56,7 +58,7 @@ public struct BlueZScanner<C: Clock>: AdvertisementSource where C.Instant == Tim
                 attempt += 1
                 let delay = configuration.backoff.delay(beforeAttempt: attempt)
                 log(.reopenScheduled(attempt: attempt, delay: delay))
-                do { try await clock.sleep(for: delay) } catch { return }  // cancelled while waiting
+                do { try await clock.sleep(for: delay) } catch { return } // cancelled while waiting
                 if Task.isCancelled { return }
                 do {
                     session = try await openSession()

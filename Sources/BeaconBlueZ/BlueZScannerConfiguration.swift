@@ -21,11 +21,13 @@ public struct BlueZScannerConfiguration: Hashable, Sendable {
     public let maxPacketsPerBatch: Int
 
     /// Creates a configuration; the defaults suit a gateway.
-    public init(adapter: AdapterSelection = .first, scan: ScanParameters = .default,
-                commandSet: ScanCommandSet? = nil, commandTimeout: Duration = .seconds(2),
-                pollInterval: Duration = .milliseconds(100), watchdog: Duration? = .seconds(60),
-                backoff: ReconnectBackoff = ReconnectBackoff(), bufferCapacity: Int = 256,
-                maxPacketsPerBatch: Int = 64) {
+    public init(
+        adapter: AdapterSelection = .first, scan: ScanParameters = .default,
+        commandSet: ScanCommandSet? = nil, commandTimeout: Duration = .seconds(2),
+        pollInterval: Duration = .milliseconds(100), watchdog: Duration? = .seconds(60),
+        backoff: ReconnectBackoff = ReconnectBackoff(), bufferCapacity: Int = 256,
+        maxPacketsPerBatch: Int = 64
+    ) {
         self.adapter = adapter
         self.scan = scan
         self.commandSet = commandSet

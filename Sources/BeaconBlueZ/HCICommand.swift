@@ -17,8 +17,10 @@ public struct HCICommand: Hashable, Sendable, CustomStringConvertible {
 
     /// The H4 packet: `01 <opcode lo> <opcode hi> <length> <parameters…>`.
     public var packet: [UInt8] {
-        [HCIPacketType.command, UInt8(opcode.rawValue & 0xFF), UInt8(opcode.rawValue >> 8),
-         UInt8(parameters.count)] + parameters
+        [
+            HCIPacketType.command, UInt8(opcode.rawValue & 0xFF), UInt8(opcode.rawValue >> 8),
+            UInt8(parameters.count),
+        ] + parameters
     }
 
     /// The command's name.
@@ -61,8 +63,9 @@ public struct HCICommand: Hashable, Sendable, CustomStringConvertible {
     /// HCI_LE_Set_Extended_Scan_Enable (§7.8.65): Enable, Filter_Duplicates, Duration (0 = scan
     /// until disabled), Period (0 = not periodic).
     public static func leSetExtendedScanEnable(_ enable: Bool, filterDuplicates: Bool = false) -> HCICommand {
-        HCICommand(opcode: .leSetExtendedScanEnable,
-                   parameters: [enable ? 1 : 0, filterDuplicates ? 1 : 0, 0x00, 0x00, 0x00, 0x00])
+        HCICommand(
+            opcode: .leSetExtendedScanEnable,
+            parameters: [enable ? 1 : 0, filterDuplicates ? 1 : 0, 0x00, 0x00, 0x00, 0x00])
     }
 
     private static func appendLittleEndian(_ value: UInt16, to bytes: inout [UInt8]) {

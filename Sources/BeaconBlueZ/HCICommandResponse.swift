@@ -33,7 +33,7 @@ public struct HCICommandResponse: Hashable, Sendable {
     ///   byte does not match the bytes read, or it is too short for its fixed fields.
     public static func parse(_ packet: UnsafeRawBufferPointer) throws(HCIEventError) -> HCICommandResponse? {
         guard packet.count >= 2, packet[0] == HCIPacketType.event,
-              packet[1] == HCIEventCode.commandComplete || packet[1] == HCIEventCode.commandStatus
+            packet[1] == HCIEventCode.commandComplete || packet[1] == HCIEventCode.commandStatus
         else { return nil }
         guard packet.count >= 3 else { throw HCIEventError(.truncated(needed: 3), packet: packet) }
         let declared = Int(packet[2])

@@ -27,10 +27,11 @@ public struct HCIEventError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// E.g. `malformed HCI event at offset 2: length byte says 6 but 4 bytes follow [04 0e 06 …]`.
     public var description: String {
-        let hex = bytes.prefix(32).map { byte -> String in
-            let digits = String(byte, radix: 16)
-            return digits.count < 2 ? "0" + digits : digits
-        }.joined(separator: " ") + (bytes.count > 32 ? " …" : "")
+        let hex =
+            bytes.prefix(32).map { byte -> String in
+                let digits = String(byte, radix: 16)
+                return digits.count < 2 ? "0" + digits : digits
+            }.joined(separator: " ") + (bytes.count > 32 ? " …" : "")
         switch problem {
         case .truncated(let needed):
             return "malformed HCI event at offset \(bytes.count): \(bytes.count) bytes, needs \(needed) [\(hex)]"

@@ -49,8 +49,9 @@ public struct HCIFilter: Hashable, Sendable, CustomStringConvertible {
 
     /// What the scanner listens to while it sends commands: Command Complete, Command Status and
     /// LE Meta.
-    public static let commandResponses = events(HCIEventCode.commandComplete, HCIEventCode.commandStatus,
-                                                HCIEventCode.leMeta)
+    public static let commandResponses = events(
+        HCIEventCode.commandComplete, HCIEventCode.commandStatus,
+        HCIEventCode.leMeta)
 
     public static func == (lhs: HCIFilter, rhs: HCIFilter) -> Bool {
         lhs.typeMask == rhs.typeMask && lhs.eventMask == rhs.eventMask && lhs.opcode == rhs.opcode

@@ -26,16 +26,17 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
 
     /// The command's spec name, e.g. `LE Set Scan Parameters (0x200b)`.
     public var description: String {
-        let name: String? = switch self {
-        case .reset: "Reset"
-        case .readLocalVersion: "Read Local Version Information"
-        case .leReadLocalSupportedFeatures: "LE Read Local Supported Features"
-        case .leSetScanParameters: "LE Set Scan Parameters"
-        case .leSetScanEnable: "LE Set Scan Enable"
-        case .leSetExtendedScanParameters: "LE Set Extended Scan Parameters"
-        case .leSetExtendedScanEnable: "LE Set Extended Scan Enable"
-        default: nil
-        }
+        let name: String? =
+            switch self {
+            case .reset: "Reset"
+            case .readLocalVersion: "Read Local Version Information"
+            case .leReadLocalSupportedFeatures: "LE Read Local Supported Features"
+            case .leSetScanParameters: "LE Set Scan Parameters"
+            case .leSetScanEnable: "LE Set Scan Enable"
+            case .leSetExtendedScanParameters: "LE Set Extended Scan Parameters"
+            case .leSetExtendedScanEnable: "LE Set Extended Scan Enable"
+            default: nil
+            }
         let digits = String(rawValue, radix: 16)
         let code = "0x" + String(repeating: "0", count: 4 - digits.count) + digits
         return name.map { "\($0) (\(code))" } ?? "opcode \(code)"

@@ -32,8 +32,10 @@ final class HCIScanController {
     /// The adapter's name once chosen (the requested one before).
     private(set) var adapterName: String
 
-    init(transport: any HCITransport, configuration: BlueZScannerConfiguration,
-         log: @escaping @Sendable (ScannerEvent) -> Void) {
+    init(
+        transport: any HCITransport, configuration: BlueZScannerConfiguration,
+        log: @escaping @Sendable (ScannerEvent) -> Void
+    ) {
         self.transport = transport
         self.configuration = configuration
         self.log = log
@@ -72,7 +74,7 @@ final class HCIScanController {
                 let parameters = try send(.leReadLocalSupportedFeatures)
                 features = try decode { () throws(HCIEventError) in try LEFeatures(returnParameters: parameters) }
             } catch .commandFailed {
-                features = nil  // no LE feature page: stay with the legacy commands
+                features = nil // no LE feature page: stay with the legacy commands
             }
         }
         let preferred = configuration.commandSet ?? ScanCommandSet.preferred(version: version, features: features)
@@ -85,12 +87,14 @@ final class HCIScanController {
     /// Sets parameters and enables scanning with `preferred`; on Command Disallowed (or, for
     /// extended, Unknown Command) tries the other set once.
     private func enableScanning(_ preferred: ScanCommandSet, otherAvailable: Bool) throws(BlueZScannerError)
-        -> ScanCommandSet {
+        -> ScanCommandSet
+    {
         do {
             try configure(preferred)
             return preferred
         } catch .commandFailed(let adapter, let command, let status)
-                    where status == .commandDisallowed || (preferred == .extended && status == .unknownCommand) {
+            where status == .commandDisallowed || (preferred == .extended && status == .unknownCommand)
+        {
             guard otherAvailable else {
                 throw status == .commandDisallowed
                     ? .adapterBusy(adapter: adapter, detail: "\(command) answered \(status)")
@@ -101,8 +105,10 @@ final class HCIScanController {
                 try configure(preferred.other)
                 return preferred.other
             } catch .commandFailed(let adapter, let second, .commandDisallowed) {
-                throw .adapterBusy(adapter: adapter, detail: "\(command) and \(second) both answered "
-                                   + "\(HCIStatus.commandDisallowed)")
+                throw .adapterBusy(
+                    adapter: adapter,
+                    detail: "\(command) and \(second) both answered "
+                        + "\(HCIStatus.commandDisallowed)")
             }
         }
     }
@@ -161,8 +167,9 @@ final class HCIScanController {
                 try transport.read(from: socket, into: commandBuffer, timeout: configuration.commandTimeout)
             }
             guard let count else {
-                throw .commandTimedOut(adapter: adapterName, command: command.opcode,
-                                       timeout: configuration.commandTimeout)
+                throw .commandTimedOut(
+                    adapter: adapterName, command: command.opcode,
+                    timeout: configuration.commandTimeout)
             }
             let packet = UnsafeRawBufferPointer(rebasing: commandBuffer[..<count])
             let parsed = try decode { () throws(HCIEventError) in try HCICommandResponse.parse(packet) }

@@ -23,15 +23,16 @@ public struct HCIStatus: RawRepresentable, Hashable, Sendable, CustomStringConve
 
     /// `Command Disallowed (0x0c)`.
     public var description: String {
-        let name: String? = switch self {
-        case .success: "Success"
-        case .unknownCommand: "Unknown HCI Command"
-        case .hardwareFailure: "Hardware Failure"
-        case .commandDisallowed: "Command Disallowed"
-        case .unsupportedFeature: "Unsupported Feature or Parameter Value"
-        case .invalidParameters: "Invalid HCI Command Parameters"
-        default: nil
-        }
+        let name: String? =
+            switch self {
+            case .success: "Success"
+            case .unknownCommand: "Unknown HCI Command"
+            case .hardwareFailure: "Hardware Failure"
+            case .commandDisallowed: "Command Disallowed"
+            case .unsupportedFeature: "Unsupported Feature or Parameter Value"
+            case .invalidParameters: "Invalid HCI Command Parameters"
+            default: nil
+            }
         let digits = String(rawValue, radix: 16)
         let code = "0x" + (digits.count < 2 ? "0" : "") + digits
         return name.map { "\($0) (\(code))" } ?? "HCI error \(code)"

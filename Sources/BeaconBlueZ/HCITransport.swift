@@ -27,8 +27,10 @@ public protocol HCITransport: Sendable {
     ///
     /// - Returns: the packet's length, or `nil` when nothing arrived within `timeout`
     ///   (`.zero` polls without waiting).
-    func read(from socket: HCISocket, into buffer: UnsafeMutableRawBufferPointer,
-              timeout: Duration) throws(HCISystemError) -> Int?
+    func read(
+        from socket: HCISocket, into buffer: UnsafeMutableRawBufferPointer,
+        timeout: Duration
+    ) throws(HCISystemError) -> Int?
 
     /// Closes the socket. Never fails (errors on close are not actionable).
     func close(_ socket: HCISocket)

@@ -16,8 +16,10 @@ public struct LEFeatures: RawRepresentable, Hashable, Sendable {
     /// Reads the 8-byte little-endian LE_Features after the status.
     public init(returnParameters p: [UInt8]) throws(HCIEventError) {
         guard p.count >= 8 else {
-            throw HCIEventError(.shortReturnParameters(opcode: .leReadLocalSupportedFeatures, needed: 8,
-                                                       actual: p.count), bytes: p)
+            throw HCIEventError(
+                .shortReturnParameters(
+                    opcode: .leReadLocalSupportedFeatures, needed: 8,
+                    actual: p.count), bytes: p)
         }
         var value: UInt64 = 0
         for i in (0..<8).reversed() { value = value << 8 | UInt64(p[i]) }

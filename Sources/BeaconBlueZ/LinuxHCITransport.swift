@@ -1,10 +1,11 @@
+import BeaconCore
+import CBluetooth
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import BeaconCore
-import CBluetooth
 
 /// The real system calls: a raw `AF_BLUETOOTH`/`BTPROTO_HCI` socket, the `HCIGETDEVLIST` and
 /// `HCIGETDEVINFO` ioctls, `SOL_HCI`/`HCI_FILTER`, and `poll` + `recv` for reads.
@@ -38,8 +39,10 @@ public struct LinuxHCITransport: HCITransport {
                 }
                 address = withUnsafeBytes(of: info.bdaddr) { BluetoothAddress(wireBytes: $0, at: 0) }
             }
-            adapters.append(HCIAdapterInfo(index: ids[i], name: name?.isEmpty == false ? name : nil,
-                                           address: address, isUp: cbt_flags_is_up(flags[i]) != 0))
+            adapters.append(
+                HCIAdapterInfo(
+                    index: ids[i], name: name?.isEmpty == false ? name : nil,
+                    address: address, isUp: cbt_flags_is_up(flags[i]) != 0))
         }
         return adapters.sorted { $0.index < $1.index }
     }
@@ -71,8 +74,10 @@ public struct LinuxHCITransport: HCITransport {
         }
     }
 
-    public func read(from socket: HCISocket, into buffer: UnsafeMutableRawBufferPointer,
-                     timeout: Duration) throws(HCISystemError) -> Int? {
+    public func read(
+        from socket: HCISocket, into buffer: UnsafeMutableRawBufferPointer,
+        timeout: Duration
+    ) throws(HCISystemError) -> Int? {
         var descriptor = pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0)
         let milliseconds = Int32(clamping: (max(timeout, .zero).nanoseconds + 999_999) / 1_000_000)
         while true {
@@ -84,7 +89,7 @@ public struct LinuxHCITransport: HCITransport {
             if ready == 0 { return nil }
             let count = recv(socket.descriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
             if count > 0 { return count }
-            if count == 0 { throw HCISystemError(.read, errno: EPIPE) }  // peer closed (socket pair)
+            if count == 0 { throw HCISystemError(.read, errno: EPIPE) } // peer closed (socket pair)
             if errno == EINTR || errno == EAGAIN { return nil }
             throw HCISystemError(.read, errno: errno)
         }

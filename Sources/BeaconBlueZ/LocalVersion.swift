@@ -15,8 +15,10 @@ public struct LocalVersion: Hashable, Sendable, CustomStringConvertible {
     public static let bluetooth5: UInt8 = 0x09
 
     /// Creates a version record.
-    public init(hciVersion: UInt8, hciSubversion: UInt16 = 0, lmpVersion: UInt8 = 0,
-                manufacturer: UInt16 = 0, lmpSubversion: UInt16 = 0) {
+    public init(
+        hciVersion: UInt8, hciSubversion: UInt16 = 0, lmpVersion: UInt8 = 0,
+        manufacturer: UInt16 = 0, lmpSubversion: UInt16 = 0
+    ) {
         self.hciVersion = hciVersion
         self.hciSubversion = hciSubversion
         self.lmpVersion = lmpVersion
@@ -30,14 +32,17 @@ public struct LocalVersion: Hashable, Sendable, CustomStringConvertible {
         guard p.count >= 8 else {
             throw HCIEventError(.shortReturnParameters(opcode: .readLocalVersion, needed: 8, actual: p.count), bytes: p)
         }
-        self.init(hciVersion: p[0], hciSubversion: UInt16(p[1]) | UInt16(p[2]) << 8, lmpVersion: p[3],
-                  manufacturer: UInt16(p[4]) | UInt16(p[5]) << 8, lmpSubversion: UInt16(p[6]) | UInt16(p[7]) << 8)
+        self.init(
+            hciVersion: p[0], hciSubversion: UInt16(p[1]) | UInt16(p[2]) << 8, lmpVersion: p[3],
+            manufacturer: UInt16(p[4]) | UInt16(p[5]) << 8, lmpSubversion: UInt16(p[6]) | UInt16(p[7]) << 8)
     }
 
     /// `Bluetooth 5.0` for the known versions, else `HCI version 0x..`.
     public var description: String {
-        let names: [UInt8: String] = [0x06: "4.0", 0x07: "4.1", 0x08: "4.2", 0x09: "5.0", 0x0A: "5.1",
-                                      0x0B: "5.2", 0x0C: "5.3", 0x0D: "5.4", 0x0E: "6.0"]
+        let names: [UInt8: String] = [
+            0x06: "4.0", 0x07: "4.1", 0x08: "4.2", 0x09: "5.0", 0x0A: "5.1",
+            0x0B: "5.2", 0x0C: "5.3", 0x0D: "5.4", 0x0E: "6.0",
+        ]
         return names[hciVersion].map { "Bluetooth \($0)" } ?? "HCI version \(hciVersion)"
     }
 }

@@ -47,9 +47,11 @@ public struct ScanParameters: Hashable, Sendable {
     ///
     /// - Throws: ``BlueZScannerError/invalidScanParameters(_:)`` when a time is outside
     ///   2.5 ms … 10.24 s or the window is longer than the interval.
-    public init(type: ScanType = .passive, interval: Duration = .milliseconds(100),
-                window: Duration = .milliseconds(100),
-                ownAddressType: OwnAddressType = .public) throws(BlueZScannerError) {
+    public init(
+        type: ScanType = .passive, interval: Duration = .milliseconds(100),
+        window: Duration = .milliseconds(100),
+        ownAddressType: OwnAddressType = .public
+    ) throws(BlueZScannerError) {
         for (name, value) in [("interval", interval), ("window", window)]
         where value < Self.minimumTime || value > Self.maximumTime {
             throw .invalidScanParameters(
@@ -58,7 +60,7 @@ public struct ScanParameters: Hashable, Sendable {
         guard window <= interval else {
             throw .invalidScanParameters(
                 "scan window \(Self.milliseconds(window)) is longer than the interval "
-                + "\(Self.milliseconds(interval)); use a window ≤ interval (equal = listen continuously)")
+                    + "\(Self.milliseconds(interval)); use a window ≤ interval (equal = listen continuously)")
         }
         self.type = type
         self.intervalUnits = Self.units(interval)

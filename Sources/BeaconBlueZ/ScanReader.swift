@@ -13,9 +13,11 @@ final class ScanReader<C: Clock>: @unchecked Sendable where C.Instant == Timesta
     private let log: @Sendable (ScannerEvent) -> Void
     private let controller: HCIScanController
 
-    init(state: ScanSessionState, continuation: AsyncStream<PacketBatch>.Continuation,
-         configuration: BlueZScannerConfiguration, transport: any HCITransport, clock: C,
-         log: @escaping @Sendable (ScannerEvent) -> Void) {
+    init(
+        state: ScanSessionState, continuation: AsyncStream<PacketBatch>.Continuation,
+        configuration: BlueZScannerConfiguration, transport: any HCITransport, clock: C,
+        log: @escaping @Sendable (ScannerEvent) -> Void
+    ) {
         self.state = state
         self.continuation = continuation
         self.configuration = configuration
@@ -30,8 +32,10 @@ final class ScanReader<C: Clock>: @unchecked Sendable where C.Instant == Timesta
         do { result = .success(try controller.start()) } catch { result = .failure(error) }
         state.reportStart(result)
         if case .success(let started) = result {
-            log(.started(adapter: started.adapter, version: started.version, commands: started.commands,
-                         scan: configuration.scan))
+            log(
+                .started(
+                    adapter: started.adapter, version: started.version, commands: started.commands,
+                    scan: configuration.scan))
             readLoop()
             controller.stop()
             let (received, dropped) = state.fields.withLock { ($0.received, $0.dropped) }
@@ -42,8 +46,9 @@ final class ScanReader<C: Clock>: @unchecked Sendable where C.Instant == Timesta
     }
 
     private func readLoop() {
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: HCIScanController.packetBufferSize,
-                                                             alignment: 8)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: HCIScanController.packetBufferSize,
+            alignment: 8)
         defer { buffer.deallocate() }
         let limit = configuration.maxPacketsPerBatch
         var batch = PacketBatch(byteCapacity: limit * 64, packetCapacity: limit)
@@ -52,8 +57,9 @@ final class ScanReader<C: Clock>: @unchecked Sendable where C.Instant == Timesta
             let count: Int?
             do {
                 // Block for the poll interval when idle; drain without waiting while packets flow.
-                count = try controller.readPacket(into: buffer,
-                                                  timeout: batch.isEmpty ? configuration.pollInterval : .zero)
+                count = try controller.readPacket(
+                    into: buffer,
+                    timeout: batch.isEmpty ? configuration.pollInterval : .zero)
             } catch {
                 fail(error)
                 break

@@ -27,14 +27,17 @@ final class ScanSession<C: Clock>: Sendable where C.Instant == Timestamp, C.Dura
     }
 
     /// Starts the reader thread and waits until scanning is on (or failed to start).
-    static func start(transport: any HCITransport, configuration: BlueZScannerConfiguration, clock: C,
-                      log: @escaping @Sendable (ScannerEvent) -> Void) async throws(BlueZScannerError) -> ScanSession {
+    static func start(
+        transport: any HCITransport, configuration: BlueZScannerConfiguration, clock: C,
+        log: @escaping @Sendable (ScannerEvent) -> Void
+    ) async throws(BlueZScannerError) -> ScanSession {
         let state = ScanSessionState()
         let (stream, continuation) = AsyncStream<PacketBatch>.makeStream(
             bufferingPolicy: .bufferingOldest(configuration.bufferCapacity))
         continuation.onTermination = { _ in state.requestStop() }
-        let reader = ScanReader(state: state, continuation: continuation, configuration: configuration,
-                                transport: transport, clock: clock, log: log)
+        let reader = ScanReader(
+            state: state, continuation: continuation, configuration: configuration,
+            transport: transport, clock: clock, log: log)
         DedicatedThread.start { reader.run() }
         let started = try await state.startResult().get()
         return ScanSession(started: started, state: state, stream: stream)

@@ -15,8 +15,10 @@ public struct AlertContent: Hashable, Sendable {
     /// Free-form key/value data, passed through unchanged.
     public var data: [String: String]
 
-    public init(title: String? = nil, message: String? = nil, actionURL: String? = nil, button: String? = nil,
-                sound: String? = nil, identifier: String? = nil, data: [String: String] = [:]) {
+    public init(
+        title: String? = nil, message: String? = nil, actionURL: String? = nil, button: String? = nil,
+        sound: String? = nil, identifier: String? = nil, data: [String: String] = [:]
+    ) {
         self.title = title
         self.message = message
         self.actionURL = actionURL

@@ -30,7 +30,8 @@ extension AlertEvent {
         json.object { json in
             json.member("event", kind.rawValue)
             json.member("alert", alertID)
-            json.key("beacon"); beacon.writeJSON(to: &json)
+            json.key("beacon")
+            beacon.writeJSON(to: &json)
             json.member("strategy", strategy)
             json.member("time", time.rfc3339String)
             json.member("scheduledFor", scheduledFor?.rfc3339String)

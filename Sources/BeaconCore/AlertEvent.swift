@@ -28,8 +28,10 @@ public struct AlertEvent: Hashable, Sendable {
     /// Human-readable messages (errors, reasons for deferral or cancellation).
     public var messages: [String]
 
-    public init(kind: Kind, alertID: String, beacon: BeaconID, strategy: String, time: Timestamp,
-                scheduledFor: Timestamp? = nil, content: AlertContent = AlertContent(), messages: [String] = []) {
+    public init(
+        kind: Kind, alertID: String, beacon: BeaconID, strategy: String, time: Timestamp,
+        scheduledFor: Timestamp? = nil, content: AlertContent = AlertContent(), messages: [String] = []
+    ) {
         self.kind = kind
         self.alertID = alertID
         self.beacon = beacon

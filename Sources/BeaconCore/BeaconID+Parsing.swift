@@ -14,15 +14,19 @@ extension BeaconID {
         switch kind {
         case .iBeacon, .altBeacon:
             guard parts.count == 3, let uuid = UUID(uuidString: parts[0]),
-                  let major = UInt16(parts[1]), let minor = UInt16(parts[2]) else { return nil }
-            self = kind == .iBeacon ? .iBeacon(uuid: uuid, major: major, minor: minor)
+                let major = UInt16(parts[1]), let minor = UInt16(parts[2])
+            else { return nil }
+            self =
+                kind == .iBeacon
+                ? .iBeacon(uuid: uuid, major: major, minor: minor)
                 : .altBeacon(id1: uuid, id2: major, id3: minor)
         case .eddystoneUID:
             guard parts.count == 2, parts[0].count == 20, parts[1].count == 12,
-                  parts.allSatisfy({ part in part.allSatisfy { $0.isHexDigit } }),
-                  let namespaceHigh = UInt16(parts[0].prefix(4), radix: 16),
-                  let namespaceLow = UInt64(parts[0].suffix(16), radix: 16),
-                  let instance = UInt64(parts[1], radix: 16) else { return nil }
+                parts.allSatisfy({ part in part.allSatisfy { $0.isHexDigit } }),
+                let namespaceHigh = UInt16(parts[0].prefix(4), radix: 16),
+                let namespaceLow = UInt64(parts[0].suffix(16), radix: 16),
+                let instance = UInt64(parts[1], radix: 16)
+            else { return nil }
             self = .eddystoneUID(namespaceHigh: namespaceHigh, namespaceLow: namespaceLow, instance: instance)
         }
     }

@@ -131,7 +131,10 @@ extension UUID {
     init(words: (UInt64, UInt64)) {
         func b(_ w: UInt64, _ i: Int) -> UInt8 { UInt8(truncatingIfNeeded: w >> UInt64(56 - 8 * i)) }
         let (h, l) = words
-        self.init(uuid: (b(h, 0), b(h, 1), b(h, 2), b(h, 3), b(h, 4), b(h, 5), b(h, 6), b(h, 7),
-                         b(l, 0), b(l, 1), b(l, 2), b(l, 3), b(l, 4), b(l, 5), b(l, 6), b(l, 7)))
+        self.init(
+            uuid: (
+                b(h, 0), b(h, 1), b(h, 2), b(h, 3), b(h, 4), b(h, 5), b(h, 6), b(h, 7),
+                b(l, 0), b(l, 1), b(l, 2), b(l, 3), b(l, 4), b(l, 5), b(l, 6), b(l, 7)
+            ))
     }
 }

@@ -19,8 +19,10 @@ public struct BeaconSighting: Hashable, Sendable {
     public var measuredPower: Int8?
 
     @inlinable
-    public init(timestamp: Timestamp, id: BeaconID, address: BluetoothAddress,
-                addressType: AddressType = .public, rssi: Int8?, measuredPower: Int8?) {
+    public init(
+        timestamp: Timestamp, id: BeaconID, address: BluetoothAddress,
+        addressType: AddressType = .public, rssi: Int8?, measuredPower: Int8?
+    ) {
         self.timestamp = timestamp
         self.id = id
         self.address = address

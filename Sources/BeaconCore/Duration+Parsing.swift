@@ -11,12 +11,17 @@ extension Duration {
         while bytes.first == UInt8(ascii: " ") { bytes = bytes.dropFirst() }
         while bytes.last == UInt8(ascii: " ") { bytes = bytes.dropLast() }
         guard !bytes.isEmpty else { return nil }
-        if bytes.elementsEqual("0".utf8) { self = .zero; return }
+        if bytes.elementsEqual("0".utf8) {
+            self = .zero
+            return
+        }
         var totalNanoseconds = 0.0
         while !bytes.isEmpty {
-            let numberEnd = bytes.firstIndex { !(($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".")) } ?? bytes.endIndex
+            let numberEnd =
+                bytes.firstIndex { !(($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".")) }
+                ?? bytes.endIndex
             guard numberEnd != bytes.startIndex,
-                  let value = Double(String(decoding: bytes[bytes.startIndex..<numberEnd], as: UTF8.self))
+                let value = Double(String(decoding: bytes[bytes.startIndex..<numberEnd], as: UTF8.self))
             else { return nil }
             bytes = bytes[numberEnd...]
             let unitEnd = bytes.firstIndex { ($0 < UInt8(ascii: "a") || $0 > UInt8(ascii: "z")) && $0 < 0x80 } ?? bytes.endIndex

@@ -41,14 +41,29 @@ public struct JSONWriter: Sendable {
         needsComma[needsComma.count - 1] = false
     }
 
-    public mutating func value(_ text: String) { separator(); appendQuoted(text) }
-    public mutating func value(_ number: Int) { separator(); bytes.append(contentsOf: String(number).utf8) }
-    public mutating func value(_ flag: Bool) { separator(); bytes.append(contentsOf: (flag ? "true" : "false").utf8) }
-    public mutating func null() { separator(); bytes.append(contentsOf: "null".utf8) }
+    public mutating func value(_ text: String) {
+        separator()
+        appendQuoted(text)
+    }
+    public mutating func value(_ number: Int) {
+        separator()
+        bytes.append(contentsOf: String(number).utf8)
+    }
+    public mutating func value(_ flag: Bool) {
+        separator()
+        bytes.append(contentsOf: (flag ? "true" : "false").utf8)
+    }
+    public mutating func null() {
+        separator()
+        bytes.append(contentsOf: "null".utf8)
+    }
 
     /// Writes a finite double in its shortest round-tripping form (`null` when not finite).
     public mutating func value(_ number: Double) {
-        guard number.isFinite else { null(); return }
+        guard number.isFinite else {
+            null()
+            return
+        }
         separator()
         if number == number.rounded(), abs(number) < 1e15 {
             bytes.append(contentsOf: String(Int64(number)).utf8)
@@ -60,25 +75,29 @@ public struct JSONWriter: Sendable {
     /// Writes `key: value` for a string, skipping the member when `value` is nil.
     public mutating func member(_ name: String, _ value: String?) {
         guard let value else { return }
-        key(name); self.value(value)
+        key(name)
+        self.value(value)
     }
 
     /// Writes `key: value` for an integer, skipping the member when `value` is nil.
     public mutating func member(_ name: String, _ value: Int?) {
         guard let value else { return }
-        key(name); self.value(value)
+        key(name)
+        self.value(value)
     }
 
     /// Writes `key: value` for a double, skipping the member when `value` is nil.
     public mutating func member(_ name: String, _ value: Double?) {
         guard let value else { return }
-        key(name); self.value(value)
+        key(name)
+        self.value(value)
     }
 
     /// Writes `key: value` for a boolean, skipping the member when `value` is nil.
     public mutating func member(_ name: String, _ value: Bool?) {
         guard let value else { return }
-        key(name); self.value(value)
+        key(name)
+        self.value(value)
     }
 
     private mutating func separator() {

@@ -46,8 +46,10 @@ public struct PacketBatch: Sendable {
     public mutating func append(_ packet: some Collection<UInt8>, linkType: LinkType = .hciH4, timestamp: Timestamp) {
         let offset = bytes.count
         bytes.append(contentsOf: packet)
-        records.append(Record(timestamp: timestamp, offset: Int32(offset), length: Int32(bytes.count - offset),
-                              linkType: linkType))
+        records.append(
+            Record(
+                timestamp: timestamp, offset: Int32(offset), length: Int32(bytes.count - offset),
+                linkType: linkType))
     }
 
     /// Appends a packet whose bytes are written by `body` (which appends to the buffer it is given).
@@ -55,8 +57,10 @@ public struct PacketBatch: Sendable {
     public mutating func append(linkType: LinkType = .hciH4, timestamp: Timestamp, _ body: (inout [UInt8]) -> Void) {
         let offset = bytes.count
         body(&bytes)
-        records.append(Record(timestamp: timestamp, offset: Int32(offset), length: Int32(bytes.count - offset),
-                              linkType: linkType))
+        records.append(
+            Record(
+                timestamp: timestamp, offset: Int32(offset), length: Int32(bytes.count - offset),
+                linkType: linkType))
     }
 
     /// Removes every packet, keeping the storage for reuse.

@@ -29,10 +29,12 @@ public struct RangedBeacon: Hashable, Sendable {
     /// Latest sighting.
     public var lastSeen: Timestamp
 
-    public init(id: BeaconID, lastAddress: BluetoothAddress, addressCount: Int = 1,
-                seenThisCycle: Bool, sampleCount: Int, lastRSSI: Int8?, meanRSSI: Double?,
-                filteredRSSI: Double?, measuredPower: Int8?, distance: Double?, accuracy: Double?,
-                proximity: Proximity, firstSeen: Timestamp, lastSeen: Timestamp) {
+    public init(
+        id: BeaconID, lastAddress: BluetoothAddress, addressCount: Int = 1,
+        seenThisCycle: Bool, sampleCount: Int, lastRSSI: Int8?, meanRSSI: Double?,
+        filteredRSSI: Double?, measuredPower: Int8?, distance: Double?, accuracy: Double?,
+        proximity: Proximity, firstSeen: Timestamp, lastSeen: Timestamp
+    ) {
         self.id = id
         self.lastAddress = lastAddress
         self.addressCount = addressCount

@@ -16,8 +16,10 @@ public struct RangingUpdate: Sendable {
     /// Beacons dropped from tracking at this cycle (unseen for the retention period).
     public var evicted: [BeaconID]
 
-    public init(cycleStart: Timestamp, time: Timestamp, beacons: [RangedBeacon] = [],
-                regionEvents: [RegionEvent] = [], evicted: [BeaconID] = []) {
+    public init(
+        cycleStart: Timestamp, time: Timestamp, beacons: [RangedBeacon] = [],
+        regionEvents: [RegionEvent] = [], evicted: [BeaconID] = []
+    ) {
         self.cycleStart = cycleStart
         self.time = time
         self.beacons = beacons

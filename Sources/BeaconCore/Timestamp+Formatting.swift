@@ -13,8 +13,10 @@ extension Timestamp {
         let millis = Self.floorDivide(nanosecondsSinceEpoch, 1_000_000)
         let days = Self.floorDivide(millis, 86_400_000)
         var rest = millis - days * 86_400_000
-        let hour = rest / 3_600_000; rest %= 3_600_000
-        let minute = rest / 60_000; rest %= 60_000
+        let hour = rest / 3_600_000
+        rest %= 3_600_000
+        let minute = rest / 60_000
+        rest %= 60_000
         let second = rest / 1_000
         let milli = rest % 1_000
         let (year, month, day) = Self.civilDate(daysSinceEpoch: days)
@@ -40,14 +42,14 @@ extension Timestamp {
             return value
         }
         guard b.count >= 20,
-              let year = number(0, 4), b[4] == UInt8(ascii: "-"),
-              let month = number(5, 2), b[7] == UInt8(ascii: "-"),
-              let day = number(8, 2),
-              b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
-              let hour = number(11, 2), b[13] == UInt8(ascii: ":"),
-              let minute = number(14, 2), b[16] == UInt8(ascii: ":"),
-              let second = number(17, 2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+            let year = number(0, 4), b[4] == UInt8(ascii: "-"),
+            let month = number(5, 2), b[7] == UInt8(ascii: "-"),
+            let day = number(8, 2),
+            b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
+            let hour = number(11, 2), b[13] == UInt8(ascii: ":"),
+            let minute = number(14, 2), b[16] == UInt8(ascii: ":"),
+            let second = number(17, 2),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
         var i = 19
         var nanos: Int64 = 0
@@ -55,11 +57,17 @@ extension Timestamp {
             i += 1
             var digits = 0
             while i < b.count, b[i] &- 48 < 10 {
-                if digits < 9 { nanos = nanos * 10 + Int64(b[i] - 48); digits += 1 }
+                if digits < 9 {
+                    nanos = nanos * 10 + Int64(b[i] - 48)
+                    digits += 1
+                }
                 i += 1
             }
             guard digits > 0 else { return nil }
-            while digits < 9 { nanos *= 10; digits += 1 }
+            while digits < 9 {
+                nanos *= 10
+                digits += 1
+            }
         }
         guard i < b.count else { return nil }
         var offsetSeconds: Int64 = 0
@@ -68,7 +76,8 @@ extension Timestamp {
             i += 1
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             guard let oh = number(i + 1, 2), b.count > i + 3, b[i + 3] == UInt8(ascii: ":"),
-                  let om = number(i + 4, 2) else { return nil }
+                let om = number(i + 4, 2)
+            else { return nil }
             offsetSeconds = (oh * 3600 + om * 60) * (b[i] == UInt8(ascii: "+") ? 1 : -1)
             i += 6
         default:

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -30,12 +31,16 @@ public struct HTTPClient: Sendable {
     /// - Throws: ``HTTPClientError``: an invalid URL, no answer in time, no connection, a body too large.
     public func send(_ request: HTTPRequest, maximumBodySize: Int = 4 << 20) async throws(HTTPClientError) -> HTTPResponse {
         guard request.url.hasPrefix("http://") || request.url.hasPrefix("https://"),
-              let url = URL(string: request.url), url.host != nil else {
+            let url = URL(string: request.url), url.host != nil
+        else {
             throw .invalidURL(request.url)
         }
-        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
-                                    timeoutInterval: max(0.001, Double(request.timeout.components.seconds)
-                                        + Double(request.timeout.components.attoseconds) / 1e18))
+        var urlRequest = URLRequest(
+            url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
+            timeoutInterval: max(
+                0.001,
+                Double(request.timeout.components.seconds)
+                    + Double(request.timeout.components.attoseconds) / 1e18))
         urlRequest.httpMethod = request.method
         for header in request.headers { urlRequest.addValue(header.value, forHTTPHeaderField: header.name) }
         if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }
@@ -67,7 +72,7 @@ public struct HTTPClient: Sendable {
         case .networkConnectionLost: "the connection was lost"
         case .notConnectedToInternet: "no network"
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
             "TLS failed (\(error.localizedDescription))"
         default: error.localizedDescription
         }

@@ -12,8 +12,10 @@ public struct HTTPRequest: Sendable {
     public var timeout: Duration
 
     /// Creates a request.
-    public init(method: String = "GET", url: String, headers: [(name: String, value: String)] = [],
-                body: [UInt8] = [], timeout: Duration = .seconds(30)) {
+    public init(
+        method: String = "GET", url: String, headers: [(name: String, value: String)] = [],
+        body: [UInt8] = [], timeout: Duration = .seconds(30)
+    ) {
         self.method = method
         self.url = url
         self.headers = headers

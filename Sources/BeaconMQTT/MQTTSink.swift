@@ -1,6 +1,6 @@
 import BeaconSinks
-import Foundation
 import CMosquitto
+import Foundation
 import Synchronization
 
 /// Publishes each event's JSON with QoS 1 to `beacond/<gateway>/alerts` (or a configured topic)
@@ -51,9 +51,11 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
     /// Creates the client and starts connecting to `host:port` in the background.
     /// - Throws: ``MQTTSinkError/library(operation:message:)`` if the client cannot be created or
     ///   the TLS files cannot be used.
-    public init(host: String, port: Int = 1883, topic: String, options: MQTTConnectionOptions = MQTTConnectionOptions(),
-                clientID: String? = nil, timeout: Duration = .seconds(10),
-                clock: any Clock<Duration> = ContinuousClock()) throws(MQTTSinkError) {
+    public init(
+        host: String, port: Int = 1883, topic: String, options: MQTTConnectionOptions = MQTTConnectionOptions(),
+        clientID: String? = nil, timeout: Duration = .seconds(10),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) throws(MQTTSinkError) {
         _ = Self.library
         self.host = host
         self.port = port
@@ -99,9 +101,10 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
             try check(mosquitto_username_pw_set(handle, username, options.password), "username_pw_set", "")
         }
         if let tls = options.tls {
-            try check(mosquitto_tls_set(handle, tls.caFile, nil, tls.certFile, tls.keyFile, nil), "tls_set",
-                      " (ca \(tls.caFile)\(tls.certFile.map { ", cert \($0)" } ?? "")\(tls.keyFile.map { ", key \($0)" } ?? ""));"
-                      + " check that the files exist, are readable PEM, and that cert and key go together")
+            try check(
+                mosquitto_tls_set(handle, tls.caFile, nil, tls.certFile, tls.keyFile, nil), "tls_set",
+                " (ca \(tls.caFile)\(tls.certFile.map { ", cert \($0)" } ?? "")\(tls.keyFile.map { ", key \($0)" } ?? ""));"
+                    + " check that the files exist, are readable PEM, and that cert and key go together")
         }
         if let status = options.statusTopic {
             let offline = Array("offline".utf8)
@@ -162,7 +165,8 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
     public func close() async {
         try? await waitForConnection()
         if let status = options.statusTopic, state.withLock({ $0.connected }),
-           let messageID = try? publish(topic: status, bytes: Array("offline".utf8), retain: true) {
+            let messageID = try? publish(topic: status, bytes: Array("offline".utf8), retain: true)
+        {
             try? await waitForAcknowledgement(messageID)
         }
         mosquitto_disconnect(handle)
@@ -259,8 +263,9 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
             Task {
                 try? await clock.sleep(for: timeout)
                 let (expired, refusal) = self.state.withLock { ($0.waitingForConnection.removeValue(forKey: waiter), $0.refusal) }
-                expired?.resume(throwing: refusal.map { MQTTSinkError.refused(broker: broker, reason: $0) }
-                                ?? MQTTSinkError.notConnected(broker: broker, timeout: timeout))
+                expired?.resume(
+                    throwing: refusal.map { MQTTSinkError.refused(broker: broker, reason: $0) }
+                        ?? MQTTSinkError.notConnected(broker: broker, timeout: timeout))
             }
         }
     }

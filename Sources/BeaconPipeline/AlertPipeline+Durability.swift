@@ -69,7 +69,8 @@ extension AlertPipeline {
         engine = reloaded
         pendingStrategyChanges.removeAll()
         guard transaction.keepsStrategyState,
-              let fresh = try? Self.configure(alerts.map(\.definition), registry: registry, reusing: []) else { return }
+            let fresh = try? Self.configure(alerts.map(\.definition), registry: registry, reusing: [])
+        else { return }
         alerts = fresh
         durabilityWarnings.removeAll()
         restoreStrategies()

@@ -72,9 +72,11 @@ public final class AlertPipeline {
     ///   - store: where the engine (and, if it keeps them, the strategies) keep their state; a
     ///     pipeline built on a store that keeps strategy state restores it.
     /// - Throws: ``PipelineError`` naming the alert whose strategy or policy is invalid.
-    public init(alerts definitions: [PipelineAlert], ranging rangingConfiguration: RangingConfiguration = RangingConfiguration(),
-                layouts: [BeaconLayout] = [], maxPending: Int = AlertEngineConfiguration.defaultMaxPending,
-                registry: StrategyRegistry, store: any AlertStateStore = InMemoryAlertStateStore()) throws(PipelineError) {
+    public init(
+        alerts definitions: [PipelineAlert], ranging rangingConfiguration: RangingConfiguration = RangingConfiguration(),
+        layouts: [BeaconLayout] = [], maxPending: Int = AlertEngineConfiguration.defaultMaxPending,
+        registry: StrategyRegistry, store: any AlertStateStore = InMemoryAlertStateStore()
+    ) throws(PipelineError) {
         alerts = try Self.configure(definitions, registry: registry, reusing: [])
         transaction = InputTransaction(store)
         self.layouts = layouts
@@ -135,8 +137,10 @@ public final class AlertPipeline {
         engine = replacement
     }
 
-    static func configure(_ definitions: [PipelineAlert], registry: StrategyRegistry,
-                          reusing current: [ConfiguredAlert]) throws(PipelineError) -> [ConfiguredAlert] {
+    static func configure(
+        _ definitions: [PipelineAlert], registry: StrategyRegistry,
+        reusing current: [ConfiguredAlert]
+    ) throws(PipelineError) -> [ConfiguredAlert] {
         var alerts: [ConfiguredAlert] = []
         for definition in definitions {
             if let same = current.first(where: { $0.definition.isSameStrategy(as: definition) }) {
@@ -161,15 +165,18 @@ public final class AlertPipeline {
         var newestPacket: Timestamp?
         batch.forEachPacket { record, bytes in
             if newestPacket.map({ record.timestamp > $0 }) ?? true { newestPacket = record.timestamp }
-            let captureRecord = CaptureRecord(index: index, offset: Int(record.offset), timestamp: record.timestamp,
-                                              linkType: record.linkType, direction: .received, bytes: bytes)
+            let captureRecord = CaptureRecord(
+                index: index, offset: Int(record.offset), timestamp: record.timestamp,
+                linkType: record.linkType, direction: .received, bytes: bytes)
             index += 1
             decoder.decode(captureRecord, summary: &captureSummary) { item in
                 switch item {
                 case .advertisement(let advertisement):
                     statistics.advertisements += 1
-                    if let sighting = BeaconSighting(report: advertisement.report, timestamp: advertisement.timestamp,
-                                                     layouts: layouts) {
+                    if let sighting = BeaconSighting(
+                        report: advertisement.report, timestamp: advertisement.timestamp,
+                        layouts: layouts)
+                    {
                         statistics.sightings += 1
                         batchSightings.append(sighting)
                     }
@@ -305,12 +312,13 @@ public final class AlertPipeline {
             for event in update.regionEvents where match.matches(event.beacon) { alert.strategy.observe(event) }
             alert.strategy.evaluate(update, matching: { match.matches($0) }, into: &triggers)
             for trigger in triggers {
-                let firing = StrategyFiring(alertID: alert.definition.id, beacon: trigger.beacon,
-                                            strategy: trigger.strategy, time: trigger.time)
+                let firing = StrategyFiring(
+                    alertID: alert.definition.id, beacon: trigger.beacon,
+                    strategy: trigger.strategy, time: trigger.time)
                 emitted += try engine.fire(firing, now: now)
             }
         }
-        emitted += try engine.advance(to: now)   // what the firings made due at once
+        emitted += try engine.advance(to: now) // what the firings made due at once
     }
 
     /// Ends an input: writes its changes (engine, events, strategy state) in one transaction,

@@ -17,8 +17,10 @@ public struct BeaconPresence: Hashable, Sendable {
     public var lastSeen: Timestamp
 
     /// Creates a presence.
-    public init(id: BeaconID, present: Bool, proximity: Proximity, distance: Double? = nil, rssi: Double? = nil,
-                lastSeen: Timestamp) {
+    public init(
+        id: BeaconID, present: Bool, proximity: Proximity, distance: Double? = nil, rssi: Double? = nil,
+        lastSeen: Timestamp
+    ) {
         self.id = id
         self.present = present
         self.proximity = proximity
@@ -29,8 +31,9 @@ public struct BeaconPresence: Hashable, Sendable {
 
     /// The presence of a ranged beacon.
     public init(_ beacon: RangedBeacon) {
-        self.init(id: beacon.id, present: true, proximity: beacon.proximity, distance: beacon.distance,
-                  rssi: beacon.filteredRSSI, lastSeen: beacon.lastSeen)
+        self.init(
+            id: beacon.id, present: true, proximity: beacon.proximity, distance: beacon.distance,
+            rssi: beacon.filteredRSSI, lastSeen: beacon.lastSeen)
     }
 
     /// The state's name: the proximity band while present, `away` once gone.

@@ -21,8 +21,10 @@ public struct PipelineAlert: Hashable, Sendable {
     public var origin: String?
 
     /// Creates an alert; `rule` defaults to a rule with this id, no content and the default policy.
-    public init(id: String, match: BeaconMatch = .any, strategy: String, parameters: StrategyParameters = [:],
-                rule: AlertRule? = nil, origin: String? = nil) {
+    public init(
+        id: String, match: BeaconMatch = .any, strategy: String, parameters: StrategyParameters = [:],
+        rule: AlertRule? = nil, origin: String? = nil
+    ) {
         self.id = id
         self.match = match
         self.strategy = strategy

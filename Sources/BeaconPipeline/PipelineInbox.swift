@@ -26,6 +26,16 @@ public final class PipelineInbox<Element: Sendable>: Sendable {
 
         var count: Int { buffer.count - head }
 
+        /// The next input and, when taking it made room, the longest-waiting producer (whose
+        /// input has moved into the buffer) to resume.
+        mutating func takeNext() -> NextStep? {
+            guard let element = popFirst() else { return nil }
+            guard !producers.isEmpty else { return .element(element, nil) }
+            let producer = producers.removeFirst()
+            buffer.append(producer.element)
+            return .element(element, producer.waiter.continuation)
+        }
+
         mutating func popFirst() -> Element? {
             guard head < buffer.count else { return nil }
             let element = buffer[head]
@@ -112,13 +122,7 @@ public final class PipelineInbox<Element: Sendable>: Sendable {
     /// or when the calling task is cancelled.
     public func next() async -> Element? {
         let step: NextStep = state.withLock { state in
-            if let element = state.popFirst() {
-                // Room was made: the longest-waiting producer's input moves into the buffer.
-                guard !state.producers.isEmpty else { return .element(element, nil) }
-                let producer = state.producers.removeFirst()
-                state.buffer.append(producer.element)
-                return .element(element, producer.waiter.continuation)
-            }
+            if let next = state.takeNext() { return next }
             if state.finished { return .end }
             defer { state.nextID += 1 }
             return .wait(state.nextID)
@@ -133,12 +137,7 @@ public final class PipelineInbox<Element: Sendable>: Sendable {
             return try? await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Element?, any Error>) in
                     let now: NextStep = state.withLock { state in
-                        if let element = state.popFirst() {
-                            guard !state.producers.isEmpty else { return .element(element, nil) }
-                            let producer = state.producers.removeFirst()
-                            state.buffer.append(producer.element)
-                            return .element(element, producer.waiter.continuation)
-                        }
+                        if let next = state.takeNext() { return next }
                         if state.finished || Task.isCancelled { return .end }
                         state.consumer = Waiter(id: id, continuation: continuation)
                         return .wait(id)
@@ -150,7 +149,7 @@ public final class PipelineInbox<Element: Sendable>: Sendable {
                     case .end:
                         continuation.resume(returning: nil)
                     case .wait:
-                        break   // parked: a sender or finish() resumes it
+                        break // parked: a sender or finish() resumes it
                     }
                 }
             } onCancel: {

@@ -37,8 +37,10 @@ public final class PipelineRunner: Sendable {
     /// it never happened: nothing of it is stored or emitted).
     /// - Parameters:
     ///   - presence: when given, receives the beacons' presence changes after each input.
-    public func run(_ pipeline: AlertPipeline, emit: (RoutedEvent) throws -> Void,
-                    presence: (([BeaconPresence]) -> Void)? = nil) async throws {
+    public func run(
+        _ pipeline: AlertPipeline, emit: (RoutedEvent) throws -> Void,
+        presence: (([BeaconPresence]) -> Void)? = nil
+    ) async throws {
         defer {
             // What will not be handled is answered, so that no sender waits forever.
             inbox.finish()
@@ -57,8 +59,10 @@ public final class PipelineRunner: Sendable {
     }
 
     /// Handles one input.
-    private func handle(_ input: consuming PipelineInput, pipeline: AlertPipeline,
-                        emit: (RoutedEvent) throws -> Void) throws {
+    private func handle(
+        _ input: consuming PipelineInput, pipeline: AlertPipeline,
+        emit: (RoutedEvent) throws -> Void
+    ) throws {
         switch input {
         case .packets(let batch):
             try pipeline.ingest(batch, emit: emit)
@@ -67,21 +71,24 @@ public final class PipelineRunner: Sendable {
         case .sourceEnded(let closingAfter):
             if let last = lastPacket.withLock({ $0 }) { try pipeline.advance(to: last + closingAfter, emit: emit) }
         case .post(let fact, let time, let reply):
-            let at = switch time {
-            case .at(let time): time
-            case .pipelineTime(let fallback): pipeline.latestTime ?? fallback
-            }
-            var events: [AlertEvent] = []
-            reply.resume(with: Result {
-                try pipeline.post(fact, now: at) { routed in
-                    events.append(routed.event)
-                    try emit(routed)
+            let at =
+                switch time {
+                case .at(let time): time
+                case .pipelineTime(let fallback): pipeline.latestTime ?? fallback
                 }
-                return PipelinePostReceipt(time: at, events: events)
-            })
+            var events: [AlertEvent] = []
+            reply.resume(
+                with: Result {
+                    try pipeline.post(fact, now: at) { routed in
+                        events.append(routed.event)
+                        try emit(routed)
+                    }
+                    return PipelinePostReceipt(time: at, events: events)
+                })
         case .replaceAlerts(let alerts, let registry, let reply):
-            reply.resume(with: Result { () throws(PipelineError) in try pipeline.replaceAlerts(alerts, registry: registry) }
-                .mapError { $0 as any Error })
+            reply.resume(
+                with: Result { () throws(PipelineError) in try pipeline.replaceAlerts(alerts, registry: registry) }
+                    .mapError { $0 as any Error })
         }
     }
 
@@ -152,9 +159,11 @@ public final class PipelineRunner: Sendable {
     /// completed is evaluated.
     /// - Returns: the time of the last packet, if any.
     @discardableResult
-    public static func run(source: some AdvertisementSource, pipeline: AlertPipeline,
-                           closingAfter: Duration = .seconds(1), capacity: Int = 4,
-                           emit: (RoutedEvent) throws -> Void) async throws -> Timestamp? {
+    public static func run(
+        source: some AdvertisementSource, pipeline: AlertPipeline,
+        closingAfter: Duration = .seconds(1), capacity: Int = 4,
+        emit: (RoutedEvent) throws -> Void
+    ) async throws -> Timestamp? {
         let runner = PipelineRunner(capacity: capacity)
         return try await runner.run(pipeline, emit: emit) {
             try await runner.feed(from: source, closingAfter: closingAfter)
@@ -166,9 +175,11 @@ public final class PipelineRunner: Sendable {
     /// finished). If the run fails, `produce` is cancelled; if `produce` fails, the run stops
     /// after what was sent and its error is thrown.
     @discardableResult
-    public func run<Produced: Sendable>(_ pipeline: AlertPipeline, emit: (RoutedEvent) throws -> Void,
-                                        presence: (([BeaconPresence]) -> Void)? = nil,
-                                        producing produce: @escaping @Sendable () async throws -> Produced) async throws -> Produced {
+    public func run<Produced: Sendable>(
+        _ pipeline: AlertPipeline, emit: (RoutedEvent) throws -> Void,
+        presence: (([BeaconPresence]) -> Void)? = nil,
+        producing produce: @escaping @Sendable () async throws -> Produced
+    ) async throws -> Produced {
         try await withThrowingTaskGroup(of: Produced.self) { group in
             group.addTask {
                 defer { self.finish() }

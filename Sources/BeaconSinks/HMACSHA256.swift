@@ -23,8 +23,10 @@ package struct HMACSHA256: Sendable {
     ///
     /// For a webhook body and its secret:
     /// `HMACSHA256.authenticationCode(for: body.utf8, key: secret.utf8)`.
-    package static func authenticationCode(for message: some Collection<UInt8>,
-                                           key: some Collection<UInt8>) -> [UInt8] {
+    package static func authenticationCode(
+        for message: some Collection<UInt8>,
+        key: some Collection<UInt8>
+    ) -> [UInt8] {
         var code = HMACSHA256(key: key)
         code.update(message)
         return code.finalize()

@@ -38,10 +38,12 @@ public actor OutboxDispatcher {
     /// - Parameters:
     ///   - random: numbers in `0..<1` for the backoff's jitter.
     ///   - report: told of each delivery, refusal and overflow (called on the dispatcher's task).
-    public init(sinkName: String, sink: any AlertSink, outbox: any Outbox, backoff: RetryBackoff = RetryBackoff(),
-                batchSize: Int = 64, clock: any Clock<Duration> = ContinuousClock(),
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-                report: @escaping @Sendable (Report) -> Void = { _ in }) {
+    public init(
+        sinkName: String, sink: any AlertSink, outbox: any Outbox, backoff: RetryBackoff = RetryBackoff(),
+        batchSize: Int = 64, clock: any Clock<Duration> = ContinuousClock(),
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        report: @escaping @Sendable (Report) -> Void = { _ in }
+    ) {
         self.sinkName = sinkName
         self.sink = sink
         self.outbox = outbox
@@ -142,8 +144,10 @@ public actor OutboxDispatcher {
 
     /// Fixes the deadline, then calls `announce`, then sleeps: a test that advances a manual clock
     /// once it hears the announcement cannot leave the sleeper waiting for a later time.
-    private static func sleep<C: Clock<Duration>>(on clock: C, for delay: Duration,
-                                                  announce: @Sendable () -> Void) async throws {
+    private static func sleep<C: Clock<Duration>>(
+        on clock: C, for delay: Duration,
+        announce: @Sendable () -> Void
+    ) async throws {
         let deadline = clock.now.advanced(by: delay)
         announce()
         try await clock.sleep(until: deadline, tolerance: nil)

@@ -11,8 +11,10 @@ public struct RetryBackoff: Hashable, Sendable {
     public var jitter: Double
 
     /// Creates a policy (defaults: 1 s doubling up to 5 min, ±20 %).
-    public init(initial: Duration = .seconds(1), multiplier: Double = 2, maximum: Duration = .seconds(300),
-                jitter: Double = 0.2) {
+    public init(
+        initial: Duration = .seconds(1), multiplier: Double = 2, maximum: Duration = .seconds(300),
+        jitter: Double = 0.2
+    ) {
         self.initial = initial
         self.multiplier = multiplier
         self.maximum = maximum

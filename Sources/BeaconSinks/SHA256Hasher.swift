@@ -20,8 +20,10 @@ package struct SHA256Hasher: Sendable {
     /// Eight 32-bit words: the hash value H(i) (FIPS 180-4, 5.3.3 for the initial value).
     typealias State = (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32)
 
-    private var state: State = (0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a,
-                                0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19)
+    private var state: State = (
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a,
+        0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
+    )
     /// The bytes of a partial block, waiting for the rest of it (the first `buffered` bytes count).
     private var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
     private var buffered = 0
@@ -145,8 +147,10 @@ package struct SHA256Hasher: Sendable {
     /// One round (FIPS 180-4, 6.2.2 step 3) with the working variables passed in their current
     /// roles: `d` becomes the new `e`, and `h` the new `a`.
     @inline(__always)
-    private static func round(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
-                              _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ constantPlusWord: UInt32) {
+    private static func round(
+        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+        _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ constantPlusWord: UInt32
+    ) {
         let bigSigma1 = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
         let choose = (e & f) ^ (~e & g)
         let t1 = h &+ bigSigma1 &+ choose &+ constantPlusWord

@@ -19,8 +19,10 @@ public struct WebhookSink: AlertSink {
 
     /// Creates a sink posting to `url`.
     /// - Throws: ``SinkError/invalidURL(_:)`` unless `url` is http(s).
-    public init(url: String, secret: String? = nil, timeout: Duration = .seconds(10),
-                client: HTTPClient = .shared) throws(SinkError) {
+    public init(
+        url: String, secret: String? = nil, timeout: Duration = .seconds(10),
+        client: HTTPClient = .shared
+    ) throws(SinkError) {
         try Self.validate(url)
         self.url = url
         self.secret = secret

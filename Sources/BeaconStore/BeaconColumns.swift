@@ -37,8 +37,9 @@ struct BeaconColumns {
         case .altBeacon:
             return .altBeacon(id1High: high, id1Low: low, id2: UInt16(tail >> 16), id3: UInt16(tail & 0xFFFF))
         case .eddystoneUID:
-            return .eddystoneUID(namespaceHigh: UInt16(high >> 48), namespaceLow: high << 16 | low >> 48,
-                                 instance: low & 0xFFFF_FFFF_FFFF)
+            return .eddystoneUID(
+                namespaceHigh: UInt16(high >> 48), namespaceLow: high << 16 | low >> 48,
+                instance: low & 0xFFFF_FFFF_FFFF)
         case nil:
             return nil
         }

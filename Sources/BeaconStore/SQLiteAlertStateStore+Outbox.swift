@@ -14,15 +14,17 @@ extension SQLiteAlertStateStore: Outbox {
                     dropped += 1
                     continue
                 }
-                try db.execute(sql: "INSERT INTO outbox (sink, eventKey, body, destination) VALUES (?, ?, ?, ?)",
-                               arguments: [sink, event.key, event.body, event.destination])
+                try db.execute(
+                    sql: "INSERT INTO outbox (sink, eventKey, body, destination) VALUES (?, ?, ?, ?)",
+                    arguments: [sink, event.key, event.body, event.destination])
                 backlog += 1
             }
             if dropped > 0 {
-                try db.execute(sql: """
-                    INSERT INTO outboxOverflow (sink, dropped) VALUES (?, ?)
-                    ON CONFLICT(sink) DO UPDATE SET dropped = dropped + excluded.dropped
-                    """, arguments: [sink, dropped])
+                try db.execute(
+                    sql: """
+                        INSERT INTO outboxOverflow (sink, dropped) VALUES (?, ?)
+                        ON CONFLICT(sink) DO UPDATE SET dropped = dropped + excluded.dropped
+                        """, arguments: [sink, dropped])
             }
         }
     }
@@ -32,8 +34,9 @@ extension SQLiteAlertStateStore: Outbox {
         try database.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE sink = ? ORDER BY id LIMIT ?", arguments: [sink, limit])
                 .map { row in
-                    OutboxEntry(id: row["id"], sink: row["sink"],
-                                event: OutboundEvent(key: row["eventKey"], body: row["body"], destination: row["destination"]))
+                    OutboxEntry(
+                        id: row["id"], sink: row["sink"],
+                        event: OutboundEvent(key: row["eventKey"], body: row["body"], destination: row["destination"]))
                 }
         }
     }

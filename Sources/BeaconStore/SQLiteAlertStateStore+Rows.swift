@@ -1,33 +1,40 @@
 import BeaconAlerting
-import Foundation
 import BeaconCore
+import Foundation
 import GRDB
 
 extension SQLiteAlertStateStore {
     static func insert(_ alert: PendingAlert, into db: Database) throws {
-        try db.execute(sql: """
-            INSERT OR REPLACE INTO pendingAlert
-              (alertID, beaconKind, beaconHigh, beaconLow, beaconTail, strategy, firedAt, seriesStart, occurrence, dueAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: StatementArguments([alert.key.alertID] + BeaconColumns(alert.key.beacon).values + [
-                alert.strategy, alert.firedAt.nanosecondsSinceEpoch, alert.seriesStart.nanosecondsSinceEpoch,
-                Int64(alert.occurrence), alert.dueAt.nanosecondsSinceEpoch,
-            ]))
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO pendingAlert
+                  (alertID, beaconKind, beaconHigh, beaconLow, beaconTail, strategy, firedAt, seriesStart, occurrence, dueAt)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: StatementArguments(
+                [alert.key.alertID] + BeaconColumns(alert.key.beacon).values + [
+                    alert.strategy, alert.firedAt.nanosecondsSinceEpoch, alert.seriesStart.nanosecondsSinceEpoch,
+                    Int64(alert.occurrence), alert.dueAt.nanosecondsSinceEpoch,
+                ]))
     }
 
     static func insert(_ record: AlertHistory, into db: Database) throws {
-        try db.execute(sql: """
-            INSERT OR REPLACE INTO alertHistory
-              (alertID, beaconKind, beaconHigh, beaconLow, beaconTail, firstFiringAt, lastDeliveredAt, lastDeliveredDue, deliveries)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: StatementArguments([record.key.alertID] + BeaconColumns(record.key.beacon).values + [
-                record.firstFiringAt?.nanosecondsSinceEpoch, record.lastDeliveredAt?.nanosecondsSinceEpoch,
-                record.lastDeliveredDue?.nanosecondsSinceEpoch, Int64(record.deliveries),
-            ]))
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO alertHistory
+                  (alertID, beaconKind, beaconHigh, beaconLow, beaconTail, firstFiringAt, lastDeliveredAt, lastDeliveredDue, deliveries)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: StatementArguments(
+                [record.key.alertID] + BeaconColumns(record.key.beacon).values + [
+                    record.firstFiringAt?.nanosecondsSinceEpoch, record.lastDeliveredAt?.nanosecondsSinceEpoch,
+                    record.lastDeliveredDue?.nanosecondsSinceEpoch, Int64(record.deliveries),
+                ]))
     }
 
     static func key(from row: Row, table: String) throws -> AlertKey {
-        let columns = BeaconColumns(kind: row["beaconKind"], high: row["beaconHigh"], low: row["beaconLow"], tail: row["beaconTail"])
+        let columns = BeaconColumns(
+            kind: row["beaconKind"], high: row["beaconHigh"], low: row["beaconLow"], tail: row["beaconTail"])
         guard let beacon = columns.beacon else {
             throw AlertStoreError.corruptRow(table: table, reason: "unknown beacon kind \(columns.kind)")
         }
@@ -35,35 +42,41 @@ extension SQLiteAlertStateStore {
     }
 
     static func pendingAlert(from row: Row) throws -> PendingAlert {
-        PendingAlert(key: try key(from: row, table: "pendingAlert"), strategy: row["strategy"],
-                     firedAt: Timestamp(nanosecondsSinceEpoch: row["firedAt"]),
-                     seriesStart: Timestamp(nanosecondsSinceEpoch: row["seriesStart"]),
-                     occurrence: row["occurrence"], dueAt: Timestamp(nanosecondsSinceEpoch: row["dueAt"]))
+        PendingAlert(
+            key: try key(from: row, table: "pendingAlert"), strategy: row["strategy"],
+            firedAt: Timestamp(nanosecondsSinceEpoch: row["firedAt"]),
+            seriesStart: Timestamp(nanosecondsSinceEpoch: row["seriesStart"]),
+            occurrence: row["occurrence"], dueAt: Timestamp(nanosecondsSinceEpoch: row["dueAt"]))
     }
 
     static func history(from row: Row) throws -> AlertHistory {
         func time(_ column: String) -> Timestamp? {
             (row[column] as Int64?).map { Timestamp(nanosecondsSinceEpoch: $0) }
         }
-        return AlertHistory(key: try key(from: row, table: "alertHistory"), firstFiringAt: time("firstFiringAt"),
-                            lastDeliveredAt: time("lastDeliveredAt"), lastDeliveredDue: time("lastDeliveredDue"),
-                            deliveries: row["deliveries"])
+        return AlertHistory(
+            key: try key(from: row, table: "alertHistory"), firstFiringAt: time("firstFiringAt"),
+            lastDeliveredAt: time("lastDeliveredAt"), lastDeliveredDue: time("lastDeliveredDue"),
+            deliveries: row["deliveries"])
     }
 
     static func insert(_ saved: SavedStrategyState, into db: Database) throws {
-        try db.execute(sql: """
-            INSERT OR REPLACE INTO strategyState
-              (alertID, part, beaconKind, beaconHigh, beaconLow, beaconTail, strategy, state)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: StatementArguments([saved.key.alertID, saved.key.part] + BeaconColumns(saved.key.beacon).values + [
-                saved.strategy, Data(saved.state),
-            ]))
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO strategyState
+                  (alertID, part, beaconKind, beaconHigh, beaconLow, beaconTail, strategy, state)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: StatementArguments(
+                [saved.key.alertID, saved.key.part] + BeaconColumns(saved.key.beacon).values + [
+                    saved.strategy, Data(saved.state),
+                ]))
     }
 
     static func strategyState(from row: Row) throws -> SavedStrategyState {
         let key = try key(from: row, table: "strategyState")
         let bytes: Data = row["state"]
-        return SavedStrategyState(key: SavedStrategyState.Key(alertID: key.alertID, part: row["part"], beacon: key.beacon),
-                                  strategy: row["strategy"], state: Array(bytes))
+        return SavedStrategyState(
+            key: SavedStrategyState.Key(alertID: key.alertID, part: row["part"], beacon: key.beacon),
+            strategy: row["strategy"], state: Array(bytes))
     }
 }

@@ -90,22 +90,25 @@ public final class SQLiteAlertStateStore: AlertStateStore {
             switch change {
             case .putPending(let alert): try Self.insert(alert, into: db)
             case .removePending(let key):
-                try db.execute(sql: """
-                    DELETE FROM pendingAlert
-                    WHERE alertID = ? AND beaconKind = ? AND beaconHigh = ? AND beaconLow = ? AND beaconTail = ?
-                    """, arguments: StatementArguments([key.alertID] + BeaconColumns(key.beacon).values))
+                try db.execute(
+                    sql: """
+                        DELETE FROM pendingAlert
+                        WHERE alertID = ? AND beaconKind = ? AND beaconHigh = ? AND beaconLow = ? AND beaconTail = ?
+                        """, arguments: StatementArguments([key.alertID] + BeaconColumns(key.beacon).values))
             case .putHistory(let record): try Self.insert(record, into: db)
             case .putStrategyState(let saved): try Self.insert(saved, into: db)
             case .removeStrategyState(let key):
-                try db.execute(sql: """
-                    DELETE FROM strategyState
-                    WHERE alertID = ? AND part = ? AND beaconKind = ? AND beaconHigh = ? AND beaconLow = ? AND beaconTail = ?
-                    """, arguments: StatementArguments([key.alertID, key.part] + BeaconColumns(key.beacon).values))
+                try db.execute(
+                    sql: """
+                        DELETE FROM strategyState
+                        WHERE alertID = ? AND part = ? AND beaconKind = ? AND beaconHigh = ? AND beaconLow = ? AND beaconTail = ?
+                        """, arguments: StatementArguments([key.alertID, key.part] + BeaconColumns(key.beacon).values))
             case .removeStrategyStates(let alertID):
                 try db.execute(sql: "DELETE FROM strategyState WHERE alertID = ?", arguments: [alertID])
             case .putStrategyClock(let time):
-                try db.execute(sql: "INSERT OR REPLACE INTO strategyClock (id, time) VALUES (1, ?)",
-                               arguments: [time.nanosecondsSinceEpoch])
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO strategyClock (id, time) VALUES (1, ?)",
+                    arguments: [time.nanosecondsSinceEpoch])
             }
         }
     }

@@ -31,8 +31,9 @@ public struct ADStructureIterator {
             throw Self.truncated(at: p, in: bytes)
         }
         position = p + 1 + length
-        return ADStructure(type: ADType(rawValue: bytes[p + 1]),
-                           data: bytes.unsafeSlice(from: p + 2, count: length - 1), offset: p)
+        return ADStructure(
+            type: ADType(rawValue: bytes[p + 1]),
+            data: bytes.unsafeSlice(from: p + 2, count: length - 1), offset: p)
     }
 
     @usableFromInline

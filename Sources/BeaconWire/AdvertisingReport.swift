@@ -42,12 +42,14 @@ public struct AdvertisingReport {
 
     /// Creates a report from its fields (used by the HCI parser and by sniffer-PDU parsers).
     @inlinable
-    public init(kind: AdvertisingReportKind, eventType: UInt16, addressType: AddressType,
-                address: BluetoothAddress, rssi: Int8?, txPower: Int8? = nil, primaryPHY: UInt8? = nil,
-                secondaryPHY: UInt8? = nil, sid: UInt8? = nil, dataStatus: AdvertisingDataStatus = .complete,
-                directAddressType: AddressType? = nil, directAddress: BluetoothAddress? = nil,
-                periodicAdvertisingInterval: UInt16? = nil, channel: UInt8? = nil,
-                data: UnsafeRawBufferPointer) {
+    public init(
+        kind: AdvertisingReportKind, eventType: UInt16, addressType: AddressType,
+        address: BluetoothAddress, rssi: Int8?, txPower: Int8? = nil, primaryPHY: UInt8? = nil,
+        secondaryPHY: UInt8? = nil, sid: UInt8? = nil, dataStatus: AdvertisingDataStatus = .complete,
+        directAddressType: AddressType? = nil, directAddress: BluetoothAddress? = nil,
+        periodicAdvertisingInterval: UInt16? = nil, channel: UInt8? = nil,
+        data: UnsafeRawBufferPointer
+    ) {
         self.kind = kind
         self.eventType = eventType
         self.addressType = addressType

@@ -39,10 +39,20 @@ public struct AdvertisingReportIterator {
         headerErrorOffset = 0
         let count = packet.count
         guard count >= 2, packet[0] == H4PacketType.event.rawValue, packet[1] == 0x3E else { return }
-        guard count >= 3 else { headerErrorKind = .truncatedPacket; return }
+        guard count >= 3 else {
+            headerErrorKind = .truncatedPacket
+            return
+        }
         let declared = Int(packet[2]) + 3
-        guard count <= declared else { headerErrorKind = .packetLengthMismatch; headerErrorOffset = declared; return }
-        guard count == declared else { headerErrorKind = .truncatedPacket; return }
+        guard count <= declared else {
+            headerErrorKind = .packetLengthMismatch
+            headerErrorOffset = declared
+            return
+        }
+        guard count == declared else {
+            headerErrorKind = .truncatedPacket
+            return
+        }
         guard count >= 4 else { return }
         let subevent: AdvertisingReportKind
         switch packet[3] {
@@ -51,10 +61,17 @@ public struct AdvertisingReportIterator {
         case 0x0B: subevent = .directed
         default: return
         }
-        guard count >= 5 else { headerErrorKind = .truncatedPacket; return }
+        guard count >= 5 else {
+            headerErrorKind = .truncatedPacket
+            return
+        }
         let reports = Int(packet[4])
         let limit = subevent == .extended ? Self.maximumExtendedReports : Self.maximumLegacyReports
-        guard reports >= 1, reports <= limit else { headerErrorKind = .invalidReportCount; headerErrorOffset = 4; return }
+        guard reports >= 1, reports <= limit else {
+            headerErrorKind = .invalidReportCount
+            headerErrorOffset = 4
+            return
+        }
         kind = subevent
         position = 5
         end = count

@@ -25,8 +25,10 @@ public struct AltBeaconFrame: Hashable, Sendable {
 
     /// Creates a frame from id1 as two big-endian words.
     @inlinable
-    public init(companyID: UInt16, id1High: UInt64, id1Low: UInt64, id2: UInt16, id3: UInt16,
-                referenceRSSI: Int8, reserved: UInt8 = 0) {
+    public init(
+        companyID: UInt16, id1High: UInt64, id1Low: UInt64, id2: UInt16, id3: UInt16,
+        referenceRSSI: Int8, reserved: UInt8 = 0
+    ) {
         self.companyID = companyID
         self.id1High = id1High
         self.id1Low = id1Low
@@ -39,8 +41,9 @@ public struct AltBeaconFrame: Hashable, Sendable {
     /// Creates a frame.
     public init(companyID: UInt16, id1: UUID, id2: UInt16, id3: UInt16, referenceRSSI: Int8, reserved: UInt8 = 0) {
         let (high, low) = id1.bigEndianWords
-        self.init(companyID: companyID, id1High: high, id1Low: low, id2: id2, id3: id3,
-                  referenceRSSI: referenceRSSI, reserved: reserved)
+        self.init(
+            companyID: companyID, id1High: high, id1Low: low, id2: id2, id3: id3,
+            referenceRSSI: referenceRSSI, reserved: reserved)
     }
 
     /// Decodes the data of a manufacturer-specific AD structure (starting at the company id);
@@ -48,9 +51,10 @@ public struct AltBeaconFrame: Hashable, Sendable {
     @inlinable
     public init?(manufacturerData d: UnsafeRawBufferPointer) {
         guard d.count >= Self.manufacturerDataLength, d[2] == 0xBE, d[3] == 0xAC else { return nil }
-        self.init(companyID: d.littleEndianUInt16(at: 0), id1High: d.bigEndianUInt64(at: 4),
-                  id1Low: d.bigEndianUInt64(at: 12), id2: d.bigEndianUInt16(at: 20), id3: d.bigEndianUInt16(at: 22),
-                  referenceRSSI: Int8(bitPattern: d[24]), reserved: d[25])
+        self.init(
+            companyID: d.littleEndianUInt16(at: 0), id1High: d.bigEndianUInt64(at: 4),
+            id1Low: d.bigEndianUInt64(at: 12), id2: d.bigEndianUInt16(at: 20), id3: d.bigEndianUInt16(at: 22),
+            referenceRSSI: Int8(bitPattern: d[24]), reserved: d[25])
     }
 
     /// id1 as a UUID.

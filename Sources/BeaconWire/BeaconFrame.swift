@@ -33,7 +33,8 @@ public struct BeaconFrame: Hashable, Sendable {
                 }
             case 0x16:
                 if d.count >= 2 + EddystoneUID.minimumLength, d[0] == 0xAA, d[1] == 0xFE,
-                   let frame = EddystoneUID(frame: d.unsafeSlice(from: 2, count: d.count - 2)) {
+                    let frame = EddystoneUID(frame: d.unsafeSlice(from: 2, count: d.count - 2))
+                {
                     return BeaconFrame(id: frame.beaconID, measuredPower: frame.measuredPowerAt1m)
                 }
             default:

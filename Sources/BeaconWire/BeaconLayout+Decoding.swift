@@ -13,12 +13,15 @@ extension BeaconLayout {
         case .iBeacon, .altBeacon:
             let high = word(d, identifiers[0].lowerBound, 8), low = word(d, identifiers[0].lowerBound + 8, 8)
             let second = UInt16(word(d, identifiers[1].lowerBound, 2)), third = UInt16(word(d, identifiers[2].lowerBound, 2))
-            id = kind == .iBeacon ? .iBeacon(uuidHigh: high, uuidLow: low, major: second, minor: third)
+            id =
+                kind == .iBeacon
+                ? .iBeacon(uuidHigh: high, uuidLow: low, major: second, minor: third)
                 : .altBeacon(id1High: high, id1Low: low, id2: second, id3: third)
         case .eddystoneUID:
             let namespace = identifiers[0].lowerBound
-            id = .eddystoneUID(namespaceHigh: UInt16(word(d, namespace, 2)), namespaceLow: word(d, namespace + 2, 8),
-                               instance: word(d, identifiers[1].lowerBound, 6))
+            id = .eddystoneUID(
+                namespaceHigh: UInt16(word(d, namespace, 2)), namespaceLow: word(d, namespace + 2, 8),
+                instance: word(d, identifiers[1].lowerBound, 6))
         }
         return BeaconFrame(id: id, measuredPower: power)
     }
@@ -55,8 +58,9 @@ extension BeaconSighting {
         }
         for layout in layouts {
             if let frame = layout.frame(inAdvertisingData: report.data) {
-                self.init(timestamp: timestamp, id: frame.id, address: report.address, addressType: report.addressType,
-                          rssi: report.rssi, measuredPower: frame.measuredPower)
+                self.init(
+                    timestamp: timestamp, id: frame.id, address: report.address, addressType: report.addressType,
+                    rssi: report.rssi, measuredPower: frame.measuredPower)
                 return
             }
         }

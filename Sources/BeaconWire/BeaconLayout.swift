@@ -63,7 +63,8 @@ public struct BeaconLayout: Hashable, Sendable, CustomStringConvertible {
             let rangeAndValue = parts[1].split(separator: "=", omittingEmptySubsequences: false)
             let bounds = rangeAndValue[0].split(separator: "-", omittingEmptySubsequences: false)
             guard bounds.count == 2, let start = Int(bounds[0]), let end = Int(bounds[1]), start >= 0, end >= start,
-                  end < 256 else {
+                end < 256
+            else {
                 throw fail(term, "the byte range must be start-end with 0 ≤ start ≤ end < 256")
             }
             longest = max(longest, end + 1)
@@ -83,7 +84,7 @@ public struct BeaconLayout: Hashable, Sendable, CustomStringConvertible {
                 if letter == "s" {
                     guard !service else { throw fail(term, "one s: term at most") }
                     service = true
-                    matched.reverse()   // UUIDs are little-endian on the wire
+                    matched.reverse() // UUIDs are little-endian on the wire
                 }
                 offsets += Array(start...end)
                 bytes += matched
@@ -97,21 +98,26 @@ public struct BeaconLayout: Hashable, Sendable, CustomStringConvertible {
                 guard power == nil else { throw fail(term, "one p: term at most") }
                 power = start
                 if parts.count == 3 {
-                    guard let c = Int(parts[2]), (-128...127).contains(c) else { throw fail(term, "the correction is a whole number of dB") }
+                    guard let c = Int(parts[2]), (-128...127).contains(c) else {
+                        throw fail(term, "the correction is a whole number of dB")
+                    }
                     correction = c
                 }
             case "d":
                 guard value == nil, parts.count == 2 else { throw fail(term, "a data field is d:start-end") }
             default:
-                throw fail(term, "unknown term '\(letter)'; valid: m (match), s (service UUID), i (identifier), p (power), d (data)")
+                throw fail(
+                    term, "unknown term '\(letter)'; valid: m (match), s (service UUID), i (identifier), p (power), d (data)")
             }
         }
         guard !offsets.isEmpty else { throw fail("", "give at least one m: or s: term, so that other frames do not match") }
         let sizes = ids.map(\.count)
         let expected: [Int] = kind == .eddystoneUID ? [10, 6] : [16, 2, 2]
         guard sizes == expected else {
-            throw fail("", "a \(kind.name) identity needs identifiers of \(expected.map(String.init).joined(separator: ", ")) bytes; "
-                + "these are \(sizes.isEmpty ? "none" : sizes.map(String.init).joined(separator: ", "))")
+            throw fail(
+                "",
+                "a \(kind.name) identity needs identifiers of \(expected.map(String.init).joined(separator: ", ")) bytes; "
+                    + "these are \(sizes.isEmpty ? "none" : sizes.map(String.init).joined(separator: ", "))")
         }
         self.text = text
         self.kind = kind

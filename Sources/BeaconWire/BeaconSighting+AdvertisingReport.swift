@@ -6,7 +6,8 @@ extension BeaconSighting {
     @inlinable @inline(__always)
     public init?(report: AdvertisingReport, timestamp: Timestamp) {
         guard let frame = BeaconFrame.find(inAdvertisingData: report.data) else { return nil }
-        self.init(timestamp: timestamp, id: frame.id, address: report.address, addressType: report.addressType,
-                  rssi: report.rssi, measuredPower: frame.measuredPower)
+        self.init(
+            timestamp: timestamp, id: frame.id, address: report.address, addressType: report.addressType,
+            rssi: report.rssi, measuredPower: frame.measuredPower)
     }
 }

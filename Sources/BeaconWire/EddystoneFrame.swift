@@ -32,11 +32,20 @@ public enum EddystoneFrame {
         let type = frame[0]
         switch type {
         case EddystoneUID.frameType:
-            if let uid = EddystoneUID(frame: frame) { self = .uid(uid); return }
+            if let uid = EddystoneUID(frame: frame) {
+                self = .uid(uid)
+                return
+            }
         case EddystoneURL.frameType:
-            if let url = EddystoneURL(frame: frame) { self = .url(url); return }
+            if let url = EddystoneURL(frame: frame) {
+                self = .url(url)
+                return
+            }
         case EddystoneTLM.frameType:
-            if let tlm = EddystoneTLM(frame: frame) { self = .tlm(tlm); return }
+            if let tlm = EddystoneTLM(frame: frame) {
+                self = .tlm(tlm)
+                return
+            }
         case 0x30:
             self = .eid(frame)
             return

@@ -28,8 +28,9 @@ public struct EddystoneTLM: Hashable, Sendable {
     @inlinable
     public init?(frame f: UnsafeRawBufferPointer) {
         guard f.count >= Self.length, f[0] == Self.frameType, f[1] == 0x00 else { return nil }
-        self.init(batteryMillivolts: f.bigEndianUInt16(at: 2), temperatureRaw: Int16(bitPattern: f.bigEndianUInt16(at: 4)),
-                  advertisingCount: f.bigEndianUInt32(at: 6), uptimeTenthsOfSeconds: f.bigEndianUInt32(at: 10))
+        self.init(
+            batteryMillivolts: f.bigEndianUInt16(at: 2), temperatureRaw: Int16(bitPattern: f.bigEndianUInt16(at: 4)),
+            advertisingCount: f.bigEndianUInt32(at: 6), uptimeTenthsOfSeconds: f.bigEndianUInt32(at: 10))
     }
 
     /// Temperature in °C, or `nil` when the beacon does not measure it.

@@ -30,9 +30,10 @@ public struct EddystoneUID: Hashable, Sendable {
     @inlinable
     public init?(frame f: UnsafeRawBufferPointer) {
         guard f.count >= Self.minimumLength, f[0] == Self.frameType else { return nil }
-        self.init(txPowerAt0m: Int8(bitPattern: f[1]), namespaceHigh: f.bigEndianUInt16(at: 2),
-                  namespaceLow: f.bigEndianUInt64(at: 4),
-                  instance: UInt64(f.bigEndianUInt16(at: 12)) << 32 | UInt64(f.bigEndianUInt32(at: 14)))
+        self.init(
+            txPowerAt0m: Int8(bitPattern: f[1]), namespaceHigh: f.bigEndianUInt16(at: 2),
+            namespaceLow: f.bigEndianUInt64(at: 4),
+            instance: UInt64(f.bigEndianUInt16(at: 12)) << 32 | UInt64(f.bigEndianUInt32(at: 14)))
     }
 
     /// The beacon's identity.

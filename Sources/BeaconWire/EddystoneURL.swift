@@ -10,8 +10,10 @@ public struct EddystoneURL: Hashable, Sendable {
     /// Scheme prefixes by code 0x00…0x03.
     public static let schemes = ["http://www.", "https://www.", "http://", "https://"]
     /// Expansions by code 0x00…0x0D.
-    public static let expansions = [".com/", ".org/", ".edu/", ".net/", ".info/", ".biz/", ".gov/",
-                                    ".com", ".org", ".edu", ".net", ".info", ".biz", ".gov"]
+    public static let expansions = [
+        ".com/", ".org/", ".edu/", ".net/", ".info/", ".biz/", ".gov/",
+        ".com", ".org", ".edu", ".net", ".info", ".biz", ".gov",
+    ]
 
     /// Calibrated TX power at 0 m, dBm.
     public var txPowerAt0m: Int8
@@ -24,7 +26,8 @@ public struct EddystoneURL: Hashable, Sendable {
     /// encoded URL is longer than 17 bytes.
     public init?(txPowerAt0m: Int8, schemeCode: UInt8, encodedURL: [UInt8]) {
         guard schemeCode <= 0x03, encodedURL.count <= Self.maximumEncodedLength,
-              let bytes = InlineBytes(encodedURL) else { return nil }
+            let bytes = InlineBytes(encodedURL)
+        else { return nil }
         self.txPowerAt0m = txPowerAt0m
         self.schemeCode = schemeCode
         self.encodedURL = bytes
@@ -55,7 +58,8 @@ public struct EddystoneURL: Hashable, Sendable {
     /// well-formed URL frame.
     public init?(frame f: UnsafeRawBufferPointer) {
         guard f.count >= 3, f.count - 3 <= Self.maximumEncodedLength, f[0] == Self.frameType, f[2] <= 0x03,
-              let bytes = InlineBytes(UnsafeRawBufferPointer(rebasing: f[3...])) else { return nil }
+            let bytes = InlineBytes(UnsafeRawBufferPointer(rebasing: f[3...]))
+        else { return nil }
         txPowerAt0m = Int8(bitPattern: f[1])
         schemeCode = f[2]
         encodedURL = bytes

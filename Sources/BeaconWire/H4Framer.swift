@@ -74,8 +74,10 @@ public struct H4Framer: Sendable {
     /// The hot loop: whole packets lying in the chunk, with nothing pending, are handed out
     /// here; everything else (garbage, oversized headers, split packets) goes through `step`.
     @inlinable
-    mutating func feedBytes(_ chunk: UnsafeRawBufferPointer, base: Int,
-                            _ body: (Output) throws -> Void) rethrows {
+    mutating func feedBytes(
+        _ chunk: UnsafeRawBufferPointer, base: Int,
+        _ body: (Output) throws -> Void
+    ) rethrows {
         let n = chunk.count
         let maximum = configuration.maximumPacketLength
         var i = 0
@@ -85,8 +87,11 @@ public struct H4Framer: Sendable {
                 if rest >= type.headerLength {
                     let total = type.headerLength + type.payloadLength(header: chunk.unsafeSlice(from: i, count: rest))
                     if total <= maximum, rest >= total {
-                        try body(.packet(H4Packet(type: type, bytes: chunk.unsafeSlice(from: i, count: total),
-                                                  streamOffset: base + i)))
+                        try body(
+                            .packet(
+                                H4Packet(
+                                    type: type, bytes: chunk.unsafeSlice(from: i, count: total),
+                                    streamOffset: base + i)))
                         i += total
                         continue
                     }
@@ -98,8 +103,10 @@ public struct H4Framer: Sendable {
 
     /// Handles what the hot loop does not, at `chunk[i]`; returns the index of the next byte to look at.
     @usableFromInline
-    mutating func step(_ chunk: UnsafeRawBufferPointer, at i: Int, base: Int,
-                       _ body: (Output) throws -> Void) rethrows -> Int {
+    mutating func step(
+        _ chunk: UnsafeRawBufferPointer, at i: Int, base: Int,
+        _ body: (Output) throws -> Void
+    ) rethrows -> Int {
         let n = chunk.count
         if !pending.isEmpty {
             return try i + continuePending(UnsafeRawBufferPointer(rebasing: chunk[i..<n]), base: base + i, body)
@@ -114,13 +121,18 @@ public struct H4Framer: Sendable {
         if rest.count >= type.headerLength {
             let total = type.headerLength + type.payloadLength(header: rest)
             if total > configuration.maximumPacketLength {
-                try body(.error(WireError(.oversizedPacket, at: 0, in: rest, count: type.headerLength)
-                    .shifted(by: base + i)))
+                try body(
+                    .error(
+                        WireError(.oversizedPacket, at: 0, in: rest, count: type.headerLength)
+                            .shifted(by: base + i)))
                 return i + 1
             }
             if rest.count >= total {
-                try body(.packet(H4Packet(type: type, bytes: UnsafeRawBufferPointer(rebasing: rest[0..<total]),
-                                          streamOffset: base + i)))
+                try body(
+                    .packet(
+                        H4Packet(
+                            type: type, bytes: UnsafeRawBufferPointer(rebasing: rest[0..<total]),
+                            streamOffset: base + i)))
                 return i + total
             }
         }
@@ -130,9 +142,11 @@ public struct H4Framer: Sendable {
     }
 
     /// Adds bytes from `chunk` to the pending packet; returns how many were consumed.
-    private mutating func continuePending(_ chunk: UnsafeRawBufferPointer, base: Int,
-                                          _ body: (Output) throws -> Void) rethrows -> Int {
-        let type = H4PacketType(rawValue: pending[0])!   // only valid type bytes start `pending`
+    private mutating func continuePending(
+        _ chunk: UnsafeRawBufferPointer, base: Int,
+        _ body: (Output) throws -> Void
+    ) rethrows -> Int {
+        let type = H4PacketType(rawValue: pending[0])! // only valid type bytes start `pending`
         var consumed = 0
         if pending.count < type.headerLength {
             let take = min(type.headerLength - pending.count, chunk.count)

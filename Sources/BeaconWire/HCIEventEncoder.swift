@@ -15,8 +15,11 @@ public enum HCIEventEncoder {
         to buffer: inout [UInt8], data writeData: (inout [UInt8]) -> Void
     ) {
         let start = buffer.count
-        buffer.append(contentsOf: [H4PacketType.event.rawValue, 0x3E, 0x00,
-                                   AdvertisingReportKind.legacy.rawValue, 0x01, eventType, addressType.rawValue] as [UInt8])
+        buffer.append(
+            contentsOf: [
+                H4PacketType.event.rawValue, 0x3E, 0x00,
+                AdvertisingReportKind.legacy.rawValue, 0x01, eventType, addressType.rawValue,
+            ] as [UInt8])
         address.appendWireBytes(to: &buffer)
         let lengthIndex = buffer.count
         buffer.append(0)
@@ -33,8 +36,10 @@ public enum HCIEventEncoder {
         eventType: UInt8, addressType: AddressType, address: BluetoothAddress, rssi: Int8?, data: [UInt8],
         to buffer: inout [UInt8]
     ) {
-        appendLEAdvertisingReport(eventType: eventType, addressType: addressType, address: address, rssi: rssi,
-                                  to: &buffer) { $0.append(contentsOf: data) }
+        appendLEAdvertisingReport(
+            eventType: eventType, addressType: addressType, address: address, rssi: rssi,
+            to: &buffer
+        ) { $0.append(contentsOf: data) }
     }
 
     /// Appends an LE Extended Advertising Report event (`04 3E plen 0D 01` then event type (u16
@@ -49,7 +54,8 @@ public enum HCIEventEncoder {
         directAddress: BluetoothAddress? = nil, to buffer: inout [UInt8], data writeData: (inout [UInt8]) -> Void
     ) {
         let start = buffer.count
-        buffer.append(contentsOf: [H4PacketType.event.rawValue, 0x3E, 0x00, AdvertisingReportKind.extended.rawValue, 0x01] as [UInt8])
+        buffer.append(
+            contentsOf: [H4PacketType.event.rawValue, 0x3E, 0x00, AdvertisingReportKind.extended.rawValue, 0x01] as [UInt8])
         buffer.appendLittleEndian(eventType)
         buffer.append(addressType.rawValue)
         address.appendWireBytes(to: &buffer)
@@ -81,6 +87,7 @@ public enum HCIEventEncoder {
             eventType: eventType, addressType: addressType, address: address, primaryPHY: primaryPHY,
             secondaryPHY: secondaryPHY, sid: sid, txPower: txPower, rssi: rssi,
             periodicAdvertisingInterval: periodicAdvertisingInterval, directAddressType: directAddressType,
-            directAddress: directAddress, to: &buffer) { $0.append(contentsOf: data) }
+            directAddress: directAddress, to: &buffer
+        ) { $0.append(contentsOf: data) }
     }
 }

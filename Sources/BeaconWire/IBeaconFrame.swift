@@ -43,9 +43,10 @@ public struct IBeaconFrame: Hashable, Sendable {
     public init?(manufacturerData d: UnsafeRawBufferPointer) {
         guard d.count >= Self.manufacturerDataLength, d[0] == 0x4C, d[1] == 0x00, d[2] == 0x02, d[3] == 0x15
         else { return nil }
-        self.init(uuidHigh: d.bigEndianUInt64(at: 4), uuidLow: d.bigEndianUInt64(at: 12),
-                  major: d.bigEndianUInt16(at: 20), minor: d.bigEndianUInt16(at: 22),
-                  measuredPower: Int8(bitPattern: d[24]))
+        self.init(
+            uuidHigh: d.bigEndianUInt64(at: 4), uuidLow: d.bigEndianUInt64(at: 12),
+            major: d.bigEndianUInt16(at: 20), minor: d.bigEndianUInt16(at: 22),
+            measuredPower: Int8(bitPattern: d[24]))
     }
 
     /// The proximity UUID.

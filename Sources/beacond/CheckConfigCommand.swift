@@ -14,8 +14,11 @@ struct CheckConfigCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The gateway configuration (YAML).", valueName: "file"))
     var file: String
 
-    @Option(name: .customLong("plugin"), help: ArgumentHelp("Load strategies from this plugin (a shared library).",
-                                                            valueName: "path"))
+    @Option(
+        name: .customLong("plugin"),
+        help: ArgumentHelp(
+            "Load strategies from this plugin (a shared library).",
+            valueName: "path"))
     var plugins: [String] = []
 
     func run() throws {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BeaconRanging
 import FoundationEssentials
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -29,8 +30,9 @@ struct EvaluateRangingCommand: ParsableCommand {
         guard data == nil else { return }
         var status = stat()
         guard stat(Self.defaultDataDirectory, &status) == 0 else {
-            throw ValidationError("no Data/rssi here: run from a checkout of beacond, or give --data DIR "
-                + "(a directory with the recordings listed in Data/rssi/PROVENANCE.md)")
+            throw ValidationError(
+                "no Data/rssi here: run from a checkout of beacond, or give --data DIR "
+                    + "(a directory with the recordings listed in Data/rssi/PROVENANCE.md)")
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeaconWire
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

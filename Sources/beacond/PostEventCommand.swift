@@ -30,20 +30,22 @@ struct PostEventCommand: AsyncParsableCommand {
             throw ValidationError("'\(name)' is not an event name: use 1–64 letters, digits, '.', '_' or '-'")
         }
         if let beacon, BeaconID(beacon) == nil {
-            throw ValidationError("'\(beacon)' is not a beacon id: write ibeacon:UUID:major:minor, altbeacon:UUID:id2:id3 "
-                                  + "or eddystone-uid:NAMESPACE:INSTANCE")
+            throw ValidationError(
+                "'\(beacon)' is not a beacon id: write ibeacon:UUID:major:minor, altbeacon:UUID:id2:id3 "
+                    + "or eddystone-uid:NAMESPACE:INSTANCE")
         }
     }
 
     func run() async throws {
         let base = to.hasSuffix("/") ? String(to.dropLast()) : to
         var url = "\(base)/events/\(name)"
-        if let beacon { url += "?beacon=" + beacon }  // ids are letters, digits, '-' and ':' only
+        if let beacon { url += "?beacon=" + beacon } // ids are letters, digits, '-' and ':' only
         let outcome: Result<(Int, String), HTTPClientError>
         do {
             // A daemon answers in milliseconds.
-            let response = try await HTTPClient.shared.send(HTTPRequest(method: "POST", url: url, timeout: .seconds(5)),
-                                                            maximumBodySize: 1 << 20)
+            let response = try await HTTPClient.shared.send(
+                HTTPRequest(method: "POST", url: url, timeout: .seconds(5)),
+                maximumBodySize: 1 << 20)
             outcome = .success((response.status, String(decoding: response.body, as: UTF8.self)))
         } catch {
             outcome = .failure(error)
@@ -55,8 +57,9 @@ struct PostEventCommand: AsyncParsableCommand {
             printError("error: the daemon at \(base) answered \(status): \(body.trimmingSuffixNewline)")
             throw ExitCode(1)
         case .failure(let error):
-            printError("error: cannot reach a daemon at \(base) (\(error)); is `beacond run` running with "
-                       + "'http: {listen: …}' in its configuration, and is --to its address?")
+            printError(
+                "error: cannot reach a daemon at \(base) (\(error)); is `beacond run` running with "
+                    + "'http: {listen: …}' in its configuration, and is --to its address?")
             throw ExitCode(69)
         }
     }

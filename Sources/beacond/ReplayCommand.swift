@@ -28,8 +28,11 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("max (default) or a factor over real time, e.g. 1 or 10.", valueName: "max|N"))
     var speed: String = "max"
 
-    @Option(name: .customLong("plugin"), help: ArgumentHelp("Load strategies from this plugin (a shared library).",
-                                                            valueName: "path"))
+    @Option(
+        name: .customLong("plugin"),
+        help: ArgumentHelp(
+            "Load strategies from this plugin (a shared library).",
+            valueName: "path"))
     var plugins: [String] = []
 
     func validate() throws {
@@ -73,8 +76,10 @@ struct ReplayCommand: AsyncParsableCommand {
 
     static func summary(_ stats: PipelineStatistics) -> String {
         "replay: \(stats.packets) packets, \(stats.advertisements) advertisements, \(stats.sightings) beacon sightings, "
-                   + "\(stats.cycles) cycles, \(stats.malformed) malformed; events: "
-                   + (stats.eventsByAlert.isEmpty ? "none" : stats.eventsByAlert.sorted { $0.key < $1.key }
-                       .map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            + "\(stats.cycles) cycles, \(stats.malformed) malformed; events: "
+            + (stats.eventsByAlert.isEmpty
+                ? "none"
+                : stats.eventsByAlert.sorted { $0.key < $1.key }
+                    .map { "\($0.key) \($0.value)" }.joined(separator: ", "))
     }
 }

@@ -7,6 +7,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 import UnixSignals
@@ -34,8 +35,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The gateway configuration (YAML).", valueName: "file"))
     var config: String
 
-    @Option(name: .customLong("plugin"), help: ArgumentHelp("Load strategies from this plugin (a shared library).",
-                                                            valueName: "path"))
+    @Option(
+        name: .customLong("plugin"),
+        help: ArgumentHelp(
+            "Load strategies from this plugin (a shared library).",
+            valueName: "path"))
     var plugins: [String] = []
 
     @Option(help: ArgumentHelp("How much to log.", valueName: "level"))

@@ -3,6 +3,7 @@ import BeaconBlueZ
 import BeaconCore
 import BeaconWire
 import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -99,8 +100,9 @@ struct ScanCommand: AsyncParsableCommand {
                 window: try Self.parseDuration(window, option: "--window"),
                 ownAddressType: try Self.ownAddressType(ownAddress))
             let watchdogPeriod = try Self.parseDuration(watchdog, option: "--watchdog")
-            return BlueZScannerConfiguration(adapter: try AdapterSelection(adapter), scan: scan,
-                                             watchdog: watchdogPeriod > .zero ? watchdogPeriod : nil)
+            return BlueZScannerConfiguration(
+                adapter: try AdapterSelection(adapter), scan: scan,
+                watchdog: watchdogPeriod > .zero ? watchdogPeriod : nil)
         } catch let error as BlueZScannerError {
             throw ValidationError(error.description)
         }
@@ -126,11 +128,12 @@ struct ScanCommand: AsyncParsableCommand {
     }
 
     @Sendable private static func log(_ event: ScannerEvent) {
-        let level = switch event.level {
-        case .info: "info"
-        case .warning: "warning"
-        case .error: "error"
-        }
+        let level =
+            switch event.level {
+            case .info: "info"
+            case .warning: "warning"
+            case .error: "error"
+            }
         printError("beacond scan: [\(level)] \(event)")
     }
 }

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -33,11 +34,13 @@ final class ScanOutput {
     /// Writes the reports of `batch` (and records its packets).
     func write(_ batch: borrowing PacketBatch) throws {
         try batch.forEachPacket { packet, bytes in
-            try recorder?.append(h4Packet: bytes, direction: .received, timestamp: packet.timestamp,
-                                 controllerIndex: controllerIndex)
-            let record = CaptureRecord(index: recordIndex, offset: 0, timestamp: packet.timestamp,
-                                       linkType: packet.linkType, direction: .received,
-                                       controllerIndex: controllerIndex, bytes: bytes)
+            try recorder?.append(
+                h4Packet: bytes, direction: .received, timestamp: packet.timestamp,
+                controllerIndex: controllerIndex)
+            let record = CaptureRecord(
+                index: recordIndex, offset: 0, timestamp: packet.timestamp,
+                linkType: packet.linkType, direction: .received,
+                controllerIndex: controllerIndex, bytes: bytes)
             recordIndex += 1
             summary.recordsRead += 1
             decoder.decode(record, summary: &summary) { item in

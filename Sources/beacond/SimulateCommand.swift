@@ -7,6 +7,7 @@ import BeaconSimulator
 import BeaconStrategies
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,12 +46,17 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write the ground truth (distances and visits) as JSON lines.", valueName: "file.jsonl"))
     var truth: String?
 
-    @Option(help: ArgumentHelp("Record what the simulated gateway received (btsnoop, as btmon -w writes).",
-                               valueName: "file.btsnoop"))
+    @Option(
+        help: ArgumentHelp(
+            "Record what the simulated gateway received (btsnoop, as btmon -w writes).",
+            valueName: "file.btsnoop"))
     var record: String?
 
-    @Option(name: .customLong("plugin"), help: ArgumentHelp("Load strategies from this plugin (a shared library).",
-                                                            valueName: "path"))
+    @Option(
+        name: .customLong("plugin"),
+        help: ArgumentHelp(
+            "Load strategies from this plugin (a shared library).",
+            valueName: "path"))
     var plugins: [String] = []
 
     @Flag(help: "Never show the progress bar, even on a terminal.")
@@ -68,8 +74,9 @@ struct SimulateCommand: AsyncParsableCommand {
         if let duration, let value = Duration(parsing: duration) { scenario.duration = value }
         let gatewayIndex = try resolveGateway(in: scenario)
         let pipeline = try makePipeline()
-        let simulation = Simulation(scenario: scenario, seed: seed, gatewayIndex: gatewayIndex,
-                                    speed: SimulationSpeed(speed) ?? .max)
+        let simulation = Simulation(
+            scenario: scenario, seed: seed, gatewayIndex: gatewayIndex,
+            speed: SimulationSpeed(speed) ?? .max)
         if let truth {
             try GroundTruth(scenario: scenario).write(toFile: truth, includeDistances: scenario.beacons.count <= 1000)
         }
@@ -100,8 +107,9 @@ struct SimulateCommand: AsyncParsableCommand {
     private func resolveGateway(in scenario: Scenario) throws -> Int {
         if let index = Int(gateway), scenario.gateways.indices.contains(index) { return index }
         if let index = scenario.gateways.firstIndex(where: { $0.name == gateway }) { return index }
-        printError("error: no gateway '\(gateway)' in \(self.scenario); gateways: "
-                   + scenario.gateways.enumerated().map { "\($0.offset) \($0.element.name)" }.joined(separator: ", "))
+        printError(
+            "error: no gateway '\(gateway)' in \(self.scenario); gateways: "
+                + scenario.gateways.enumerated().map { "\($0.offset) \($0.element.name)" }.joined(separator: ", "))
         throw ExitCode(2)
     }
 
@@ -170,8 +178,9 @@ struct ProgressBar {
         let filled = Int(fraction * 30)
         let rate = Double(reports) / max((now - start).secondsValue, 1e-6)
         let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: 30 - filled)
-        writeAll(Array("\r\(bar) \(Int(fraction * 100))%  \(done.humanReadable)/\(total.humanReadable)  \(Int(rate)) reports/s ".utf8),
-                 to: STDERR_FILENO)
+        writeAll(
+            Array("\r\(bar) \(Int(fraction * 100))%  \(done.humanReadable)/\(total.humanReadable)  \(Int(rate)) reports/s ".utf8),
+            to: STDERR_FILENO)
     }
 
     func finish() {

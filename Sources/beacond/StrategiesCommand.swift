@@ -20,8 +20,11 @@ struct StrategiesCommand: ParsableCommand {
     @Option(help: "Output format: text or json.")
     var format: Format = .text
 
-    @Option(name: .customLong("plugin"), help: ArgumentHelp("Also load the strategies of this plugin (a shared library).",
-                                                            valueName: "path"))
+    @Option(
+        name: .customLong("plugin"),
+        help: ArgumentHelp(
+            "Also load the strategies of this plugin (a shared library).",
+            valueName: "path"))
     var plugins: [String] = []
 
     func run() throws {

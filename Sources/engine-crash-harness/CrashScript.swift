@@ -5,15 +5,18 @@ import BeaconCore
 /// cooldown, a cancellation — one step at a time.
 enum CrashScript {
     static let beaconA = BeaconID.iBeacon(uuidHigh: 0xE2C5_6DB5_DFFB_48D2, uuidLow: 0xB060_D0F5_A710_96E0, major: 1, minor: 1)
-    static let beaconB = BeaconID.eddystoneUID(namespaceHigh: 0xEDD1, namespaceLow: 0xEBEA_C04E_5DEF_A017, instance: 0x0BDB_87C5_8000)
+    static let beaconB = BeaconID.eddystoneUID(
+        namespaceHigh: 0xEDD1, namespaceLow: 0xEBEA_C04E_5DEF_A017, instance: 0x0BDB_87C5_8000)
 
     static func at(_ text: String) -> Timestamp { Timestamp(rfc3339: text)! }
 
     static func configuration() throws -> AlertEngineConfiguration {
         try AlertEngineConfiguration(rules: [
-            AlertRule(id: "welcome", content: AlertContent(title: "Welcome"),
-                      policy: try AlertPolicy(delay: .seconds(600), firing: .oncePerBeacon)),
-            AlertRule(id: "hourly", policy: try AlertPolicy(delay: .seconds(300), repeat: .hourly, cancelOn: [.event("closing")])),
+            AlertRule(
+                id: "welcome", content: AlertContent(title: "Welcome"),
+                policy: try AlertPolicy(delay: .seconds(600), firing: .oncePerBeacon)),
+            AlertRule(
+                id: "hourly", policy: try AlertPolicy(delay: .seconds(300), repeat: .hourly, cancelOn: [.event("closing")])),
             AlertRule(id: "again", policy: try AlertPolicy(firing: .everyActivation, cooldown: .seconds(1800))),
         ])
     }

@@ -10,6 +10,7 @@ import BeaconAlerting
 import BeaconCore
 import BeaconStore
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,7 +22,8 @@ func option(_ name: String) -> String? {
 }
 
 guard let dbPath = option("--db"), let logPath = option("--log"), let progressPath = option("--progress") else {
-    FileHandle.standardError.write(Data("usage: engine-crash-harness --db PATH --log PATH --progress PATH [--kill-after N]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: engine-crash-harness --db PATH --log PATH --progress PATH [--kill-after N]\n".utf8))
     exit(2)
 }
 let killAfter = option("--kill-after").flatMap(Int.init)
@@ -29,7 +31,10 @@ let killAfter = option("--kill-after").flatMap(Int.init)
 do {
     let store = try SQLiteAlertStateStore(path: dbPath)
     var engine = try AlertEngine(configuration: try CrashScript.configuration(), store: store)
-    let done = (try? String(contentsOfFile: progressPath, encoding: .utf8)).flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+    let done =
+        (try? String(contentsOfFile: progressPath, encoding: .utf8)).flatMap {
+            Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        } ?? 0
     if !FileManager.default.fileExists(atPath: logPath) { _ = FileManager.default.createFile(atPath: logPath, contents: nil) }
     guard let log = FileHandle(forWritingAtPath: logPath) else { throw CocoaError(.fileNoSuchFile) }
     var ran = 0

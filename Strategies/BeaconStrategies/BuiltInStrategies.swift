@@ -15,12 +15,15 @@ public enum BuiltInStrategies {
         key: TimeAlertStrategy.key,
         summary: "Fires once a beacon has been present continuously for `dwell`.",
         parameters: [
-            ParameterDeclaration("dwell", .duration, default: .duration(.seconds(60)),
-                                 "How long a visit must last before the alert."),
-            ParameterDeclaration("gap", .duration, default: .duration(.seconds(3)),
-                                 "An absence longer than this starts a new visit."),
-            ParameterDeclaration("proximity", .proximity,
-                                 "When set, only cycles at least this close count as present."),
+            ParameterDeclaration(
+                "dwell", .duration, default: .duration(.seconds(60)),
+                "How long a visit must last before the alert."),
+            ParameterDeclaration(
+                "gap", .duration, default: .duration(.seconds(3)),
+                "An absence longer than this starts a new visit."),
+            ParameterDeclaration(
+                "proximity", .proximity,
+                "When set, only cycles at least this close count as present."),
         ] + Base.parameterDeclarations()
     ) { parameters, _ in
         let options = TimeAlertStrategy.Configuration(
@@ -38,8 +41,10 @@ public enum BuiltInStrategies {
             ParameterDeclaration("cycles", .integer, default: .integer(1), "Consecutive cycles required."),
         ] + Base.parameterDeclarations()
     ) { parameters, _ in
-        ProximityAlertStrategy(.init(proximity: try parameters.proximity("proximity") ?? .near,
-                                     cycles: try atLeastOne(parameters, "cycles"), base: try Base(parameters)))
+        ProximityAlertStrategy(
+            .init(
+                proximity: try parameters.proximity("proximity") ?? .near,
+                cycles: try atLeastOne(parameters, "cycles"), base: try Base(parameters)))
     }
 
     /// `enter`: first sighting after an absence (``EnterAlertStrategy``).
@@ -47,8 +52,9 @@ public enum BuiltInStrategies {
         key: EnterAlertStrategy.key,
         summary: "Fires at the first sighting of a beacon after it was unseen for `absence`.",
         parameters: [
-            ParameterDeclaration("absence", .duration, default: .duration(.seconds(30)),
-                                 "The absence that makes the next sighting an arrival."),
+            ParameterDeclaration(
+                "absence", .duration, default: .duration(.seconds(30)),
+                "The absence that makes the next sighting an arrival.")
         ] + Base.parameterDeclarations(defaults: .init(resetWhenConditionInvalid: true))
     ) { parameters, _ in
         EnterAlertStrategy(.init(absence: try positive(parameters, "absence"), base: try Base(parameters)))
@@ -59,8 +65,9 @@ public enum BuiltInStrategies {
         key: ExitAlertStrategy.key,
         summary: "Fires once a beacon has been unseen for `away` (once per absence).",
         parameters: [
-            ParameterDeclaration("away", .duration, default: .duration(.seconds(30)),
-                                 "How long unseen before the beacon counts as gone."),
+            ParameterDeclaration(
+                "away", .duration, default: .duration(.seconds(30)),
+                "How long unseen before the beacon counts as gone.")
         ] + Base.parameterDeclarations(defaults: .init(resetWhenConditionInvalid: true))
     ) { parameters, _ in
         ExitAlertStrategy(.init(away: try positive(parameters, "away"), base: try Base(parameters)))
@@ -76,7 +83,9 @@ public enum BuiltInStrategies {
         ]
     ) { parameters, _ in
         let on = try parameters.string("on")
-        guard let kind = RegionEvent.Kind(rawValue: on) else { throw parameters.invalid("on", "must be enter or exit, not \(on)") }
+        guard let kind = RegionEvent.Kind(rawValue: on) else {
+            throw parameters.invalid("on", "must be enter or exit, not \(on)")
+        }
         return RegionAlertStrategy(region: try parameters.string("region"), on: kind)
     }
 
@@ -89,8 +98,10 @@ public enum BuiltInStrategies {
             ParameterDeclaration("cycles", .integer, default: .integer(3), "Consecutive cycles required."),
         ] + Base.parameterDeclarations()
     ) { parameters, _ in
-        RSSIThresholdAlertStrategy(.init(threshold: try parameters.number("threshold"),
-                                         cycles: try atLeastOne(parameters, "cycles"), base: try Base(parameters)))
+        RSSIThresholdAlertStrategy(
+            .init(
+                threshold: try parameters.number("threshold"),
+                cycles: try atLeastOne(parameters, "cycles"), base: try Base(parameters)))
     }
 
     /// `all-of` / `any-of`: composition (``CompositeAlertStrategy``).
@@ -101,8 +112,9 @@ public enum BuiltInStrategies {
                 ? "Fires when every strategy of `of` has its condition valid at the same cycle."
                 : "Fires when at least one strategy of `of` has its condition valid.",
             parameters: [
-                ParameterDeclaration("of", .strategies, required: true,
-                                     "The combined strategies: a list of mappings `{strategy: KEY, …}`."),
+                ParameterDeclaration(
+                    "of", .strategies, required: true,
+                    "The combined strategies: a list of mappings `{strategy: KEY, …}`.")
             ] + Base.parameterDeclarations()
         ) { parameters, registry in
             let specs = try parameters.strategies("of")
@@ -118,8 +130,9 @@ public enum BuiltInStrategies {
         summary: "Wraps one strategy: drops its alerts for a beacon within `period` of the previous one.",
         parameters: [
             ParameterDeclaration("period", .duration, required: true, "The quiet period after an alert."),
-            ParameterDeclaration("of", .strategies, required: true,
-                                 "The wrapped strategy: a list of exactly one mapping `{strategy: KEY, …}`."),
+            ParameterDeclaration(
+                "of", .strategies, required: true,
+                "The wrapped strategy: a list of exactly one mapping `{strategy: KEY, …}`."),
         ]
     ) { parameters, registry in
         let specs = try parameters.strategies("of")
@@ -127,7 +140,8 @@ public enum BuiltInStrategies {
         return CooldownAlertStrategy(try registry.makeStrategy(specs[0]), period: try positive(parameters, "period"))
     }
 
-    private static func positive(_ parameters: ResolvedParameters, _ name: String) throws(StrategyConfigurationError) -> Duration {
+    private static func positive(_ parameters: ResolvedParameters, _ name: String) throws(StrategyConfigurationError) -> Duration
+    {
         let value = try parameters.duration(name)
         guard value > .zero else { throw parameters.invalid(name, "must be longer than 0s") }
         return value

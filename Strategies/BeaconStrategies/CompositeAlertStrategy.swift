@@ -19,8 +19,10 @@ public final class CompositeAlertStrategy: BeaconAlertStrategyBase<CompositeMemb
     public let children: [any BeaconAlertStrategy]
 
     /// Creates a composition.
-    public init(_ mode: Mode, of children: [any BeaconAlertStrategy],
-                base: StrategyBaseConfiguration = .init(), capacity: Int = 0) {
+    public init(
+        _ mode: Mode, of children: [any BeaconAlertStrategy],
+        base: StrategyBaseConfiguration = .init(), capacity: Int = 0
+    ) {
         self.mode = mode
         self.children = children
         super.init(initialValue: CompositeMember(), configuration: base, capacity: capacity)
@@ -29,7 +31,7 @@ public final class CompositeAlertStrategy: BeaconAlertStrategyBase<CompositeMemb
     public override var key: String { mode.rawValue }
 
     public override func updateAlertParameter(_ member: inout CompositeMember, beacon: RangedBeacon?, now: Timestamp) {
-        guard let beacon else { return }   // absent: the children were updated by their finishCycle
+        guard let beacon else { return } // absent: the children were updated by their finishCycle
         member.id = beacon.id
         for child in children { child.update(beacon: beacon, now: now) }
     }
@@ -78,11 +80,13 @@ public final class CompositeAlertStrategy: BeaconAlertStrategyBase<CompositeMemb
         try super.restoreState(entries)
         for (index, child) in children.enumerated() {
             let prefix = "\(index)/"
-            try child.restoreState(entries.compactMap { entry in
-                guard entry.part.hasPrefix(prefix) else { return nil }
-                return StrategyStateEntry(part: String(entry.part.dropFirst(prefix.count)), beacon: entry.beacon,
-                                          state: entry.state)
-            })
+            try child.restoreState(
+                entries.compactMap { entry in
+                    guard entry.part.hasPrefix(prefix) else { return nil }
+                    return StrategyStateEntry(
+                        part: String(entry.part.dropFirst(prefix.count)), beacon: entry.beacon,
+                        state: entry.state)
+                })
         }
     }
 }

@@ -99,18 +99,20 @@ public final class CooldownAlertStrategy: BeaconAlertStrategy {
         for entry in entries where entry.part.isEmpty {
             guard let bytes = entry.state else { continue }
             guard bytes.count == 8 else {
-                throw StrategyStateError.unreadable(strategy: key, beacon: entry.beacon.description,
-                                                    reason: "\(bytes.count) bytes, 8 expected")
+                throw StrategyStateError.unreadable(
+                    strategy: key, beacon: entry.beacon.description,
+                    reason: "\(bytes.count) bytes, 8 expected")
             }
             var nanoseconds: Int64 = 0
             for (shift, byte) in bytes.enumerated() { nanoseconds |= Int64(byte) << (8 * Int64(shift)) }
             record(entry.beacon, now: Timestamp(nanosecondsSinceEpoch: nanoseconds))
         }
         changed.removeAll()
-        try inner.restoreState(entries.compactMap { entry in
-            guard entry.part.hasPrefix("inner/") else { return nil }
-            return StrategyStateEntry(part: String(entry.part.dropFirst(6)), beacon: entry.beacon, state: entry.state)
-        })
+        try inner.restoreState(
+            entries.compactMap { entry in
+                guard entry.part.hasPrefix("inner/") else { return nil }
+                return StrategyStateEntry(part: String(entry.part.dropFirst(6)), beacon: entry.beacon, state: entry.state)
+            })
     }
 
     private func isCooling(_ id: BeaconID, now: Timestamp) -> Bool {

@@ -15,8 +15,10 @@ public final class EnterAlertStrategy: BeaconAlertStrategyBase<PresenceEdge> {
         public var base: StrategyBaseConfiguration
 
         /// Creates a configuration.
-        public init(absence: Duration = .seconds(30),
-                    base: StrategyBaseConfiguration = .init(resetWhenConditionInvalid: true)) {
+        public init(
+            absence: Duration = .seconds(30),
+            base: StrategyBaseConfiguration = .init(resetWhenConditionInvalid: true)
+        ) {
             self.absence = absence
             self.base = base
         }

@@ -16,8 +16,10 @@ public final class ExitAlertStrategy: BeaconAlertStrategyBase<PresenceEdge> {
         public var base: StrategyBaseConfiguration
 
         /// Creates a configuration.
-        public init(away: Duration = .seconds(30),
-                    base: StrategyBaseConfiguration = .init(resetWhenConditionInvalid: true)) {
+        public init(
+            away: Duration = .seconds(30),
+            base: StrategyBaseConfiguration = .init(resetWhenConditionInvalid: true)
+        ) {
             self.away = away
             self.base = base
         }

@@ -24,8 +24,10 @@ public final class TimeAlertStrategy: BeaconAlertStrategyBase<TimeVisit> {
         public var base: StrategyBaseConfiguration
 
         /// Creates a configuration.
-        public init(dwell: Duration = .seconds(60), gap: Duration = .seconds(3),
-                    minimumProximity: Proximity? = nil, base: StrategyBaseConfiguration = .init()) {
+        public init(
+            dwell: Duration = .seconds(60), gap: Duration = .seconds(3),
+            minimumProximity: Proximity? = nil, base: StrategyBaseConfiguration = .init()
+        ) {
             self.dwell = dwell
             self.gap = gap
             self.minimumProximity = minimumProximity

@@ -62,7 +62,7 @@ struct BeaconAlertStrategyBaseDurabilityTests {
         strategy.collectStateChanges(into: &entries)
         #expect(entries.count == 1, "last seen moved")
         entries.removeAll()
-        Self.run(strategy, 4...200, .absent)   // past the retention (30 s)
+        Self.run(strategy, 4...200, .absent) // past the retention (30 s)
         strategy.collectStateChanges(into: &entries)
         #expect(entries.last?.state == nil && entries.last?.beacon == .scripted)
         #expect(strategy.trackedBeaconCount == 0)
@@ -79,10 +79,12 @@ struct BeaconAlertStrategyBaseDurabilityTests {
         #expect(NotCodableStrategy(savesValue: false).stateDurability == .saved)
     }
 
-    @Test("bytes that are not a saved state are refused with what is wrong", arguments: [
-        ([UInt8](), "0 bytes"), ([2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], "format version 2"),
-        ([1, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0], "action status 7"), ([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x7B], "cannot be read"),
-    ])
+    @Test(
+        "bytes that are not a saved state are refused with what is wrong",
+        arguments: [
+            ([UInt8](), "0 bytes"), ([2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], "format version 2"),
+            ([1, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0], "action status 7"), ([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x7B], "cannot be read"),
+        ])
     func unreadable(_ bytes: [UInt8], _ message: String) {
         let strategy = TimeStrategyFactory.make()
         let error = #expect(throws: StrategyStateError.self) {

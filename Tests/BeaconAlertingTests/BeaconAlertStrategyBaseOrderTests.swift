@@ -29,9 +29,10 @@ struct BeaconAlertStrategyBaseOrderTests {
         for second in 0..<200 {
             let now = Timestamp.at(second)
             var beacons = (0..<60).filter { present($0, at: second) }.map { n in
-                RangedBeacon(id: .numbered(n), lastAddress: BluetoothAddress(rawValue: UInt64(n)), seenThisCycle: true,
-                             sampleCount: 1, lastRSSI: -60, meanRSSI: -60, filteredRSSI: -60, measuredPower: -59,
-                             distance: 1, accuracy: 0.5, proximity: .near, firstSeen: .at(0), lastSeen: now)
+                RangedBeacon(
+                    id: .numbered(n), lastAddress: BluetoothAddress(rawValue: UInt64(n)), seenThisCycle: true,
+                    sampleCount: 1, lastRSSI: -60, meanRSSI: -60, filteredRSSI: -60, measuredPower: -59,
+                    distance: 1, accuracy: 0.5, proximity: .near, firstSeen: .at(0), lastSeen: now)
             }
             if shuffled { beacons.shuffle(using: &generator) }
             var triggers: [AlertTrigger] = []

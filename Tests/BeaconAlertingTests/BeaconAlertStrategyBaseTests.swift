@@ -68,26 +68,34 @@ struct BeaconAlertStrategyBaseTests {
         #expect(fireSeconds(of: strategy, Self.flicker) == [0, 4])
     }
 
-    @Test("maxTimeBeforeReset counts unseen time from the last sighting", arguments: [
-        // (unseen seconds before the return, fires) with maxTimeBeforeReset 5 s; last seen at 0,
-        // back at 1 + gap: reset happens at an absent cycle with now - 0 ≥ 5.
-        (4, [0]), (5, [0, 6]), (8, [0, 9]),
-    ])
+    @Test(
+        "maxTimeBeforeReset counts unseen time from the last sighting",
+        arguments: [
+            // (unseen seconds before the return, fires) with maxTimeBeforeReset 5 s; last seen at 0,
+            // back at 1 + gap: reset happens at an absent cycle with now - 0 ≥ 5.
+            (4, [0]), (5, [0, 6]), (8, [0, 9]),
+        ])
     func unseenReset(absentSeconds: Int, expected: [Int]) {
         let strategy = SeenNowStrategy(initialValue: .init(), configuration: .init(maxTimeBeforeReset: .seconds(5)))
-        let script = [Segment(0...0, .near), Segment(1...absentSeconds, .absent),
-                      Segment((absentSeconds + 1)...(absentSeconds + 1), .near)]
+        let script = [
+            Segment(0...0, .near), Segment(1...absentSeconds, .absent),
+            Segment((absentSeconds + 1)...(absentSeconds + 1), .near),
+        ]
         #expect(fireSeconds(of: strategy, script) == expected)
     }
 
-    @Test("beacons unseen for longer than the retention are evicted", arguments: [
-        // (retention, maxTimeBeforeReset, last second still remembered): the effective retention
-        // is the larger of the two; eviction happens once unseen for strictly longer.
-        (10, 5, 10), (5, 20, 20), (0, 0, 0),
-    ])
+    @Test(
+        "beacons unseen for longer than the retention are evicted",
+        arguments: [
+            // (retention, maxTimeBeforeReset, last second still remembered): the effective retention
+            // is the larger of the two; eviction happens once unseen for strictly longer.
+            (10, 5, 10), (5, 20, 20), (0, 0, 0),
+        ])
     func eviction(retention: Int, maxTimeBeforeReset: Int, lastRemembered: Int) {
-        let strategy = SeenNowStrategy(initialValue: .init(), configuration: .init(
-            maxTimeBeforeReset: .seconds(maxTimeBeforeReset), retention: .seconds(retention)))
+        let strategy = SeenNowStrategy(
+            initialValue: .init(),
+            configuration: .init(
+                maxTimeBeforeReset: .seconds(maxTimeBeforeReset), retention: .seconds(retention)))
         var triggers: [AlertTrigger] = []
         let beacons = (0..<100).map { RangedBeacon.scripted(.near, id: .numbered($0), now: .at(0))! }
         strategy.evaluate(beacons, now: .at(0), into: &triggers)
@@ -106,7 +114,8 @@ struct BeaconAlertStrategyBaseTests {
         // Default maxTimeBeforeReset 60 s is also the retention: the beacon seen at 0 is
         // forgotten at 61 (unseen longer than 60 s) and fires at 62 as a new beacon.
         let strategy = SeenNowStrategy(initialValue: .init())
-        #expect(fireSeconds(of: strategy, [Segment(0...0, .near), Segment(1...61, .absent), Segment(62...62, .near)])
+        #expect(
+            fireSeconds(of: strategy, [Segment(0...0, .near), Segment(1...61, .absent), Segment(62...62, .near)])
                 == [0, 62])
     }
 
@@ -119,7 +128,10 @@ struct BeaconAlertStrategyBaseTests {
         strategy.evaluate([a, b], now: .at(0), into: &triggers)
         let b1 = RangedBeacon.scripted(.near, id: .numbered(2), now: .at(1))!
         strategy.evaluate([b1], now: .at(1), into: &triggers)
-        #expect(triggers == [AlertTrigger(beacon: .numbered(1), strategy: "seen-now", time: .at(0)),
-                             AlertTrigger(beacon: .numbered(2), strategy: "seen-now", time: .at(1))])
+        #expect(
+            triggers == [
+                AlertTrigger(beacon: .numbered(1), strategy: "seen-now", time: .at(0)),
+                AlertTrigger(beacon: .numbered(2), strategy: "seen-now", time: .at(1)),
+            ])
     }
 }

@@ -12,21 +12,25 @@ struct EnterAlertStrategyTests {
         // Never seen before: the first sighting is an arrival.
         Scenario(name: "the first sighting ever is an arrival", script: [Segment(0...3, .near)], expectedFires: [0]),
         // Last seen 3, seen again at 14: unseen 11 s ≥ 10 s — arrival.
-        Scenario(name: "a sighting after the absence is an arrival",
-                 script: [Segment(0...3, .near), Segment(4...13, .absent), Segment(14...15, .near)],
-                 expectedFires: [0, 14]),
+        Scenario(
+            name: "a sighting after the absence is an arrival",
+            script: [Segment(0...3, .near), Segment(4...13, .absent), Segment(14...15, .near)],
+            expectedFires: [0, 14]),
         // Last seen 3, seen at 13: exactly 10 s — arrival ("at least").
-        Scenario(name: "an absence of exactly the threshold counts",
-                 script: [Segment(0...3, .near), Segment(4...12, .absent), Segment(13...13, .near)],
-                 expectedFires: [0, 13]),
+        Scenario(
+            name: "an absence of exactly the threshold counts",
+            script: [Segment(0...3, .near), Segment(4...12, .absent), Segment(13...13, .near)],
+            expectedFires: [0, 13]),
         // Last seen 3, seen at 12: 9 s — not an arrival.
-        Scenario(name: "a shorter absence is not an arrival",
-                 script: [Segment(0...3, .near), Segment(4...11, .absent), Segment(12...13, .near)],
-                 expectedFires: [0]),
+        Scenario(
+            name: "a shorter absence is not an arrival",
+            script: [Segment(0...3, .near), Segment(4...11, .absent), Segment(12...13, .near)],
+            expectedFires: [0]),
         // Grace cycles are absence: last seen 3, seen at 15 (12 s).
-        Scenario(name: "missed-scan grace counts as absence",
-                 script: [Segment(0...3, .near), Segment(4...14, .grace), Segment(15...15, .near)],
-                 expectedFires: [0, 15]),
+        Scenario(
+            name: "missed-scan grace counts as absence",
+            script: [Segment(0...3, .near), Segment(4...14, .grace), Segment(15...15, .near)],
+            expectedFires: [0, 15]),
     ]
 
     @Test(arguments: scenarios)

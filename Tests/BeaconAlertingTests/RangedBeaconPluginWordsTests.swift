@@ -1,6 +1,7 @@
-@testable import BeaconAlerting
 import BeaconCore
 import Testing
+
+@testable import BeaconAlerting
 
 @Suite("Plugin ABI words: beacons cross as 64-bit words and come back equal")
 struct RangedBeaconPluginWordsTests {

@@ -19,13 +19,16 @@ struct StrategyPluginLoaderTests {
         #expect(registry.listingText().contains("    count (integer, default 5): Cycles with a sighting before the alert."))
     }
 
-    @Test("a plugin strategy fires through the C boundary", arguments: [
-        // count 3: sightings at 0, 1, 4 (absent 2…3 between) — the third at 4.
-        Scenario(name: "counts sightings", script: [Segment(0...1, .near), Segment(2...3, .absent), Segment(4...6, .near)],
-                 expectedFires: [4]),
-        // Never three sightings.
-        Scenario(name: "not enough sightings", script: [Segment(0...1, .near), Segment(2...9, .grace)], expectedFires: []),
-    ])
+    @Test(
+        "a plugin strategy fires through the C boundary",
+        arguments: [
+            // count 3: sightings at 0, 1, 4 (absent 2…3 between) — the third at 4.
+            Scenario(
+                name: "counts sightings", script: [Segment(0...1, .near), Segment(2...3, .absent), Segment(4...6, .near)],
+                expectedFires: [4]),
+            // Never three sightings.
+            Scenario(name: "not enough sightings", script: [Segment(0...1, .near), Segment(2...9, .grace)], expectedFires: []),
+        ])
     func fires(_ scenario: Scenario) throws {
         var registry = StrategyRegistry()
         try StrategyPluginLoader.load(path: PluginPaths.examplePlugin, into: &registry)
@@ -60,13 +63,21 @@ struct StrategyPluginLoaderTests {
     func pluginConfigurationError() throws {
         var registry = StrategyRegistry()
         try StrategyPluginLoader.load(path: PluginPaths.examplePlugin, into: &registry)
-        #expect(throws: StrategyConfigurationError.invalidValue(strategy: "sighting-count", parameter: "count",
-                                                                value: "0", reason: "must be at least 1")) {
+        #expect(
+            throws: StrategyConfigurationError.invalidValue(
+                strategy: "sighting-count", parameter: "count",
+                value: "0", reason: "must be at least 1")
+        ) {
             _ = try registry.makeStrategy(key: "sighting-count", parameters: ["count": 0])
         }
-        #expect(throws: StrategyConfigurationError.unknownParameter(strategy: "sighting-count", parameter: "cnt",
-                                                                    known: ["count", "maxTimeBeforeReset",
-                                                                            "resetWhenConditionInvalid", "retention"])) {
+        #expect(
+            throws: StrategyConfigurationError.unknownParameter(
+                strategy: "sighting-count", parameter: "cnt",
+                known: [
+                    "count", "maxTimeBeforeReset",
+                    "resetWhenConditionInvalid", "retention",
+                ])
+        ) {
             _ = try registry.makeStrategy(key: "sighting-count", parameters: ["cnt": 1])
         }
     }
@@ -78,7 +89,8 @@ struct StrategyPluginLoaderTests {
         #expect(throws: StrategyPluginError.fileMissing(path: path)) {
             try StrategyPluginLoader.load(path: path, into: &registry)
         }
-        #expect("\(StrategyPluginError.fileMissing(path: path))"
+        #expect(
+            "\(StrategyPluginError.fileMissing(path: path))"
                 == "strategy plugin /nonexistent/libNoSuchPlugin.so: no such file; check the --plugin path")
     }
 
@@ -103,7 +115,8 @@ struct StrategyPluginLoaderTests {
         #expect(throws: StrategyPluginError.symbolMissing(path: path, symbol: "beacond_register_strategies")) {
             try StrategyPluginLoader.load(path: path, into: &registry)
         }
-        #expect("\(StrategyPluginError.symbolMissing(path: path, symbol: "beacond_register_strategies"))"
+        #expect(
+            "\(StrategyPluginError.symbolMissing(path: path, symbol: "beacond_register_strategies"))"
                 == "strategy plugin \(path): does not export beacond_register_strategies; "
                 + "define it with @_cdecl(\"beacond_register_strategies\")")
     }
@@ -116,7 +129,8 @@ struct StrategyPluginLoaderTests {
             try StrategyPluginLoader.load(path: path, into: &registry, hostABIVersion: 99)
         }
         #expect(registry.keys.isEmpty)
-        #expect("\(StrategyPluginError.abiMismatch(path: "p.so", host: 2, plugin: 1))"
+        #expect(
+            "\(StrategyPluginError.abiMismatch(path: "p.so", host: 2, plugin: 1))"
                 == "strategy plugin p.so: built for plugin ABI version 1, but this beacond speaks version 2; "
                 + "rebuild the plugin against this version of BeaconAlerting")
     }
@@ -126,9 +140,11 @@ struct StrategyPluginLoaderTests {
         var registry = StrategyRegistry()
         try StrategyPluginLoader.load(path: PluginPaths.examplePlugin, into: &registry)
         let before = registry.keys
-        #expect(throws: StrategyPluginError.registrationFailed(
-            path: PluginPaths.examplePlugin,
-            reason: "strategy key \"quiet-exit\" is registered twice; choose another key for one of them")) {
+        #expect(
+            throws: StrategyPluginError.registrationFailed(
+                path: PluginPaths.examplePlugin,
+                reason: "strategy key \"quiet-exit\" is registered twice; choose another key for one of them")
+        ) {
             try StrategyPluginLoader.load(path: PluginPaths.examplePlugin, into: &registry)
         }
         #expect(registry.keys == before)

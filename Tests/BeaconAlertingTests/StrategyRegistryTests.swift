@@ -15,16 +15,21 @@ struct StrategyRegistryTests {
 
     @Test("typed parameters reach the strategy")
     func typedParameters() throws {
-        let strategy = try registry.makeStrategy(key: "time", parameters: [
-            "dwell": "2m", "gap": "500ms", "proximity": "near", "maxTimeBeforeReset": "10m",
-            "resetWhenConditionInvalid": true,
-        ])
+        let strategy = try registry.makeStrategy(
+            key: "time",
+            parameters: [
+                "dwell": "2m", "gap": "500ms", "proximity": "near", "maxTimeBeforeReset": "10m",
+                "resetWhenConditionInvalid": true,
+            ])
         let time = try #require(strategy as? TimeAlertStrategy)
         #expect(time.options.dwell == .seconds(120))
         #expect(time.options.gap == .milliseconds(500))
         #expect(time.options.minimumProximity == .near)
-        #expect(time.configuration == StrategyBaseConfiguration(maxTimeBeforeReset: .seconds(600),
-                                                                resetWhenConditionInvalid: true))
+        #expect(
+            time.configuration
+                == StrategyBaseConfiguration(
+                    maxTimeBeforeReset: .seconds(600),
+                    resetWhenConditionInvalid: true))
     }
 
     @Test("defaults fill in what configuration leaves out")
@@ -33,7 +38,8 @@ struct StrategyRegistryTests {
         #expect(time.options == TimeAlertStrategy.Configuration(dwell: .seconds(60), gap: .seconds(3)))
         let enter = try #require(try registry.makeStrategy(key: "enter") as? EnterAlertStrategy)
         #expect(enter.configuration.resetWhenConditionInvalid)
-        let rssi = try #require(try registry.makeStrategy(key: "rssi", parameters: ["threshold": -65]) as? RSSIThresholdAlertStrategy)
+        let rssi = try #require(
+            try registry.makeStrategy(key: "rssi", parameters: ["threshold": -65]) as? RSSIThresholdAlertStrategy)
         #expect(rssi.options.threshold == -65)
         #expect(rssi.options.cycles == 3)
     }
@@ -42,8 +48,15 @@ struct StrategyRegistryTests {
     func nested() throws {
         let table: [String: StrategyValue] = [
             "strategy": "cooldown", "period": "10m",
-            "of": [["strategy": "all-of", "of": [["strategy": "time", "dwell": "30s"],
-                                                 ["strategy": "proximity", "proximity": "immediate"]]]],
+            "of": [
+                [
+                    "strategy": "all-of",
+                    "of": [
+                        ["strategy": "time", "dwell": "30s"],
+                        ["strategy": "proximity", "proximity": "immediate"],
+                    ],
+                ]
+            ],
         ]
         let cooldown = try #require(try registry.makeStrategy(table: table) as? CooldownAlertStrategy)
         #expect(cooldown.period == .seconds(600))
@@ -61,31 +74,55 @@ struct StrategyRegistryTests {
     /// and the valid choices.
     static let errorCases: [([String: StrategyValue], String)] = [
         (["strategy": "dwell"], "unknown strategy \"dwell\"; valid strategies: \(allKeys)"),
-        (["strategy": "time", "dwel": "3s"],
-         "strategy \"time\": unknown parameter \"dwel\"; valid parameters: \(timeParameters)"),
-        (["strategy": "time", "dwell": 60],
-         "strategy \"time\": parameter \"dwell\" is whole number 60; expected \(durationExpectation)"),
-        (["strategy": "time", "dwell": "1.5 minutes"],
-         "strategy \"time\": parameter \"dwell\" is text 1.5 minutes; expected \(durationExpectation)"),
-        (["strategy": "time", "proximity": "close"],
-         "strategy \"time\": parameter \"proximity\" is text close; expected a proximity: immediate, near or far"),
-        (["strategy": "time", "dwell": "0s"],
-         "strategy \"time\": parameter \"dwell\" = 0s is invalid: must be longer than 0s"),
-        (["strategy": "proximity", "cycles": 0],
-         "strategy \"proximity\": parameter \"cycles\" = 0 is invalid: must be at least 1"),
-        (["strategy": "rssi", "threshold": "loud"],
-         "strategy \"rssi\": parameter \"threshold\" is text loud; expected a number"),
-        (["strategy": "exit", "resetWhenConditionInvalid": "yes"],
-         "strategy \"exit\": parameter \"resetWhenConditionInvalid\" is text yes; expected true or false"),
+        (
+            ["strategy": "time", "dwel": "3s"],
+            "strategy \"time\": unknown parameter \"dwel\"; valid parameters: \(timeParameters)"
+        ),
+        (
+            ["strategy": "time", "dwell": 60],
+            "strategy \"time\": parameter \"dwell\" is whole number 60; expected \(durationExpectation)"
+        ),
+        (
+            ["strategy": "time", "dwell": "1.5 minutes"],
+            "strategy \"time\": parameter \"dwell\" is text 1.5 minutes; expected \(durationExpectation)"
+        ),
+        (
+            ["strategy": "time", "proximity": "close"],
+            "strategy \"time\": parameter \"proximity\" is text close; expected a proximity: immediate, near or far"
+        ),
+        (
+            ["strategy": "time", "dwell": "0s"],
+            "strategy \"time\": parameter \"dwell\" = 0s is invalid: must be longer than 0s"
+        ),
+        (
+            ["strategy": "proximity", "cycles": 0],
+            "strategy \"proximity\": parameter \"cycles\" = 0 is invalid: must be at least 1"
+        ),
+        (
+            ["strategy": "rssi", "threshold": "loud"],
+            "strategy \"rssi\": parameter \"threshold\" is text loud; expected a number"
+        ),
+        (
+            ["strategy": "exit", "resetWhenConditionInvalid": "yes"],
+            "strategy \"exit\": parameter \"resetWhenConditionInvalid\" is text yes; expected true or false"
+        ),
         (["strategy": "all-of"], "strategy \"all-of\": parameter \"of\" is required"),
-        (["strategy": "any-of", "of": []],
-         "strategy \"any-of\": parameter \"of\" = [] is invalid: name at least one strategy"),
-        (["strategy": "all-of", "of": [["dwell": "3s"]]],
-         "strategy \"all-of\": parameter \"of\"[0]: {dwell: 3s} has no `strategy` entry naming the strategy key"),
-        (["strategy": "all-of", "of": [["strategy": "time", "gap": "soon"]]],
-         "strategy \"time\": parameter \"gap\" is text soon; expected \(durationExpectation)"),
-        (["strategy": "cooldown", "period": "1m", "of": [["strategy": "enter"], ["strategy": "exit"]]],
-         "strategy \"cooldown\": parameter \"of\" = [enter, exit] is invalid: name exactly one strategy"),
+        (
+            ["strategy": "any-of", "of": []],
+            "strategy \"any-of\": parameter \"of\" = [] is invalid: name at least one strategy"
+        ),
+        (
+            ["strategy": "all-of", "of": [["dwell": "3s"]]],
+            "strategy \"all-of\": parameter \"of\"[0]: {dwell: 3s} has no `strategy` entry naming the strategy key"
+        ),
+        (
+            ["strategy": "all-of", "of": [["strategy": "time", "gap": "soon"]]],
+            "strategy \"time\": parameter \"gap\" is text soon; expected \(durationExpectation)"
+        ),
+        (
+            ["strategy": "cooldown", "period": "1m", "of": [["strategy": "enter"], ["strategy": "exit"]]],
+            "strategy \"cooldown\": parameter \"of\" = [enter, exit] is invalid: name exactly one strategy"
+        ),
         (["dwell": "3s"], "strategy: {dwell: 3s} has no `strategy` entry naming the strategy key"),
     ]
 
@@ -104,7 +141,8 @@ struct StrategyRegistryTests {
         #expect(throws: StrategyConfigurationError.duplicateKey("time")) {
             try registry.register(BuiltInStrategies.time)
         }
-        #expect("\(StrategyConfigurationError.duplicateKey("time"))"
+        #expect(
+            "\(StrategyConfigurationError.duplicateKey("time"))"
                 == "strategy key \"time\" is registered twice; choose another key for one of them")
     }
 

@@ -4,10 +4,12 @@ import Testing
 
 @Suite("StrategyValue: plain configuration values")
 struct StrategyValueTests {
-    @Test("untyped text is read like a YAML scalar", arguments: [
-        ("true", StrategyValue.boolean(true)), ("false", .boolean(false)), ("60", .integer(60)),
-        ("-70.5", .number(-70.5)), ("3s", .string("3s")), ("near", .string("near")),
-    ])
+    @Test(
+        "untyped text is read like a YAML scalar",
+        arguments: [
+            ("true", StrategyValue.boolean(true)), ("false", .boolean(false)), ("60", .integer(60)),
+            ("-70.5", .number(-70.5)), ("3s", .string("3s")), ("near", .string("near")),
+        ])
     func inference(text: String, expected: StrategyValue) {
         #expect(StrategyValue(inferringFrom: text) == expected)
     }

@@ -32,7 +32,8 @@ struct TimeAlertStrategyExamplesTests {
     func registered() throws {
         var registry = StrategyRegistry()
         try registry.register(TimeAlertStrategySecondWay.registration)
-        let strategy = try registry.makeStrategy(key: "timeAlertStrategy", parameters: ["delay": "10s", "maxTimeBeforeReset": "20s"])
+        let strategy = try registry.makeStrategy(
+            key: "timeAlertStrategy", parameters: ["delay": "10s", "maxTimeBeforeReset": "20s"])
         #expect(fireSeconds(of: strategy, [Segment(0...12, .near)]) == [10])
         // The article's snippet: 60 s by default.
         #expect(fireSeconds(of: try makeTimeAlertStrategyFromConfiguration(), [Segment(0...61, .near)]) == [60])
@@ -41,8 +42,9 @@ struct TimeAlertStrategyExamplesTests {
     @Test("every code block of the article is real, compiled code")
     func articleMatchesCode() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        let article = try String(contentsOf: root.appendingPathComponent(
-            "../../Sources/BeaconAlerting/BeaconAlerting.docc/WritingYourOwnStrategy.md"), encoding: .utf8)
+        let article = try String(
+            contentsOf: root.appendingPathComponent(
+                "../../Sources/BeaconAlerting/BeaconAlerting.docc/WritingYourOwnStrategy.md"), encoding: .utf8)
         var sources = ""
         for name in ["TimeAlertStrategyFirstWay.swift", "TimeAlertStrategySecondWay.swift"] {
             sources += try String(contentsOf: root.appendingPathComponent("ArticleExamples/\(name)"), encoding: .utf8)

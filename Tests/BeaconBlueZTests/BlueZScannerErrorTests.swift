@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import BeaconBlueZ
 import BeaconCore
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Each user-facing error, provoked by injecting the errno (or controller answer) behind the
 /// transport, and checked for the advice it gives.
@@ -18,8 +19,10 @@ struct BlueZScannerErrorTests {
         let error = try #require(run.scannerError)
         #expect(error == .bluetoothUnavailable(HCISystemError(.socket, errno: EAFNOSUPPORT)))
         #expect(!error.isRecoverable)
-        for hint in ["no Bluetooth support", "Address family not supported", "beacond parse", "beacond replay",
-                     "beacond simulate"] {
+        for hint in [
+            "no Bluetooth support", "Address family not supported", "beacond parse", "beacond replay",
+            "beacond simulate",
+        ] {
             #expect(error.description.contains(hint), "missing \(hint)")
         }
         #expect(transport.calls == ["open"])
@@ -27,11 +30,14 @@ struct BlueZScannerErrorTests {
 
     @Test("No such adapter: lists the adapters present")
     func noSuchAdapter() async throws {
-        let present = [HCIAdapterInfo(index: 0, address: BluetoothAddress("00:1a:7d:da:71:13"), isUp: true),
-                       HCIAdapterInfo(index: 1, isUp: false)]
+        let present = [
+            HCIAdapterInfo(index: 0, address: BluetoothAddress("00:1a:7d:da:71:13"), isUp: true),
+            HCIAdapterInfo(index: 1, isUp: false),
+        ]
         let transport = FakeHCITransport(adapterLists: [present])
-        let run = await runScanner(BlueZScannerConfiguration(adapter: .index(4)), transport: transport,
-                                   clock: AutoAdvancingClock())
+        let run = await runScanner(
+            BlueZScannerConfiguration(adapter: .index(4)), transport: transport,
+            clock: AutoAdvancingClock())
         let error = try #require(run.scannerError)
         #expect(error == .noSuchAdapter(requested: "hci4", available: present))
         #expect(error.description.contains("No Bluetooth adapter hci4"))
@@ -39,8 +45,9 @@ struct BlueZScannerErrorTests {
         #expect(transport.calls == ["open", "close"])
     }
 
-    @Test("No permission (EPERM or EACCES): the exact setcap line, CAP_NET_ADMIN only to bring it up",
-          arguments: [EPERM, EACCES])
+    @Test(
+        "No permission (EPERM or EACCES): the exact setcap line, CAP_NET_ADMIN only to bring it up",
+        arguments: [EPERM, EACCES])
     func permission(errno: Int32) async throws {
         let transport = FakeHCITransport(failures: [.write: errno])
         let run = await runScanner(configuration, transport: transport, clock: AutoAdvancingClock())
@@ -80,28 +87,39 @@ struct BlueZScannerErrorTests {
         let transport = FakeHCITransport(controller: controller)
         let run = await runScanner(configuration, transport: transport, clock: AutoAdvancingClock())
         let error = try #require(run.scannerError)
-        #expect(error == .adapterBusy(adapter: "hci0",
-                                      detail: "LE Set Scan Parameters (0x200b) answered Command Disallowed (0x0c)"))
+        #expect(
+            error
+                == .adapterBusy(
+                    adapter: "hci0",
+                    detail: "LE Set Scan Parameters (0x200b) answered Command Disallowed (0x0c)"))
         #expect(transport.calls.last == "close")
         #expect(transport.currentFilter == FakeHCITransport.initialFilter)
     }
 
     @Test("Command Disallowed from both extended and legacy: adapter busy naming both")
     func commandDisallowedBoth() async throws {
-        let controller = FakeHCITransport.Controller(hciVersion: 0x09, leFeatures: 0x1000,
-                                                     statuses: [0x2041: 0x0C, 0x200B: 0x0C])
-        let run = await runScanner(configuration, transport: FakeHCITransport(controller: controller),
-                                   clock: AutoAdvancingClock())
+        let controller = FakeHCITransport.Controller(
+            hciVersion: 0x09, leFeatures: 0x1000,
+            statuses: [0x2041: 0x0C, 0x200B: 0x0C])
+        let run = await runScanner(
+            configuration, transport: FakeHCITransport(controller: controller),
+            clock: AutoAdvancingClock())
         let error = try #require(run.scannerError)
-        #expect(error == .adapterBusy(adapter: "hci0", detail: "LE Set Extended Scan Parameters (0x2041) and "
-                                      + "LE Set Scan Parameters (0x200b) both answered Command Disallowed (0x0c)"))
+        #expect(
+            error
+                == .adapterBusy(
+                    adapter: "hci0",
+                    detail: "LE Set Extended Scan Parameters (0x2041) and "
+                        + "LE Set Scan Parameters (0x200b) both answered Command Disallowed (0x0c)"))
     }
 
-    @Test("errno mapping", arguments: [
-        (EAFNOSUPPORT, "bluetoothUnavailable"), (EPERM, "permissionDenied"), (EACCES, "permissionDenied"),
-        (ENETDOWN, "adapterDown"), (EBUSY, "adapterBusy"), (ENODEV, "adapterLost"), (EPIPE, "adapterLost"),
-        (132, "adapterBlocked"), (EIO, "system"),
-    ])
+    @Test(
+        "errno mapping",
+        arguments: [
+            (EAFNOSUPPORT, "bluetoothUnavailable"), (EPERM, "permissionDenied"), (EACCES, "permissionDenied"),
+            (ENETDOWN, "adapterDown"), (EBUSY, "adapterBusy"), (ENODEV, "adapterLost"), (EPIPE, "adapterLost"),
+            (132, "adapterBlocked"), (EIO, "system"),
+        ])
     func mapping(errno: Int32, expected: String) {
         let error = BlueZScannerError(HCISystemError(.read, errno: errno), adapter: "hci0")
         #expect(String(describing: Mirror(reflecting: error).children.first?.label ?? "\(error)") == expected)

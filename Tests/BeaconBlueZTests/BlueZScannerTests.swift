@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import BeaconBlueZ
 import BeaconCore
 import Dispatch
 import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite("BlueZScanner")
 struct BlueZScannerTests {
@@ -24,10 +25,13 @@ struct BlueZScannerTests {
         #expect(run.linkTypes == [.hciH4])
         #expect(transport.commandOpcodes == [0x1001, 0x200B, 0x200C, 0x200C])
         let writes = transport.calls.filter { $0.hasPrefix("write 01 0c 20") }
-        #expect(writes == ["write 01 0c 20 02 01 00", "write 01 0c 20 02 00 00"])  // enable, then disable
+        #expect(writes == ["write 01 0c 20 02 01 00", "write 01 0c 20 02 00 00"]) // enable, then disable
         let filters = transport.calls.filter { $0.hasPrefix("setFilter") }
-        #expect(filters == ["setFilter \(HCIFilter.commandResponses)", "setFilter \(HCIFilter.leMeta)",
-                            "setFilter \(HCIFilter.commandResponses)", "setFilter \(FakeHCITransport.initialFilter)"])
+        #expect(
+            filters == [
+                "setFilter \(HCIFilter.commandResponses)", "setFilter \(HCIFilter.leMeta)",
+                "setFilter \(HCIFilter.commandResponses)", "setFilter \(FakeHCITransport.initialFilter)",
+            ])
         #expect(transport.calls.first == "open" && transport.calls.last == "close")
         #expect(run.events.contains(.stopped(adapter: "hci0")))
     }
@@ -63,16 +67,20 @@ struct BlueZScannerTests {
         let run = await runScanner(configuration, transport: transport, clock: AutoAdvancingClock(), stopAfter: 1)
         #expect(run.packets == [report1])
         #expect(transport.commandOpcodes == [0x1001, 0x2003, 0x2041, 0x200B, 0x200C, 0x200C])
-        #expect(run.events.contains(.fellBack(from: .extended, to: .legacy, command: .leSetExtendedScanParameters,
-                                              status: .commandDisallowed)))
+        #expect(
+            run.events.contains(
+                .fellBack(
+                    from: .extended, to: .legacy, command: .leSetExtendedScanParameters,
+                    status: .commandDisallowed)))
     }
 
     @Test("Legacy answered Command Disallowed on an extended-capable controller: switches to extended")
     func legacyDisallowedSwitches() async throws {
         let controller = FakeHCITransport.Controller(hciVersion: 0x09, leFeatures: 0x1000, statuses: [0x200B: 0x0C])
         let transport = FakeHCITransport(controller: controller, sessions: [[.packet(report1)]])
-        let forcedLegacy = BlueZScannerConfiguration(adapter: .index(0), commandSet: .legacy,
-                                                     pollInterval: .milliseconds(5))
+        let forcedLegacy = BlueZScannerConfiguration(
+            adapter: .index(0), commandSet: .legacy,
+            pollInterval: .milliseconds(5))
         let run = await runScanner(forcedLegacy, transport: transport, clock: AutoAdvancingClock(), stopAfter: 1)
         #expect(run.packets == [report1])
         #expect(transport.commandOpcodes == [0x1001, 0x2003, 0x200B, 0x2041, 0x2042, 0x2042])
@@ -94,12 +102,13 @@ struct BlueZScannerTests {
         let lost = BlueZScannerError.adapterLost(adapter: "hci0", HCISystemError(.read, errno: ENODEV))
         let missing = BlueZScannerError.noSuchAdapter(requested: "hci0", available: [])
         let recovery = run.events.filter { $0.level >= .warning }
-        #expect(recovery == [
-            .sessionLost(lost),
-            .reopenScheduled(attempt: 1, delay: .seconds(1)), .reopenFailed(attempt: 1, missing),
-            .reopenScheduled(attempt: 2, delay: .seconds(2)), .reopenFailed(attempt: 2, missing),
-            .reopenScheduled(attempt: 3, delay: .seconds(4)),
-        ])
+        #expect(
+            recovery == [
+                .sessionLost(lost),
+                .reopenScheduled(attempt: 1, delay: .seconds(1)), .reopenFailed(attempt: 1, missing),
+                .reopenScheduled(attempt: 2, delay: .seconds(2)), .reopenFailed(attempt: 2, missing),
+                .reopenScheduled(attempt: 3, delay: .seconds(4)),
+            ])
         #expect(run.events.contains(.reopened(attempt: 3)))
         #expect(transport.calls.filter { $0 == "open" }.count == 4)
         #expect(transport.calls.filter { $0 == "close" }.count == 4)
@@ -108,11 +117,14 @@ struct BlueZScannerTests {
     @Test("No report for the watchdog period: the session is closed and reopened")
     func watchdog() async throws {
         let clock = AutoAdvancingClock()
-        let watched = BlueZScannerConfiguration(adapter: .index(0), pollInterval: .milliseconds(5),
-                                                watchdog: .seconds(30))
+        let watched = BlueZScannerConfiguration(
+            adapter: .index(0), pollInterval: .milliseconds(5),
+            watchdog: .seconds(30))
         let transport = FakeHCITransport(
-            sessions: [[.packet(report1), .idle(.seconds(10)), .idle(.seconds(10)), .idle(.seconds(10))],
-                       [.packet(report2)]],
+            sessions: [
+                [.packet(report1), .idle(.seconds(10)), .idle(.seconds(10)), .idle(.seconds(10))],
+                [.packet(report2)],
+            ],
             clock: clock)
         let run = await runScanner(watched, transport: transport, clock: clock, stopAfter: 2)
         #expect(run.packets == [report1, report2])
@@ -127,16 +139,18 @@ struct BlueZScannerTests {
         let gate = DispatchSemaphore(value: 0)
         let (exhausted, exhaustedContinuation) = AsyncStream<Void>.makeStream()
         let packets = (1...10).map { [0x04, 0x3E, 0x02, 0x02, UInt8($0)] }
-        let transport = FakeHCITransport(sessions: [[.packet(packets[0]), .wait(gate)] + packets[1...].map { .packet($0) }],
-                                         onExhausted: { exhaustedContinuation.yield() })
-        let tight = BlueZScannerConfiguration(adapter: .index(0), pollInterval: .milliseconds(5), bufferCapacity: 1,
-                                              maxPacketsPerBatch: 1)
+        let transport = FakeHCITransport(
+            sessions: [[.packet(packets[0]), .wait(gate)] + packets[1...].map { .packet($0) }],
+            onExhausted: { exhaustedContinuation.yield() })
+        let tight = BlueZScannerConfiguration(
+            adapter: .index(0), pollInterval: .milliseconds(5), bufferCapacity: 1,
+            maxPacketsPerBatch: 1)
         let run = await runScanner(tight, transport: transport, clock: AutoAdvancingClock(), stopAfter: 2) { batch in
             guard batch == 1 else { return }
-            gate.signal()                           // let the reader go on while we hold batch 1
-            for await _ in exhausted { break }      // until it has read all ten
+            gate.signal() // let the reader go on while we hold batch 1
+            for await _ in exhausted { break } // until it has read all ten
         }
-        #expect(run.packets == [packets[0], packets[1]])  // the one being delivered + the one buffered
+        #expect(run.packets == [packets[0], packets[1]]) // the one being delivered + the one buffered
         #expect(run.events.contains(.packetsDropped(total: 1)))
         #expect(run.events.contains(.sessionEnded(adapter: "hci0", received: 10, dropped: 8)))
     }

@@ -23,7 +23,7 @@ final class FakeHCITransport: HCITransport, Sendable {
 
     /// The controller's identity and answers.
     struct Controller: Sendable {
-        var hciVersion: UInt8 = 0x06          // 4.0
+        var hciVersion: UInt8 = 0x06 // 4.0
         var leFeatures: UInt64 = 0x0000_0000_0000_0001
         /// Status returned for these opcodes (others: success).
         var statuses: [UInt16: UInt8] = [:]
@@ -52,10 +52,12 @@ final class FakeHCITransport: HCITransport, Sendable {
     /// The filter the socket starts with (what the scanner must restore).
     static let initialFilter = HCIFilter(typeMask: 0x0000_0010, eventMask: (0xFFFF_FFFF, 0xFFFF_FFFF), opcode: 0)
 
-    init(controller: Controller = Controller(), sessions: [[Step]] = [],
-         adapterLists: [[HCIAdapterInfo]] = [[HCIAdapterInfo(index: 0, isUp: true)]],
-         failures: [HCISystemError.Call: Int32] = [:], clock: AutoAdvancingClock? = nil,
-         onExhausted: @escaping @Sendable () -> Void = {}) {
+    init(
+        controller: Controller = Controller(), sessions: [[Step]] = [],
+        adapterLists: [[HCIAdapterInfo]] = [[HCIAdapterInfo(index: 0, isUp: true)]],
+        failures: [HCISystemError.Call: Int32] = [:], clock: AutoAdvancingClock? = nil,
+        onExhausted: @escaping @Sendable () -> Void = {}
+    ) {
         self.controller = controller
         self.failures = failures
         self.clock = clock
@@ -141,8 +143,10 @@ final class FakeHCITransport: HCITransport, Sendable {
         }
     }
 
-    func read(from socket: HCISocket, into buffer: UnsafeMutableRawBufferPointer,
-              timeout: Duration) throws(HCISystemError) -> Int? {
+    func read(
+        from socket: HCISocket, into buffer: UnsafeMutableRawBufferPointer,
+        timeout: Duration
+    ) throws(HCISystemError) -> Int? {
         try check(.read)
         while true {
             enum Next { case bytes([UInt8]), step(Step), exhausted }

@@ -22,7 +22,7 @@ struct HCIFilterTests {
         #expect(c.event_mask.0 == swift.eventMask.0)
         #expect(c.event_mask.1 == swift.eventMask.1)
         #expect(c.opcode == swift.opcode)
-        #expect(cbt_filter_size() == 16)  // struct hci_filter: 4 + 2×4 + 2, padded to 16
+        #expect(cbt_filter_size() == 16) // struct hci_filter: 4 + 2×4 + 2, padded to 16
     }
 
     @Test("Command filter: Command Complete (bit 14), Command Status (bit 15), LE Meta")

@@ -25,8 +25,9 @@ struct LinuxHCITransportTests {
         return Array(try Data(contentsOf: url))
     }
 
-    @Test("2,000 recorded events arrive intact, in order, stamped by the injected clock",
-          arguments: ["hci_2k_seed1", "hci_2k_seed1_ext"])
+    @Test(
+        "2,000 recorded events arrive intact, in order, stamped by the injected clock",
+        arguments: ["hci_2k_seed1", "hci_2k_seed1_ext"])
     func recordedEventsThroughSocketPair(fixture: String) async throws {
         let packets = Self.framed(try Self.fixture(fixture))
         #expect(packets.count == 2_000)
@@ -43,13 +44,14 @@ struct LinuxHCITransportTests {
         #expect(run.packets == packets)
         #expect(run.timestamps.allSatisfy { $0 == clock.now })
         #expect(run.linkTypes == [.hciH4])
-        #expect(run.batches < packets.count)  // reads were batched
-        #expect(commands == [
-            [0x01, 0x01, 0x10, 0x00],                                      // Read Local Version
-            [0x01, 0x0B, 0x20, 0x07, 0x00, 0xA0, 0x00, 0xA0, 0x00, 0x00, 0x00],  // scan parameters
-            [0x01, 0x0C, 0x20, 0x02, 0x01, 0x00],                          // enable
-            [0x01, 0x0C, 0x20, 0x02, 0x00, 0x00],                          // disable on stop
-        ])
+        #expect(run.batches < packets.count) // reads were batched
+        #expect(
+            commands == [
+                [0x01, 0x01, 0x10, 0x00], // Read Local Version
+                [0x01, 0x0B, 0x20, 0x07, 0x00, 0xA0, 0x00, 0xA0, 0x00, 0x00, 0x00], // scan parameters
+                [0x01, 0x0C, 0x20, 0x02, 0x01, 0x00], // enable
+                [0x01, 0x0C, 0x20, 0x02, 0x00, 0x00], // disable on stop
+            ])
         #expect(transport.filtersSet == [.commandResponses, .leMeta, .commandResponses, transport.originalFilter])
     }
 }

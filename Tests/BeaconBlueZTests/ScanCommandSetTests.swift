@@ -3,17 +3,20 @@ import Testing
 
 @Suite("ScanCommandSet")
 struct ScanCommandSetTests {
-    @Test("Extended only from HCI 5.0 (0x09) with LE Extended Advertising (bit 12)", arguments: [
-        (UInt8(0x06), UInt64?.some(0x1000), ScanCommandSet.legacy),   // 4.0, bit set: legacy (version)
-        (0x08, 0x1000, .legacy),                                      // 4.2
-        (0x09, 0x1000, .extended),                                    // 5.0 with the feature
-        (0x09, 0x0FFF, .legacy),                                      // 5.0 without it
-        (0x0D, 0x1000, .extended),                                    // 5.4
-        (0x0D, nil, .legacy),                                         // features unknown
-    ])
+    @Test(
+        "Extended only from HCI 5.0 (0x09) with LE Extended Advertising (bit 12)",
+        arguments: [
+            (UInt8(0x06), UInt64?.some(0x1000), ScanCommandSet.legacy), // 4.0, bit set: legacy (version)
+            (0x08, 0x1000, .legacy), // 4.2
+            (0x09, 0x1000, .extended), // 5.0 with the feature
+            (0x09, 0x0FFF, .legacy), // 5.0 without it
+            (0x0D, 0x1000, .extended), // 5.4
+            (0x0D, nil, .legacy), // features unknown
+        ])
     func selection(version: UInt8, features: UInt64?, expected: ScanCommandSet) {
-        let chosen = ScanCommandSet.preferred(version: LocalVersion(hciVersion: version),
-                                              features: features.map(LEFeatures.init(rawValue:)))
+        let chosen = ScanCommandSet.preferred(
+            version: LocalVersion(hciVersion: version),
+            features: features.map(LEFeatures.init(rawValue:)))
         #expect(chosen == expected)
     }
 

@@ -3,24 +3,28 @@ import Testing
 
 @Suite("ScanParameters")
 struct ScanParametersTests {
-    @Test("Times convert to 0.625 ms units", arguments: [
-        (Duration.microseconds(2_500), UInt16(0x0004)),   // spec minimum
-        (.milliseconds(10), 0x0010),
-        (.milliseconds(100), 0x00A0),
-        (.milliseconds(1_000), 0x0640),
-        (.milliseconds(10_240), 0x4000),                  // legacy maximum
-    ])
+    @Test(
+        "Times convert to 0.625 ms units",
+        arguments: [
+            (Duration.microseconds(2_500), UInt16(0x0004)), // spec minimum
+            (.milliseconds(10), 0x0010),
+            (.milliseconds(100), 0x00A0),
+            (.milliseconds(1_000), 0x0640),
+            (.milliseconds(10_240), 0x4000), // legacy maximum
+        ])
     func units(time: Duration, units: UInt16) throws {
         let scan = try ScanParameters(interval: time, window: time)
         #expect(scan.intervalUnits == units)
         #expect(scan.windowUnits == units)
     }
 
-    @Test("Out-of-range times and a window longer than the interval are refused", arguments: [
-        (Duration.milliseconds(2), Duration.milliseconds(2)),
-        (.milliseconds(10_241), .milliseconds(100)),
-        (.milliseconds(50), .milliseconds(100)),
-    ])
+    @Test(
+        "Out-of-range times and a window longer than the interval are refused",
+        arguments: [
+            (Duration.milliseconds(2), Duration.milliseconds(2)),
+            (.milliseconds(10_241), .milliseconds(100)),
+            (.milliseconds(50), .milliseconds(100)),
+        ])
     func invalid(interval: Duration, window: Duration) {
         #expect {
             try ScanParameters(interval: interval, window: window)

@@ -23,13 +23,16 @@ struct ScannerRun {
 
 /// Runs `scanner` until it has delivered `stopAfter` packets (then cancels it, as Ctrl-C would)
 /// or it returns or throws by itself.
-func runScanner<C: Clock>(_ configuration: BlueZScannerConfiguration, transport: any HCITransport, clock: C,
-                          stopAfter: Int = .max,
-                          onBatch: @escaping @Sendable (Int) async -> Void = { _ in }) async -> ScannerRun
+func runScanner<C: Clock>(
+    _ configuration: BlueZScannerConfiguration, transport: any HCITransport, clock: C,
+    stopAfter: Int = .max,
+    onBatch: @escaping @Sendable (Int) async -> Void = { _ in }
+) async -> ScannerRun
 where C.Instant == Timestamp, C.Duration == Duration {
     let log = EventLog()
-    let scanner = BlueZScanner(configuration: configuration, transport: transport, clock: clock,
-                               log: { log.append($0) })
+    let scanner = BlueZScanner(
+        configuration: configuration, transport: transport, clock: clock,
+        log: { log.append($0) })
     let task = Task { () -> ScannerRun in
         var run = ScannerRun()
         do {

@@ -19,11 +19,13 @@ final class SocketPairController: @unchecked Sendable {
 
     func start() {
         let context = Unmanaged.passRetained(self).toOpaque()
-        pthread_create(&thread, nil, { context in
-            let controller = Unmanaged<SocketPairController>.fromOpaque(context!).takeRetainedValue()
-            controller.serve()
-            return nil
-        }, context)
+        pthread_create(
+            &thread, nil,
+            { context in
+                let controller = Unmanaged<SocketPairController>.fromOpaque(context!).takeRetainedValue()
+                controller.serve()
+                return nil
+            }, context)
     }
 
     /// Waits for the controller thread to end (the scanner closed its end), then closes ours.
@@ -40,8 +42,9 @@ final class SocketPairController: @unchecked Sendable {
             guard count > 0 else { return }
             let command = Array(buffer[0..<count])
             commands.append(command)
-            let returned: [UInt8] = command[1] == 0x01 && command[2] == 0x10
-                ? [0x08, 0x00, 0x00, 0x08, 0x02, 0x00, 0x00, 0x00]   // Read Local Version: HCI 4.2
+            let returned: [UInt8] =
+                command[1] == 0x01 && command[2] == 0x10
+                ? [0x08, 0x00, 0x00, 0x08, 0x02, 0x00, 0x00, 0x00] // Read Local Version: HCI 4.2
                 : []
             send([0x04, 0x0E, UInt8(4 + returned.count), 0x01, command[1], command[2], 0x00] + returned)
             if command[1] == 0x0C, command[2] == 0x20, command[4] == 0x01 {

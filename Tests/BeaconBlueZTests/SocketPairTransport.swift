@@ -1,8 +1,9 @@
+import BeaconBlueZ
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import BeaconBlueZ
-import Synchronization
 
 /// An ``HCITransport`` whose socket is one end of a `socketpair(AF_UNIX, SOCK_SEQPACKET)`:
 /// reads, writes and close go through the real ``LinuxHCITransport`` code (poll + recv), so the
@@ -47,8 +48,10 @@ final class SocketPairTransport: HCITransport, Sendable {
         try linux.write(packet, to: socket)
     }
 
-    func read(from socket: HCISocket, into buffer: UnsafeMutableRawBufferPointer,
-              timeout: Duration) throws(HCISystemError) -> Int? {
+    func read(
+        from socket: HCISocket, into buffer: UnsafeMutableRawBufferPointer,
+        timeout: Duration
+    ) throws(HCISystemError) -> Int? {
         try linux.read(from: socket, into: buffer, timeout: timeout)
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BeaconCore
 
 @Suite("BluetoothAddress")
@@ -13,10 +14,12 @@ struct BluetoothAddressTests {
         #expect(out == wire)
     }
 
-    @Test("Parsing accepts colons or dashes in either case and rejects the rest", arguments: [
-        ("A4:C1:38:00:01:02", "a4:c1:38:00:01:02"),
-        ("a4-c1-38-00-01-02", "a4:c1:38:00:01:02"),
-    ])
+    @Test(
+        "Parsing accepts colons or dashes in either case and rejects the rest",
+        arguments: [
+            ("A4:C1:38:00:01:02", "a4:c1:38:00:01:02"),
+            ("a4-c1-38-00-01-02", "a4:c1:38:00:01:02"),
+        ])
     func parses(text: String, expected: String) {
         #expect(BluetoothAddress(text)?.description == expected)
     }

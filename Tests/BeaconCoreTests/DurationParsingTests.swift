@@ -1,26 +1,33 @@
 import Testing
+
 @testable import BeaconCore
 
 @Suite("Duration parsing")
 struct DurationParsingTests {
-    @Test("Configuration durations parse to the expected span", arguments: [
-        ("250ms", Int64(250_000_000)), ("3s", 3_000_000_000), ("1.5s", 1_500_000_000),
-        ("10m", 600_000_000_000), ("2h", 7_200_000_000_000), ("1d", 86_400_000_000_000),
-        ("1h30m", 5_400_000_000_000), (" 60s ", 60_000_000_000), ("5min", 300_000_000_000),
-        ("376us", 376_000), ("376µs", 376_000), ("12ns", 12), ("0", 0), ("24h", 86_400_000_000_000),
-    ])
+    @Test(
+        "Configuration durations parse to the expected span",
+        arguments: [
+            ("250ms", Int64(250_000_000)), ("3s", 3_000_000_000), ("1.5s", 1_500_000_000),
+            ("10m", 600_000_000_000), ("2h", 7_200_000_000_000), ("1d", 86_400_000_000_000),
+            ("1h30m", 5_400_000_000_000), (" 60s ", 60_000_000_000), ("5min", 300_000_000_000),
+            ("376us", 376_000), ("376µs", 376_000), ("12ns", 12), ("0", 0), ("24h", 86_400_000_000_000),
+        ])
     func parses(text: String, nanoseconds: Int64) {
         #expect(Duration(parsing: text)?.nanoseconds == nanoseconds)
     }
 
-    @Test("Bare numbers, unknown units and junk are rejected", arguments: ["", "60", "3 s x", "3sec", "s", "-3s", "1e3s", "3s4", "5 parsecs", "00"])
+    @Test(
+        "Bare numbers, unknown units and junk are rejected",
+        arguments: ["", "60", "3 s x", "3sec", "s", "-3s", "1e3s", "3s4", "5 parsecs", "00"])
     func rejects(text: String) {
         #expect(Duration(parsing: text) == nil)
     }
 
-    @Test("The human form reads back to the same duration", arguments: [
-        Duration.milliseconds(250), .seconds(3), .milliseconds(1500), .seconds(600), .seconds(5400), .seconds(90061),
-    ])
+    @Test(
+        "The human form reads back to the same duration",
+        arguments: [
+            Duration.milliseconds(250), .seconds(3), .milliseconds(1500), .seconds(600), .seconds(5400), .seconds(90061),
+        ])
     func roundTrips(duration: Duration) {
         #expect(Duration(parsing: duration.humanReadable) == duration)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BeaconCore
 
 @Suite("ManualClock")
@@ -6,7 +7,10 @@ struct ManualClockTests {
     @Test("Sleepers wake when the clock reaches their deadline, not before")
     func wakesAtDeadline() async throws {
         let clock = ManualClock(start: Timestamp(nanosecondsSinceEpoch: 0))
-        let task = Task { try await clock.sleep(until: clock.now + .seconds(5), tolerance: nil); return clock.now }
+        let task = Task {
+            try await clock.sleep(until: clock.now + .seconds(5), tolerance: nil)
+            return clock.now
+        }
         while clock.sleeperCount == 0 { await Task.yield() }
         clock.advance(by: .seconds(4))
         #expect(clock.sleeperCount == 1)

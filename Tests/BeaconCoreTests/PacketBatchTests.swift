@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BeaconCore
 
 @Suite("PacketBatch")
@@ -9,7 +10,9 @@ struct PacketBatchTests {
         batch.append([0x04, 0x3E, 0x00], timestamp: Timestamp(nanosecondsSinceEpoch: 1))
         batch.append(linkType: .nordicBLE, timestamp: Timestamp(nanosecondsSinceEpoch: 2)) { $0 += [9, 8] }
         var seen: [([UInt8], LinkType, Int64)] = []
-        batch.forEachPacket { record, bytes in seen.append((Array(bytes), record.linkType, record.timestamp.nanosecondsSinceEpoch)) }
+        batch.forEachPacket { record, bytes in
+            seen.append((Array(bytes), record.linkType, record.timestamp.nanosecondsSinceEpoch))
+        }
         #expect(seen.map(\.0) == [[0x04, 0x3E, 0x00], [9, 8]])
         #expect(seen.map(\.1) == [.hciH4, .nordicBLE])
         #expect(seen.map(\.2) == [1, 2])

@@ -1,15 +1,18 @@
 import Testing
+
 @testable import BeaconCore
 
 @Suite("Timestamp")
 struct TimestampTests {
-    @Test("RFC 3339 formatting against known instants", arguments: [
-        (Int64(0), "1970-01-01T00:00:00.000Z"),
-        (Int64(1_612_137_600_123_456_789), "2021-02-01T00:00:00.123Z"),
-        (Int64(951_782_400_000_000_000), "2000-02-29T00:00:00.000Z"),   // leap day
-        (Int64(-1_000_000), "1969-12-31T23:59:59.999Z"),
-        (Int64(1_735_689_599_999_000_000), "2024-12-31T23:59:59.999Z"),
-    ])
+    @Test(
+        "RFC 3339 formatting against known instants",
+        arguments: [
+            (Int64(0), "1970-01-01T00:00:00.000Z"),
+            (Int64(1_612_137_600_123_456_789), "2021-02-01T00:00:00.123Z"),
+            (Int64(951_782_400_000_000_000), "2000-02-29T00:00:00.000Z"), // leap day
+            (Int64(-1_000_000), "1969-12-31T23:59:59.999Z"),
+            (Int64(1_735_689_599_999_000_000), "2024-12-31T23:59:59.999Z"),
+        ])
     func formatsRFC3339(nanos: Int64, expected: String) {
         #expect(Timestamp(nanosecondsSinceEpoch: nanos).rfc3339String == expected)
     }
@@ -21,20 +24,24 @@ struct TimestampTests {
         #expect(Timestamp(microsecondsSinceEpoch: -1).unixSecondsString == "-1.999999")
     }
 
-    @Test("RFC 3339 parsing accepts offsets and fractions, rejects malformed text", arguments: [
-        ("2025-01-01T00:00:00Z", Int64(1_735_689_600_000_000_000)),
-        ("2025-01-01T02:00:00+02:00", Int64(1_735_689_600_000_000_000)),
-        ("2025-01-01 00:00:00.25Z", Int64(1_735_689_600_250_000_000)),
-        ("1999-12-31T19:00:00-05:00", Int64(946_684_800_000_000_000)),
-    ])
+    @Test(
+        "RFC 3339 parsing accepts offsets and fractions, rejects malformed text",
+        arguments: [
+            ("2025-01-01T00:00:00Z", Int64(1_735_689_600_000_000_000)),
+            ("2025-01-01T02:00:00+02:00", Int64(1_735_689_600_000_000_000)),
+            ("2025-01-01 00:00:00.25Z", Int64(1_735_689_600_250_000_000)),
+            ("1999-12-31T19:00:00-05:00", Int64(946_684_800_000_000_000)),
+        ])
     func parsesRFC3339(text: String, nanos: Int64) {
         #expect(Timestamp(rfc3339: text)?.nanosecondsSinceEpoch == nanos)
     }
 
-    @Test("Malformed RFC 3339 text is rejected", arguments: [
-        "", "2025-01-01", "2025-13-01T00:00:00Z", "2025-01-01T00:00:00", "2025-01-01T00:00:00.Z",
-        "2025-01-01T00:00:00Zjunk", "abcd-01-01T00:00:00Z",
-    ])
+    @Test(
+        "Malformed RFC 3339 text is rejected",
+        arguments: [
+            "", "2025-01-01", "2025-13-01T00:00:00Z", "2025-01-01T00:00:00", "2025-01-01T00:00:00.Z",
+            "2025-01-01T00:00:00Zjunk", "abcd-01-01T00:00:00Z",
+        ])
     func rejectsMalformed(text: String) {
         #expect(Timestamp(rfc3339: text) == nil)
     }

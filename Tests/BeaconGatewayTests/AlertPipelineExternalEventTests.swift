@@ -16,13 +16,16 @@ struct AlertPipelineExternalEventTests {
     /// Beacons 1 and 2 are seen at 0.5 s, 1.5 s and 2.5 s; `enter` fires for each at the 1 s
     /// cycle end, scheduling delivery for 09:01:01 (`delay: 1m`).
     static func twoPendingAlerts() throws -> (AlertPipeline, [AlertEvent]) {
-        let pipeline = try AlertPipelineTests.pipeline("""
+        let pipeline = try AlertPipelineTests.pipeline(
+            """
             alerts:
               - {id: welcome, strategy: enter, delay: 1m, cancelOn: [{event: closing}]}
             """)
         var events: [AlertEvent] = []
         for second in [0.5, 1.5, 2.5] {
-            for minor: UInt16 in [1, 2] { try pipeline.ingest(AlertPipelineTests.sighting(second, minor: minor)) { events.append($0.event) } }
+            for minor: UInt16 in [1, 2] {
+                try pipeline.ingest(AlertPipelineTests.sighting(second, minor: minor)) { events.append($0.event) }
+            }
         }
         return (pipeline, events)
     }
@@ -42,7 +45,9 @@ struct AlertPipelineExternalEventTests {
     @Test("posted for one beacon, it cancels that beacon's alert only; the other is delivered on time")
     func cancelsOne() throws {
         var (pipeline, events) = try Self.twoPendingAlerts()
-        try pipeline.post(.external(name: "closing", beacon: Self.beacon2), now: Self.t0 + .seconds(30)) { events.append($0.event) }
+        try pipeline.post(.external(name: "closing", beacon: Self.beacon2), now: Self.t0 + .seconds(30)) {
+            events.append($0.event)
+        }
         try pipeline.advance(to: Self.t0 + .seconds(120)) { events.append($0.event) }
         #expect(events.map(\.kind) == [.created, .created, .cancelled, .delivered])
         #expect(events[2].beacon == Self.beacon2)
@@ -104,9 +109,11 @@ struct AlertPipelineExternalEventTests {
 
     @Test("a presence as JSON: state, proximity, rounded distance and RSSI (none once gone), last seen")
     func presenceJSON() {
-        let presence = BeaconPresence(id: Self.beacon1, present: true, proximity: .near, distance: 1.23456, rssi: -67.26,
-                                      lastSeen: Self.t0)
-        #expect(presence.json == #"{"id":"ibeacon:74278BDA-B644-4520-8F0C-720EAF059935:1:1","state":"near","present":true,"#
+        let presence = BeaconPresence(
+            id: Self.beacon1, present: true, proximity: .near, distance: 1.23456, rssi: -67.26,
+            lastSeen: Self.t0)
+        #expect(
+            presence.json == #"{"id":"ibeacon:74278BDA-B644-4520-8F0C-720EAF059935:1:1","state":"near","present":true,"#
                 + #""proximity":"near","distance":1.23,"rssi":-67.3,"lastSeen":"2025-01-01T09:00:00.000Z"}"#)
         let gone = BeaconPresence(id: Self.beacon1, present: false, proximity: .unknown, lastSeen: Self.t0)
         #expect(gone.json.contains(#""state":"away","present":false"#))

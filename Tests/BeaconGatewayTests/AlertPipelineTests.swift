@@ -13,8 +13,9 @@ struct AlertPipelineTests {
     static let t0 = Timestamp(rfc3339: "2025-01-01T09:00:00Z")!
 
     static func sighting(_ seconds: Double, minor: UInt16 = 1) -> BeaconSighting {
-        BeaconSighting(timestamp: t0 + .milliseconds(Int64(seconds * 1000)), id: .iBeacon(uuid: uuid, major: 1, minor: minor),
-                       address: BluetoothAddress(rawValue: 0xA4C1_3800_0000 + UInt64(minor)), rssi: -60, measuredPower: -59)
+        BeaconSighting(
+            timestamp: t0 + .milliseconds(Int64(seconds * 1000)), id: .iBeacon(uuid: uuid, major: 1, minor: minor),
+            address: BluetoothAddress(rawValue: 0xA4C1_3800_0000 + UInt64(minor)), rssi: -60, measuredPower: -59)
     }
 
     static func pipeline(_ yaml: String) throws -> AlertPipeline {
@@ -27,7 +28,8 @@ struct AlertPipelineTests {
     /// 8 s — the pending alert is cancelled then, and never delivered.
     @Test("A region exit cancels a pending alert before it is due")
     func regionExitCancels() throws {
-        let pipeline = try Self.pipeline("""
+        let pipeline = try Self.pipeline(
+            """
             ranging:
               regions: [{id: lobby, match: {uuid: \(Self.uuid.uuidString)}, exitTimeout: 5s}]
             alerts:
@@ -63,7 +65,8 @@ struct AlertPipelineTests {
         // An LE Meta event claiming one advertising report but cut short after the address type.
         batch.append([0x04, 0x3E, 0x05, 0x02, 0x01, 0x03, 0x01, 0xAA], timestamp: Self.t0)
         // A well-formed ADV_NONCONN_IND iBeacon report (31 bytes of AD data, RSSI -60).
-        let ad: [UInt8] = [0x02, 0x01, 0x06, 0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15]
+        let ad: [UInt8] =
+            [0x02, 0x01, 0x06, 0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15]
             + Array(repeating: 0x11, count: 16) + [0x00, 0x01, 0x00, 0x02, 0xC5]
         let report: [UInt8] = [0x02, 0x01, 0x03, 0x00, 1, 2, 3, 4, 5, 6, UInt8(ad.count)] + ad + [0xC4]
         batch.append([0x04, 0x3E, UInt8(report.count)] + report, timestamp: Self.t0 + .milliseconds(10))

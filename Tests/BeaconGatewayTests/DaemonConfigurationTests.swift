@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconMQTT
 import Testing
+
 @testable import BeaconGateway
 
 @Suite("Daemon configuration: source, state, sinks")
@@ -11,7 +12,8 @@ struct DaemonConfigurationTests {
 
     @Test("source, state and every sink type are read with their settings and default names")
     func complete() throws {
-        let config = try Self.parse("""
+        let config = try Self.parse(
+            """
             source: replay:lobby.btsnoop
             state: /var/lib/beacond/state.sqlite
             maxBacklog: 500
@@ -24,60 +26,77 @@ struct DaemonConfigurationTests {
         #expect(config.source == .replay(path: "lobby.btsnoop", speed: nil))
         #expect(config.statePath == "/var/lib/beacond/state.sqlite")
         #expect(config.maxBacklog == 500)
-        #expect(config.sinks == [
-            SinkDefinition(name: "jsonl:-", kind: .jsonl(path: "-")),
-            SinkDefinition(name: "webhook:https://hooks.example/alerts",
-                           kind: .webhook(url: "https://hooks.example/alerts", secret: "abc", timeout: .seconds(2))),
-            SinkDefinition(name: "notifier", kind: .exec(command: "notify-send beacond", timeout: .seconds(30))),
-            SinkDefinition(name: "mqtt://127.0.0.1:1884/beacond/lobby/alerts",
-                           kind: .mqtt(MQTTSinkSettings(port: 1884, gateway: "lobby"))),
-        ])
+        #expect(
+            config.sinks == [
+                SinkDefinition(name: "jsonl:-", kind: .jsonl(path: "-")),
+                SinkDefinition(
+                    name: "webhook:https://hooks.example/alerts",
+                    kind: .webhook(url: "https://hooks.example/alerts", secret: "abc", timeout: .seconds(2))),
+                SinkDefinition(name: "notifier", kind: .exec(command: "notify-send beacond", timeout: .seconds(30))),
+                SinkDefinition(
+                    name: "mqtt://127.0.0.1:1884/beacond/lobby/alerts",
+                    kind: .mqtt(MQTTSinkSettings(port: 1884, gateway: "lobby"))),
+            ])
     }
 
-    @Test("each way of writing a source", arguments: [
-        ("source: simulate:site.yaml", SourceDefinition.simulate(path: "site.yaml", speed: nil)),
-        ("source: hci:hci1", .hci(adapter: "hci1")),
-        ("source: hci", .hci(adapter: nil)),
-        ("source: {replay: cap.pcap, speed: 10}", .replay(path: "cap.pcap", speed: 10)),
-        ("source: {simulate: site.yaml, speed: max}", .simulate(path: "site.yaml", speed: nil)),
-        ("source: {hci: hci1, active: true, interval: 200ms, window: 50ms, watchdog: 0s, record: air.btsnoop}",
-         .hci(HCISourceSettings(adapter: "hci1", active: true, interval: .milliseconds(200), window: .milliseconds(50),
-                                watchdog: nil, record: "air.btsnoop"))),
-        ("source: {hci: hci0, watchdog: 2m}", .hci(HCISourceSettings(adapter: "hci0", watchdog: .seconds(120)))),
-    ])
+    @Test(
+        "each way of writing a source",
+        arguments: [
+            ("source: simulate:site.yaml", SourceDefinition.simulate(path: "site.yaml", speed: nil)),
+            ("source: hci:hci1", .hci(adapter: "hci1")),
+            ("source: hci", .hci(adapter: nil)),
+            ("source: {replay: cap.pcap, speed: 10}", .replay(path: "cap.pcap", speed: 10)),
+            ("source: {simulate: site.yaml, speed: max}", .simulate(path: "site.yaml", speed: nil)),
+            (
+                "source: {hci: hci1, active: true, interval: 200ms, window: 50ms, watchdog: 0s, record: air.btsnoop}",
+                .hci(
+                    HCISourceSettings(
+                        adapter: "hci1", active: true, interval: .milliseconds(200), window: .milliseconds(50),
+                        watchdog: nil, record: "air.btsnoop"))
+            ),
+            ("source: {hci: hci0, watchdog: 2m}", .hci(HCISourceSettings(adapter: "hci0", watchdog: .seconds(120)))),
+        ])
     func sources(yaml: String, expected: SourceDefinition) throws {
         #expect(try Self.parse(yaml).source == expected)
     }
 
-    @Test("mistakes are located by line and say what would be right", arguments: [
-        ("source: radio:hci0\n", "gw.yaml:1", "unknown source 'radio'"),
-        ("sinks:\n  - {type: webhook, url: ftp://x}\n", "gw.yaml:2", "is not an http:// or https:// URL"),
-        ("sinks:\n  - type: jsonl\n    pth: out.jsonl\n", "gw.yaml:3", "unknown key 'pth'"),
-        ("sinks:\n  - {type: kafka}\n", "gw.yaml:2", "is not one of: jsonl, webhook, exec, mqtt"),
-        ("sinks:\n  - {type: exec}\n", "gw.yaml:2", "missing 'command'"),
-        ("sinks:\n  - {type: jsonl}\n  - {type: jsonl, path: -}\n", "gw.yaml:3", "two sinks are named 'jsonl:-'"),
-        ("source: {replay: a.pcap, speed: 0}\n", "gw.yaml:1", "speed must be max or a positive factor"),
-        ("source:\n  hci: hci0\n  interval: 50ms\n  window: 100ms\n", "gw.yaml:3", "longer than the interval"),
-        ("source:\n  hci: hci0\n  interval: 1ms\n", "gw.yaml:3", "outside 2.5 ms"),
-        ("source:\n  replay: a.pcap\n  record: b.btsnoop\n", "gw.yaml:3", "record applies to a radio"),
-        ("source: {hci: hci0, actve: true}\n", "gw.yaml:1", "unknown key 'actve'"),
-        ("alerts:\n  - id: a\n    strategy: enter\n    callback: not a url at all\n", "gw.yaml:4",
-         "callback 'not a url at all' is not an http:// or https:// URL"),
-        ("alerts:\n  - id: a\n    strategy: enter\n    callback: http://127.0.0.1:1/x\n    callbackError: \"https:///x\"\n",
-         "gw.yaml:5", "callbackError 'https:///x' is not an http:// or https:// URL"),
-        ("source: hci\nsinks:\n  - {type: jsonl}\nalerts:\n  - id: a\n    strategy: enter\n    callback: http://127.0.0.1:1/x\n",
-         "gw.yaml:7", "alert 'a' has callbacks, but no sink sends them"),
-        ("sinks:\n  - {type: exec, command: x, timeout: 0s}\n", "gw.yaml:2", "timeout must be positive"),
-        ("stat: x.sqlite\n", "gw.yaml:1", "did you mean 'state'?"),
-        ("http: {listen: 9464}\n", "gw.yaml:1", "is not HOST:PORT"),
-        ("http: {listen: \"127.0.0.1:70000\"}\n", "gw.yaml:1", "is not HOST:PORT"),
-        ("http: maybe\n", "gw.yaml:1", "is not on, off or {listen: HOST:PORT}"),
-        ("sinks:\n  - {type: mqtt, password: x}\n", "gw.yaml:2", "a password needs a username"),
-        ("sinks:\n  - {type: mqtt, tls: {cert: c.pem}}\n", "gw.yaml:2", "missing 'ca'"),
-        ("sinks:\n  - {type: mqtt, tls: {ca: a.pem, cert: c.pem}}\n", "gw.yaml:2", "give both 'cert' and 'key'"),
-        ("sinks:\n  - {type: mqtt, gateway: a/b}\n", "gw.yaml:2", "cannot be used in MQTT topics"),
-        ("sinks:\n  - {type: mqtt, beacons: false, homeAssistant: true}\n", "gw.yaml:2", "needs 'beacons: true'"),
-    ])
+    @Test(
+        "mistakes are located by line and say what would be right",
+        arguments: [
+            ("source: radio:hci0\n", "gw.yaml:1", "unknown source 'radio'"),
+            ("sinks:\n  - {type: webhook, url: ftp://x}\n", "gw.yaml:2", "is not an http:// or https:// URL"),
+            ("sinks:\n  - type: jsonl\n    pth: out.jsonl\n", "gw.yaml:3", "unknown key 'pth'"),
+            ("sinks:\n  - {type: kafka}\n", "gw.yaml:2", "is not one of: jsonl, webhook, exec, mqtt"),
+            ("sinks:\n  - {type: exec}\n", "gw.yaml:2", "missing 'command'"),
+            ("sinks:\n  - {type: jsonl}\n  - {type: jsonl, path: -}\n", "gw.yaml:3", "two sinks are named 'jsonl:-'"),
+            ("source: {replay: a.pcap, speed: 0}\n", "gw.yaml:1", "speed must be max or a positive factor"),
+            ("source:\n  hci: hci0\n  interval: 50ms\n  window: 100ms\n", "gw.yaml:3", "longer than the interval"),
+            ("source:\n  hci: hci0\n  interval: 1ms\n", "gw.yaml:3", "outside 2.5 ms"),
+            ("source:\n  replay: a.pcap\n  record: b.btsnoop\n", "gw.yaml:3", "record applies to a radio"),
+            ("source: {hci: hci0, actve: true}\n", "gw.yaml:1", "unknown key 'actve'"),
+            (
+                "alerts:\n  - id: a\n    strategy: enter\n    callback: not a url at all\n", "gw.yaml:4",
+                "callback 'not a url at all' is not an http:// or https:// URL"
+            ),
+            (
+                "alerts:\n  - id: a\n    strategy: enter\n    callback: http://127.0.0.1:1/x\n    callbackError: \"https:///x\"\n",
+                "gw.yaml:5", "callbackError 'https:///x' is not an http:// or https:// URL"
+            ),
+            (
+                "source: hci\nsinks:\n  - {type: jsonl}\nalerts:\n  - id: a\n    strategy: enter\n    callback: http://127.0.0.1:1/x\n",
+                "gw.yaml:7", "alert 'a' has callbacks, but no sink sends them"
+            ),
+            ("sinks:\n  - {type: exec, command: x, timeout: 0s}\n", "gw.yaml:2", "timeout must be positive"),
+            ("stat: x.sqlite\n", "gw.yaml:1", "did you mean 'state'?"),
+            ("http: {listen: 9464}\n", "gw.yaml:1", "is not HOST:PORT"),
+            ("http: {listen: \"127.0.0.1:70000\"}\n", "gw.yaml:1", "is not HOST:PORT"),
+            ("http: maybe\n", "gw.yaml:1", "is not on, off or {listen: HOST:PORT}"),
+            ("sinks:\n  - {type: mqtt, password: x}\n", "gw.yaml:2", "a password needs a username"),
+            ("sinks:\n  - {type: mqtt, tls: {cert: c.pem}}\n", "gw.yaml:2", "missing 'ca'"),
+            ("sinks:\n  - {type: mqtt, tls: {ca: a.pem, cert: c.pem}}\n", "gw.yaml:2", "give both 'cert' and 'key'"),
+            ("sinks:\n  - {type: mqtt, gateway: a/b}\n", "gw.yaml:2", "cannot be used in MQTT topics"),
+            ("sinks:\n  - {type: mqtt, beacons: false, homeAssistant: true}\n", "gw.yaml:2", "needs 'beacons: true'"),
+        ])
     func mistakes(yaml: String, place: String, message: String) {
         #expect {
             try Self.parse(yaml)
@@ -87,14 +106,16 @@ struct DaemonConfigurationTests {
         }
     }
 
-    @Test("http: is off unless given; on means 127.0.0.1:9464; listen takes HOST:PORT (IPv6 in brackets)", arguments: [
-        ("", nil),
-        ("http: off\n", nil),
-        ("http: on\n", ControlConfiguration(host: "127.0.0.1", port: 9464)),
-        ("http: {}\n", ControlConfiguration(host: "127.0.0.1", port: 9464)),
-        ("http: {listen: \"0.0.0.0:9100\"}\n", ControlConfiguration(host: "0.0.0.0", port: 9100)),
-        ("http: {listen: \"[::1]:0\"}\n", ControlConfiguration(host: "::1", port: 0)),
-    ] as [(String, ControlConfiguration?)])
+    @Test(
+        "http: is off unless given; on means 127.0.0.1:9464; listen takes HOST:PORT (IPv6 in brackets)",
+        arguments: [
+            ("", nil),
+            ("http: off\n", nil),
+            ("http: on\n", ControlConfiguration(host: "127.0.0.1", port: 9464)),
+            ("http: {}\n", ControlConfiguration(host: "127.0.0.1", port: 9464)),
+            ("http: {listen: \"0.0.0.0:9100\"}\n", ControlConfiguration(host: "0.0.0.0", port: 9100)),
+            ("http: {listen: \"[::1]:0\"}\n", ControlConfiguration(host: "::1", port: 0)),
+        ] as [(String, ControlConfiguration?)])
     func control(yaml: String, expected: ControlConfiguration?) throws {
         #expect(try Self.parse(yaml).control == expected)
     }
@@ -110,7 +131,8 @@ struct DaemonConfigurationTests {
 
     @Test("an mqtt sink's credentials, TLS, status, beacon state and Home Assistant discovery")
     func mqttSettings() throws {
-        let config = try Self.parse("""
+        let config = try Self.parse(
+            """
             sinks:
               - type: mqtt
                 host: broker.local

@@ -2,6 +2,7 @@ import BeaconHTTP
 import BeaconTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,20 +15,20 @@ struct DaemonControlTests {
     static func configuration(listen: String, in directory: URL, name: String = "gateway.yaml") throws -> String {
         let path = directory.appendingPathComponent(name).path
         try """
-            source: {simulate: \(TestPaths.repositoryRoot)/Simulator/Scenarios/lobby.yaml, speed: 1}
-            http: {listen: "\(listen)"}
-            sinks:
-              - {type: jsonl, path: "-"}
-            alerts:
-              - id: lobby-dwell
-                match: {uuid: 5A4BCFCE-174E-4BAC-A814-092E77F6B7E5}
-                strategy: time
-                parameters: {dwell: 5s, gap: 10s, maxTimeBeforeReset: 60s}
-                delay: 1h
-                cancelOn: [{event: closing}]
-                content: {title: Welcome, message: Hello}
+        source: {simulate: \(TestPaths.repositoryRoot)/Simulator/Scenarios/lobby.yaml, speed: 1}
+        http: {listen: "\(listen)"}
+        sinks:
+          - {type: jsonl, path: "-"}
+        alerts:
+          - id: lobby-dwell
+            match: {uuid: 5A4BCFCE-174E-4BAC-A814-092E77F6B7E5}
+            strategy: time
+            parameters: {dwell: 5s, gap: 10s, maxTimeBeforeReset: 60s}
+            delay: 1h
+            cancelOn: [{event: closing}]
+            content: {title: Welcome, message: Hello}
 
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        """.write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
@@ -50,7 +51,9 @@ struct DaemonControlTests {
     func postEventCancels() async throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let daemon = try RunningDaemon(arguments: ["run", "--config", try Self.configuration(listen: "127.0.0.1:0", in: directory)])
+        let daemon = try RunningDaemon(arguments: [
+            "run", "--config", try Self.configuration(listen: "127.0.0.1:0", in: directory),
+        ])
         let announced = try #require(daemon.errorLine(containing: "control endpoint on http://127.0.0.1:"))
         let url = try #require(announced.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
         let created = try #require(daemon.outputLine(containing: #""event":"created""#))
@@ -58,7 +61,8 @@ struct DaemonControlTests {
 
         let post = try CommandRun(TestPaths.beacond, ["post-event", "closing", "--to", url])
         #expect(post.status == 0, "\(post.standardError)")
-        #expect(post.standardOutput.hasPrefix(#"{"event":"closing","beacon":null,"time":"2025-01-01T09:"#), "\(post.standardOutput)")
+        #expect(
+            post.standardOutput.hasPrefix(#"{"event":"closing","beacon":null,"time":"2025-01-01T09:"#), "\(post.standardOutput)")
         #expect(post.standardOutput.hasSuffix(#","cancelled":1}"# + "\n"), "\(post.standardOutput)")
 
         let cancelled = try #require(daemon.outputLine(containing: #""event":"cancelled""#))
@@ -66,10 +70,12 @@ struct DaemonControlTests {
 
         let (status, text) = try await Self.get(url + "/metrics")
         #expect(status == 200)
-        for expected in [#"beacond_external_events_total{name="closing"} 1"#,
-                         #"beacond_alert_events_total{alert="lobby-dwell",event="created"} 1"#,
-                         #"beacond_alert_events_total{alert="lobby-dwell",event="cancelled"} 1"#,
-                         #"beacond_sink_deliveries_total{sink="jsonl:-"} 2"#] {
+        for expected in [
+            #"beacond_external_events_total{name="closing"} 1"#,
+            #"beacond_alert_events_total{alert="lobby-dwell",event="created"} 1"#,
+            #"beacond_alert_events_total{alert="lobby-dwell",event="cancelled"} 1"#,
+            #"beacond_sink_deliveries_total{sink="jsonl:-"} 2"#,
+        ] {
             #expect(text.contains(expected), "missing \(expected)")
         }
         let packets = text.split(separator: "\n").first { $0.hasPrefix("beacond_packets_received_total ") }
@@ -100,11 +106,17 @@ struct DaemonControlTests {
     func portInUse() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let holder = try RunningDaemon(arguments: ["run", "--config", try Self.configuration(listen: "127.0.0.1:0", in: directory)])
+        let holder = try RunningDaemon(arguments: [
+            "run", "--config", try Self.configuration(listen: "127.0.0.1:0", in: directory),
+        ])
         let announced = try #require(holder.errorLine(containing: "control endpoint on http://127.0.0.1:"))
         let port = try #require(announced.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) })
-        let second = try CommandRun(TestPaths.beacond, ["run", "--config",
-                                                        try Self.configuration(listen: "127.0.0.1:\(port)", in: directory, name: "second.yaml")])
+        let second = try CommandRun(
+            TestPaths.beacond,
+            [
+                "run", "--config",
+                try Self.configuration(listen: "127.0.0.1:\(port)", in: directory, name: "second.yaml"),
+            ])
         #expect(second.status == 2)
         #expect(second.standardError.contains("cannot listen on 127.0.0.1:\(port)"), "\(second.standardError)")
         kill(holder.process.processIdentifier, SIGTERM)

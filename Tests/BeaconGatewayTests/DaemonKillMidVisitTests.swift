@@ -4,6 +4,7 @@ import BeaconStore
 import BeaconTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,7 +33,8 @@ struct DaemonKillMidVisitTests {
         /// Writes a configuration replaying `capture` (paced at `speed`) into `alerts.jsonl`.
         func configuration(_ name: String, capture: String, speed: Int?, firing: String) throws -> String {
             let source = speed.map { "{replay: \(path(capture)), speed: \($0)}" } ?? "replay:\(path(capture))"
-            let text = "source: \(source)\nstate: \(path("state-\(name).sqlite"))\n"
+            let text =
+                "source: \(source)\nstate: \(path("state-\(name).sqlite"))\n"
                 + "sinks:\n  - {type: jsonl, path: \(path("alerts-\(name).jsonl"))}\nalerts:\n"
                 + DaemonKillMidVisitTests.alert.replacingOccurrences(of: "FIRING", with: firing)
             try text.write(toFile: path(name + ".yaml"), atomically: true, encoding: .utf8)
@@ -63,12 +65,14 @@ struct DaemonKillMidVisitTests {
         return process
     }
 
-    @Test("killed mid-visit and restarted: the events of an uninterrupted run", arguments: [
-        ("every-activation", 5.6),   // about 280 s of capture: visit 3, before its alert at 301 s
-        ("every-activation", 1.4),   // about 70 s: visit 1, after its alert at 61 s
-        ("once-per-beacon", 2.9),    // about 145 s: visit 2
-        ("first", 1.0),              // about 50 s: visit 1, before its alert
-    ])
+    @Test(
+        "killed mid-visit and restarted: the events of an uninterrupted run",
+        arguments: [
+            ("every-activation", 5.6), // about 280 s of capture: visit 3, before its alert at 301 s
+            ("every-activation", 1.4), // about 70 s: visit 1, after its alert at 61 s
+            ("once-per-beacon", 2.9), // about 145 s: visit 2
+            ("first", 1.0), // about 50 s: visit 1, before its alert
+        ])
     func killMidVisit(_ firing: String, _ killAfter: Double) throws {
         let workspace = try Workspace()
         defer { try? FileManager.default.removeItem(atPath: workspace.directory) }
@@ -89,16 +93,19 @@ struct DaemonKillMidVisitTests {
 
         // Where the saved state stops: re-hear everything from the end of that cycle on.
         let clock = try SQLiteAlertStateStore(path: workspace.path("state-crash.sqlite")).load().strategyClock
-        let rest = Timeline(present: timeline.present.compactMap { from, to in
-            let resume = clock.map { Double(($0 - Timeline.start).components.seconds) } ?? 0
-            return to <= resume ? nil : (max(from, resume), to)
-        })
+        let rest = Timeline(
+            present: timeline.present.compactMap { from, to in
+                let resume = clock.map { Double(($0 - Timeline.start).components.seconds) } ?? 0
+                return to <= resume ? nil : (max(from, resume), to)
+            })
         try rest.writeCapture(to: workspace.path("rest.btsnoop"))
         let yaml = try workspace.configuration("crash", capture: "rest.btsnoop", speed: nil, firing: firing)
         let second = try Self.run(yaml)
         second.waitUntilExit()
         #expect(second.terminationStatus == 0)
-        #expect(try workspace.events("crash") == expected,
-                "killed after \(killAfter) s (state saved to \(clock.map { "\(($0 - Timeline.start).components.seconds) s" } ?? "nothing"))")
+        #expect(
+            try workspace.events("crash") == expected,
+            "killed after \(killAfter) s (state saved to \(clock.map { "\(($0 - Timeline.start).components.seconds) s" } ?? "nothing"))"
+        )
     }
 }

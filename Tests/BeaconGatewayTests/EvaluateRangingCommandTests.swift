@@ -18,8 +18,9 @@ struct EvaluateRangingCommandTests {
         let here = try CommandRun(TestPaths.beacond, ["evaluate-ranging"], directory: TestPaths.repositoryRoot)
         #expect(here.status == 0, "\(here.standardError)")
         #expect(here.standardOutput.contains("| filter |"))
-        let elsewhere = try CommandRun(TestPaths.beacond, ["evaluate-ranging", "--data", TestPaths.repositoryRoot + "/Data/rssi"],
-                                       directory: FileManager.default.temporaryDirectory.path)
+        let elsewhere = try CommandRun(
+            TestPaths.beacond, ["evaluate-ranging", "--data", TestPaths.repositoryRoot + "/Data/rssi"],
+            directory: FileManager.default.temporaryDirectory.path)
         #expect(elsewhere.status == 0, "\(elsewhere.standardError)")
         #expect(elsewhere.standardOutput == here.standardOutput)
     }

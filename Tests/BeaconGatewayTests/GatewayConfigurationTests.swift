@@ -1,5 +1,5 @@
-import BeaconCore
 import BeaconAlerting
+import BeaconCore
 import BeaconPipeline
 import BeaconRanging
 import BeaconStrategies
@@ -7,6 +7,7 @@ import BeaconTestSupport
 import Foundation
 import FoundationEssentials
 import Testing
+
 @testable import BeaconGateway
 
 @Suite("Gateway configuration")
@@ -41,20 +42,32 @@ struct GatewayConfigurationTests {
         #expect(config.alerts[1].content.data == ["room": "12"])
     }
 
-    @Test("Mistakes are reported with file, line and what would be right", arguments: [
-        ("alerts:\n  - id: a\n    strategy: time\n    contnet: {title: x}\n",
-         "gw.yaml:4", "unknown key 'contnet'", "did you mean 'content'?"),
-        ("alerts:\n  - id: a\n    match: {uuid: not-a-uuid}\n    strategy: time\n",
-         "gw.yaml:3", "expected a UUID", "not-a-uuid"),
-        ("alerts:\n  - id: a\n    match: {uuid: 74278BDA-B644-4520-8F0C-720EAF059935, minor: 3}\n    strategy: time\n",
-         "gw.yaml:3", "'minor' needs 'major'", "alerts[0].match"),
-        ("alerts:\n  - id: a\n    strategy: time\n  - id: a\n    strategy: time\n",
-         "gw.yaml:4", "duplicate alert id 'a'", "unique"),
-        ("alerts:\n  - id: a\n", "gw.yaml:2", "missing 'strategy'", "alerts[0]"),
-        ("alerts:\n  - id: a\n    match: {uuid: 74278BDA-B644-4520-8F0C-720EAF059935, major: 70000}\n    strategy: t\n",
-         "gw.yaml:3", "out of range 0…65535", "major"),
-        ("alerts: [\n", "gw.yaml:2", "invalid YAML", "did not find expected node"),
-    ])
+    @Test(
+        "Mistakes are reported with file, line and what would be right",
+        arguments: [
+            (
+                "alerts:\n  - id: a\n    strategy: time\n    contnet: {title: x}\n",
+                "gw.yaml:4", "unknown key 'contnet'", "did you mean 'content'?"
+            ),
+            (
+                "alerts:\n  - id: a\n    match: {uuid: not-a-uuid}\n    strategy: time\n",
+                "gw.yaml:3", "expected a UUID", "not-a-uuid"
+            ),
+            (
+                "alerts:\n  - id: a\n    match: {uuid: 74278BDA-B644-4520-8F0C-720EAF059935, minor: 3}\n    strategy: time\n",
+                "gw.yaml:3", "'minor' needs 'major'", "alerts[0].match"
+            ),
+            (
+                "alerts:\n  - id: a\n    strategy: time\n  - id: a\n    strategy: time\n",
+                "gw.yaml:4", "duplicate alert id 'a'", "unique"
+            ),
+            ("alerts:\n  - id: a\n", "gw.yaml:2", "missing 'strategy'", "alerts[0]"),
+            (
+                "alerts:\n  - id: a\n    match: {uuid: 74278BDA-B644-4520-8F0C-720EAF059935, major: 70000}\n    strategy: t\n",
+                "gw.yaml:3", "out of range 0…65535", "major"
+            ),
+            ("alerts: [\n", "gw.yaml:2", "invalid YAML", "did not find expected node"),
+        ])
     func errors(yaml: String, place: String, what: String, hint: String) {
         do {
             _ = try GatewayConfiguration(node: ConfigNode(yaml: yaml, file: "gw.yaml"))
@@ -80,26 +93,31 @@ struct GatewayConfigurationTests {
 struct GatewayConfigurationSectionTests {
     @Test("The ranging section sets every knob and regions exit on their own timeouts")
     func rangingSection() throws {
-        let config = try GatewayConfiguration(node: ConfigNode(yaml: """
-            ranging:
-              cycle: 2s
-              grace: 4s
-              retention: 40s
-              filter: kalman
-              spikeClamp: 8
-              pathLossExponent: 2.2
-              measuredPower: -61
-              proximity: {immediate: 0.4, near: 2.5}
-              exitTimeout: 12s
-              regions:
-                - {id: lobby, match: {uuid: 74278BDA-B644-4520-8F0C-720EAF059935, major: 1}, exitTimeout: 20s}
-                - {id: all}
-            """))
+        let config = try GatewayConfiguration(
+            node: ConfigNode(
+                yaml: """
+                    ranging:
+                      cycle: 2s
+                      grace: 4s
+                      retention: 40s
+                      filter: kalman
+                      spikeClamp: 8
+                      pathLossExponent: 2.2
+                      measuredPower: -61
+                      proximity: {immediate: 0.4, near: 2.5}
+                      exitTimeout: 12s
+                      regions:
+                        - {id: lobby, match: {uuid: 74278BDA-B644-4520-8F0C-720EAF059935, major: 1}, exitTimeout: 20s}
+                        - {id: all}
+                    """))
         let ranging = config.ranging
         #expect(ranging.cycleLength == .seconds(2) && ranging.missedScanGrace == .seconds(4))
         #expect(ranging.retention == .seconds(40) && ranging.spikeClamp == 8)
         #expect(ranging.filter.name == "kalman")
-        guard case .logDistance(let model) = ranging.distanceModel else { Issue.record("not log-distance"); return }
+        guard case .logDistance(let model) = ranging.distanceModel else {
+            Issue.record("not log-distance")
+            return
+        }
         #expect(model.exponent == 2.2)
         #expect(ranging.defaultMeasuredPower == -61)
         #expect(ranging.proximity.immediateBelow == 0.4 && ranging.proximity.nearBelow == 2.5)
@@ -111,12 +129,14 @@ struct GatewayConfigurationSectionTests {
         #expect(!ranging.regions[0].contains(.iBeacon(uuid: uuid, major: 2, minor: 9)))
     }
 
-    @Test("Ranging mistakes name the key and the choices", arguments: [
-        ("ranging:\n  filter: median\n", "unknown filter 'median'", "arma"),
-        ("ranging:\n  cycle: fast\n", "ranging.cycle", "expected a duration"),
-        ("ranging:\n  regions:\n    - {id: a}\n    - {id: a}\n", "duplicate region id 'a'", "ranging.regions[1]"),
-        ("ranging:\n  distanceModel: curve-fitted\n  pathLossExponent: 2\n", "log-distance model only", "pathLossExponent"),
-    ])
+    @Test(
+        "Ranging mistakes name the key and the choices",
+        arguments: [
+            ("ranging:\n  filter: median\n", "unknown filter 'median'", "arma"),
+            ("ranging:\n  cycle: fast\n", "ranging.cycle", "expected a duration"),
+            ("ranging:\n  regions:\n    - {id: a}\n    - {id: a}\n", "duplicate region id 'a'", "ranging.regions[1]"),
+            ("ranging:\n  distanceModel: curve-fitted\n  pathLossExponent: 2\n", "log-distance model only", "pathLossExponent"),
+        ])
     func rangingErrors(yaml: String, what: String, hint: String) {
         #expect(throws: ConfigurationError.self) { try GatewayConfiguration(node: ConfigNode(yaml: yaml)) }
         do { _ = try GatewayConfiguration(node: ConfigNode(yaml: yaml)) } catch {
@@ -160,8 +180,10 @@ struct ReadmeConfigurationTests {
         let section = try #require(readme.range(of: "## Configuration"))
         let start = try #require(readme.range(of: "```yaml\n", range: section.upperBound..<readme.endIndex))
         let end = try #require(readme.range(of: "```", range: start.upperBound..<readme.endIndex))
-        let config = try GatewayConfiguration(node: ConfigNode(yaml: String(readme[start.upperBound..<end.lowerBound]),
-                                                               file: "README.md"))
+        let config = try GatewayConfiguration(
+            node: ConfigNode(
+                yaml: String(readme[start.upperBound..<end.lowerBound]),
+                file: "README.md"))
         #expect(config.alerts.map(\.id) == ["lobby-dwell"])
         #expect(config.ranging.regions.map(\.id) == ["lobby"])
         _ = try AlertPipeline(configuration: config, registry: .builtIn())

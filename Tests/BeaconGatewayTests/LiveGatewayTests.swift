@@ -30,8 +30,9 @@ struct LiveGatewayTests {
                 """
             clock = ManualClock(start: LiveGatewayTests.t0)
             source = PushedSource()
-            let gateway = try buildGateway(GatewayConfiguration(node: ConfigNode(yaml: yaml)), source: source, isLive: true,
-                                           clock: AnyTimestampClock(clock))
+            let gateway = try buildGateway(
+                GatewayConfiguration(node: ConfigNode(yaml: yaml)), source: source, isLive: true,
+                clock: AnyTimestampClock(clock))
             self.gateway = gateway
             task = Task { try await gateway.run() }
         }
@@ -87,9 +88,10 @@ struct LiveGatewayTests {
 
     @Test("A posted event on a live source happens at the clock's time and cancels the pending alert")
     func postedEventAtClockTime() async throws {
-        let running = try Running(alerts: """
-              - {id: welcome, match: {uuid: \(Self.uuid.uuidString)}, strategy: enter, delay: 1m, cancelOn: [{event: closing}]}
-            """)
+        let running = try Running(
+            alerts: """
+                  - {id: welcome, match: {uuid: \(Self.uuid.uuidString)}, strategy: enter, delay: 1m, cancelOn: [{event: closing}]}
+                """)
         await running.push([(Self.t0 + .milliseconds(500), 1)])
         await running.tick(to: Self.t0 + .seconds(3))
         running.clock.advance(by: .milliseconds(250))
@@ -108,10 +110,12 @@ struct LiveGatewayTests {
         try server.serve(RemoteAlertDefinitionsTests.versionA)
         let clock = ManualClock(start: Self.t0)
         let source = PushedSource()
-        let configuration = try GatewayConfiguration(node: ConfigNode(yaml: """
-            sinks: [{type: jsonl, path: /dev/null}]
-            alerts: {url: "\(server.url)", checkEvery: 30s}
-            """))
+        let configuration = try GatewayConfiguration(
+            node: ConfigNode(
+                yaml: """
+                    sinks: [{type: jsonl, path: /dev/null}]
+                    alerts: {url: "\(server.url)", checkEvery: 30s}
+                    """))
         let gateway = try buildGateway(configuration, source: source, isLive: true, clock: AnyTimestampClock(clock))
         let task = Task { try await gateway.run() }
         #expect(await eventually { gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"] })

@@ -12,23 +12,30 @@ struct RangingConfigurationNodeTests {
         try GatewayConfiguration(node: ConfigNode(yaml: "ranging:\n" + yaml, file: "gw.yaml")).ranging
     }
 
-    @Test("a filter by name keeps its defaults; a mapping sets the parameters it names", arguments: [
-        ("  filter: kalman\n", RSSIFilterKind.kalman(.init())),
-        ("  filter: {kind: kalman, processNoise: 0.02}\n", .kalman(.init(processNoise: 0.02, measurementNoise: 4))),
-        ("  filter: {kind: arma, speed: 0.25}\n", .arma(.init(speed: 0.25))),
-        ("  filter: {kind: one-euro, beta: 0.5}\n", .oneEuro(.init(minCutoff: 1, beta: 0.5, derivativeCutoff: 1))),
-        ("  filter: {kind: percentile, percentile: 0.5, window: 5s}\n",
-         .percentile(.init(percentile: 0.5, window: .seconds(5)))),
-        ("  filter: {kind: running-average, window: 10s, maxSamples: 50}\n",
-         .runningAverage(.init(window: .seconds(10), maxSamples: 50))),
-    ])
+    @Test(
+        "a filter by name keeps its defaults; a mapping sets the parameters it names",
+        arguments: [
+            ("  filter: kalman\n", RSSIFilterKind.kalman(.init())),
+            ("  filter: {kind: kalman, processNoise: 0.02}\n", .kalman(.init(processNoise: 0.02, measurementNoise: 4))),
+            ("  filter: {kind: arma, speed: 0.25}\n", .arma(.init(speed: 0.25))),
+            ("  filter: {kind: one-euro, beta: 0.5}\n", .oneEuro(.init(minCutoff: 1, beta: 0.5, derivativeCutoff: 1))),
+            (
+                "  filter: {kind: percentile, percentile: 0.5, window: 5s}\n",
+                .percentile(.init(percentile: 0.5, window: .seconds(5)))
+            ),
+            (
+                "  filter: {kind: running-average, window: 10s, maxSamples: 50}\n",
+                .runningAverage(.init(window: .seconds(10), maxSamples: 50))
+            ),
+        ])
     func filters(_ yaml: String, _ expected: RSSIFilterKind) throws {
         #expect(try Self.ranging(yaml).filter == expected)
     }
 
     @Test("calibrations are read per beacon")
     func calibrations() throws {
-        let ranging = try Self.ranging("""
+        let ranging = try Self.ranging(
+            """
               calibrations:
                 - {beacon: "ibeacon:74278BDA-B644-4520-8F0C-720EAF059935:1:2", measuredPower: -63, pathLossExponent: 2.1}
                 - {beacon: "eddystone-uid:0102030405060708090a:0000000000aa", measuredPower: -70}
@@ -60,14 +67,18 @@ struct RangingConfigurationNodeTests {
         #expect(abs(calibrated - pow(10, 10.0 / 20)) < 0.01)
     }
 
-    @Test("mistakes are located and say what is right", arguments: [
-        ("  filter: {kind: kalman, speed: 0.1}\n", "gw.yaml:2", "unknown key 'speed'"),
-        ("  filter: {kind: smooth}\n", "gw.yaml:2", "unknown filter 'smooth'"),
-        ("  filter: {kind: arma, speed: 2}\n", "gw.yaml:2", "speed must be in (0, 1]"),
-        ("  calibrations: [{beacon: lobby, measuredPower: -60}]\n", "gw.yaml:2", "'lobby' is not a beacon id"),
-        ("  calibrations:\n    - {beacon: \"74278BDA-B644-4520-8F0C-720EAF059935:1:1\"}\n", "gw.yaml:3",
-         "gives measuredPower, pathLossExponent or both"),
-    ])
+    @Test(
+        "mistakes are located and say what is right",
+        arguments: [
+            ("  filter: {kind: kalman, speed: 0.1}\n", "gw.yaml:2", "unknown key 'speed'"),
+            ("  filter: {kind: smooth}\n", "gw.yaml:2", "unknown filter 'smooth'"),
+            ("  filter: {kind: arma, speed: 2}\n", "gw.yaml:2", "speed must be in (0, 1]"),
+            ("  calibrations: [{beacon: lobby, measuredPower: -60}]\n", "gw.yaml:2", "'lobby' is not a beacon id"),
+            (
+                "  calibrations:\n    - {beacon: \"74278BDA-B644-4520-8F0C-720EAF059935:1:1\"}\n", "gw.yaml:3",
+                "gives measuredPower, pathLossExponent or both"
+            ),
+        ])
     func mistakes(_ yaml: String, _ place: String, _ message: String) {
         #expect {
             try Self.ranging(yaml)

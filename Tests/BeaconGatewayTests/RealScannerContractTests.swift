@@ -34,15 +34,18 @@ struct RealScannerContractTests {
         return try lines.map { line in
             let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             let hex = Array(f[2])
-            let groups: [String] = [String(hex[0..<8]), String(hex[8..<12]), String(hex[12..<16]), String(hex[16..<20]),
-                                    String(hex[20...])]
+            let groups: [String] = [
+                String(hex[0..<8]), String(hex[8..<12]), String(hex[12..<16]), String(hex[16..<20]),
+                String(hex[20...]),
+            ]
             let uuid = try #require(UUID(uuidString: groups.joined(separator: "-")))
             let milliseconds: Int64 = try #require(Int64(f[0]))
             let major: UInt16 = try #require(UInt16(f[3]))
             let minor: UInt16 = try #require(UInt16(f[4]))
             let id = BeaconID.iBeacon(uuid: uuid, major: major, minor: minor)
-            return BeaconSighting(timestamp: Timestamp(nanosecondsSinceEpoch: milliseconds * 1_000_000), id: id,
-                                  address: BluetoothAddress(rawValue: 0xB8_27EB_000005), rssi: Int8(f[5]), measuredPower: Int8(f[6]))
+            return BeaconSighting(
+                timestamp: Timestamp(nanosecondsSinceEpoch: milliseconds * 1_000_000), id: id,
+                address: BluetoothAddress(rawValue: 0xB8_27EB_000005), rssi: Int8(f[5]), measuredPower: Int8(f[6]))
         }.sorted { $0.timestamp < $1.timestamp }
     }
 
@@ -77,7 +80,8 @@ struct RealScannerContractTests {
         let expected = Self.oracle(sightings)
         let first = sightings[0].timestamp.nanosecondsSinceEpoch / 1_000_000_000
         #expect(expected.map { $0 - first } == [31, 250], "the oracle on this recording (cycle ends)")
-        let pipeline = try AlertPipeline(configuration: GatewayConfiguration(node: ConfigNode(yaml: Self.alert)), registry: .builtIn())
+        let pipeline = try AlertPipeline(
+            configuration: GatewayConfiguration(node: ConfigNode(yaml: Self.alert)), registry: .builtIn())
         var events: [AlertEvent] = []
         for sighting in sightings { try pipeline.ingest(sighting) { events.append($0.event) } }
         try pipeline.advance(to: sightings.last!.timestamp + .seconds(30)) { events.append($0.event) }
@@ -96,11 +100,13 @@ struct RealScannerContractTests {
         }
         try writer.close()
         for (firing, expected) in [("", Self.oracle(sightings)), ("    firing: once-per-beacon\n", [Self.oracle(sightings)[0]])] {
-            let yaml = "alerts:\n  - id: dwell\n    strategy: time\n    parameters: {dwell: 30s, gap: 3s, maxTimeBeforeReset: 5s}\n"
+            let yaml =
+                "alerts:\n  - id: dwell\n    strategy: time\n    parameters: {dwell: 30s, gap: 3s, maxTimeBeforeReset: 5s}\n"
             let configuration = try GatewayConfiguration(node: ConfigNode(yaml: yaml + firing))
             let pipeline = try AlertPipeline(configuration: configuration, registry: .builtIn())
             var events: [AlertEvent] = []
-            try await PipelineRunner.run(source: CaptureReplaySource(path: path), pipeline: pipeline, closingAfter: .seconds(30)) {
+            try await PipelineRunner.run(source: CaptureReplaySource(path: path), pipeline: pipeline, closingAfter: .seconds(30))
+            {
                 events.append($0.event)
             }
             #expect(Self.deliveredSeconds(events) == expected, "firing: \(firing.isEmpty ? "default" : firing)")

@@ -50,10 +50,12 @@ struct RegionAlertTests {
         #expect(events.map { ($0.time - Timeline.start).components.seconds } == [1])
     }
 
-    @Test("a region that is not configured is an error naming the alert and the known regions", arguments: [
-        "{id: in, strategy: region, parameters: {region: lobyy}}",
-        "{id: in, strategy: cooldown, parameters: {period: 1m, of: [{strategy: any-of, of: [{strategy: region, region: lobyy}]}]}}",
-    ])
+    @Test(
+        "a region that is not configured is an error naming the alert and the known regions",
+        arguments: [
+            "{id: in, strategy: region, parameters: {region: lobyy}}",
+            "{id: in, strategy: cooldown, parameters: {period: 1m, of: [{strategy: any-of, of: [{strategy: region, region: lobyy}]}]}}",
+        ])
     func unknownRegion(_ alert: String) {
         let yaml = "ranging:\n  regions: [{id: lobby}]\nalerts:\n  - \(alert)\n"
         #expect {
@@ -65,11 +67,13 @@ struct RegionAlertTests {
 
     @Test("an Eddystone region with an instance holds that instance only")
     func eddystoneInstance() throws {
-        let configuration = try GatewayConfiguration(node: ConfigNode(yaml: """
-            ranging:
-              regions: [{id: poster, match: {namespace: 0102030405060708090a, instance: 0000000000aa}}]
+        let configuration = try GatewayConfiguration(
+            node: ConfigNode(
+                yaml: """
+                    ranging:
+                      regions: [{id: poster, match: {namespace: 0102030405060708090a, instance: 0000000000aa}}]
 
-            """))
+                    """))
         let region = try #require(configuration.ranging.regions.first)
         let poster = BeaconID.eddystoneUID(namespaceHigh: 0x0102, namespaceLow: 0x0304_0506_0708_090A, instance: 0xAA)
         let other = BeaconID.eddystoneUID(namespaceHigh: 0x0102, namespaceLow: 0x0304_0506_0708_090A, instance: 0xAB)

@@ -28,7 +28,8 @@ struct RemoteAlertDefinitionsTests {
     static func remote(_ server: ConfigServer, cache: String? = nil) -> RemoteAlertDefinitions {
         let registry = StrategyRegistry.builtIn()
         return RemoteAlertDefinitions(
-            configuration: RemoteAlertsConfiguration(url: server.url, checkEvery: .seconds(60), timeout: .seconds(5), cachePath: cache),
+            configuration: RemoteAlertsConfiguration(
+                url: server.url, checkEvery: .seconds(60), timeout: .seconds(5), cachePath: cache),
             fetcher: HTTPConfigurationFetcher(),
             validate: { definitions in
                 _ = try AlertPipeline(configuration: GatewayConfiguration(alerts: definitions), registry: registry)
@@ -54,12 +55,14 @@ struct RemoteAlertDefinitionsTests {
         #expect(await remote.definitions.map(\.id) == ["lobby-dwell", "hello"])
     }
 
-    @Test("Invalid documents, server errors and an unreachable server all keep the last good set", arguments: [
-        ("alerts:\n  - {id: a, strategy: dwell}\n", "unknown"),           // unknown strategy key
-        ("alerts:\n  - {id: a, strategy: time, parameters: {dwell: soon}}\n", "dwell"),
-        ("alerts: [\n", "invalid YAML"),
-        ("alerts:\n  - {id: a, strategy: time, delay: 1m, notBefore: \"2025-06-01T08:00:00Z\"}\n", "delay"),
-    ])
+    @Test(
+        "Invalid documents, server errors and an unreachable server all keep the last good set",
+        arguments: [
+            ("alerts:\n  - {id: a, strategy: dwell}\n", "unknown"), // unknown strategy key
+            ("alerts:\n  - {id: a, strategy: time, parameters: {dwell: soon}}\n", "dwell"),
+            ("alerts: [\n", "invalid YAML"),
+            ("alerts:\n  - {id: a, strategy: time, delay: 1m, notBefore: \"2025-06-01T08:00:00Z\"}\n", "delay"),
+        ])
     func rejectsInvalid(document: String, reason: String) async throws {
         let server = try ConfigServer()
         defer { server.stop() }
@@ -68,7 +71,10 @@ struct RemoteAlertDefinitionsTests {
         _ = await remote.check(now: Self.now)
         try server.serve(document)
         let outcome = await remote.check(now: Self.now + .seconds(60))
-        guard case .rejected(let why) = outcome else { Issue.record("expected a rejection, got \(outcome)"); return }
+        guard case .rejected(let why) = outcome else {
+            Issue.record("expected a rejection, got \(outcome)")
+            return
+        }
         #expect(why.contains(reason), "\(why)")
         #expect(outcome.logLine.contains("kept the last good set"))
         #expect(await remote.definitions.map(\.id) == ["lobby-dwell"])
@@ -85,7 +91,10 @@ struct RemoteAlertDefinitionsTests {
         #expect(failed == .unreachable("\(server.url) answered HTTP 500"))
         server.stop()
         let gone = await remote.check(now: Self.now + .seconds(120))
-        guard case .unreachable = gone else { Issue.record("expected unreachable, got \(gone)"); return }
+        guard case .unreachable = gone else {
+            Issue.record("expected unreachable, got \(gone)")
+            return
+        }
         #expect(await remote.definitions.map(\.id) == ["lobby-dwell"])
     }
 
@@ -99,7 +108,10 @@ struct RemoteAlertDefinitionsTests {
         server.stop()
         let restarted = Self.remote(server, cache: cache)
         #expect(await restarted.loadCache() == .updated(["lobby-dwell", "hello"]))
-        guard case .unreachable = await restarted.check(now: Self.now + .seconds(60)) else { Issue.record("server should be gone"); return }
+        guard case .unreachable = await restarted.check(now: Self.now + .seconds(60)) else {
+            Issue.record("server should be gone")
+            return
+        }
         #expect(await restarted.definitions.map(\.id) == ["lobby-dwell", "hello"])
     }
 
@@ -111,8 +123,11 @@ struct RemoteAlertDefinitionsTests {
         let id = BeaconID.iBeacon(uuid: UUID(uuidString: Self.uuid)!, major: 1, minor: 1)
         var events: [AlertEvent] = []
         func sight(_ seconds: Int) throws {
-            try pipeline.ingest(BeaconSighting(timestamp: Self.now + .milliseconds(Int64(seconds) * 1000 + 500), id: id,
-                                               address: BluetoothAddress(rawValue: 1), rssi: -60, measuredPower: -59)) {
+            try pipeline.ingest(
+                BeaconSighting(
+                    timestamp: Self.now + .milliseconds(Int64(seconds) * 1000 + 500), id: id,
+                    address: BluetoothAddress(rawValue: 1), rssi: -60, measuredPower: -59)
+            ) {
                 events.append($0.event)
             }
         }
@@ -132,7 +147,8 @@ struct RemoteAlertDefinitionsTests {
     @Test("An invalid set is refused by the pipeline and the old one stays in force")
     func pipelineRefusesInvalid() throws {
         let registry = StrategyRegistry.builtIn()
-        let pipeline = try AlertPipeline(configuration: GatewayConfiguration(node: ConfigNode(yaml: Self.versionA)), registry: registry)
+        let pipeline = try AlertPipeline(
+            configuration: GatewayConfiguration(node: ConfigNode(yaml: Self.versionA)), registry: registry)
         let bad = try GatewayConfiguration(node: ConfigNode(yaml: "alerts:\n  - {id: x, strategy: nope}\n"))
         #expect(throws: PipelineError.self) { try pipeline.replaceAlerts(bad.alerts, registry: registry) }
         #expect(pipeline.alertsInForce.map(\.id) == ["lobby-dwell"])
@@ -140,7 +156,8 @@ struct RemoteAlertDefinitionsTests {
 
     @Test("alerts: {url, checkEvery} configures the remote source; a bad URL is refused at its line")
     func configuration() throws {
-        let config = try GatewayConfiguration(node: ConfigNode(yaml: "alerts: {url: \"https://example.org/a.yaml\", checkEvery: 12h}\n"))
+        let config = try GatewayConfiguration(
+            node: ConfigNode(yaml: "alerts: {url: \"https://example.org/a.yaml\", checkEvery: 12h}\n"))
         #expect(config.remoteAlerts == RemoteAlertsConfiguration(url: "https://example.org/a.yaml", checkEvery: .seconds(43_200)))
         #expect(config.alerts.isEmpty)
         do {
@@ -162,7 +179,8 @@ struct RemoteAlertsDaemonTests {
     func daemonUsesRemoteAlerts() throws {
         let server = try ConfigServer()
         defer { server.stop() }
-        try server.serve("""
+        try server.serve(
+            """
             alerts:
               - id: lobby-dwell
                 match: {uuid: \(ReplayTests.uuid)}
@@ -174,14 +192,15 @@ struct RemoteAlertsDaemonTests {
         let state = work.appendingPathComponent("state.sqlite").path
         let config = work.appendingPathComponent("gateway.yaml").path
         try """
-            source: {replay: \(ReplayTests.capture), speed: max}
-            state: \(state)
-            sinks: [{type: jsonl, path: \(events)}]
-            alerts: {url: "\(server.url)", checkEvery: 1h}
-            """.write(toFile: config, atomically: true, encoding: .utf8)
+        source: {replay: \(ReplayTests.capture), speed: max}
+        state: \(state)
+        sinks: [{type: jsonl, path: \(events)}]
+        alerts: {url: "\(server.url)", checkEvery: 1h}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
         let run = try CommandRun(TestPaths.beacond, ["run", "--config", config])
         #expect(run.status == 0, "\(run.standardError)")
-        #expect(run.standardError.contains("remote alerts: applied a new version (1 alerts: lobby-dwell)"), "\(run.standardError)")
+        #expect(
+            run.standardError.contains("remote alerts: applied a new version (1 alerts: lobby-dwell)"), "\(run.standardError)")
         let lines = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
         let delivered = lines.filter { $0.contains(#""event":"delivered""#) }
         #expect(delivered.count == 1)

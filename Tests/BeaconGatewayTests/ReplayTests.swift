@@ -39,13 +39,15 @@ struct ReplayTests {
 
     @Test("Dwell 5 s with a 10 s gap fires once, at 03:28:08, for major 20594 only")
     func dwellFires() async throws {
-        let events = try await Self.replay(Self.config("""
-              - id: dwell
-                match: {uuid: \(Self.uuid)}
-                strategy: time
-                parameters: {dwell: 5s, gap: 10s, maxTimeBeforeReset: 60s}
-                content: {title: Welcome, message: Hello}
-            """))
+        let events = try await Self.replay(
+            Self.config(
+                """
+                  - id: dwell
+                    match: {uuid: \(Self.uuid)}
+                    strategy: time
+                    parameters: {dwell: 5s, gap: 10s, maxTimeBeforeReset: 60s}
+                    content: {title: Welcome, message: Hello}
+                """))
         let delivered = events.filter { $0.kind == .delivered }
         #expect(delivered.count == 1)
         #expect(delivered.first?.beacon.major == 20594)
@@ -57,11 +59,13 @@ struct ReplayTests {
 
     @Test("Dwell 5 s with a 3 s gap never fires: the 5 s silence splits the visit")
     func gapSplitsVisit() async throws {
-        let events = try await Self.replay(Self.config("""
-              - id: dwell
-                strategy: time
-                parameters: {dwell: 5s, gap: 3s}
-            """))
+        let events = try await Self.replay(
+            Self.config(
+                """
+                  - id: dwell
+                    strategy: time
+                    parameters: {dwell: 5s, gap: 3s}
+                """))
         #expect(events.filter { $0.kind == .delivered }.isEmpty)
     }
 
@@ -74,22 +78,26 @@ struct ReplayTests {
 
     @Test("A match narrows the beacons an alert sees")
     func matchNarrows() async throws {
-        let events = try await Self.replay(Self.config("""
-              - {id: hello, strategy: enter, match: {uuid: \(Self.uuid), major: 20597}}
-            """))
+        let events = try await Self.replay(
+            Self.config(
+                """
+                  - {id: hello, strategy: enter, match: {uuid: \(Self.uuid), major: 20597}}
+                """))
         #expect(events.filter { $0.kind == .delivered }.map(\.beacon.major) == [20597])
     }
 
     @Test("beacond replay prints the delivered alert as a JSON line with the promised fields")
     func commandLine() throws {
         let configPath = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(getpid()).yaml").path
-        try Self.config("""
+        try Self.config(
+            """
               - id: lobby-dwell
                 match: {uuid: \(Self.uuid)}
                 strategy: time
                 parameters: {dwell: 5s, gap: 10s, maxTimeBeforeReset: 60s}
                 content: {title: Welcome, message: Hello}
-            """).write(toFile: configPath, atomically: true, encoding: .utf8)
+            """
+        ).write(toFile: configPath, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: configPath) }
         let run = try CommandRun(TestPaths.beacond, ["replay", Self.capture, "--config", configPath])
         #expect(run.status == 0, "\(run.standardError)")

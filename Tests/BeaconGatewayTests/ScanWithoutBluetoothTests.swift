@@ -8,12 +8,16 @@ import Testing
 struct ScanWithoutBluetoothTests {
     static var kernelLacksBluetooth: Bool {
         let fd = socket(31 /* AF_BLUETOOTH */, Int32(SOCK_RAW.rawValue), 1 /* BTPROTO_HCI */)
-        if fd >= 0 { close(fd); return false }
+        if fd >= 0 {
+            close(fd)
+            return false
+        }
         return errno == EAFNOSUPPORT
     }
 
-    @Test("exits 69 within 2 s, naming the cause and the radio-free commands",
-          .enabled(if: kernelLacksBluetooth, "this kernel has Bluetooth"))
+    @Test(
+        "exits 69 within 2 s, naming the cause and the radio-free commands",
+        .enabled(if: kernelLacksBluetooth, "this kernel has Bluetooth"))
     func failsFast() throws {
         let started = ContinuousClock.now
         let run = try CommandRun(TestPaths.beacond, ["scan", "--duration", "10s"])
@@ -27,13 +31,15 @@ struct ScanWithoutBluetoothTests {
         #expect(run.standardOutput.isEmpty)
     }
 
-    @Test("beacond run on a radio exits 69 at once, saying why (the systemd unit does not restart on it)",
-          .enabled(if: kernelLacksBluetooth, "this kernel has Bluetooth"))
+    @Test(
+        "beacond run on a radio exits 69 at once, saying why (the systemd unit does not restart on it)",
+        .enabled(if: kernelLacksBluetooth, "this kernel has Bluetooth"))
     func runFailsFast() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("run-radio-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let config = "source: {hci: hci0, interval: 100ms, window: 50ms, record: \(directory)/air.btsnoop}\n"
+        let config =
+            "source: {hci: hci0, interval: 100ms, window: 50ms, record: \(directory)/air.btsnoop}\n"
             + "sinks:\n  - {type: jsonl, path: \(directory)/alerts.jsonl}\nalerts: []\n"
         try config.write(toFile: directory + "/gateway.yaml", atomically: true, encoding: .utf8)
         let started = ContinuousClock.now

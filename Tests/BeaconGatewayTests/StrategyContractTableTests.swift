@@ -65,7 +65,8 @@ struct StrategyContractTableTests {
         [false, true].flatMap { longBreak in
             ["every-activation", "once-per-beacon", "first"].flatMap { firing in
                 [nil, 60, 600].map { cooldown in
-                    Row(strategy: strategy.name, parameters: strategy.parameters, longBreak: longBreak, firing: firing,
+                    Row(
+                        strategy: strategy.name, parameters: strategy.parameters, longBreak: longBreak, firing: firing,
                         cooldown: cooldown, activations: longBreak ? strategy.long : strategy.short)
                 }
             }

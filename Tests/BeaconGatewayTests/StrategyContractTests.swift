@@ -16,8 +16,9 @@ import Testing
 @Suite("Strategy contract: resets re-alert with the default policy")
 struct StrategyContractTests {
     static func pipeline(_ alerts: String, store: any AlertStateStore = InMemoryAlertStateStore()) throws -> AlertPipeline {
-        try AlertPipeline(configuration: GatewayConfiguration(node: ConfigNode(yaml: "alerts:\n" + alerts)),
-                          registry: .builtIn(), store: store)
+        try AlertPipeline(
+            configuration: GatewayConfiguration(node: ConfigNode(yaml: "alerts:\n" + alerts)),
+            registry: .builtIn(), store: store)
     }
 
     static func delivered(_ events: [AlertEvent]) -> [Double] {
@@ -66,14 +67,16 @@ struct StrategyContractTests {
         #expect(Self.delivered(events) == [61, 301])
     }
 
-    @Test("beacond run (replay source, state file, jsonl sink): three visits alert at 61 s and 301 s, the lone beacon at 61 s and 511 s",
-          arguments: [(false, ["09:01:01", "09:05:01"]), (true, ["09:01:01", "09:08:31"])])
+    @Test(
+        "beacond run (replay source, state file, jsonl sink): three visits alert at 61 s and 301 s, the lone beacon at 61 s and 511 s",
+        arguments: [(false, ["09:01:01", "09:05:01"]), (true, ["09:01:01", "09:08:31"])])
     func daemon(_ lone: Bool, _ expected: [String]) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contract-run-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try (lone ? Self.loneBeacon : Self.threeVisits).writeCapture(to: directory + "/visits.btsnoop")
-        let config = "source: replay:\(directory)/visits.btsnoop\nstate: \(directory)/state.sqlite\n"
+        let config =
+            "source: replay:\(directory)/visits.btsnoop\nstate: \(directory)/state.sqlite\n"
             + "sinks:\n  - {type: jsonl, path: \(directory)/alerts.jsonl}\nalerts:\n" + (lone ? Self.loneAlert : Self.dwellAlert)
         try config.write(toFile: directory + "/gateway.yaml", atomically: true, encoding: .utf8)
         let run = try CommandRun(TestPaths.beacond, ["run", "--config", directory + "/gateway.yaml"])
@@ -103,14 +106,16 @@ struct StrategyContractTests {
         // A walker at the desk (1 m) 0–70 s; at 100 m/s it is out of range (about 112 m) about
         // 1 s after leaving, 10 s to a point 1 km away and 10 s back: back in range about 89 s.
         // At the desk to 200 s, away (20 s of walking, 20 s waiting), back about 239 s to 310 s.
-        let times = try await Self.simulate(duration: "7m", waypoints: """
-            - {at: [1, 0, 1], dwell: 70s}
-            - {at: [1000, 0, 1], dwell: 0s}
-            - {at: [1, 0, 1], dwell: 110s}
-            - {at: [1000, 0, 1], dwell: 20s}
-            - {at: [1, 0, 1], dwell: 70s}
-            - [1000, 0, 1]
-            """, alert: Self.dwellAlert)
+        let times = try await Self.simulate(
+            duration: "7m",
+            waypoints: """
+                - {at: [1, 0, 1], dwell: 70s}
+                - {at: [1000, 0, 1], dwell: 0s}
+                - {at: [1, 0, 1], dwell: 110s}
+                - {at: [1000, 0, 1], dwell: 20s}
+                - {at: [1, 0, 1], dwell: 70s}
+                - [1000, 0, 1]
+                """, alert: Self.dwellAlert)
         #expect(times.count == 2, "\(times)")
         #expect(times.first.map { (60...62).contains($0) } == true, "\(times)")
         #expect(times.last.map { (298...302).contains($0) } == true, "\(times)")
@@ -118,8 +123,9 @@ struct StrategyContractTests {
 
     @Test("with the explicit once-per-beacon the same visits alert once, at 61 s")
     func oncePerBeaconStaysAvailable() throws {
-        let events = try Self.feed(Self.pipeline(Self.dwellAlert + "    firing: once-per-beacon\n"),
-                                   Self.threeVisits.sightings, until: 400)
+        let events = try Self.feed(
+            Self.pipeline(Self.dwellAlert + "    firing: once-per-beacon\n"),
+            Self.threeVisits.sightings, until: 400)
         #expect(Self.delivered(events) == [61])
     }
 
@@ -137,7 +143,8 @@ struct StrategyContractTests {
 
         """
 
-    @Test("a beacon that is the only one heard resets: alerts at 61 s and 511 s", arguments: ["", "    firing: every-activation\n"])
+    @Test(
+        "a beacon that is the only one heard resets: alerts at 61 s and 511 s", arguments: ["", "    firing: every-activation\n"])
     func loneBeaconResets(_ firing: String) throws {
         let events = try Self.feed(Self.pipeline(Self.loneAlert + firing), Self.loneBeacon.sightings, until: 700)
         #expect(Self.delivered(events) == [61, 511])
@@ -147,12 +154,14 @@ struct StrategyContractTests {
     func loneBeaconSimulated() async throws {
         // One gateway; a walker at the desk (1 m) for 90 s, then 1 km away (out of range: the
         // sensitivity is reached at about 112 m) for about 6 min, then back for 90 s.
-        let times = try await Self.simulate(duration: "12m", waypoints: """
-            - {at: [1, 0, 1], dwell: 90s}
-            - {at: [1000, 0, 1], dwell: 340s}
-            - {at: [1, 0, 1], dwell: 90s}
-            - [1000, 0, 1]
-            """, alert: Self.loneAlert)
+        let times = try await Self.simulate(
+            duration: "12m",
+            waypoints: """
+                - {at: [1, 0, 1], dwell: 90s}
+                - {at: [1000, 0, 1], dwell: 340s}
+                - {at: [1, 0, 1], dwell: 90s}
+                - [1000, 0, 1]
+                """, alert: Self.loneAlert)
         // Visit 1 from 0 s: alert about 61 s. Visit 2 arrives after 90 + 10 + 340 + 10 = 450 s:
         // alert about 511 s (allowing a second either way for the walk's edge).
         #expect(times.count == 2)
@@ -194,22 +203,25 @@ struct StrategyContractTests {
     /// to about 112 m; returns the delivery times in seconds.
     static func simulate(duration: String, waypoints: String, alert: String) async throws -> [Double] {
         let indented = waypoints.split(separator: "\n").map { "          " + $0 }.joined(separator: "\n")
-        let scenario = try Scenario.parse(yaml: """
-            name: walker
-            start: 2025-01-01T09:00:00Z
-            duration: \(duration)
-            radio: {path_loss_exponent: 2.0, shadowing_sigma: 0, packet_loss: 0, sensitivity: -100}
-            gateways: [{name: desk, position: [0, 0, 1]}]
-            walkers:
-              - name: visitor
-                speed: 100
-                waypoints:
-            \(indented)
-            beacons:
-              - {name: visitor, ibeacon: {uuid: \(Timeline.uuid.uuidString), major: 1, minor: 1}, carried_by: visitor}
-            """, file: "walker.yaml")
+        let scenario = try Scenario.parse(
+            yaml: """
+                name: walker
+                start: 2025-01-01T09:00:00Z
+                duration: \(duration)
+                radio: {path_loss_exponent: 2.0, shadowing_sigma: 0, packet_loss: 0, sensitivity: -100}
+                gateways: [{name: desk, position: [0, 0, 1]}]
+                walkers:
+                  - name: visitor
+                    speed: 100
+                    waypoints:
+                \(indented)
+                beacons:
+                  - {name: visitor, ibeacon: {uuid: \(Timeline.uuid.uuidString), major: 1, minor: 1}, carried_by: visitor}
+                """, file: "walker.yaml")
         var events: [AlertEvent] = []
-        _ = try await SimulationRun(simulation: Simulation(scenario: scenario), pipeline: pipeline(alert)).run { events.append($0.event) }
+        _ = try await SimulationRun(simulation: Simulation(scenario: scenario), pipeline: pipeline(alert)).run {
+            events.append($0.event)
+        }
         return delivered(events)
     }
 
@@ -224,7 +236,8 @@ struct StrategyContractTests {
         for start in stride(from: 0.0, to: 90, by: 5) { intervals.append((start, start + 3)) }
         intervals.append((100, 130))
         let timeline = Timeline(present: intervals)
-        let pipeline = try Self.pipeline("""
+        let pipeline = try Self.pipeline(
+            """
               - id: dwell
                 strategy: time
                 parameters: {dwell: 20s, gap: 3s, resetWhenConditionInvalid: true, maxTimeBeforeReset: 1h}

@@ -32,8 +32,9 @@ struct StrategyStateDurabilityTests {
     }
 
     static func pipeline(_ firing: String, state path: String) throws -> AlertPipeline {
-        try AlertPipeline(configuration: GatewayConfiguration(node: ConfigNode(yaml: "alerts:\n" + alerts(firing))),
-                          registry: .builtIn(), store: SQLiteAlertStateStore(path: path))
+        try AlertPipeline(
+            configuration: GatewayConfiguration(node: ConfigNode(yaml: "alerts:\n" + alerts(firing))),
+            registry: .builtIn(), store: SQLiteAlertStateStore(path: path))
     }
 
     /// The run's events as `kind alert seconds`, fed in one go or restarted before the
@@ -46,13 +47,14 @@ struct StrategyStateDurabilityTests {
         var pipeline = try pipeline(firing, state: state)
         var events: [String] = []
         let emit: (RoutedEvent) -> Void = { routed in
-            events.append("\(routed.event.kind) \(routed.event.alertID) \((routed.event.time - Timeline.start).components.seconds)")
+            events.append(
+                "\(routed.event.kind) \(routed.event.alertID) \((routed.event.time - Timeline.start).components.seconds)")
         }
         var pending = restarts.sorted()
         for sighting in timeline.sightings {
             if let next = pending.first, sighting.timestamp >= Timeline.start + .milliseconds(Int64(next * 1000)) {
                 pending.removeFirst()
-                pipeline = try Self.pipeline(firing, state: state)   // the old one is dropped without a word
+                pipeline = try Self.pipeline(firing, state: state) // the old one is dropped without a word
             }
             try pipeline.ingest(sighting, emit: emit)
         }
@@ -60,12 +62,14 @@ struct StrategyStateDurabilityTests {
         return events
     }
 
-    @Test("kill -9 mid-visit and restart: the same events as an uninterrupted run",
-          arguments: ["every-activation", "once-per-beacon", "first"])
+    @Test(
+        "kill -9 mid-visit and restart: the same events as an uninterrupted run",
+        arguments: ["every-activation", "once-per-beacon", "first"])
     func restartMidVisit(_ firing: String) throws {
         let reference = try Self.run(firing, restartingAt: [])
         let delivered = reference.filter { $0.hasPrefix("delivered dwell") }
-        #expect(delivered == (firing == "every-activation" ? ["delivered dwell 61", "delivered dwell 301"] : ["delivered dwell 61"]))
+        #expect(
+            delivered == (firing == "every-activation" ? ["delivered dwell 61", "delivered dwell 301"] : ["delivered dwell 61"]))
         // Before the dwell is reached (30 s), just after the alert (65 s), in visit 2 (150 s),
         // during the reset (220 s) and in visit 3 before and after its alert (260 s, 305 s).
         for restarts in [[30.0], [65], [150], [220], [260, 305], [30, 65, 150, 220, 260, 305]] {
@@ -80,13 +84,15 @@ struct StrategyStateDurabilityTests {
         let short = "alerts:\n  - {id: dwell, strategy: time, parameters: {dwell: 10s, gap: 3s, maxTimeBeforeReset: 30s}}\n"
         for keeps in [false, true] {
             let store = InMemoryAlertStateStore(keepsStrategyState: keeps)
-            var pipeline = try AlertPipeline(configuration: GatewayConfiguration(node: ConfigNode(yaml: short)),
-                                             registry: .builtIn(), store: store)
+            var pipeline = try AlertPipeline(
+                configuration: GatewayConfiguration(node: ConfigNode(yaml: short)),
+                registry: .builtIn(), store: store)
             var count = 0
             for sighting in Timeline(present: [(0, 70)]).sightings {
                 if sighting.timestamp == Timeline.start + .seconds(30) {
-                    pipeline = try AlertPipeline(configuration: GatewayConfiguration(node: ConfigNode(yaml: short)),
-                                                 registry: .builtIn(), store: store)
+                    pipeline = try AlertPipeline(
+                        configuration: GatewayConfiguration(node: ConfigNode(yaml: short)),
+                        registry: .builtIn(), store: store)
                 }
                 try pipeline.ingest(sighting) { if $0.event.kind == .delivered { count += 1 } }
             }

@@ -1,6 +1,7 @@
 import BeaconTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +20,8 @@ struct DaemonMQTTTests {
         let subscriber = try MosquittoSubscriber(broker, topic: "beacond/lobby/alerts", id: "daemon-sub", count: 2)
 
         let configuration = broker.directory.appendingPathComponent("gateway.yaml")
-        try Data("""
+        try Data(
+            """
             source: simulate:\(Self.lobby)
             sinks:
               - {type: mqtt, host: 127.0.0.1, port: \(broker.port), gateway: lobby, timeout: 5s}
@@ -30,7 +32,8 @@ struct DaemonMQTTTests {
                 parameters: {dwell: 60s, gap: 10s, maxTimeBeforeReset: 60s}
                 content: {title: Welcome, message: Hello}
 
-            """.utf8).write(to: configuration)
+            """.utf8
+        ).write(to: configuration)
         let daemon = Process()
         daemon.executableURL = Self.beacond
         daemon.arguments = ["run", "--config", configuration.path]
@@ -50,8 +53,10 @@ struct DaemonMQTTTests {
     /// Runs `mosquitto_sub` until it has printed `count` messages (`-v`: topic and payload).
     static func subscribe(_ broker: MosquittoBroker, topic: String, count: Int, id: String) throws -> [String: String] {
         // Retained messages come to a subscriber whenever it subscribes: no need to wait first.
-        let output = try MosquittoSubscriber(broker, topic: topic, id: id, count: count, arguments: ["-v"],
-                                             waitForSubscription: false).readToEnd()
+        let output = try MosquittoSubscriber(
+            broker, topic: topic, id: id, count: count, arguments: ["-v"],
+            waitForSubscription: false
+        ).readToEnd()
         var messages: [String: String] = [:]
         for line in output.split(separator: "\n") {
             let parts = line.split(separator: " ", maxSplits: 1)
@@ -62,13 +67,15 @@ struct DaemonMQTTTests {
 
     static func configuration(_ broker: MosquittoBroker, speed: String, extra: String = "") throws -> URL {
         let configuration = broker.directory.appendingPathComponent("gateway-state.yaml")
-        try Data("""
+        try Data(
+            """
             source: {simulate: \(Self.lobby), speed: \(speed)}
             sinks:
               - {type: mqtt, host: 127.0.0.1, port: \(broker.port), gateway: lobby, timeout: 5s\(extra)}
             alerts: []
 
-            """.utf8).write(to: configuration)
+            """.utf8
+        ).write(to: configuration)
         return configuration
     }
 
@@ -77,7 +84,9 @@ struct DaemonMQTTTests {
     /// the Eddystone poster (0102030405060708090a / 0000000000aa). Visitor 2 crosses the lobby
     /// from 20 s to about 30 s and is forgotten 30 s later (the default retention): away by the
     /// end at 2 min; visitor 1 is still there.
-    @Test("each beacon's state is retained under beacond/lobby/beacons/<id>, with Home Assistant discovery; the status ends offline")
+    @Test(
+        "each beacon's state is retained under beacond/lobby/beacons/<id>, with Home Assistant discovery; the status ends offline"
+    )
     func retainedBeaconState() throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
@@ -91,9 +100,11 @@ struct DaemonMQTTTests {
         #expect(daemon.terminationStatus == 0)
 
         // Retained messages are delivered to a subscriber that comes after they were published.
-        let ids = ["ibeacon:5A4BCFCE-174E-4BAC-A814-092E77F6B7E5:1:1", "ibeacon:5A4BCFCE-174E-4BAC-A814-092E77F6B7E5:1:2",
-                   "ibeacon:E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:10:1", "ibeacon:E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:10:2",
-                   "eddystone-uid:0102030405060708090a:0000000000aa"]
+        let ids = [
+            "ibeacon:5A4BCFCE-174E-4BAC-A814-092E77F6B7E5:1:1", "ibeacon:5A4BCFCE-174E-4BAC-A814-092E77F6B7E5:1:2",
+            "ibeacon:E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:10:1", "ibeacon:E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:10:2",
+            "eddystone-uid:0102030405060708090a:0000000000aa",
+        ]
         let states = try Self.subscribe(broker, topic: "beacond/lobby/beacons/#", count: ids.count, id: "state-sub")
         #expect(Set(states.keys) == Set(ids.map { "beacond/lobby/beacons/\($0)" }))
         #expect(states["beacond/lobby/beacons/\(ids[1])"]?.contains(#""state":"away","present":false"#) == true)
@@ -121,11 +132,16 @@ struct DaemonMQTTTests {
 
         let daemon = Process()
         daemon.executableURL = Self.beacond
-        daemon.arguments = ["run", "--config", try Self.configuration(broker, speed: "1").path]   // two minutes: killed long before
+        daemon.arguments = ["run", "--config", try Self.configuration(broker, speed: "1").path] // two minutes: killed long before
         daemon.standardOutput = FileHandle.nullDevice
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
-        defer { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL); daemon.waitUntilExit() } }
+        defer {
+            if daemon.isRunning {
+                kill(daemon.processIdentifier, SIGKILL)
+                daemon.waitUntilExit()
+            }
+        }
         var output = Data()
         while !String(decoding: output, as: UTF8.self).contains("online\n") {
             let chunk = subscriber.output.availableData

@@ -4,6 +4,7 @@ import BeaconSinks
 import BeaconTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,7 +45,8 @@ struct MQTTBrokerRestartTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         // Run as root, mosquitto drops to its own user: it must be able to write its database here.
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.path)
-        let configuration = "allow_anonymous true\npersistence true\npersistence_location \(directory.path)/\n"
+        let configuration =
+            "allow_anonymous true\npersistence true\npersistence_location \(directory.path)/\n"
             + "autosave_interval 1\nautosave_on_changes true\n"
         var broker = try MosquittoBroker(configuration: configuration, directory: directory)
         let port = broker.port
@@ -56,8 +58,9 @@ struct MQTTBrokerRestartTests {
 
         let sink = try MQTTSink(host: "127.0.0.1", port: port, topic: topic, clientID: "beacond-restart", timeout: .seconds(2))
         let outbox = InMemoryOutbox(configuration: OutboxConfiguration(sinks: ["mqtt"], maxBacklog: 100))
-        let dispatcher = OutboxDispatcher(sinkName: "mqtt", sink: sink, outbox: outbox,
-                                          backoff: RetryBackoff(initial: .milliseconds(200), maximum: .seconds(1)))
+        let dispatcher = OutboxDispatcher(
+            sinkName: "mqtt", sink: sink, outbox: outbox,
+            backoff: RetryBackoff(initial: .milliseconds(200), maximum: .seconds(1)))
         let delivering = Task { await dispatcher.run() }
 
         var lines: [String] = []

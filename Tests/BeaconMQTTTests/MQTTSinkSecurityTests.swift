@@ -4,6 +4,7 @@ import BeaconSinks
 import BeaconTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,14 +22,15 @@ struct MQTTSinkSecurityTests {
         let passwords = directory.appendingPathComponent("passwords")
         try TestCertificates.run("/usr/bin/mosquitto_passwd", ["-b", "-c", passwords.path, "beacond", "s3cret"])
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: passwords.path)
-        let broker = try MosquittoBroker(configuration: """
-            cafile \(certificates.caFile.path)
-            certfile \(certificates.serverCertificate.path)
-            keyfile \(certificates.serverKey.path)
-            allow_anonymous false
-            password_file \(passwords.path)
+        let broker = try MosquittoBroker(
+            configuration: """
+                cafile \(certificates.caFile.path)
+                certfile \(certificates.serverCertificate.path)
+                keyfile \(certificates.serverKey.path)
+                allow_anonymous false
+                password_file \(passwords.path)
 
-            """, directory: directory, removesDirectory: true)
+                """, directory: directory, removesDirectory: true)
         return (broker, certificates)
     }
 
@@ -37,11 +39,13 @@ struct MQTTSinkSecurityTests {
         let (broker, certificates) = try Self.secureBroker()
         defer { broker.stop() }
         let topic = MQTTSink.defaultTopic(gateway: "secure")
-        let subscriber = try MosquittoSubscriber(broker, topic: topic, id: "tls-sub", count: 1,
-                                                 arguments: ["--cafile", certificates.caFile.path, "-u", "beacond", "-P", "s3cret"])
+        let subscriber = try MosquittoSubscriber(
+            broker, topic: topic, id: "tls-sub", count: 1,
+            arguments: ["--cafile", certificates.caFile.path, "-u", "beacond", "-P", "s3cret"])
 
-        let options = MQTTConnectionOptions(username: "beacond", password: "s3cret",
-                                            tls: .init(caFile: certificates.caFile.path))
+        let options = MQTTConnectionOptions(
+            username: "beacond", password: "s3cret",
+            tls: .init(caFile: certificates.caFile.path))
         // The sink goes before the broker: libmosquitto's thread can take its keepalive (30 s)
         // to notice a broker killed under a TLS connection.
         do {
@@ -60,8 +64,9 @@ struct MQTTSinkSecurityTests {
         // The clock never moves: only the broker's refusal can end the wait. The sink lives in
         // this block only, so it goes while the broker still runs.
         do {
-            let sink = try MQTTSink(host: "127.0.0.1", port: broker.port, topic: "beacond/secure/alerts", options: options,
-                                    timeout: .seconds(3600), clock: ManualClock())
+            let sink = try MQTTSink(
+                host: "127.0.0.1", port: broker.port, topic: "beacond/secure/alerts", options: options,
+                timeout: .seconds(3600), clock: ManualClock())
             try await sink.deliver(Self.event)
             Issue.record("a refused client delivered")
         } catch let error as MQTTSinkError {
@@ -82,7 +87,8 @@ struct MQTTSinkSecurityTests {
             _ = try MQTTSink(host: "127.0.0.1", port: 8883, topic: "t", options: options)
         } throws: { error in
             guard let error = error as? MQTTSinkError, case .library(let operation, let message) = error else { return false }
-            return operation == "tls_set" && message.contains("/nonexistent/ca.pem") && message.contains("check that the files exist")
+            return operation == "tls_set" && message.contains("/nonexistent/ca.pem")
+                && message.contains("check that the files exist")
         }
     }
 }

@@ -4,6 +4,7 @@ import BeaconSinks
 import BeaconTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -18,8 +18,9 @@ enum PipelineFixtures {
     /// event `closing`.
     static func enterAlert(id: String = "welcome", delay: Duration? = nil) throws -> PipelineAlert {
         let policy = try AlertPolicy(delay: delay, cancelOn: [.event("closing")])
-        return PipelineAlert(id: id, match: BeaconMatch(.uuid(uuid, major: nil, minor: nil)), strategy: "enter",
-                             rule: AlertRule(id: id, policy: policy))
+        return PipelineAlert(
+            id: id, match: BeaconMatch(.uuid(uuid, major: nil, minor: nil)), strategy: "enter",
+            rule: AlertRule(id: id, policy: policy))
     }
 }
 

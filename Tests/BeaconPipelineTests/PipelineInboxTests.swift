@@ -7,7 +7,10 @@ struct PipelineInboxTests {
     @Test("Inputs come out in the order they were sent")
     func order() async throws {
         let inbox = PipelineInbox<Int>(capacity: 4)
-        let producer = Task { for value in 0..<100 { try await inbox.send(value) }; inbox.finish() }
+        let producer = Task {
+            for value in 0..<100 { try await inbox.send(value) }
+            inbox.finish()
+        }
         var received: [Int] = []
         while let value = await inbox.next() { received.append(value) }
         try await producer.value
@@ -21,9 +24,9 @@ struct PipelineInboxTests {
         try await inbox.send(2)
         let third = Task { try await inbox.send(3) }
         await eventually { inbox.waiting == 3 }
-        #expect(inbox.waiting == 3)   // two in the buffer, one sender parked
+        #expect(inbox.waiting == 3) // two in the buffer, one sender parked
         #expect(await inbox.next() == 1)
-        try await third.value          // room was made: the parked input moved in
+        try await third.value // room was made: the parked input moved in
         #expect(await inbox.next() == 2)
         #expect(await inbox.next() == 3)
     }

@@ -30,7 +30,7 @@ struct PipelineRunnerTests {
             events.append($0.event.jsonLine)
         }
         #expect(last == F.t0 + .milliseconds(2600))
-        #expect(expected.count == 4)   // created and delivered, for each of the two beacons
+        #expect(expected.count == 4) // created and delivered, for each of the two beacons
         #expect(events == expected)
     }
 
@@ -56,7 +56,7 @@ struct PipelineRunnerTests {
         var kinds: [AlertEvent.Kind] = []
         let receipt = try await runner.run(try Self.pipeline(delay: .seconds(60)), emit: { kinds.append($0.event.kind) }) {
             try await runner.send(Self.batches[0])
-            try await runner.advance(to: F.t0 + .seconds(2))   // the cycle ends: both beacons' alerts are created
+            try await runner.advance(to: F.t0 + .seconds(2)) // the cycle ends: both beacons' alerts are created
             return try await runner.post(.external(name: "closing", beacon: nil), at: .at(closing))
         }
         #expect(receipt.time == closing)

@@ -1,5 +1,6 @@
 import BeaconCore
 import Testing
+
 @testable import BeaconRanging
 
 @Suite("ARMAFilter")

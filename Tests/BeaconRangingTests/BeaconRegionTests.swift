@@ -1,6 +1,7 @@
 import BeaconCore
 import FoundationEssentials
 import Testing
+
 @testable import BeaconRanging
 
 @Suite("BeaconRegion")
@@ -8,16 +9,18 @@ struct BeaconRegionTests {
     static let uuid = UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
     static let other = UUID(uuidString: "00000000-0000-0000-0000-000000000001")!
 
-    @Test("identity constraints", arguments: [
-        (BeaconMatch.any, true),
-        (.uuid(uuid), true),
-        (.uuid(other), false),
-        (.uuid(uuid, major: 1), true),
-        (.uuid(uuid, major: 2), false),
-        (.uuid(uuid, major: 1, minor: 7), true),
-        (.uuid(uuid, major: 1, minor: 8), false),
-        (.eddystone(namespace: "e2c56db5dffb48d2b060"), false),
-    ])
+    @Test(
+        "identity constraints",
+        arguments: [
+            (BeaconMatch.any, true),
+            (.uuid(uuid), true),
+            (.uuid(other), false),
+            (.uuid(uuid, major: 1), true),
+            (.uuid(uuid, major: 2), false),
+            (.uuid(uuid, major: 1, minor: 7), true),
+            (.uuid(uuid, major: 1, minor: 8), false),
+            (.eddystone(namespace: "e2c56db5dffb48d2b060"), false),
+        ])
     func constraints(constraint: BeaconMatch, expected: Bool) {
         let region = BeaconRegion(id: "r", match: constraint)
         #expect(region.contains(Fixture.beacon(7, major: 1)) == expected)
@@ -35,16 +38,20 @@ struct BeaconRegionTests {
     func enterAndExitWithPerRegionTimeouts() throws {
         let config = RangingConfiguration(
             missedScanGrace: .seconds(1), retention: .seconds(3),
-            regions: [BeaconRegion(id: "shop", match: .uuid(Self.uuid), exitTimeout: .seconds(2)),
-                      BeaconRegion(id: "site", match: .any),
-                      BeaconRegion(id: "elsewhere", match: .uuid(Self.other))],
+            regions: [
+                BeaconRegion(id: "shop", match: .uuid(Self.uuid), exitTimeout: .seconds(2)),
+                BeaconRegion(id: "site", match: .any),
+                BeaconRegion(id: "elsewhere", match: .uuid(Self.other)),
+            ],
             defaultExitTimeout: .seconds(5))
         var loop = try RangingLoop(configuration: config)
         _ = loop.ingest(Fixture.sighting(0.5))
         var events: [(Double, String, RegionEvent.Kind, Double)] = []
         var evictedAt: [Double] = []
         for update in loop.advance(to: Fixture.time(7)) {
-            for e in update.regionEvents { events.append((Fixture.seconds(update.time), e.regionID, e.kind, Fixture.seconds(e.time))) }
+            for e in update.regionEvents {
+                events.append((Fixture.seconds(update.time), e.regionID, e.kind, Fixture.seconds(e.time)))
+            }
             if !update.evicted.isEmpty { evictedAt.append(Fixture.seconds(update.time)) }
         }
         // shop: 0.5 + 2 = 2.5 → boundary 3; site: 0.5 + 5 = 5.5 → boundary 6. Retention waits for

@@ -1,12 +1,14 @@
 import BeaconCore
 import Testing
+
 @testable import BeaconRanging
 
 @Suite("HotStateTable")
 struct HotStateTableTests {
     static func record(_ i: Int) -> HotBeaconState {
-        HotBeaconState(id: Fixture.beacon(UInt16(i)), time: Fixture.time(Double(i)),
-                       address: BluetoothAddress(rawValue: UInt64(i)), inRegions: false)
+        HotBeaconState(
+            id: Fixture.beacon(UInt16(i)), time: Fixture.time(Double(i)),
+            address: BluetoothAddress(rawValue: UInt64(i)), inRegions: false)
     }
 
     @Test("records are cache-line aligned and keep their values through growth, swaps and removals")

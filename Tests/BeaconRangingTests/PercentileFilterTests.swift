@@ -1,5 +1,6 @@
 import BeaconCore
 import Testing
+
 @testable import BeaconRanging
 
 @Suite("PercentileFilter")
@@ -21,7 +22,7 @@ struct PercentileFilterTests {
     @Test("old samples are kept while fewer than 10 remain")
     func minimumWindow() throws {
         var filter = PercentileFilter()
-        for i in 0..<10 { filter.add(-90 + Double(i), at: Fixture.time(Double(i) * 5)) }   // spans 45 s
+        for i in 0..<10 { filter.add(-90 + Double(i), at: Fixture.time(Double(i) * 5)) } // spans 45 s
         // Ten samples −90…−81 all kept (the minimum); ⌈7.5⌉ = 8th smallest = −83.
         #expect(filter.estimate == -83)
     }

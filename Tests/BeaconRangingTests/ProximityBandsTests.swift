@@ -1,12 +1,15 @@
 import BeaconCore
 import Testing
+
 @testable import BeaconRanging
 
 @Suite("ProximityBands")
 struct ProximityBandsTests {
-    @Test("plain thresholds from unknown: immediate < 0.5 m, near < 3 m", arguments: [
-        (0.3, Proximity.immediate), (0.5, .near), (2.9, .near), (3.0, .far), (12, .far),
-    ])
+    @Test(
+        "plain thresholds from unknown: immediate < 0.5 m, near < 3 m",
+        arguments: [
+            (0.3, Proximity.immediate), (0.5, .near), (2.9, .near), (3.0, .far), (12, .far),
+        ])
     func firstBand(distance: Double, expected: Proximity) {
         #expect(ProximityBands().proximity(distance: distance, current: .unknown) == expected)
     }
@@ -21,8 +24,11 @@ struct ProximityBandsTests {
             state = bands.proximity(distance: d, current: state)
             seen.append(state)
         }
-        #expect(seen == [.near, .near, .near, .near, .immediate, .immediate, .immediate, .immediate, .near,
-                         .near, .near, .near, .far, .far, .near])
+        #expect(
+            seen == [
+                .near, .near, .near, .near, .immediate, .immediate, .immediate, .immediate, .near,
+                .near, .near, .near, .far, .far, .near,
+            ])
     }
 
     @Test("no distance is unknown")

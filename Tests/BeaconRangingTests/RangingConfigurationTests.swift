@@ -1,5 +1,6 @@
 import BeaconCore
 import Testing
+
 @testable import BeaconRanging
 
 @Suite("RangingConfiguration")
@@ -15,18 +16,28 @@ struct RangingConfigurationTests {
         #expect(c.defaultMeasuredPower == -59)
         #expect(c.defaultExitTimeout == .seconds(10))
         #expect(c.proximity == ProximityBands(immediateBelow: 0.5, nearBelow: 3, enterMargin: 0.1, leaveMargin: 0.1))
-        if case .logDistance(let model) = c.distanceModel { #expect(model.exponent == 1.5) } else { Issue.record("not log-distance") }
+        if case .logDistance(let model) = c.distanceModel {
+            #expect(model.exponent == 1.5)
+        } else {
+            Issue.record("not log-distance")
+        }
     }
 
-    @Test("invalid values are typed errors", arguments: [
-        (RangingConfiguration(cycleLength: .zero), RangingConfigurationError.nonPositiveCycle(.zero)),
-        (RangingConfiguration(missedScanGrace: .seconds(5), retention: .seconds(2)),
-         .retentionShorterThanGrace(grace: .seconds(5), retention: .seconds(2))),
-        (RangingConfiguration(regions: [BeaconRegion(id: "a", match: .any), BeaconRegion(id: "a", match: .any)]),
-         .duplicateRegion("a")),
-        (RangingConfiguration(regions: (0...64).map { BeaconRegion(id: "r\($0)", match: .any) }), .tooManyRegions(65)),
-        (RangingConfiguration(filter: .arma(.init(speed: 0))), .invalidFilter("ARMA speed 0.0 must be in (0, 1]")),
-    ])
+    @Test(
+        "invalid values are typed errors",
+        arguments: [
+            (RangingConfiguration(cycleLength: .zero), RangingConfigurationError.nonPositiveCycle(.zero)),
+            (
+                RangingConfiguration(missedScanGrace: .seconds(5), retention: .seconds(2)),
+                .retentionShorterThanGrace(grace: .seconds(5), retention: .seconds(2))
+            ),
+            (
+                RangingConfiguration(regions: [BeaconRegion(id: "a", match: .any), BeaconRegion(id: "a", match: .any)]),
+                .duplicateRegion("a")
+            ),
+            (RangingConfiguration(regions: (0...64).map { BeaconRegion(id: "r\($0)", match: .any) }), .tooManyRegions(65)),
+            (RangingConfiguration(filter: .arma(.init(speed: 0))), .invalidFilter("ARMA speed 0.0 must be in (0, 1]")),
+        ])
     func invalid(configuration: RangingConfiguration, expected: RangingConfigurationError) {
         #expect(throws: expected) { try RangingLoop(configuration: configuration) }
     }
@@ -37,7 +48,7 @@ struct RangingConfigurationTests {
         _ = loop.ingest(Fixture.sighting(0.1, rssi: -60))
         _ = loop.ingest(Fixture.sighting(0.2, rssi: -90))
         let beacon = try #require(loop.advance(to: Fixture.time(1)).first?.beacons.first)
-        #expect(beacon.filteredRSSI == -64)   // −60 then −90 clamped to −64; raw figures stay raw
+        #expect(beacon.filteredRSSI == -64) // −60 then −90 clamped to −64; raw figures stay raw
         #expect(beacon.lastRSSI == -90)
         #expect(beacon.meanRSSI == -75)
     }

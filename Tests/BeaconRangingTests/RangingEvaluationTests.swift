@@ -1,5 +1,6 @@
 import BeaconCore
 import Testing
+
 @testable import BeaconRanging
 
 @Suite("RangingEvaluation")
@@ -7,7 +8,7 @@ struct RangingEvaluationTests {
     /// The repository's Data/rssi, found from this file's path.
     static let dataDirectory: String = {
         var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)   // Tests/BeaconRangingTests/RangingEvaluationTests.swift
+        parts.removeLast(3) // Tests/BeaconRangingTests/RangingEvaluationTests.swift
         return parts.joined(separator: "/") + "/Data/rssi"
     }()
 
@@ -35,7 +36,9 @@ struct RangingEvaluationTests {
 
     @Test("a missing directory is a typed error naming the path")
     func missingData() {
-        #expect(throws: RangingEvaluationError.unreadable(path: "/nonexistent/philotuxo_stationary_p12.95_16.80_ground_truth.csv")) {
+        #expect(
+            throws: RangingEvaluationError.unreadable(path: "/nonexistent/philotuxo_stationary_p12.95_16.80_ground_truth.csv")
+        ) {
             try RangingEvaluation(dataDirectory: "/nonexistent").run()
         }
     }

@@ -1,6 +1,7 @@
 import BeaconCore
 import FoundationEssentials
 import Testing
+
 @testable import BeaconRanging
 
 /// Pins the loop's complete output (every field of every update, floating-point values by bit
@@ -19,7 +20,10 @@ struct RangingLoopGoldenTests {
         mutating func add(_ d: Double?) { add(d.map(\.bitPattern) ?? 0x7FF8_DEAD_0000_0001) }
         mutating func add(_ i: Int8?) { add(i.map { UInt64(UInt8(bitPattern: $0)) } ?? 0x1_0000) }
         mutating func add(_ id: BeaconID) {
-            add(UInt64(id.kind.rawValue)); add(id.high); add(id.low); add(UInt64(id.tail))
+            add(UInt64(id.kind.rawValue))
+            add(id.high)
+            add(id.low)
+            add(UInt64(id.tail))
         }
         mutating func add(_ s: String) { for b in s.utf8 { add(UInt64(b)) } }
 
@@ -29,15 +33,25 @@ struct RangingLoopGoldenTests {
             add(UInt64(u.beacons.count))
             // Beacon order within an update is not part of the contract: digest in identity order.
             for b in u.beacons.sorted(by: { $0.id < $1.id }) {
-                add(b.id); add(b.lastAddress.rawValue); add(UInt64(b.addressCount))
-                add(b.seenThisCycle ? 1 : 0); add(UInt64(b.sampleCount)); add(b.lastRSSI)
-                add(b.meanRSSI); add(b.filteredRSSI); add(b.measuredPower); add(b.distance)
-                add(b.accuracy); add(UInt64(b.proximity.rawValue))
+                add(b.id)
+                add(b.lastAddress.rawValue)
+                add(UInt64(b.addressCount))
+                add(b.seenThisCycle ? 1 : 0)
+                add(UInt64(b.sampleCount))
+                add(b.lastRSSI)
+                add(b.meanRSSI)
+                add(b.filteredRSSI)
+                add(b.measuredPower)
+                add(b.distance)
+                add(b.accuracy)
+                add(UInt64(b.proximity.rawValue))
                 add(UInt64(bitPattern: b.firstSeen.nanosecondsSinceEpoch))
                 add(UInt64(bitPattern: b.lastSeen.nanosecondsSinceEpoch))
             }
             for e in u.regionEvents {
-                add(e.kind.rawValue); add(e.regionID); add(e.beacon)
+                add(e.kind.rawValue)
+                add(e.regionID)
+                add(e.beacon)
                 add(UInt64(bitPattern: e.time.nanosecondsSinceEpoch))
             }
             for id in u.evicted.sorted() { add(id) }
@@ -56,43 +70,58 @@ struct RangingLoopGoldenTests {
             let n = Int(rng.next() % 200)
             // Beacons 100…199 are only around in the first and last 40 s.
             if n >= 100 && t > 40 && t < 80 { continue }
-            let id: BeaconID = switch n % 3 {
-            case 0: Fixture.beacon(UInt16(n), major: 7)
-            case 1: .altBeacon(id1High: 0x1122_3344_5566_7788, id1Low: 0x99AA_BBCC_DDEE_FF00, id2: 3, id3: UInt16(n))
-            default: .eddystoneUID(namespaceHigh: 0xEDD1, namespaceLow: 0x0102_0304_0506_0708, instance: UInt64(n))
-            }
-            let jitter = rng.next() % 50 == 0 ? -rng.nextUnit() * 1.5 : 0   // out of order / late
+            let id: BeaconID =
+                switch n % 3 {
+                case 0: Fixture.beacon(UInt16(n), major: 7)
+                case 1: .altBeacon(id1High: 0x1122_3344_5566_7788, id1Low: 0x99AA_BBCC_DDEE_FF00, id2: 3, id3: UInt16(n))
+                default: .eddystoneUID(namespaceHigh: 0xEDD1, namespaceLow: 0x0102_0304_0506_0708, instance: UInt64(n))
+                }
+            let jitter = rng.next() % 50 == 0 ? -rng.nextUnit() * 1.5 : 0 // out of order / late
             let rssi: Int8? = rng.next() % 20 == 0 ? nil : Int8(-40 - Int(rng.next() % 60))
             let power: Int8? = rng.next() % 4 == 0 ? nil : Int8(-55 - Int(rng.next() % 10))
             let address = UInt64(n) << 8 | rng.next() % (n % 5 == 0 ? 12 : 1)
-            out.append(BeaconSighting(timestamp: Fixture.time(max(0, t + jitter)), id: id,
-                                      address: BluetoothAddress(rawValue: address), addressType: .random,
-                                      rssi: rssi, measuredPower: power))
+            out.append(
+                BeaconSighting(
+                    timestamp: Fixture.time(max(0, t + jitter)), id: id,
+                    address: BluetoothAddress(rawValue: address), addressType: .random,
+                    rssi: rssi, measuredPower: power))
         }
         return out
     }
 
     static let configurations: [(String, RangingConfiguration)] = {
         let uuid = UUID(uuid: (0xE2, 0xC5, 0x6D, 0xB5, 0xDF, 0xFB, 0x48, 0xD2, 0xB0, 0x60, 0xD0, 0xF5, 0xA7, 0x10, 0x96, 0xE0))
-        let regions = [BeaconRegion(id: "all", match: .any, exitTimeout: .seconds(20)),
-                       BeaconRegion(id: "ibeacons", match: .uuid(uuid)),
-                       BeaconRegion(id: "one", match: .uuid(uuid, major: 7, minor: 3), exitTimeout: .seconds(2))]
+        let regions = [
+            BeaconRegion(id: "all", match: .any, exitTimeout: .seconds(20)),
+            BeaconRegion(id: "ibeacons", match: .uuid(uuid)),
+            BeaconRegion(id: "one", match: .uuid(uuid, major: 7, minor: 3), exitTimeout: .seconds(2)),
+        ]
         return [
             ("default", RangingConfiguration(retention: .seconds(10))),
             ("arma-clamp-regions", RangingConfiguration(retention: .seconds(10), spikeClamp: 6, regions: regions)),
             ("kalman", RangingConfiguration(retention: .seconds(10), filter: .kalman(.init()))),
             ("one-euro-clamp", RangingConfiguration(retention: .seconds(10), filter: .oneEuro(.init()), spikeClamp: 4)),
-            ("running-average-regions", RangingConfiguration(retention: .seconds(10), filter: .runningAverage(.init()), regions: regions)),
-            ("percentile", RangingConfiguration(retention: .seconds(10), filter: .percentile(.init()),
-                                                calibrations: [Fixture.beacon(3, major: 7): .init(measuredPower: -50, pathLossExponent: 2.5)])),
+            (
+                "running-average-regions",
+                RangingConfiguration(retention: .seconds(10), filter: .runningAverage(.init()), regions: regions)
+            ),
+            (
+                "percentile",
+                RangingConfiguration(
+                    retention: .seconds(10), filter: .percentile(.init()),
+                    calibrations: [Fixture.beacon(3, major: 7): .init(measuredPower: -50, pathLossExponent: 2.5)])
+            ),
         ]
     }()
 
-    static func digest(_ configuration: RangingConfiguration, batched: Bool,
-                       prefetching: Bool = false) throws -> (UInt64, Int) {
+    static func digest(
+        _ configuration: RangingConfiguration, batched: Bool,
+        prefetching: Bool = false
+    ) throws -> (UInt64, Int) {
         // Prefetching (and the one-by-one path's pipeline) normally starts at 16,384 beacons.
-        var loop = try RangingLoop(configuration: configuration,
-                                   prefetchFromCount: prefetching ? 0 : RangingLoop.defaultPrefetchFromCount)
+        var loop = try RangingLoop(
+            configuration: configuration,
+            prefetchFromCount: prefetching ? 0 : RangingLoop.defaultPrefetchFromCount)
         var digest = Digest()
         var updates = 0
         let stream = stream(seed: 42)
@@ -102,14 +131,27 @@ struct RangingLoopGoldenTests {
             var size = 1
             while start < stream.count {
                 let end = min(stream.count, start + size)
-                stream[start..<end].withUnsafeBufferPointer { loop.ingest(contentsOf: $0) { digest.add($0); updates += 1 } }
+                stream[start..<end].withUnsafeBufferPointer {
+                    loop.ingest(contentsOf: $0) {
+                        digest.add($0)
+                        updates += 1
+                    }
+                }
                 start = end
                 size = size % 97 + 13
             }
         } else {
-            for s in stream { loop.ingest(s) { digest.add($0); updates += 1 } }
+            for s in stream {
+                loop.ingest(s) {
+                    digest.add($0)
+                    updates += 1
+                }
+            }
         }
-        loop.advance(to: Fixture.time(200)) { digest.add($0); updates += 1 }
+        loop.advance(to: Fixture.time(200)) {
+            digest.add($0)
+            updates += 1
+        }
         digest.add(UInt64(loop.lateSightings))
         return (digest.value, updates)
     }
@@ -123,8 +165,9 @@ struct RangingLoopGoldenTests {
         "percentile": 0x02c3_4e8f_88ab_2dbc,
     ]
 
-    @Test("one-by-one and batched ingestion, with and without prefetching, emit the recorded output",
-          arguments: [false, true], [false, true])
+    @Test(
+        "one-by-one and batched ingestion, with and without prefetching, emit the recorded output",
+        arguments: [false, true], [false, true])
     func goldenDigests(batched: Bool, prefetching: Bool) throws {
         for (name, configuration) in Self.configurations {
             let (value, updates) = try Self.digest(configuration, batched: batched, prefetching: prefetching)

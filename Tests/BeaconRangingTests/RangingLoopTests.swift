@@ -1,5 +1,6 @@
 import BeaconCore
 import Testing
+
 @testable import BeaconRanging
 
 @Suite("RangingLoop")
@@ -60,8 +61,8 @@ struct RangingLoopTests {
     func outOfOrderSightings() throws {
         var loop = try RangingLoop()
         _ = loop.ingest(Fixture.sighting(2.5, rssi: -60))
-        _ = loop.ingest(Fixture.sighting(1.5, rssi: -90))   // before the cycle [2, 3): late
-        _ = loop.ingest(Fixture.sighting(2.1, rssi: -70))   // out of order but inside the cycle
+        _ = loop.ingest(Fixture.sighting(1.5, rssi: -90)) // before the cycle [2, 3): late
+        _ = loop.ingest(Fixture.sighting(2.1, rssi: -70)) // out of order but inside the cycle
         #expect(loop.lateSightings == 1)
         let update = try #require(loop.advance(to: Fixture.time(3)).first)
         let beacon = try #require(update.beacons.first)
@@ -75,7 +76,7 @@ struct RangingLoopTests {
     func rotatingAddresses() throws {
         var loop = try RangingLoop()
         for i in 0..<10 { _ = loop.ingest(Fixture.sighting(0.1 + 0.01 * Double(i), address: 0xC0_0000_0000 + UInt64(i))) }
-        _ = loop.ingest(Fixture.sighting(0.5, address: 0xC0_0000_0009))   // already known
+        _ = loop.ingest(Fixture.sighting(0.5, address: 0xC0_0000_0009)) // already known
         let beacon = try #require(loop.advance(to: Fixture.time(1)).first?.beacons.first)
         #expect(loop.trackedCount == 1)
         #expect(beacon.addressCount == 8)
@@ -99,8 +100,9 @@ struct RangingLoopTests {
     @Test("distance uses the calibration override, then the frame's power, then the default")
     func measuredPowerPrecedence() throws {
         let overridden = Fixture.beacon(2)
-        let config = RangingConfiguration(distanceModel: .logDistance(.init(exponent: 2)), defaultMeasuredPower: -65,
-                                          calibrations: [overridden: .init(measuredPower: -50, pathLossExponent: 4)])
+        let config = RangingConfiguration(
+            distanceModel: .logDistance(.init(exponent: 2)), defaultMeasuredPower: -65,
+            calibrations: [overridden: .init(measuredPower: -50, pathLossExponent: 4)])
         var loop = try RangingLoop(configuration: config)
         _ = loop.ingest(Fixture.sighting(0.1, 1, rssi: -79, power: -59))
         _ = loop.ingest(Fixture.sighting(0.2, 2, rssi: -70, power: -59))
@@ -130,9 +132,9 @@ struct RangingLoopBatchTests {
     static var stream: [BeaconSighting] {
         var out: [BeaconSighting] = []
         for i in 0..<60 { out.append(Fixture.sighting(0.01 * Double(i), UInt16(i % 23), rssi: Int8(-50 - i % 17))) }
-        out.append(Fixture.sighting(0.2, 3))                     // out of order, but inside the current cycle
+        out.append(Fixture.sighting(0.2, 3)) // out of order, but inside the current cycle
         for i in 0..<40 { out.append(Fixture.sighting(1.0 + 0.02 * Double(i), UInt16(i % 7), rssi: Int8(-60 - i % 5))) }
-        out.append(Fixture.sighting(0.5, 4))                     // late: older than the cycle [1, 2)
+        out.append(Fixture.sighting(0.5, 4)) // late: older than the cycle [1, 2)
         for i in 0..<40 { out.append(Fixture.sighting(45 + 0.03 * Double(i), UInt16(i % 31), rssi: Int8(-70 + i % 9))) }
         return out
     }

@@ -1,5 +1,6 @@
 import BeaconCore
 import Testing
+
 @testable import BeaconRanging
 
 @Suite("RunningAverageFilter")
@@ -24,7 +25,7 @@ struct RunningAverageFilterTests {
         filter.add(-60, at: Fixture.time(1))
         filter.add(-70, at: Fixture.time(2))
         #expect(filter.estimate == -70)
-        filter.add(-50, at: Fixture.time(20.5))   // −80 (age 20.5 s) is dropped; −60 −70 −50 remain
+        filter.add(-50, at: Fixture.time(20.5)) // −80 (age 20.5 s) is dropped; −60 −70 −50 remain
         #expect(filter.estimate == -60)
     }
 }

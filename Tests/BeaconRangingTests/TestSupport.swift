@@ -1,4 +1,5 @@
 import BeaconCore
+
 @testable import BeaconRanging
 
 /// Shared builders for the ranging tests: times are seconds after a fixed, cycle-aligned origin.
@@ -13,10 +14,13 @@ enum Fixture {
         .iBeacon(uuidHigh: 0xE2C5_6DB5_DFFB_48D2, uuidLow: 0xB060_D0F5_A710_96E0, major: major, minor: minor)
     }
 
-    static func sighting(_ seconds: Double, _ minor: UInt16 = 1, rssi: Int8? = -60, power: Int8? = -59,
-                         address: UInt64 = 0xAABB_CCDD_EE01) -> BeaconSighting {
-        BeaconSighting(timestamp: time(seconds), id: beacon(minor), address: BluetoothAddress(rawValue: address),
-                       addressType: .random, rssi: rssi, measuredPower: power)
+    static func sighting(
+        _ seconds: Double, _ minor: UInt16 = 1, rssi: Int8? = -60, power: Int8? = -59,
+        address: UInt64 = 0xAABB_CCDD_EE01
+    ) -> BeaconSighting {
+        BeaconSighting(
+            timestamp: time(seconds), id: beacon(minor), address: BluetoothAddress(rawValue: address),
+            addressType: .random, rssi: rssi, measuredPower: power)
     }
 
     /// Seconds after the origin of a timestamp.

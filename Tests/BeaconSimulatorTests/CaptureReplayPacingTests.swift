@@ -25,11 +25,12 @@ struct CaptureReplayPacingTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("sparse-\(UUID()).btsnoop").path
         let writer = try BtsnoopFileWriter(path: path)
         let start = Timestamp(rfc3339: "2025-01-01T09:00:00Z")!
-        let packet: [UInt8] = [0x04, 0x0E, 0x04, 0x01, 0x00, 0x00, 0x00]   // Command Complete, no-op
+        let packet: [UInt8] = [0x04, 0x0E, 0x04, 0x01, 0x00, 0x00, 0x00] // Command Complete, no-op
         for second in seconds {
             try packet.withUnsafeBytes { bytes in
-                try writer.append(h4Packet: bytes, direction: .received,
-                                  timestamp: start + .milliseconds(Int64(second * 1000)))
+                try writer.append(
+                    h4Packet: bytes, direction: .received,
+                    timestamp: start + .milliseconds(Int64(second * 1000)))
             }
         }
         try writer.close()

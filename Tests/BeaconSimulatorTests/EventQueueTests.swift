@@ -1,6 +1,7 @@
-@testable import BeaconSimulator
 import BeaconCore
 import Testing
+
+@testable import BeaconSimulator
 
 @Suite("Event queue")
 struct EventQueueTests {

@@ -26,8 +26,8 @@ struct GroundTruthTests {
         let truth = GroundTruth(scenario: scenario)
         let at = { (s: Int64) in scenario.start + .seconds(s) }
         #expect(truth.distance(beacon: 0, gateway: 0, at: at(50)) == 1)
-        #expect(truth.distance(beacon: 1, gateway: 0, at: at(10)) == nil)   // visitor 2 arrives at 20 s
-        #expect(truth.distance(beacon: 1, gateway: 0, at: at(25)) == 2)     // at (0, 2, 1) after 5 s
+        #expect(truth.distance(beacon: 1, gateway: 0, at: at(10)) == nil) // visitor 2 arrives at 20 s
+        #expect(truth.distance(beacon: 1, gateway: 0, at: at(25)) == 2) // at (0, 2, 1) after 5 s
         #expect(truth.distance(beacon: 2, gateway: 0, at: at(0)) == (64 + 4 + 2.25).squareRoot())
     }
 
@@ -38,7 +38,10 @@ struct GroundTruthTests {
         try GroundTruth(scenario: scenario).writeJSONLines { lines.append($0) }
         #expect(lines[0].hasPrefix("{\"type\":\"header\",\"scenario\":\"lobby\""))
         #expect(lines.filter { $0.contains("\"type\":\"beacon\"") }.count == 5)
-        #expect(lines.contains("{\"type\":\"distance\",\"time\":\"2025-01-01T09:00:50.000Z\",\"beacon\":\"visitor-1\",\"gateway\":\"desk\",\"distance_m\":1.0}\n"))
+        #expect(
+            lines.contains(
+                "{\"type\":\"distance\",\"time\":\"2025-01-01T09:00:50.000Z\",\"beacon\":\"visitor-1\",\"gateway\":\"desk\",\"distance_m\":1.0}\n"
+            ))
         let visits = lines.filter { $0.contains("\"type\":\"visit\"") }
         #expect(visits.count == 1)
         #expect(visits.first?.contains("\"start\":\"2025-01-01T09:00:03.000Z\",\"end\":\"2025-01-01T09:01:35.000Z\"") == true)

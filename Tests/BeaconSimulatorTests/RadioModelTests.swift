@@ -5,10 +5,12 @@ import Testing
 
 @Suite("Radio model")
 struct RadioModelTests {
-    @Test("mean RSSI is the log-distance formula", arguments: [
-        // measured power, exponent, distance, hand-computed −10·n·log10(d) + P
-        (-59, 2.0, 1.0, -59.0), (-59, 2.0, 10.0, -79.0), (-59, 2.5, 4.0, -74.0515), (-65, 3.0, 100.0, -125.0),
-    ])
+    @Test(
+        "mean RSSI is the log-distance formula",
+        arguments: [
+            // measured power, exponent, distance, hand-computed −10·n·log10(d) + P
+            (-59, 2.0, 1.0, -59.0), (-59, 2.0, 10.0, -79.0), (-59, 2.5, 4.0, -74.0515), (-65, 3.0, 100.0, -125.0),
+        ])
     func meanRSSI(power: Int, exponent: Double, distance: Double, expected: Double) {
         let radio = RadioModel(pathLossExponent: exponent, shadowingSigma: 0)
         #expect(abs(radio.meanRSSI(measuredPower: power, distance: distance) - expected) < 1e-3)

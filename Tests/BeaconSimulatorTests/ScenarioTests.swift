@@ -77,9 +77,15 @@ struct ScenarioTests {
         ("    position: [0, 0, 1]", "    position: [0, 0]\n    report: fancy", 5, "expected legacy or extended"),
         ("    position: [0, 0, 1]", "    position: here", 4, "expected a position [x, y, z]"),
         ("major: 1,", "major: 70000,", 7, "expected an integer from 0 to 65535"),
-        ("    position: [1, 0, 1]", "    position: [1, 0, 1]\n    interval: 1s\n    colour: red", 10, "unknown key 'colour' in a beacon"),
+        (
+            "    position: [1, 0, 1]", "    position: [1, 0, 1]\n    interval: 1s\n    colour: red", 10,
+            "unknown key 'colour' in a beacon"
+        ),
         ("    position: [1, 0, 1]", "    carried_by: ghost", 8, "expected the name of a walker"),
-        ("  - name: b\n", "  - name: b\n    area: {min: [0, 0, 0], max: [1, 1, 1]}\n", 7, "only one of position, area or carried_by"),
+        (
+            "  - name: b\n", "  - name: b\n    area: {min: [0, 0, 0], max: [1, 1, 1]}\n", 7,
+            "only one of position, area or carried_by"
+        ),
         ("  - name: gw\n", "  - nam: gw\n", 3, "unknown key 'nam' in a gateway"),
         ("{uuid: 5A4BCFCE", "{uuid: not-a-uuid-5A4BCFCE", 7, "expected a UUID"),
         ("duration: 90s", "duration: 90s\nradio: {packet_loss: 1.5}", 2, "expected a probability from 0 to 1"),
@@ -133,16 +139,19 @@ struct ScenarioTests {
         #expect(scenario.walkers.map(\.name) == ["group-1", "group-2", "group-3"])
         #expect(scenario.walkers.map(\.start) == [.zero, .seconds(30), .seconds(60)])
         #expect(scenario.walkers[2].waypoints[1].dwell == .seconds(60))
-        #expect(scenario.beacons.map(\.placement) == [.carried(walkerIndex: 0), .carried(walkerIndex: 1), .carried(walkerIndex: 2)])
+        #expect(
+            scenario.beacons.map(\.placement) == [.carried(walkerIndex: 0), .carried(walkerIndex: 1), .carried(walkerIndex: 2)])
         #expect(scenario.beacons.map { $0.identity.beaconID.minor } == [10, 11, 12])
     }
 
-    @Test("walker errors name their line", arguments: [
-        ("    carried_by: group", "    carried_by: group\n    count: 2", 13, "a count equal to the walker group's count (3)"),
-        ("waypoints: [[0, 0, 1], {at: [5, 0, 1], dwell: 1m}]", "waypoints: []", 8, "at least one waypoint"),
-        ("    stagger: 30s", "    stagger: soon", 7, "expected a duration"),
-        ("{at: [5, 0, 1], dwell: 1m}", "{at: [5, 0, 1], wait: 1m}", 8, "unknown key 'wait' in a waypoint"),
-    ])
+    @Test(
+        "walker errors name their line",
+        arguments: [
+            ("    carried_by: group", "    carried_by: group\n    count: 2", 13, "a count equal to the walker group's count (3)"),
+            ("waypoints: [[0, 0, 1], {at: [5, 0, 1], dwell: 1m}]", "waypoints: []", 8, "at least one waypoint"),
+            ("    stagger: 30s", "    stagger: soon", 7, "expected a duration"),
+            ("{at: [5, 0, 1], dwell: 1m}", "{at: [5, 0, 1], wait: 1m}", 8, "unknown key 'wait' in a waypoint"),
+        ])
     func walkerErrors(old: String, new: String, line: Int, fragment: String) throws {
         let yaml = Self.withWalkers.replacingOccurrences(of: old, with: new)
         #expect(yaml != Self.withWalkers)

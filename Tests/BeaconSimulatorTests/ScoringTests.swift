@@ -32,8 +32,9 @@ struct ScoringTests {
     @Test("an Eddystone alert (namespace and instance, as the daemon writes it) matches its ground-truth uuid")
     func eddystoneAlert() throws {
         let id = BeaconID.eddystoneUID(namespaceHigh: 0x0102, namespaceLow: 0x0304_0506_0708_090A, instance: 0xAA)
-        let event = AlertEvent(kind: .delivered, alertID: "poster", beacon: id, strategy: "time",
-                               time: Timestamp(rfc3339: "2025-01-01T09:01:00Z")!)
+        let event = AlertEvent(
+            kind: .delivered, alertID: "poster", beacon: id, strategy: "time",
+            time: Timestamp(rfc3339: "2025-01-01T09:01:00Z")!)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("eddystone-\(UUID()).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try (event.jsonLine + "\n").write(toFile: path, atomically: true, encoding: .utf8)
@@ -54,8 +55,9 @@ struct ScoringTests {
 
     @Test("nearest-rank percentiles", arguments: [(0.5, 3), (0.9, 5), (0.2, 1), (1.0, 5)] as [(Double, Int64)])
     func percentiles(p: Double, expected: Int64) {
-        let score = Scoring.Score(alertID: "x", alerts: 5, matchedAlerts: 5, visits: 5,
-                                  latencies: (1...5).map { Duration.seconds($0) })
+        let score = Scoring.Score(
+            alertID: "x", alerts: 5, matchedAlerts: 5, visits: 5,
+            latencies: (1...5).map { Duration.seconds($0) })
         #expect(score.percentile(p) == .seconds(expected))
     }
 
@@ -76,25 +78,34 @@ struct ScoringRoundTripTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         try GroundTruth(scenario: scenario).write(toFile: path)
         let key = Scoring.BeaconKey(uuid: TestSupport.uuid, major: 1, minor: 1)
-        let expected = [Scoring.Visit(beacon: key, start: Timestamp(rfc3339: "2025-01-01T09:00:03Z")!,
-                                      end: Timestamp(rfc3339: "2025-01-01T09:01:35Z")!)]
+        let expected = [
+            Scoring.Visit(
+                beacon: key, start: Timestamp(rfc3339: "2025-01-01T09:00:03Z")!,
+                end: Timestamp(rfc3339: "2025-01-01T09:01:35Z")!)
+        ]
         #expect(try Scoring.readVisits(path: path) == expected)
-        #expect(try Scoring.readVisits(path: path, definition: VisitDefinition(radius: 3, minimumDuration: .seconds(60))) == expected)
+        #expect(
+            try Scoring.readVisits(path: path, definition: VisitDefinition(radius: 3, minimumDuration: .seconds(60))) == expected)
         // Visitor 2 (x = −6 + 1.2·(t − 20 s), 2 m off the desk) is within 3 m while |x| ≤ √5, i.e.
         // samples t = 24, 25, 26 s: a 2 s visit, found once the minimum duration allows it.
         let short = try Scoring.readVisits(path: path, definition: VisitDefinition(radius: 3, minimumDuration: .seconds(2)))
-        #expect(short.contains(Scoring.Visit(beacon: Scoring.BeaconKey(uuid: TestSupport.uuid, major: 1, minor: 2),
-                                             start: Timestamp(rfc3339: "2025-01-01T09:00:24Z")!,
-                                             end: Timestamp(rfc3339: "2025-01-01T09:00:26Z")!)))
+        #expect(
+            short.contains(
+                Scoring.Visit(
+                    beacon: Scoring.BeaconKey(uuid: TestSupport.uuid, major: 1, minor: 2),
+                    start: Timestamp(rfc3339: "2025-01-01T09:00:24Z")!,
+                    end: Timestamp(rfc3339: "2025-01-01T09:00:26Z")!)))
     }
 
     @Test("score table")
     func table() {
-        let score = Scoring.Score(alertID: "lobby-dwell", alerts: 2, matchedAlerts: 1, visits: 1,
-                                  latencies: [.milliseconds(61_500)])
-        #expect(ScoreTable.render([score]) == """
-            alert        alerts  visits  matched  precision  recall  latency p50  latency p90
-            lobby-dwell  2       1       1        50.0%      100.0%  61.5s        61.5s
-            """)
+        let score = Scoring.Score(
+            alertID: "lobby-dwell", alerts: 2, matchedAlerts: 1, visits: 1,
+            latencies: [.milliseconds(61_500)])
+        #expect(
+            ScoreTable.render([score]) == """
+                alert        alerts  visits  matched  precision  recall  latency p50  latency p90
+                lobby-dwell  2       1       1        50.0%      100.0%  61.5s        61.5s
+                """)
     }
 }

@@ -35,7 +35,8 @@ struct SimulationEngineTests {
     @Test("advertising interval plus advDelay: gaps within [interval, interval + 10 ms], mean interval + 5 ms")
     func advertisingInterval() {
         let radio = RadioModel(shadowingSigma: 0, collisions: false)
-        let run = TestSupport.runAll(TestSupport.fixedScenario(interval: .milliseconds(100), duration: .seconds(200), radio: radio))
+        let run = TestSupport.runAll(
+            TestSupport.fixedScenario(interval: .milliseconds(100), duration: .seconds(200), radio: radio))
         let times = run.packets.map { Double($0.0.nanosecondsSinceEpoch) / 1e6 }
         // Consecutive reports one event apart (an event missed at a scan-channel switch doubles a gap;
         // one heard on two channels across a switch adds a sub-millisecond gap).
@@ -44,7 +45,7 @@ struct SimulationEngineTests {
         // Each report sits 0, 0.5 or 1 ms into its event (channel 37, 38, 39): ±1 ms on each gap.
         #expect(gaps.min()! >= 99 && gaps.max()! <= 111)
         let mean = gaps.reduce(0, +) / Double(gaps.count)
-        #expect(abs(mean - 105) < 0.3)   // U(0,10) delay: σ 2.9 ms, standard error ≈ 0.07 ms
+        #expect(abs(mean - 105) < 0.3) // U(0,10) delay: σ 2.9 ms, standard error ≈ 0.07 ms
         let belowMiddle = Double(gaps.filter { $0 < 105 }.count) / Double(gaps.count)
         #expect(abs(belowMiddle - 0.5) < 0.06)
         // The number of events: 200 s / 105 ms ≈ 1905.
@@ -77,13 +78,14 @@ struct SimulationEngineTests {
             var decoded: [(AdvertisingReportKind, Int8?, AddressType, BeaconFrame?)] = []
             try bytes.withUnsafeBytes { raw in
                 try HCIEventParser.forEachAdvertisingReport(inEvent: raw) { report in
-                    decoded.append((report.kind, report.rssi, report.addressType, BeaconFrame.find(inAdvertisingData: report.data)))
+                    decoded.append(
+                        (report.kind, report.rssi, report.addressType, BeaconFrame.find(inAdvertisingData: report.data)))
                 }
             }
             #expect(decoded.count == 1)
             for (kind, rssi, addressType, frame) in decoded {
                 #expect(kind == (format == .legacy ? .legacy : .extended))
-                #expect(rssi == -79)   // −59 − 20·log10(10)
+                #expect(rssi == -79) // −59 − 20·log10(10)
                 #expect(addressType == .random)
                 let frame = try #require(frame)
                 #expect(frame.measuredPower == -59)
@@ -116,8 +118,9 @@ struct SimulationEngineTests {
 
 @Suite("Bundled scenarios run")
 struct BundledScenarioRunTests {
-    @Test("the first 10 virtual seconds of each scenario, at each gateway, parse as advertising reports",
-          arguments: ["lobby.yaml", "museum.yaml", "warehouse.yaml", "stress.yaml"])
+    @Test(
+        "the first 10 virtual seconds of each scenario, at each gateway, parse as advertising reports",
+        arguments: ["lobby.yaml", "museum.yaml", "warehouse.yaml", "stress.yaml"])
     func runs(file: String) throws {
         var scenario = try Scenario.load(path: TestSupport.scenarioPath(file))
         scenario.duration = .seconds(10)

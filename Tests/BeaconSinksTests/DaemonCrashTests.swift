@@ -1,6 +1,7 @@
 import BeaconTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,7 +31,8 @@ struct DaemonCrashTests {
                 "  - {id: dwell-\(index), match: {uuid: 5A4BCFCE-174E-4BAC-A814-092E77F6B7E5}, strategy: time, "
                     + "parameters: {dwell: 60s, gap: 10s, maxTimeBeforeReset: 60s}, content: {title: Alert \(index)}}"
             }
-            let text = "source: \(source)\nstate: \(state)\nsinks:\n  - \(sink)\nalerts:\n" + alerts.joined(separator: "\n") + "\n"
+            let text =
+                "source: \(source)\nstate: \(state)\nsinks:\n  - \(sink)\nalerts:\n" + alerts.joined(separator: "\n") + "\n"
             try Data(text.utf8).write(to: URL(fileURLWithPath: path(name)))
             return path(name)
         }
@@ -38,7 +40,7 @@ struct DaemonCrashTests {
         /// A btsnoop capture with a header (H4 datalink) and no records: a source with nothing new.
         func emptyCapture() throws -> String {
             var bytes = Array("btsnoop\0".utf8)
-            bytes += [0, 0, 0, 1, 0, 0, 0x03, 0xEA]  // version 1, datalink 1002 (big-endian)
+            bytes += [0, 0, 0, 1, 0, 0, 0x03, 0xEA] // version 1, datalink 1002 (big-endian)
             try Data(bytes).write(to: URL(fileURLWithPath: path("empty.btsnoop")))
             return path("empty.btsnoop")
         }
@@ -65,15 +67,16 @@ struct DaemonCrashTests {
         defer { try? FileManager.default.removeItem(at: workspace.directory) }
 
         // The events an uninterrupted run delivers, as JSON lines in a file.
-        let reference = try workspace.configuration("reference.yaml", source: "simulate:\(Self.lobby)",
-                                                    state: workspace.path("reference.sqlite"),
-                                                    sink: "{type: jsonl, path: \(workspace.path("reference.jsonl"))}")
+        let reference = try workspace.configuration(
+            "reference.yaml", source: "simulate:\(Self.lobby)",
+            state: workspace.path("reference.sqlite"),
+            sink: "{type: jsonl, path: \(workspace.path("reference.jsonl"))}")
         let referenceRun = try Self.start(reference)
         referenceRun.waitUntilExit()
         try #require(referenceRun.terminationStatus == 0)
         let expected = try String(contentsOfFile: workspace.path("reference.jsonl"), encoding: .utf8)
             .split(separator: "\n").map(String.init)
-        try #require(expected.count == 2 * Self.alertCount)  // created + delivered per alert
+        try #require(expected.count == 2 * Self.alertCount) // created + delivered per alert
 
         let server = try WebhookTestServer(secret: Self.secret, delay: 0.05)
         defer { server.stop() }
@@ -88,8 +91,9 @@ struct DaemonCrashTests {
         let beforeRestart = try server.requests().count
         #expect(beforeRestart < expected.count, "the kill came before every event was delivered")
 
-        let second = try workspace.configuration("second.yaml", source: "replay:\(try workspace.emptyCapture())",
-                                                 state: state, sink: sink)
+        let second = try workspace.configuration(
+            "second.yaml", source: "replay:\(try workspace.emptyCapture())",
+            state: state, sink: sink)
         let restarted = try Self.start(second)
         restarted.waitUntilExit()
         #expect(restarted.terminationReason == .exit && restarted.terminationStatus == 0)

@@ -5,8 +5,9 @@ import Testing
 
 @Suite("ExecSink")
 struct ExecSinkTests {
-    static let event = OutboundEvent(key: "door|beacon|delivered|1", body: #"{"event":"delivered"}"#,
-                                     destination: "http://127.0.0.1:9/cb")
+    static let event = OutboundEvent(
+        key: "door|beacon|delivered|1", body: #"{"event":"delivered"}"#,
+        destination: "http://127.0.0.1:9/cb")
 
     @Test("the command gets the JSON line on stdin and the key and destination in its environment")
     func input() async throws {

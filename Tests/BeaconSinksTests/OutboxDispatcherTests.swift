@@ -16,8 +16,9 @@ struct OutboxDispatcherTests {
         let dispatcher: OutboxDispatcher
 
         init() {
-            dispatcher = OutboxDispatcher(sinkName: "main", sink: sink, outbox: outbox, backoff: OutboxDispatcherTests.backoff,
-                                          clock: clock, random: { 0.5 }, report: recorder.report)
+            dispatcher = OutboxDispatcher(
+                sinkName: "main", sink: sink, outbox: outbox, backoff: OutboxDispatcherTests.backoff,
+                clock: clock, random: { 0.5 }, report: recorder.report)
         }
     }
 

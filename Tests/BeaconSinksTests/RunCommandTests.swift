@@ -1,6 +1,7 @@
 import BeaconTestSupport
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,22 +32,25 @@ struct RunCommandTests {
         server.stop()
         let sink = "{type: webhook, name: hook, url: \(server.url), secret: \(DaemonCrashTests.secret), timeout: 1s}"
         let state = workspace.path("state.sqlite")
-        let first = try workspace.configuration("first.yaml", source: "simulate:\(DaemonCrashTests.lobby)", state: state, sink: sink)
+        let first = try workspace.configuration(
+            "first.yaml", source: "simulate:\(DaemonCrashTests.lobby)", state: state, sink: sink)
 
         let errors = Pipe()
         let daemon = try DaemonCrashTests.start(first, errors: errors)
         let beforeSignal = Self.read(errors.fileHandleForReading, until: "retry 1")
         #expect(beforeSignal.contains("sink 'hook': delivery failed"))
         kill(daemon.processIdentifier, SIGTERM)
-        let afterSignal = Self.read(errors.fileHandleForReading, until: "\u{4}")  // to the end
+        let afterSignal = Self.read(errors.fileHandleForReading, until: "\u{4}") // to the end
         daemon.waitUntilExit()
         #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 0)
         #expect(afterSignal.contains("beacond: stopping"))
-        #expect(afterSignal.contains("sink 'hook': \(2 * DaemonCrashTests.alertCount) events left in the outbox for the next start"))
+        #expect(
+            afterSignal.contains("sink 'hook': \(2 * DaemonCrashTests.alertCount) events left in the outbox for the next start"))
 
         try server.start(port: port)
-        let second = try workspace.configuration("second.yaml", source: "replay:\(try workspace.emptyCapture())",
-                                                 state: state, sink: sink)
+        let second = try workspace.configuration(
+            "second.yaml", source: "replay:\(try workspace.emptyCapture())",
+            state: state, sink: sink)
         let restarted = try DaemonCrashTests.start(second)
         restarted.waitUntilExit()
         #expect(restarted.terminationStatus == 0)
@@ -59,11 +63,12 @@ struct RunCommandTests {
     func secondSignalForcesExit() throws {
         let workspace = try Workspace()
         defer { try? FileManager.default.removeItem(at: workspace.directory) }
-        let server = try WebhookTestServer(secret: DaemonCrashTests.secret, delay: 60)  // answers after a minute
+        let server = try WebhookTestServer(secret: DaemonCrashTests.secret, delay: 60) // answers after a minute
         defer { server.stop() }
         let sink = "{type: webhook, name: hook, url: \(server.url), secret: \(DaemonCrashTests.secret), timeout: 30s}"
-        let configuration = try workspace.configuration("gw.yaml", source: "simulate:\(DaemonCrashTests.lobby)",
-                                                        state: workspace.path("state.sqlite"), sink: sink)
+        let configuration = try workspace.configuration(
+            "gw.yaml", source: "simulate:\(DaemonCrashTests.lobby)",
+            state: workspace.path("state.sqlite"), sink: sink)
         let errors = Pipe()
         let daemon = try DaemonCrashTests.start(configuration, errors: errors)
         server.waitForRequests(1)
@@ -79,8 +84,9 @@ struct RunCommandTests {
     func checkConfig() throws {
         let workspace = try Workspace()
         defer { try? FileManager.default.removeItem(at: workspace.directory) }
-        let valid = try workspace.configuration("valid.yaml", source: "simulate:\(DaemonCrashTests.lobby)",
-                                                state: workspace.path("state.sqlite"), sink: "{type: jsonl, path: -}")
+        let valid = try workspace.configuration(
+            "valid.yaml", source: "simulate:\(DaemonCrashTests.lobby)",
+            state: workspace.path("state.sqlite"), sink: "{type: jsonl, path: -}")
         let ok = try Self.run(["check-config", valid])
         #expect(ok.status == 0)
         #expect(ok.output.contains("valid"))
@@ -94,8 +100,9 @@ struct RunCommandTests {
         #expect(bad.errors.contains("invalid.yaml:3"))
         #expect(bad.errors.contains("unknown key 'secrt'"))
 
-        let missingScenario = try workspace.configuration("missing.yaml", source: "simulate:/nonexistent/site.yaml",
-                                                          state: "x.sqlite", sink: "{type: jsonl, path: -}")
+        let missingScenario = try workspace.configuration(
+            "missing.yaml", source: "simulate:/nonexistent/site.yaml",
+            state: "x.sqlite", sink: "{type: jsonl, path: -}")
         #expect(try Self.run(["check-config", missingScenario]).status == 2)
     }
 

@@ -13,7 +13,8 @@ struct SQLiteAlertStateStoreOutboxTests {
     static let outbox = OutboxConfiguration(sinks: ["file", "hook"], maxBacklog: 3)
 
     static func engine(_ store: SQLiteAlertStateStore) throws -> AlertEngine {
-        let rule = AlertRule(id: "welcome", content: AlertContent(title: "Welcome"), policy: try AlertPolicy(delay: .seconds(600)))
+        let rule = AlertRule(
+            id: "welcome", content: AlertContent(title: "Welcome"), policy: try AlertPolicy(delay: .seconds(600)))
         return try AlertEngine(configuration: try AlertEngineConfiguration(rules: [rule]), store: store)
     }
 
@@ -65,8 +66,9 @@ struct SQLiteAlertStateStoreOutboxTests {
         let reopened = try SQLiteAlertStateStore(path: path, outbox: Self.outbox)
         let sink = InMemorySink()
         let recorder = ReportRecorder()
-        let dispatcher = OutboxDispatcher(sinkName: "hook", sink: sink, outbox: reopened, clock: ManualClock(),
-                                          report: recorder.report)
+        let dispatcher = OutboxDispatcher(
+            sinkName: "hook", sink: sink, outbox: reopened, clock: ManualClock(),
+            report: recorder.report)
         let run = Task { await dispatcher.run() }
         var reports = recorder.reports.makeAsyncIterator()
         #expect(await reports.next() == .delivered(count: 1, backlog: 0))
@@ -83,8 +85,10 @@ struct SQLiteAlertStateStoreOutboxTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let store = try SQLiteAlertStateStore(path: path, outbox: Self.outbox)
         let events = (0..<5).map { index in
-            RoutedEvent(event: AlertEvent(kind: .delivered, alertID: "welcome", beacon: Self.beacon, strategy: "time",
-                                          time: Self.firedAt + .seconds(index)), destination: nil)
+            RoutedEvent(
+                event: AlertEvent(
+                    kind: .delivered, alertID: "welcome", beacon: Self.beacon, strategy: "time",
+                    time: Self.firedAt + .seconds(index)), destination: nil)
         }
         try store.apply([], emitting: events)
         #expect(try store.backlog(sink: "file") == 3)
@@ -95,6 +99,6 @@ struct SQLiteAlertStateStoreOutboxTests {
         try store.apply([], emitting: Array(events.suffix(1)))
         #expect(try store.backlog(sink: "file") == 3)
         #expect(try SQLiteAlertStateStore(path: path, outbox: Self.outbox).overflow(sink: "file") == 2)
-        #expect(try store.overflow(sink: "hook") == 3)  // still full: the last event is dropped too
+        #expect(try store.overflow(sink: "hook") == 3) // still full: the last event is dropped too
     }
 }

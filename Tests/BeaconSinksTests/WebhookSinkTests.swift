@@ -15,8 +15,9 @@ struct WebhookSinkTests {
     /// RFC 4231, test case 2: HMAC-SHA256 with key "Jefe".
     @Test("the signature is the hex HMAC-SHA256 of the body")
     func signatureVector() {
-        #expect(WebhookSink.signature(of: "what do ya want for nothing?", secret: "Jefe")
-            == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        #expect(
+            WebhookSink.signature(of: "what do ya want for nothing?", secret: "Jefe")
+                == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
     }
 
     @Test("a delivery is a signed POST with the idempotency key; a callback destination overrides the URL")
@@ -25,13 +26,15 @@ struct WebhookSinkTests {
         defer { server.stop() }
         let sink = try WebhookSink(url: server.url, secret: Self.secret)
         try await sink.deliver(Self.events[0])
-        let routed = OutboundEvent(key: "k2", body: #"{"event":"created"}"#, destination: "http://127.0.0.1:\(server.port)/callback/created")
+        let routed = OutboundEvent(
+            key: "k2", body: #"{"event":"created"}"#, destination: "http://127.0.0.1:\(server.port)/callback/created")
         try await sink.deliver(routed)
         let requests = try server.requests()
-        #expect(requests == [
-            .init(path: "/alerts", key: Self.events[0].key, signatureValid: true, status: 200, body: Self.events[0].body),
-            .init(path: "/callback/created", key: "k2", signatureValid: true, status: 200, body: routed.body),
-        ])
+        #expect(
+            requests == [
+                .init(path: "/alerts", key: Self.events[0].key, signatureValid: true, status: 200, body: Self.events[0].body),
+                .init(path: "/callback/created", key: "k2", signatureValid: true, status: 200, body: routed.body),
+            ])
     }
 
     @Test("a non-2xx answer is a failed delivery")
@@ -59,8 +62,9 @@ struct WebhookSinkTests {
         let clock = ManualClock()
         let recorder = ReportRecorder()
         let sink = try WebhookSink(url: server.url, secret: Self.secret, timeout: .seconds(1))
-        let dispatcher = OutboxDispatcher(sinkName: "hook", sink: sink, outbox: outbox, backoff: Self.backoff,
-                                          batchSize: 2, clock: clock, random: { 0.5 }, report: recorder.report)
+        let dispatcher = OutboxDispatcher(
+            sinkName: "hook", sink: sink, outbox: outbox, backoff: Self.backoff,
+            batchSize: 2, clock: clock, random: { 0.5 }, report: recorder.report)
         outbox.enqueue(Self.events)
         let run = Task { await dispatcher.run() }
         var reports = recorder.reports.makeAsyncIterator()

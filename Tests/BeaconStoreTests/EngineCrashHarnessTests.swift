@@ -34,7 +34,8 @@ struct EngineCrashHarnessTests {
         func run(killAfter: Int?) throws -> (Process.TerminationReason, Int32) {
             let process = Process()
             process.executableURL = EngineCrashHarnessTests.harness
-            process.arguments = ["--db", db, "--log", log, "--progress", progress]
+            process.arguments =
+                ["--db", db, "--log", log, "--progress", progress]
                 + (killAfter.map { ["--kill-after", String($0)] } ?? [])
             process.standardOutput = FileHandle.nullDevice
             try process.run()
@@ -49,7 +50,9 @@ struct EngineCrashHarnessTests {
             var keys: [String] = []
             for line in text.split(separator: "\n") {
                 let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-                summaries.append("\(object["event"] as? String ?? "?") \(object["alert"] as? String ?? "?") \(object["scheduledFor"] as? String ?? "-")")
+                summaries.append(
+                    "\(object["event"] as? String ?? "?") \(object["alert"] as? String ?? "?") \(object["scheduledFor"] as? String ?? "-")"
+                )
                 keys.append(object["key"] as? String ?? "")
             }
             return (summaries, keys)
@@ -58,10 +61,12 @@ struct EngineCrashHarnessTests {
 
     /// The harness binary, built next to the test bundle.
     static var harness: URL {
-        let processImage = URL(fileURLWithPath: "/proc/self/exe")  // Linux: the test runner itself
-        let productsDirectory = FileManager.default.fileExists(atPath: processImage.path)
+        let processImage = URL(fileURLWithPath: "/proc/self/exe") // Linux: the test runner itself
+        let productsDirectory =
+            FileManager.default.fileExists(atPath: processImage.path)
             ? processImage.resolvingSymlinksInPath().deletingLastPathComponent()
-            : (Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") } ?? Bundle.main).bundleURL.deletingLastPathComponent()
+            : (Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") } ?? Bundle.main).bundleURL
+                .deletingLastPathComponent()
         return productsDirectory.appendingPathComponent("engine-crash-harness")
     }
 

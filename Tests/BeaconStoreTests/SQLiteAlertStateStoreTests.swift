@@ -23,10 +23,14 @@ struct SQLiteAlertStateStoreTests {
             let key = AlertKey(alertID: "alert-\(index)", beacon: beacon)
             let base = Timestamp(nanosecondsSinceEpoch: 1_736_154_000_123_456_789 + Int64(index))
             return [
-                .putPending(PendingAlert(key: key, strategy: "time", firedAt: base, seriesStart: base + .seconds(600),
-                                         occurrence: index, dueAt: base + .seconds(3600))),
-                .putHistory(AlertHistory(key: key, firstFiringAt: base, lastDeliveredAt: index == 0 ? nil : base,
-                                         lastDeliveredDue: index == 0 ? nil : base - .seconds(1), deliveries: index)),
+                .putPending(
+                    PendingAlert(
+                        key: key, strategy: "time", firedAt: base, seriesStart: base + .seconds(600),
+                        occurrence: index, dueAt: base + .seconds(3600))),
+                .putHistory(
+                    AlertHistory(
+                        key: key, firstFiringAt: base, lastDeliveredAt: index == 0 ? nil : base,
+                        lastDeliveredDue: index == 0 ? nil : base - .seconds(1), deliveries: index)),
             ]
         }
     }
@@ -93,7 +97,7 @@ struct SQLiteAlertStateStoreTests {
         let path = Self.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let configuration = try AlertEngineConfiguration(rules: [
-            AlertRule(id: "a", policy: try AlertPolicy(delay: .seconds(600), repeat: .hourly)),
+            AlertRule(id: "a", policy: try AlertPolicy(delay: .seconds(600), repeat: .hourly))
         ])
         let t0 = Timestamp(rfc3339: "2025-01-06T09:00:00Z")!
         do {

@@ -42,12 +42,18 @@ public final class ConfigServer {
     /// Makes every request answer `status` (nil: serve the document again).
     public func fail(with status: Int?) throws {
         let file = directory.appendingPathComponent("status")
-        if let status { try "\(status)".write(to: file, atomically: true, encoding: .utf8) } else { try? FileManager.default.removeItem(at: file) }
+        if let status {
+            try "\(status)".write(to: file, atomically: true, encoding: .utf8)
+        } else {
+            try? FileManager.default.removeItem(at: file)
+        }
     }
 
     /// The requests received so far: (If-None-Match, If-Modified-Since) per request.
     public var requests: [(ifNoneMatch: String?, ifModifiedSince: String?)] {
-        guard let text = try? String(contentsOf: directory.appendingPathComponent("requests.log"), encoding: .utf8) else { return [] }
+        guard let text = try? String(contentsOf: directory.appendingPathComponent("requests.log"), encoding: .utf8) else {
+            return []
+        }
         return text.split(separator: "\n").compactMap { line in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
             return (object["if_none_match"] as? String, object["if_modified_since"] as? String)

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,8 +20,10 @@ public final class MosquittoBroker: @unchecked Sendable {
     ///   - directory: reuse this directory (a restart keeps its files); a new one by default.
     ///   - port: listen on this port (a restart keeps it); a free one by default.
     ///   - removesDirectory: whether the directory goes with the broker (by default only one it made).
-    public init(configuration extra: String = "allow_anonymous true\n", directory reused: URL? = nil, port reusedPort: Int? = nil,
-         removesDirectory: Bool? = nil) throws {
+    public init(
+        configuration extra: String = "allow_anonymous true\n", directory reused: URL? = nil, port reusedPort: Int? = nil,
+        removesDirectory: Bool? = nil
+    ) throws {
         if let reused {
             directory = reused
         } else {

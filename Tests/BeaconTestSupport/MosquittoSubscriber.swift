@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,11 +14,16 @@ public final class MosquittoSubscriber {
     /// subscription (so nothing published afterwards can be missed).
     /// - Parameters:
     ///   - arguments: more options (`-v`, `-c`, TLS and credentials).
-    public init(_ broker: MosquittoBroker, topic: String, id: String, count: Int, arguments: [String] = [],
-         waitForSubscription: Bool = true) throws {
+    public init(
+        _ broker: MosquittoBroker, topic: String, id: String, count: Int, arguments: [String] = [],
+        waitForSubscription: Bool = true
+    ) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-        process.arguments = ["-h", "127.0.0.1", "-p", String(broker.port), "-t", topic, "-q", "1", "-i", id,
-                             "-C", String(count)] + arguments
+        process.arguments =
+            [
+                "-h", "127.0.0.1", "-p", String(broker.port), "-t", topic, "-q", "1", "-i", id,
+                "-C", String(count),
+            ] + arguments
         process.standardOutput = received
         try process.run()
         if waitForSubscription { broker.waitForLog("\(id) 1 \(topic)") }

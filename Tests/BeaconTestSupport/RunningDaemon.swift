@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,11 +50,15 @@ public final class RunningDaemon {
         process.waitUntilExit()
         let errorText = String(decoding: errorBuffer + restErrors, as: UTF8.self)
         errorLines += errorText.split(separator: "\n").map(String.init)
-        return (process.terminationStatus, String(decoding: outputBuffer + rest, as: UTF8.self), errorLines.joined(separator: "\n"))
+        return (
+            process.terminationStatus, String(decoding: outputBuffer + rest, as: UTF8.self), errorLines.joined(separator: "\n")
+        )
     }
 
-    private static func line(containing text: String, from handle: FileHandle, buffer: inout Data,
-                             seen: (String) -> Void) -> String? {
+    private static func line(
+        containing text: String, from handle: FileHandle, buffer: inout Data,
+        seen: (String) -> Void
+    ) -> String? {
         while true {
             while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)

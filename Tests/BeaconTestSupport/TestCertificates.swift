@@ -15,12 +15,18 @@ public struct TestCertificates {
         let request = directory.appendingPathComponent("server.csr")
         let extensions = directory.appendingPathComponent("server.ext")
         try Data("subjectAltName=IP:127.0.0.1\n".utf8).write(to: extensions)
-        try Self.openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", caKey.path, "-out", caFile.path,
-                          "-days", "2", "-subj", "/CN=beacond test CA"])
-        try Self.openssl(["req", "-newkey", "rsa:2048", "-nodes", "-keyout", serverKey.path, "-out", request.path,
-                          "-subj", "/CN=127.0.0.1"])
-        try Self.openssl(["x509", "-req", "-in", request.path, "-CA", caFile.path, "-CAkey", caKey.path, "-CAcreateserial",
-                          "-out", serverCertificate.path, "-days", "2", "-extfile", extensions.path])
+        try Self.openssl([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", caKey.path, "-out", caFile.path,
+            "-days", "2", "-subj", "/CN=beacond test CA",
+        ])
+        try Self.openssl([
+            "req", "-newkey", "rsa:2048", "-nodes", "-keyout", serverKey.path, "-out", request.path,
+            "-subj", "/CN=127.0.0.1",
+        ])
+        try Self.openssl([
+            "x509", "-req", "-in", request.path, "-CA", caFile.path, "-CAkey", caKey.path, "-CAcreateserial",
+            "-out", serverCertificate.path, "-days", "2", "-extfile", extensions.path,
+        ])
         for file in [caFile, serverCertificate, serverKey] {
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
         }
@@ -45,7 +51,8 @@ public struct TestCertificates {
         let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(executable) \(arguments.joined(separator: " ")): \(String(decoding: message, as: UTF8.self))")
+            throw Failure(
+                description: "\(executable) \(arguments.joined(separator: " ")): \(String(decoding: message, as: UTF8.self))")
         }
     }
 }

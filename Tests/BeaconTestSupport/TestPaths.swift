@@ -7,7 +7,7 @@ public enum TestPaths {
     /// The repository root (two levels above this file's folder).
     public static var repositoryRoot: String {
         var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)   // TestPaths.swift, BeaconTestSupport, Tests
+        parts.removeLast(3) // TestPaths.swift, BeaconTestSupport, Tests
         return parts.joined(separator: "/")
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,38 +28,38 @@ public final class WebhookTestServer: @unchecked Sendable {
     }
 
     public static let script = #"""
-    import hashlib, hmac, http.server, json, os, sys, threading
-    import time
-    port, log, secret, fail_first, delay = int(sys.argv[1]), sys.argv[2], sys.argv[3].encode(), int(sys.argv[4]), float(sys.argv[5])
-    state = {"count": 0}
-    lock = threading.Lock()
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_POST(self):
-            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-            with lock:
-                state["count"] += 1
-                status = 503 if state["count"] <= fail_first else 200
-                expected = "sha256=" + hmac.new(secret, body, hashlib.sha256).hexdigest()
-                record = {"path": self.path, "key": self.headers.get("Idempotency-Key"),
-                          "signatureValid": hmac.compare_digest(expected, self.headers.get("X-Beacond-Signature", "")),
-                          "status": status, "body": body.decode()}
-                with open(log, "a") as f:
-                    f.write(json.dumps(record) + "\n")
-                print("request", flush=True)
-            time.sleep(delay)
-            self.send_response(status)
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-        def log_message(self, *args):
-            pass
-    def exit_when_stdin_closes():
-        sys.stdin.read()
-        os._exit(0)
-    threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
-    print(server.server_address[1], flush=True)
-    server.serve_forever()
-    """#
+        import hashlib, hmac, http.server, json, os, sys, threading
+        import time
+        port, log, secret, fail_first, delay = int(sys.argv[1]), sys.argv[2], sys.argv[3].encode(), int(sys.argv[4]), float(sys.argv[5])
+        state = {"count": 0}
+        lock = threading.Lock()
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                with lock:
+                    state["count"] += 1
+                    status = 503 if state["count"] <= fail_first else 200
+                    expected = "sha256=" + hmac.new(secret, body, hashlib.sha256).hexdigest()
+                    record = {"path": self.path, "key": self.headers.get("Idempotency-Key"),
+                              "signatureValid": hmac.compare_digest(expected, self.headers.get("X-Beacond-Signature", "")),
+                              "status": status, "body": body.decode()}
+                    with open(log, "a") as f:
+                        f.write(json.dumps(record) + "\n")
+                    print("request", flush=True)
+                time.sleep(delay)
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+            def log_message(self, *args):
+                pass
+        def exit_when_stdin_closes():
+            sys.stdin.read()
+            os._exit(0)
+        threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        print(server.server_address[1], flush=True)
+        server.serve_forever()
+        """#
 
     public let directory: URL
     public let secret: String
@@ -86,8 +87,10 @@ public final class WebhookTestServer: @unchecked Sendable {
     public func start(port: Int, failFirst: Int = 0) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", directory.appendingPathComponent("server.py").path, String(port), logPath, secret,
-                             String(failFirst), String(delay)]
+        process.arguments = [
+            "python3", directory.appendingPathComponent("server.py").path, String(port), logPath, secret,
+            String(failFirst), String(delay),
+        ]
         let output = Pipe()
         let input = Pipe()
         process.standardOutput = output

@@ -28,7 +28,7 @@ struct ADStructureIteratorTests {
 
     @Test("a length running past the end is a typed error; earlier structures are kept")
     func truncatedStructure() {
-        let bytes: [UInt8] = [0x02, 0x01, 0x06, 0x1A, 0xFF, 0x4C, 0x00]   // second length 26, 3 bytes left
+        let bytes: [UInt8] = [0x02, 0x01, 0x06, 0x1A, 0xFF, 0x4C, 0x00] // second length 26, 3 bytes left
         let (structures, error) = Self.walk(bytes)
         #expect(structures.count == 1)
         #expect(structures.first?.1 == [0x06])

@@ -4,8 +4,9 @@ import Testing
 
 @Suite("AdvertisingDataEncoder")
 struct AdvertisingDataEncoderTests {
-    static let iBeacon = IBeaconFrame(uuidHigh: airLocateUUIDHigh, uuidLow: airLocateUUIDLow, major: 1, minor: 258,
-                                      measuredPower: -59)
+    static let iBeacon = IBeaconFrame(
+        uuidHigh: airLocateUUIDHigh, uuidLow: airLocateUUIDLow, major: 1, minor: 258,
+        measuredPower: -59)
 
     @Test("flags + iBeacon encode to the annotated bytes and decode back")
     func iBeaconRoundTrip() throws {
@@ -45,8 +46,9 @@ struct AdvertisingDataEncoderTests {
         #expect(bytes == AnnotatedFrames.eddystoneURL)
         #expect(bytes.withUnsafeBytes { EddystoneURL(frame: UnsafeRawBufferPointer(rebasing: $0[8...])) } == url)
 
-        let tlm = EddystoneTLM(batteryMillivolts: 3000, temperatureRaw: 0x1780, advertisingCount: 12345,
-                               uptimeTenthsOfSeconds: 123_456)
+        let tlm = EddystoneTLM(
+            batteryMillivolts: 3000, temperatureRaw: 0x1780, advertisingCount: 12345,
+            uptimeTenthsOfSeconds: 123_456)
         bytes = []
         AdvertisingDataEncoder.appendEddystoneTLM(tlm, to: &bytes)
         #expect(bytes == AnnotatedFrames.eddystoneTLM)

@@ -31,11 +31,12 @@ struct BeaconFrameTests {
         #expect(frame.id.kind == .eddystoneUID)
         #expect(frame.id.eddystoneNamespaceHex == "8b0ca750e18a4e8aa83a")
         #expect(frame.id.eddystoneInstanceHex == "0000000004d2")
-        #expect(frame.measuredPower == Int8(-59))   // −18 dBm at 0 m − 41 dB
+        #expect(frame.measuredPower == Int8(-59)) // −18 dBm at 0 m − 41 dB
     }
 
-    @Test("frames without identity give nil",
-          arguments: [AnnotatedFrames.eddystoneURL, AnnotatedFrames.eddystoneTLM, AnnotatedFrames.deviceData, []])
+    @Test(
+        "frames without identity give nil",
+        arguments: [AnnotatedFrames.eddystoneURL, AnnotatedFrames.eddystoneTLM, AnnotatedFrames.deviceData, []])
     func noIdentity(bytes: [UInt8]) {
         #expect(Self.find(bytes) == nil)
     }
@@ -55,9 +56,12 @@ struct BeaconFrameTests {
             return BeaconSighting(report: report, timestamp: now)
         }
         let uuid = try #require(UUID(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0"))
-        #expect(sighting == BeaconSighting(timestamp: now, id: .iBeacon(uuid: uuid, major: 1, minor: 258),
-                                           address: BluetoothAddress("c1:22:33:44:55:66")!, addressType: .random,
-                                           rssi: -72, measuredPower: -59))
+        #expect(
+            sighting
+                == BeaconSighting(
+                    timestamp: now, id: .iBeacon(uuid: uuid, major: 1, minor: 258),
+                    address: BluetoothAddress("c1:22:33:44:55:66")!, addressType: .random,
+                    rssi: -72, measuredPower: -59))
     }
 
     @Test("a report without beacon identity gives no sighting")

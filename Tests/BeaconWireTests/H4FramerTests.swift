@@ -10,8 +10,10 @@ struct H4FramerTests {
         case error(WireError)
     }
 
-    static func frame(_ stream: [UInt8], chunkSizes: some Sequence<Int>,
-                      configuration: H4Framer.Configuration = .init()) -> [Item] {
+    static func frame(
+        _ stream: [UInt8], chunkSizes: some Sequence<Int>,
+        configuration: H4Framer.Configuration = .init()
+    ) -> [Item] {
         var framer = H4Framer(configuration: configuration)
         var items: [Item] = []
         let collect: (H4Framer.Output) -> Void = { output in
@@ -34,16 +36,19 @@ struct H4FramerTests {
         return items
     }
 
-    static let mixedStream: [UInt8] = AnnotatedPackets.resetCommand + AnnotatedPackets.commandCompleteEvent
+    static let mixedStream: [UInt8] =
+        AnnotatedPackets.resetCommand + AnnotatedPackets.commandCompleteEvent
         + AnnotatedPackets.aclPacket + AnnotatedPackets.scoPacket + AnnotatedPackets.isoPacket
         + AnnotatedPackets.legacyIBeaconEvent + AnnotatedPackets.extendedDirectedEvent
 
     @Test("every packet type is framed by its own length field")
     func framesEveryPacketType() {
         let items = Self.frame(Self.mixedStream, chunkSizes: [Int]())
-        let expected: [[UInt8]] = [AnnotatedPackets.resetCommand, AnnotatedPackets.commandCompleteEvent,
-                                   AnnotatedPackets.aclPacket, AnnotatedPackets.scoPacket, AnnotatedPackets.isoPacket,
-                                   AnnotatedPackets.legacyIBeaconEvent, AnnotatedPackets.extendedDirectedEvent]
+        let expected: [[UInt8]] = [
+            AnnotatedPackets.resetCommand, AnnotatedPackets.commandCompleteEvent,
+            AnnotatedPackets.aclPacket, AnnotatedPackets.scoPacket, AnnotatedPackets.isoPacket,
+            AnnotatedPackets.legacyIBeaconEvent, AnnotatedPackets.extendedDirectedEvent,
+        ]
         var offset = 0
         var expectedItems: [Item] = []
         for packet in expected {
@@ -60,7 +65,7 @@ struct H4FramerTests {
         let byteByByte = Self.frame(bytes, chunkSizes: repeatElement(1, count: bytes.count))
         var rng = SplitMix64(seed: 42)
         let random = Self.frame(bytes, chunkSizes: (0..<bytes.count).map { _ in Int.random(in: 1...300, using: &rng) })
-        #expect(whole.count == 2000)   // README: 2,000 event packets
+        #expect(whole.count == 2000) // README: 2,000 event packets
         #expect(!whole.contains { if case .error = $0 { true } else { false } })
         #expect(byteByByte == whole)
         #expect(random == whole)
@@ -100,8 +105,9 @@ struct H4FramerTests {
             .packet(offset: 1, bytes: [0x01, 0x00, 0x00, 0x04, 0x01, 0x03, 0x0C, 0x00]),
         ]
         #expect(Self.frame(stream, chunkSizes: [Int](), configuration: configuration) == expected)
-        #expect(Self.frame(stream, chunkSizes: repeatElement(1, count: stream.count), configuration: configuration)
-            == expected)
+        #expect(
+            Self.frame(stream, chunkSizes: repeatElement(1, count: stream.count), configuration: configuration)
+                == expected)
     }
 
     @Test("random bytes never crash or stall the framer, and every byte is accounted for")
@@ -123,7 +129,7 @@ struct H4FramerTests {
         var rng = SplitMix64(seed: 99)
         for _ in 0..<200 {
             let garbage = (0..<Int.random(in: 1...200, using: &rng)).map { _ in
-                UInt8.random(in: 0x06...0xFF, using: &rng)   // no H4 type byte
+                UInt8.random(in: 0x06...0xFF, using: &rng) // no H4 type byte
             }
             let stream = garbage + AnnotatedPackets.legacyIBeaconEvent + AnnotatedPackets.directedEvent
             let packets = Self.frame(stream, chunkSizes: [Int]()).compactMap { item -> [UInt8]? in

@@ -24,7 +24,10 @@ struct HCIEventParserTests {
         var framer = H4Framer()
         stream.withUnsafeBytes { bytes in
             framer.feed(bytes) { output in
-                guard case .packet(let packet) = output else { totals.errors += 1; return }
+                guard case .packet(let packet) = output else {
+                    totals.errors += 1
+                    return
+                }
                 totals.packets += 1
                 do {
                     try HCIEventParser.forEachAdvertisingReport(inEvent: packet.bytes) { report in
@@ -73,8 +76,9 @@ struct HCIEventParserTests {
         #expect(totals.sumUUIDHigh32 == truth.sum_uuid_hi32)
     }
 
-    @Test("sightings: one per iBeacon report, with the report's RSSI and the frame's identity",
-          arguments: SyntheticStream.allCases)
+    @Test(
+        "sightings: one per iBeacon report, with the report's RSSI and the frame's identity",
+        arguments: SyntheticStream.allCases)
     func sightingsMatchTruth(stream: SyntheticStream) throws {
         let bytes = try stream.bytes()
         let truth = try stream.truth()
@@ -87,7 +91,8 @@ struct HCIEventParserTests {
                 guard case .packet(let packet) = output else { return }
                 try? HCIEventParser.forEachAdvertisingReport(inEvent: packet.bytes) { report in
                     guard let sighting = BeaconSighting(report: report, timestamp: .epoch),
-                          sighting.id.kind == .iBeacon else { return }
+                        sighting.id.kind == .iBeacon
+                    else { return }
                     iBeaconSightings += 1
                     sumRSSI += Int(sighting.rssi ?? 0)
                     sumMajor += Int(sighting.id.major)
@@ -138,7 +143,10 @@ struct HCIEventParserTests {
             var packet: [UInt8]
             if round % 3 == 0 {
                 packet = (0..<Int.random(in: 0...80, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
-                if packet.count > 1, Bool.random(using: &rng) { packet[0] = 0x04; packet[1] = 0x3E }
+                if packet.count > 1, Bool.random(using: &rng) {
+                    packet[0] = 0x04
+                    packet[1] = 0x3E
+                }
             } else {
                 packet = valid.randomElement(using: &rng)!
                 for _ in 0..<Int.random(in: 1...4, using: &rng) {
@@ -168,7 +176,7 @@ struct HCIEventParserTests {
             let (reports, error) = AdvertisingReportIteratorTests.parse(good)
             #expect(error == nil && reports.count == 1)
         }
-        #expect(errors > 1000)   // the mutations do hit the checks
+        #expect(errors > 1000) // the mutations do hit the checks
     }
 
     @Test("a garbage-laden stream still yields the valid packets that follow the garbage")

@@ -1,5 +1,5 @@
-import Testing
 import Foundation
+import Testing
 
 /// The synthetic BlueZ streams in Fixtures/ (see Fixtures/PROVENANCE.md) and their oracle files.
 enum SyntheticStream: String, CaseIterable, CustomStringConvertible {
@@ -16,12 +16,15 @@ enum SyntheticStream: String, CaseIterable, CustomStringConvertible {
 
     /// What the generator says a correct parser must find.
     func truth() throws -> Truth {
-        let url = try #require(Bundle.module.url(forResource: rawValue + ".truth", withExtension: "json",
-                                                 subdirectory: "Fixtures"))
+        let url = try #require(
+            Bundle.module.url(
+                forResource: rawValue + ".truth", withExtension: "json",
+                subdirectory: "Fixtures"))
         return try JSONDecoder().decode(Truth.self, from: Data(contentsOf: url))
     }
 
-    /// The fields of `*.truth.json` the tests check.
+    /// The fields of `*.truth.json` the tests check (named as the generator writes them).
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     struct Truth: Decodable {
         let reports: Int
         let ibeacon_reports: Int

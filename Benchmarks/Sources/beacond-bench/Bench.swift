@@ -22,9 +22,11 @@ enum Bench {
     static var allocations: Int { beacond_bench_allocation_count() }
 
     /// Measures `body`, which processes `items` items per call.
-    static func measure(_ name: String, items: Int, unit: String, repetitions: Int = 5,
-                        _ body: () throws -> Void) rethrows -> BenchResult {
-        try body()   // warm-up: caches, lazy initialisation, capacity growth
+    static func measure(
+        _ name: String, items: Int, unit: String, repetitions: Int = 5,
+        _ body: () throws -> Void
+    ) rethrows -> BenchResult {
+        try body() // warm-up: caches, lazy initialisation, capacity growth
         var best = Double.infinity
         var allocationsSeen = 0
         let clock = ContinuousClock()
@@ -34,12 +36,14 @@ enum Bench {
             allocationsSeen += allocations - before
             best = min(best, elapsed.seconds)
         }
-        return BenchResult(name: name, items: items, unit: unit, bestSeconds: best,
-                           allocationsPerItem: Double(allocationsSeen) / Double(items * repetitions))
+        return BenchResult(
+            name: name, items: items, unit: unit, bestSeconds: best,
+            allocationsPerItem: Double(allocationsSeen) / Double(items * repetitions))
     }
 
     static func report(_ result: BenchResult) {
-        var line = "\(result.name): \(format(result.itemsPerSecond / 1e6, 2)) M \(result.unit)/s, "
+        var line =
+            "\(result.name): \(format(result.itemsPerSecond / 1e6, 2)) M \(result.unit)/s, "
             + "\(format(result.nanosecondsPerItem, 1)) ns/\(singular(result.unit)), "
             + "\(format(result.allocationsPerItem, 4)) allocations/\(singular(result.unit))"
         for (key, value) in result.extra { line += ", \(key) \(value)" }

@@ -1,12 +1,13 @@
 import BeaconAlerting
-#if canImport(Glibc)
-import BeaconPipeline
-import Glibc
-#endif
 import BeaconCore
 import BeaconGateway
 import BeaconSimulator
 import BeaconStrategies
+
+#if canImport(Glibc)
+import BeaconPipeline
+import Glibc
+#endif
 
 /// Issue 6's day: the bundled stress scenario — 1,000 beacons at 1 Hz for 24 hours around one
 /// gateway, radio model on (shadowing, loss, collisions) — through the full pipeline: simulated
@@ -40,10 +41,11 @@ enum DayBenchmarks {
         }
         let allocations = Bench.allocations - allocationsBefore
         let stats = engine.statistics
-        var result = BenchResult(name: "day: \(scenario.duration.humanReadable), \(scenario.beacons.count) beacon specs, full pipeline",
-                                 items: stats.advertisements, unit: "advertisements",
-                                 bestSeconds: elapsed.seconds,
-                                 allocationsPerItem: Double(allocations) / Double(max(stats.advertisements, 1)))
+        var result = BenchResult(
+            name: "day: \(scenario.duration.humanReadable), \(scenario.beacons.count) beacon specs, full pipeline",
+            items: stats.advertisements, unit: "advertisements",
+            bestSeconds: elapsed.seconds,
+            allocationsPerItem: Double(allocations) / Double(max(stats.advertisements, 1)))
         result.extra = [
             ("wall", "\(Bench.format(elapsed.seconds, 2)) s"),
             ("reports", "\(stats.reports)"),
@@ -56,7 +58,7 @@ enum DayBenchmarks {
 
     private static func repositoryRoot() -> String {
         var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(4)   // Sources/beacond-bench/DayBenchmarks.swift, Benchmarks
+        parts.removeLast(4) // Sources/beacond-bench/DayBenchmarks.swift, Benchmarks
         return parts.joined(separator: "/")
     }
 }

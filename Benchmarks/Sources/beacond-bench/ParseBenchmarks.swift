@@ -15,15 +15,17 @@ enum ParseBenchmarks {
         var results: [BenchResult] = []
         for (name, file) in [("legacy", "hci_2k_seed1.raw"), ("extended", "hci_2k_seed1_ext.raw")] {
             let sample = [UInt8](try Data(contentsOf: fixtures.appendingPathComponent(file)))
-            let repetitions = 500   // 2,000 reports per sample → 1,000,000 reports
+            let repetitions = 500 // 2,000 reports per sample → 1,000,000 reports
             var stream: [UInt8] = []
             stream.reserveCapacity(sample.count * repetitions)
             for _ in 0..<repetitions { stream += sample }
             let reports = 2000 * repetitions
 
             var swiftTotals = (reports: 0, sightings: 0, sumMajor: 0, sumRSSI: 0, sumUUIDHigh32: 0, addressXor: UInt64(0))
-            let swift = Bench.measure("parse \(name): frame + reports + iBeacon → BeaconSighting (Swift)",
-                                      items: reports, unit: "reports", repetitions: 20) {
+            let swift = Bench.measure(
+                "parse \(name): frame + reports + iBeacon → BeaconSighting (Swift)",
+                items: reports, unit: "reports", repetitions: 20
+            ) {
                 swiftTotals = parseSwift(opaque(stream))
             }
             var cTotals = beacond_c_totals()
@@ -39,7 +41,9 @@ enum ParseBenchmarks {
             precondition(swiftTotals.sumUUIDHigh32 == Int(cTotals.sum_uuid_hi32), "Swift and C disagree on UUIDs")
             precondition(swiftTotals.addressXor == cTotals.address_xor, "Swift and C disagree on addresses")
             var swiftResult = swift
-            swiftResult.extra = [("Swift/C speed", Bench.format(c.itemsPerSecond > 0 ? swift.itemsPerSecond / c.itemsPerSecond : 0, 2))]
+            swiftResult.extra = [
+                ("Swift/C speed", Bench.format(c.itemsPerSecond > 0 ? swift.itemsPerSecond / c.itemsPerSecond : 0, 2))
+            ]
             // Where the time goes: framing alone, then framing + report walk (no AD decode).
             var packets = 0
             let framing = Bench.measure("parse \(name): H4 framing only", items: reports, unit: "reports", repetitions: 20) {
@@ -48,8 +52,10 @@ enum ParseBenchmarks {
                 opaque(stream).withUnsafeBytes { framer.feed($0) { if case .packet = $0 { packets &+= 1 } } }
             }
             var walked = 0
-            let walking = Bench.measure("parse \(name): framing + report walk", items: reports, unit: "reports",
-                                        repetitions: 20) {
+            let walking = Bench.measure(
+                "parse \(name): framing + report walk", items: reports, unit: "reports",
+                repetitions: 20
+            ) {
                 walked = 0
                 var framer = H4Framer()
                 opaque(stream).withUnsafeBytes {
@@ -63,8 +69,10 @@ enum ParseBenchmarks {
             precondition(packets == reports && walked > 0, "framing benchmark lost packets")
             // The same decode through the declarative layouts (what a configured vendor frame costs).
             var layoutSightings = 0
-            let layouts = Bench.measure("parse \(name): frame + reports + built-in frames as layouts (BeaconLayout)",
-                                        items: reports, unit: "reports", repetitions: 20) {
+            let layouts = Bench.measure(
+                "parse \(name): frame + reports + built-in frames as layouts (BeaconLayout)",
+                items: reports, unit: "reports", repetitions: 20
+            ) {
                 layoutSightings = parseLayouts(opaque(stream))
             }
             precondition(layoutSightings == swiftTotals.sightings, "the layouts and the decoders disagree on iBeacons")
@@ -99,7 +107,8 @@ enum ParseBenchmarks {
     /// The per-report work the ranging loop's feed does: frame, walk reports, decode iBeacon.
     @inline(never)
     static func parseSwift(_ stream: [UInt8])
-        -> (reports: Int, sightings: Int, sumMajor: Int, sumRSSI: Int, sumUUIDHigh32: Int, addressXor: UInt64) {
+        -> (reports: Int, sightings: Int, sumMajor: Int, sumRSSI: Int, sumUUIDHigh32: Int, addressXor: UInt64)
+    {
         var totals = (reports: 0, sightings: 0, sumMajor: 0, sumRSSI: 0, sumUUIDHigh32: 0, addressXor: UInt64(0))
         var framer = H4Framer()
         let now = Timestamp(nanosecondsSinceEpoch: 1_735_689_600_000_000_000)

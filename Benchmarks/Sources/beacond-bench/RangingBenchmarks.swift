@@ -14,17 +14,20 @@ import Glibc
 /// then consecutive advertisements touch unrelated parts of the tracked state.
 enum RangingBenchmarks {
     static func run() throws -> [BenchResult] {
-        try [throughput(beacons: 1_000, cycles: 100, batched: false),
-             throughput(beacons: 1_000, cycles: 100, batched: true),
-             throughput(beacons: 100_000, cycles: 2, batched: false),
-             throughput(beacons: 100_000, cycles: 2, batched: true),
-             throughput(beacons: 100_000, cycles: 2, batched: false, shuffled: true),
-             throughput(beacons: 100_000, cycles: 2, batched: true, shuffled: true)]
+        try [
+            throughput(beacons: 1_000, cycles: 100, batched: false),
+            throughput(beacons: 1_000, cycles: 100, batched: true),
+            throughput(beacons: 100_000, cycles: 2, batched: false),
+            throughput(beacons: 100_000, cycles: 2, batched: true),
+            throughput(beacons: 100_000, cycles: 2, batched: false, shuffled: true),
+            throughput(beacons: 100_000, cycles: 2, batched: true, shuffled: true),
+        ]
     }
 
     static func id(_ i: Int) -> BeaconID {
-        .iBeacon(uuidHigh: 0xE2C5_6DB5_DFFB_48D2, uuidLow: 0xB060_D0F5_A710_96E0,
-                 major: UInt16(truncatingIfNeeded: i >> 16), minor: UInt16(truncatingIfNeeded: i))
+        .iBeacon(
+            uuidHigh: 0xE2C5_6DB5_DFFB_48D2, uuidLow: 0xB060_D0F5_A710_96E0,
+            major: UInt16(truncatingIfNeeded: i >> 16), minor: UInt16(truncatingIfNeeded: i))
     }
 
     /// `batched`: sightings go through `ingest(contentsOf:)` in batches of 64 (as a source's
@@ -58,9 +61,10 @@ enum RangingBenchmarks {
                         rssi = rssi == -80 ? -60 : rssi &- 1
                         // Shuffled: the identity is computed, not read from `ids` — a real source parses
                         // it from the frame; a random read of `ids` would add a cache miss of the harness.
-                        let s = BeaconSighting(timestamp: Timestamp(nanosecondsSinceEpoch: time), id: shuffled ? id(i) : ids[i],
-                                               address: BluetoothAddress(rawValue: UInt64(i)), addressType: .random,
-                                               rssi: rssi, measuredPower: -59)
+                        let s = BeaconSighting(
+                            timestamp: Timestamp(nanosecondsSinceEpoch: time), id: shuffled ? id(i) : ids[i],
+                            address: BluetoothAddress(rawValue: UInt64(i)), addressType: .random,
+                            rssi: rssi, measuredPower: -59)
                         if batched {
                             batch.append(s)
                             if batch.count == 64 {
@@ -78,11 +82,13 @@ enum RangingBenchmarks {
             batch.removeAll(keepingCapacity: true)
         }
         let rssBefore = residentBytes()
-        feed(&loop)   // creates the tracked beacons
+        feed(&loop) // creates the tracked beacons
         let rssAfter = residentBytes()
-        var result = Bench.measure("ranging: \(n) tracked beacons, default filter\(shuffled ? ", shuffled order" : "")"
-                                   + (batched ? ", batches of 64" : ""),
-                                   items: n * perCycle * cycles, unit: "advertisements") { feed(&loop) }
+        var result = Bench.measure(
+            "ranging: \(n) tracked beacons, default filter\(shuffled ? ", shuffled order" : "")"
+                + (batched ? ", batches of 64" : ""),
+            items: n * perCycle * cycles, unit: "advertisements"
+        ) { feed(&loop) }
         // The same work timed in thread CPU time: robust against other processes on a shared machine.
         var bestCPU = Double.infinity
         for _ in 0..<3 {
@@ -113,11 +119,15 @@ enum RangingBenchmarks {
         guard let file = fopen("/proc/self/statm", "r") else { return 0 }
         defer { fclose(file) }
         var size = 0, resident = 0
-        guard withUnsafeMutablePointer(to: &size, { s in
-            withUnsafeMutablePointer(to: &resident) { r in
-                withVaList([s, r]) { vfscanf(file, "%ld %ld", $0) }
-            }
-        }) == 2 else { return 0 }
+        guard
+            withUnsafeMutablePointer(
+                to: &size,
+                { s in
+                    withUnsafeMutablePointer(to: &resident) { r in
+                        withVaList([s, r]) { vfscanf(file, "%ld %ld", $0) }
+                    }
+                }) == 2
+        else { return 0 }
         return resident * sysconf(Int32(_SC_PAGESIZE))
         #else
         return 0

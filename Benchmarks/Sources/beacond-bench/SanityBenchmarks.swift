@@ -6,7 +6,7 @@ enum SanityBenchmarks {
         var sink = 0
         let allocating = Bench.measure("harness: one heap string per item", items: n, unit: "items") {
             for i in 0..<n {
-                let text = String(repeating: "x", count: opaque(32))   // too long for inline storage
+                let text = String(repeating: "x", count: opaque(32)) // too long for inline storage
                 blackHole(text)
                 sink &+= text.utf8.count &+ i
             }

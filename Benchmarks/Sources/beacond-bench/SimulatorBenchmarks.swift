@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconSimulator
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,17 +10,19 @@ import Glibc
 enum SimulatorBenchmarks {
     static let repositoryRoot: String = {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(4)   // Benchmarks/Sources/beacond-bench/SimulatorBenchmarks.swift
+        parts.removeLast(4) // Benchmarks/Sources/beacond-bench/SimulatorBenchmarks.swift
         return parts.joined(separator: "/")
     }()
 
     static func run() throws -> [BenchResult] {
         var scenario = try Scenario.load(path: repositoryRoot + "/Simulator/Scenarios/stress.yaml")
-        scenario.duration = .seconds(600)   // 10 virtual minutes per run: ~600 k advertisements
+        scenario.duration = .seconds(600) // 10 virtual minutes per run: ~600 k advertisements
         var withoutCollisions = scenario
         withoutCollisions.radio.collisions = false
-        return [try measure(scenario, "simulator: stress scenario (1,000 beacons, radio model on)", printing: true),
-                try measure(withoutCollisions, "simulator: stress scenario without collisions", printing: false)]
+        return [
+            try measure(scenario, "simulator: stress scenario (1,000 beacons, radio model on)", printing: true),
+            try measure(withoutCollisions, "simulator: stress scenario without collisions", printing: false),
+        ]
     }
 
     static func measure(_ scenario: Scenario, _ name: String, printing: Bool) throws -> BenchResult {

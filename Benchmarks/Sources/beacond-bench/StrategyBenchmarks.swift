@@ -14,11 +14,13 @@ enum StrategyBenchmarks {
     static func run() -> [BenchResult] {
         // Every third beacon stays in its missed-scan grace (never seen); the others are seen.
         var beacons = (0..<beaconCount).map { index in
-            RangedBeacon(id: .iBeacon(uuidHigh: 0xE2C5_6DB5_DFFB_48D2, uuidLow: 0xB060_D0F5_A710_96E0,
-                                      major: UInt16(index >> 16), minor: UInt16(truncatingIfNeeded: index)),
-                         lastAddress: BluetoothAddress(rawValue: UInt64(index)), seenThisCycle: index % 3 != 0,
-                         sampleCount: 1, lastRSSI: -60, meanRSSI: -60, filteredRSSI: -60, measuredPower: -59,
-                         distance: 1.2, accuracy: 0.5, proximity: .near, firstSeen: .epoch, lastSeen: .epoch)
+            RangedBeacon(
+                id: .iBeacon(
+                    uuidHigh: 0xE2C5_6DB5_DFFB_48D2, uuidLow: 0xB060_D0F5_A710_96E0,
+                    major: UInt16(index >> 16), minor: UInt16(truncatingIfNeeded: index)),
+                lastAddress: BluetoothAddress(rawValue: UInt64(index)), seenThisCycle: index % 3 != 0,
+                sampleCount: 1, lastRSSI: -60, meanRSSI: -60, filteredRSSI: -60, measuredPower: -59,
+                distance: 1.2, accuracy: 0.5, proximity: .near, firstSeen: .epoch, lastSeen: .epoch)
         }
         var triggers: [AlertTrigger] = []
         triggers.reserveCapacity(beaconCount)
@@ -35,9 +37,11 @@ enum StrategyBenchmarks {
         }
 
         let time = TimeAlertStrategy(.init(dwell: .seconds(60), gap: .seconds(3)), capacity: beaconCount)
-        for _ in 0..<3 { cycle(nil, time) }   // every beacon tracked, tables at capacity
-        var concrete = Bench.measure("strategies: TimeAlertStrategy, 100k beacons per cycle",
-                                     items: beaconCount * cyclesPerRun, unit: "beacon-cycles") {
+        for _ in 0..<3 { cycle(nil, time) } // every beacon tracked, tables at capacity
+        var concrete = Bench.measure(
+            "strategies: TimeAlertStrategy, 100k beacons per cycle",
+            items: beaconCount * cyclesPerRun, unit: "beacon-cycles"
+        ) {
             for _ in 0..<cyclesPerRun { cycle(nil, time) }
         }
         concrete.extra.append(("tracked", "\(time.trackedBeaconCount)"))
@@ -45,8 +49,10 @@ enum StrategyBenchmarks {
         second = 0
         let erased: [any BeaconAlertStrategy] = [TimeAlertStrategy(.init(), capacity: beaconCount)]
         for _ in 0..<3 { cycle(erased, nil) }
-        let existential = Bench.measure("strategies: any BeaconAlertStrategy (time), 100k beacons per cycle",
-                                        items: beaconCount * cyclesPerRun, unit: "beacon-cycles") {
+        let existential = Bench.measure(
+            "strategies: any BeaconAlertStrategy (time), 100k beacons per cycle",
+            items: beaconCount * cyclesPerRun, unit: "beacon-cycles"
+        ) {
             for _ in 0..<cyclesPerRun { cycle(erased, nil) }
         }
 
@@ -54,8 +60,10 @@ enum StrategyBenchmarks {
         let churned = TimeAlertStrategy(.init(), capacity: beaconCount)
         churned.evaluate(beacons, now: .epoch, into: &triggers)
         var start = 0
-        let churn = Bench.measure("strategies: forget and re-track 100k beacons", items: beaconCount * 2,
-                                  unit: "beacon-events") {
+        let churn = Bench.measure(
+            "strategies: forget and re-track 100k beacons", items: beaconCount * 2,
+            unit: "beacon-events"
+        ) {
             start += 1_000
             churned.finishCycle(now: .epoch + .seconds(start)) { blackHole($0) }
             precondition(churned.trackedBeaconCount == 0)

@@ -15,8 +15,10 @@ public struct AlertEngineState: Hashable, Sendable {
     public var strategyClock: Timestamp?
 
     /// Creates a state.
-    public init(pending: [AlertKey: PendingAlert] = [:], history: [AlertKey: AlertHistory] = [:],
-                strategyStates: [SavedStrategyState.Key: SavedStrategyState] = [:], strategyClock: Timestamp? = nil) {
+    public init(
+        pending: [AlertKey: PendingAlert] = [:], history: [AlertKey: AlertHistory] = [:],
+        strategyStates: [SavedStrategyState.Key: SavedStrategyState] = [:], strategyClock: Timestamp? = nil
+    ) {
         self.pending = pending
         self.history = history
         self.strategyStates = strategyStates

@@ -16,8 +16,10 @@ public struct AlertHistory: Hashable, Sendable {
     public var deliveries: Int
 
     /// Creates a history.
-    public init(key: AlertKey, firstFiringAt: Timestamp? = nil, lastDeliveredAt: Timestamp? = nil,
-                lastDeliveredDue: Timestamp? = nil, deliveries: Int = 0) {
+    public init(
+        key: AlertKey, firstFiringAt: Timestamp? = nil, lastDeliveredAt: Timestamp? = nil,
+        lastDeliveredDue: Timestamp? = nil, deliveries: Int = 0
+    ) {
         self.key = key
         self.firstFiringAt = firstFiringAt
         self.lastDeliveredAt = lastDeliveredAt

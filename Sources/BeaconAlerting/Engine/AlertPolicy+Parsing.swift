@@ -4,11 +4,13 @@ extension AlertPolicy {
     /// Creates a policy from the plain values of a configuration file (the keys of
     /// `Docs/AlertEngine.md`): durations as `10m`, `notBefore` as RFC 3339, `firing`, `repeat`
     /// and the callbacks as strings. Throws on the first option that cannot work.
-    public init(delay: String?, notBefore: String?, firing: String?, repeat repeatText: String?,
-                cooldown: String?, window: DeliveryWindow?, cancelOn: [CancelCondition],
-                callback: String? = nil, callbackCreated: String? = nil, callbackDelivered: String? = nil,
-                callbackCancelled: String? = nil, callbackError: String? = nil,
-                maxLateness: String? = nil) throws(AlertPolicyError) {
+    public init(
+        delay: String?, notBefore: String?, firing: String?, repeat repeatText: String?,
+        cooldown: String?, window: DeliveryWindow?, cancelOn: [CancelCondition],
+        callback: String? = nil, callbackCreated: String? = nil, callbackDelivered: String? = nil,
+        callbackCancelled: String? = nil, callbackError: String? = nil,
+        maxLateness: String? = nil
+    ) throws(AlertPolicyError) {
         func duration(_ text: String?, _ option: String) throws(AlertPolicyError) -> Duration? {
             guard let text else { return nil }
             guard let value = Duration(parsing: text) else {
@@ -19,17 +21,20 @@ extension AlertPolicy {
         var time: Timestamp?
         if let notBefore {
             guard let parsed = Timestamp(rfc3339: notBefore) else {
-                throw .unknownValue(option: "notBefore", value: notBefore, accepted: ["an RFC 3339 time such as 2025-06-01T08:00:00+02:00"])
+                throw .unknownValue(
+                    option: "notBefore", value: notBefore, accepted: ["an RFC 3339 time such as 2025-06-01T08:00:00+02:00"])
             }
             time = parsed
         }
-        try self.init(delay: try duration(delay, "delay"), notBefore: time,
-                      firing: try firing.map { t throws(AlertPolicyError) in try FiringMode(parsing: t) } ?? .everyActivation,
-                      repeat: try repeatText.map { t throws(AlertPolicyError) in try RepeatInterval(parsing: t) } ?? .off,
-                      cooldown: try duration(cooldown, "cooldown"), window: window, cancelOn: cancelOn,
-                      callbacks: try CallbackDestinations(callback: callback, created: callbackCreated,
-                                                          delivered: callbackDelivered, cancelled: callbackCancelled,
-                                                          error: callbackError),
-                      maxLateness: try duration(maxLateness, "maxLateness"))
+        try self.init(
+            delay: try duration(delay, "delay"), notBefore: time,
+            firing: try firing.map { t throws(AlertPolicyError) in try FiringMode(parsing: t) } ?? .everyActivation,
+            repeat: try repeatText.map { t throws(AlertPolicyError) in try RepeatInterval(parsing: t) } ?? .off,
+            cooldown: try duration(cooldown, "cooldown"), window: window, cancelOn: cancelOn,
+            callbacks: try CallbackDestinations(
+                callback: callback, created: callbackCreated,
+                delivered: callbackDelivered, cancelled: callbackCancelled,
+                error: callbackError),
+            maxLateness: try duration(maxLateness, "maxLateness"))
     }
 }

@@ -36,10 +36,12 @@ public struct AlertPolicy: Hashable, Sendable {
 
     /// Creates a policy from typed values; throws when both `delay` and `notBefore` are given or a
     /// duration is not positive.
-    public init(delay: Duration? = nil, notBefore: Timestamp? = nil, firing: FiringMode = .everyActivation,
-                repeat repeatInterval: RepeatInterval = .off, cooldown: Duration? = nil, window: DeliveryWindow? = nil,
-                cancelOn: [CancelCondition] = [], callbacks: CallbackDestinations = .none,
-                maxLateness: Duration? = nil) throws(AlertPolicyError) {
+    public init(
+        delay: Duration? = nil, notBefore: Timestamp? = nil, firing: FiringMode = .everyActivation,
+        repeat repeatInterval: RepeatInterval = .off, cooldown: Duration? = nil, window: DeliveryWindow? = nil,
+        cancelOn: [CancelCondition] = [], callbacks: CallbackDestinations = .none,
+        maxLateness: Duration? = nil
+    ) throws(AlertPolicyError) {
         switch (delay, notBefore) {
         case (.some, .some): throw .delayAndNotBefore
         case (.some(let delay), nil):

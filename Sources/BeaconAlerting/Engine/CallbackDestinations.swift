@@ -20,8 +20,10 @@ public struct CallbackDestinations: Hashable, Sendable {
     public let error: String?
 
     /// Creates destinations; throws when some kinds have one and others none.
-    public init(callback: String? = nil, created: String? = nil, delivered: String? = nil,
-                cancelled: String? = nil, error: String? = nil) throws(AlertPolicyError) {
+    public init(
+        callback: String? = nil, created: String? = nil, delivered: String? = nil,
+        cancelled: String? = nil, error: String? = nil
+    ) throws(AlertPolicyError) {
         self.callback = callback
         self.created = created
         self.delivered = delivered
@@ -38,12 +40,13 @@ public struct CallbackDestinations: Hashable, Sendable {
 
     /// The destination of events of `kind`: the specific one, else `callback`.
     public func destination(for kind: AlertEvent.Kind) -> String? {
-        let specific: String? = switch kind {
-        case .created: created
-        case .delivered: delivered
-        case .cancelled: cancelled
-        case .error: error
-        }
+        let specific: String? =
+            switch kind {
+            case .created: created
+            case .delivered: delivered
+            case .cancelled: cancelled
+            case .error: error
+            }
         return specific ?? callback
     }
 }

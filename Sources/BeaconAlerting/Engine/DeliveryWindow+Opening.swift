@@ -29,6 +29,6 @@ extension DeliveryWindow {
             guard let interval = interval(onLocalDay: day), second < interval.upperBound else { continue }
             return second >= interval.lowerBound ? time : Timestamp(wholeSeconds: interval.lowerBound)
         }
-        return time  // unreachable: `days` is never empty
+        return time // unreachable: `days` is never empty
     }
 }

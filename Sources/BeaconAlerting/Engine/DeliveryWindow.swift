@@ -46,21 +46,26 @@ public struct DeliveryWindow: Hashable, Sendable, CustomStringConvertible {
 
     /// Creates a window from plain values: `days` as `mon`…`sun` (empty or `nil` = every day),
     /// `from`/`to` as `HH:MM` or `H:MM` (`to` may be `24:00`; default the whole day), an IANA zone name.
-    public init(days: [String]? = nil, from: String = "00:00", to: String = "24:00", timeZone: String = "UTC",
-                outsideWindow: String = "defer") throws(AlertPolicyError) {
+    public init(
+        days: [String]? = nil, from: String = "00:00", to: String = "24:00", timeZone: String = "UTC",
+        outsideWindow: String = "defer"
+    ) throws(AlertPolicyError) {
         guard let zone = TimeZone(identifier: timeZone) else { throw .unknownTimeZone(timeZone) }
         var parsedDays = Set<Weekday>()
         for day in days ?? [] { parsedDays.insert(try Weekday(parsing: day)) }
-        try self.init(days: days == nil ? Set(Weekday.allCases) : parsedDays,
-                      fromSecond: try Self.secondOfDay(from, option: "from", allowEndOfDay: false),
-                      toSecond: try Self.secondOfDay(to, option: "to", allowEndOfDay: true),
-                      timeZone: zone, timeZoneName: timeZone, outsideWindow: try OutsideWindow(parsing: outsideWindow))
+        try self.init(
+            days: days == nil ? Set(Weekday.allCases) : parsedDays,
+            fromSecond: try Self.secondOfDay(from, option: "from", allowEndOfDay: false),
+            toSecond: try Self.secondOfDay(to, option: "to", allowEndOfDay: true),
+            timeZone: zone, timeZoneName: timeZone, outsideWindow: try OutsideWindow(parsing: outsideWindow))
     }
 
     /// Creates a window from typed values.
-    public init(days: Set<Weekday> = Set(Weekday.allCases), fromSecond: Int64 = 0, toSecond: Int64 = 86_400,
-                timeZone: TimeZone, timeZoneName: String? = nil,
-                outsideWindow: OutsideWindow = .defer) throws(AlertPolicyError) {
+    public init(
+        days: Set<Weekday> = Set(Weekday.allCases), fromSecond: Int64 = 0, toSecond: Int64 = 86_400,
+        timeZone: TimeZone, timeZoneName: String? = nil,
+        outsideWindow: OutsideWindow = .defer
+    ) throws(AlertPolicyError) {
         guard !days.isEmpty else { throw .noWindowDays }
         guard (0..<86_400).contains(fromSecond) else {
             throw .invalidTimeOfDay(option: "from", value: Self.format(fromSecond))
@@ -85,10 +90,10 @@ public struct DeliveryWindow: Hashable, Sendable, CustomStringConvertible {
     static func secondOfDay(_ text: String, option: String, allowEndOfDay: Bool) throws(AlertPolicyError) -> Int64 {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard (2...3).contains(parts.count), (1...2).contains(parts[0].count),
-              parts.dropFirst().allSatisfy({ $0.count == 2 }), parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let hour = Int64(parts[0]), let minute = Int64(parts[1]),
-              let second = parts.count == 3 ? Int64(parts[2]) : 0,
-              minute < 60, second < 60
+            parts.dropFirst().allSatisfy({ $0.count == 2 }), parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let hour = Int64(parts[0]), let minute = Int64(parts[1]),
+            let second = parts.count == 3 ? Int64(parts[2]) : 0,
+            minute < 60, second < 60
         else { throw .invalidTimeOfDay(option: option, value: text) }
         let value = hour * 3600 + minute * 60 + second
         guard value < 86_400 || (allowEndOfDay && value == 86_400) else { throw .invalidTimeOfDay(option: option, value: text) }

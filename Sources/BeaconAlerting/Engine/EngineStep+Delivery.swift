@@ -14,8 +14,9 @@ extension EngineStep {
         if lateness >= .seconds(1) {
             messages.append("delivered \(lateness.humanReadable) late (due \(alert.dueAt.rfc3339String))")
         }
-        emit(.delivered, key: alert.key, strategy: alert.strategy, rule: rule, now: now, scheduledFor: alert.dueAt,
-             messages: messages)
+        emit(
+            .delivered, key: alert.key, strategy: alert.strategy, rule: rule, now: now, scheduledFor: alert.dueAt,
+            messages: messages)
         renew(alert, rule: rule, now: now)
         cancel(matching: .alertDelivered(alertID: alert.key.alertID, beacon: alert.key.beacon), now: now)
     }
@@ -24,8 +25,9 @@ extension EngineStep {
     /// time and `now`.
     mutating func renew(_ alert: PendingAlert, rule: AlertRule, now: Timestamp) {
         guard rule.policy.repeatInterval != .off else { return }
-        schedule(key: alert.key, rule: rule, strategy: alert.strategy, firedAt: alert.firedAt,
-                 seriesStart: alert.seriesStart, occurrence: alert.occurrence + 1, after: max(alert.dueAt, now), now: now)
+        schedule(
+            key: alert.key, rule: rule, strategy: alert.strategy, firedAt: alert.firedAt,
+            seriesStart: alert.seriesStart, occurrence: alert.occurrence + 1, after: max(alert.dueAt, now), now: now)
     }
 
     /// Handles every pending alert due by `now`, earliest first.
@@ -33,20 +35,25 @@ extension EngineStep {
         let orphans = state.pending.values.filter { configuration.rules[$0.key.alertID] == nil }
         for orphan in orphans.sorted(by: { $0.key < $1.key }) {
             record(.removePending(orphan.key))
-            emit(.cancelled, key: orphan.key, strategy: orphan.strategy, rule: nil, now: now, scheduledFor: orphan.dueAt,
-                 messages: ["cancelled: alert '\(orphan.key.alertID)' is no longer configured"])
+            emit(
+                .cancelled, key: orphan.key, strategy: orphan.strategy, rule: nil, now: now, scheduledFor: orphan.dueAt,
+                messages: ["cancelled: alert '\(orphan.key.alertID)' is no longer configured"])
         }
         let due = state.pending.values.filter { $0.dueAt <= now }.sorted { ($0.dueAt, $0.key) < ($1.dueAt, $1.key) }
         for candidate in due {
             // An earlier delivery in this step may have cancelled it.
             guard let alert = state.pending[candidate.key], alert == candidate,
-                  let rule = configuration.rules[alert.key.alertID] else { continue }
+                let rule = configuration.rules[alert.key.alertID]
+            else { continue }
             let policy = rule.policy
             let lateness = now - alert.dueAt
             if let maxLateness = policy.maxLateness, lateness > maxLateness {
                 record(.removePending(alert.key))
-                emit(.cancelled, key: alert.key, strategy: alert.strategy, rule: rule, now: now, scheduledFor: alert.dueAt,
-                     messages: ["dropped: due \(alert.dueAt.rfc3339String), \(lateness.humanReadable) ago, more than maxLateness (\(maxLateness.humanReadable))"])
+                emit(
+                    .cancelled, key: alert.key, strategy: alert.strategy, rule: rule, now: now, scheduledFor: alert.dueAt,
+                    messages: [
+                        "dropped: due \(alert.dueAt.rfc3339String), \(lateness.humanReadable) ago, more than maxLateness (\(maxLateness.humanReadable))"
+                    ])
                 renew(alert, rule: rule, now: now)
                 continue
             }
@@ -56,12 +63,18 @@ extension EngineStep {
                     var moved = alert
                     moved.dueAt = window.nextOpening(atOrAfter: now)
                     record(.putPending(moved))
-                    emit(.created, key: alert.key, strategy: alert.strategy, rule: rule, now: now, scheduledFor: moved.dueAt,
-                         messages: ["deferred from \(alert.dueAt.rfc3339String) to \(moved.dueAt.rfc3339String): the delivery window (\(window)) was closed when it was handled"])
+                    emit(
+                        .created, key: alert.key, strategy: alert.strategy, rule: rule, now: now, scheduledFor: moved.dueAt,
+                        messages: [
+                            "deferred from \(alert.dueAt.rfc3339String) to \(moved.dueAt.rfc3339String): the delivery window (\(window)) was closed when it was handled"
+                        ])
                 case .drop:
                     record(.removePending(alert.key))
-                    emit(.cancelled, key: alert.key, strategy: alert.strategy, rule: rule, now: now, scheduledFor: alert.dueAt,
-                         messages: ["dropped: due \(alert.dueAt.rfc3339String), the delivery window (\(window)) was closed when it was handled"])
+                    emit(
+                        .cancelled, key: alert.key, strategy: alert.strategy, rule: rule, now: now, scheduledFor: alert.dueAt,
+                        messages: [
+                            "dropped: due \(alert.dueAt.rfc3339String), the delivery window (\(window)) was closed when it was handled"
+                        ])
                     renew(alert, rule: rule, now: now)
                 }
                 continue

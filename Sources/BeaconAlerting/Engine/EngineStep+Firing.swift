@@ -15,12 +15,14 @@ extension EngineStep {
 
         if let superseded = state.pending[key] {
             record(.removePending(key))
-            emit(.cancelled, key: key, strategy: superseded.strategy, rule: rule, now: now,
-                 scheduledFor: superseded.dueAt,
-                 messages: ["superseded by a later firing at \(firing.time.rfc3339String)"])
+            emit(
+                .cancelled, key: key, strategy: superseded.strategy, rule: rule, now: now,
+                scheduledFor: superseded.dueAt,
+                messages: ["superseded by a later firing at \(firing.time.rfc3339String)"])
         }
-        let accepted = schedule(key: key, rule: rule, strategy: firing.strategy, firedAt: firing.time,
-                                seriesStart: policy.firstDue(firedAt: firing.time), occurrence: 0, after: nil, now: now)
+        let accepted = schedule(
+            key: key, rule: rule, strategy: firing.strategy, firedAt: firing.time,
+            seriesStart: policy.firstDue(firedAt: firing.time), occurrence: 0, after: nil, now: now)
         if accepted {
             var updated = history(key)
             if updated.firstFiringAt == nil {

@@ -6,8 +6,10 @@ extension EngineStep {
     /// the first occurrence due strictly after it — applying the window. Delivers at once what
     /// is due by `now`. Returns `false` only when the pending cap refused it (an `error` event).
     @discardableResult
-    mutating func schedule(key: AlertKey, rule: AlertRule, strategy: String, firedAt: Timestamp, seriesStart: Timestamp,
-                           occurrence: Int, after: Timestamp?, now: Timestamp) -> Bool {
+    mutating func schedule(
+        key: AlertKey, rule: AlertRule, strategy: String, firedAt: Timestamp, seriesStart: Timestamp,
+        occurrence: Int, after: Timestamp?, now: Timestamp
+    ) -> Bool {
         let policy = rule.policy
         var index = occurrence
         var skippedByTime = 0
@@ -30,8 +32,11 @@ extension EngineStep {
             let limit = searchEnd ?? time + .seconds(8 * 86_400) + (policy.repeatInterval.nominalLength ?? .zero)
             searchEnd = limit
             if time > limit, let window = policy.window {
-                emit(.error, key: key, strategy: strategy, rule: rule, now: now, scheduledFor: nil,
-                     messages: ["the series stops: no \(policy.repeatInterval) occurrence falls inside the delivery window (\(window)); widen the window or change the repeat"])
+                emit(
+                    .error, key: key, strategy: strategy, rule: rule, now: now, scheduledFor: nil,
+                    messages: [
+                        "the series stops: no \(policy.repeatInterval) occurrence falls inside the delivery window (\(window)); widen the window or change the repeat"
+                    ])
                 return true
             }
             var deferral: String?
@@ -39,11 +44,13 @@ extension EngineStep {
                 switch window.outsideWindow {
                 case .defer:
                     due = window.nextOpening(atOrAfter: time)
-                    deferral = "deferred from \(time.rfc3339String) to \(due.rfc3339String): outside the delivery window (\(window))"
+                    deferral =
+                        "deferred from \(time.rfc3339String) to \(due.rfc3339String): outside the delivery window (\(window))"
                 case .drop:
                     if policy.repeatInterval == .off {
-                        emit(.cancelled, key: key, strategy: strategy, rule: rule, now: now, scheduledFor: time,
-                             messages: ["dropped: due \(time.rfc3339String), outside the delivery window (\(window))"])
+                        emit(
+                            .cancelled, key: key, strategy: strategy, rule: rule, now: now, scheduledFor: time,
+                            messages: ["dropped: due \(time.rfc3339String), outside the delivery window (\(window))"])
                         return true
                     }
                     skippedByWindow += 1
@@ -60,21 +67,27 @@ extension EngineStep {
             break
         }
         if let after, skippedByTime > 0 {
-            messages.append("skipped \(skippedByTime) occurrence(s) due by \(after.rfc3339String) (missed, or merged into a deferred delivery)")
+            messages.append(
+                "skipped \(skippedByTime) occurrence(s) due by \(after.rfc3339String) (missed, or merged into a deferred delivery)"
+            )
         }
         if skippedByWindow > 0, let window = policy.window {
             messages.append("skipped \(skippedByWindow) occurrence(s) outside the delivery window (\(window))")
         }
-        let alert = PendingAlert(key: key, strategy: strategy, firedAt: firedAt, seriesStart: seriesStart,
-                                 occurrence: index, dueAt: due)
+        let alert = PendingAlert(
+            key: key, strategy: strategy, firedAt: firedAt, seriesStart: seriesStart,
+            occurrence: index, dueAt: due)
         if due <= now {
             emit(.created, key: key, strategy: strategy, rule: rule, now: now, scheduledFor: due, messages: messages)
             deliver(alert, rule: rule, now: now)
             return true
         }
         guard state.pending.count < configuration.maxPending else {
-            emit(.error, key: key, strategy: strategy, rule: rule, now: now, scheduledFor: due,
-                 messages: messages + ["not scheduled: \(configuration.maxPending) alerts are already pending (maxPending); raise maxPending, shorten delays or cancel sooner"])
+            emit(
+                .error, key: key, strategy: strategy, rule: rule, now: now, scheduledFor: due,
+                messages: messages + [
+                    "not scheduled: \(configuration.maxPending) alerts are already pending (maxPending); raise maxPending, shorten delays or cancel sooner"
+                ])
             return false
         }
         record(.putPending(alert))

@@ -48,10 +48,13 @@ struct EngineStep {
     func history(_ key: AlertKey) -> AlertHistory { state.history[key] ?? AlertHistory(key: key) }
 
     /// Appends an event about `key`, routed by `rule`'s callbacks (no rule: no destination).
-    mutating func emit(_ kind: AlertEvent.Kind, key: AlertKey, strategy: String, rule: AlertRule?, now: Timestamp,
-                       scheduledFor: Timestamp?, messages: [String] = []) {
-        let event = AlertEvent(kind: kind, alertID: key.alertID, beacon: key.beacon, strategy: strategy, time: now,
-                               scheduledFor: scheduledFor, content: rule?.content ?? AlertContent(), messages: messages)
+    mutating func emit(
+        _ kind: AlertEvent.Kind, key: AlertKey, strategy: String, rule: AlertRule?, now: Timestamp,
+        scheduledFor: Timestamp?, messages: [String] = []
+    ) {
+        let event = AlertEvent(
+            kind: kind, alertID: key.alertID, beacon: key.beacon, strategy: strategy, time: now,
+            scheduledFor: scheduledFor, content: rule?.content ?? AlertContent(), messages: messages)
         events.append(RoutedEvent(event: event, destination: rule?.policy.callbacks.destination(for: kind)))
     }
 }

@@ -16,8 +16,10 @@ public struct PendingAlert: Hashable, Sendable {
     public var dueAt: Timestamp
 
     /// Creates a pending alert.
-    public init(key: AlertKey, strategy: String, firedAt: Timestamp, seriesStart: Timestamp, occurrence: Int,
-                dueAt: Timestamp) {
+    public init(
+        key: AlertKey, strategy: String, firedAt: Timestamp, seriesStart: Timestamp, occurrence: Int,
+        dueAt: Timestamp
+    ) {
         self.key = key
         self.strategy = strategy
         self.firedAt = firedAt

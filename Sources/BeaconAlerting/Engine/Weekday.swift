@@ -16,7 +16,7 @@ public enum Weekday: Int, Hashable, Sendable, CaseIterable, Comparable, CustomSt
 
     /// The weekday of a day counted from 1970-01-01 (a Thursday).
     init(daysSinceEpoch day: Int64) {
-        let index = ((day % 7) + 7 + 3) % 7  // 0 = Monday
+        let index = ((day % 7) + 7 + 3) % 7 // 0 = Monday
         self = Weekday(rawValue: Int(index) + 1)!
     }
 

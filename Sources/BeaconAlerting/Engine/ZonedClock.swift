@@ -35,8 +35,8 @@ struct ZonedClock: Hashable, Sendable {
         }
         if let earliest { return earliest }
         // In a gap: find the first instant whose local time reaches `local` (monotonic here).
-        var low = local - max(before, middle, after)   // local time before `local`
-        var high = local - min(before, middle, after)  // local time at or after `local`
+        var low = local - max(before, middle, after) // local time before `local`
+        var high = local - min(before, middle, after) // local time at or after `local`
         while high - low > 1 {
             let half = low + (high - low) / 2
             if localSeconds(at: half) >= local { high = half } else { low = half }

@@ -48,7 +48,9 @@ extension AlertPolicy {
             for item in try list.sequence() {
                 let pairs = try item.mapping()
                 guard pairs.count == 1, let (key, value) = pairs.first else {
-                    throw item.error("each cancelOn entry is one of {regionExit: REGION}, {beaconExit: true}, {alertDelivered: ALERT-ID}, {event: NAME}")
+                    throw item.error(
+                        "each cancelOn entry is one of {regionExit: REGION}, {beaconExit: true}, {alertDelivered: ALERT-ID}, {event: NAME}"
+                    )
                 }
                 switch key {
                 case "regionExit": cancelOn.append(.regionExit(try value.string()))
@@ -66,7 +68,8 @@ extension AlertPolicy {
             guard let value = node[key] else { return nil }
             let text = try value.string()
             guard Self.isHTTPURL(text) else {
-                throw value.error("\(key) '\(text)' is not an http:// or https:// URL with a host (e.g. https://example.org/alerts)")
+                throw value.error(
+                    "\(key) '\(text)' is not an http:// or https:// URL with a host (e.g. https://example.org/alerts)")
             }
             return text
         }
@@ -74,10 +77,11 @@ extension AlertPolicy {
         let delivered = try url("callbackDelivered"), cancelled = try url("callbackCancelled")
         let errorCallback = try url("callbackError")
         do throws(AlertPolicyError) {
-            try self.init(delay: delay, notBefore: notBefore, firing: firing, repeat: repeatText, cooldown: cooldown,
-                          window: window, cancelOn: cancelOn, callback: callback, callbackCreated: created,
-                          callbackDelivered: delivered, callbackCancelled: cancelled, callbackError: errorCallback,
-                          maxLateness: maxLateness)
+            try self.init(
+                delay: delay, notBefore: notBefore, firing: firing, repeat: repeatText, cooldown: cooldown,
+                window: window, cancelOn: cancelOn, callback: callback, callbackCreated: created,
+                callbackDelivered: delivered, callbackCancelled: cancelled, callbackError: errorCallback,
+                maxLateness: maxLateness)
         } catch {
             throw node.error(error.description)
         }

@@ -27,8 +27,10 @@ public struct AlertDefinition: Sendable {
     /// When and how it is delivered (schedule, repeats, windows, cancellation, callbacks).
     public var policy: AlertPolicy
 
-    public init(id: String, match: BeaconMatch, strategy: String, parameters: ConfigNode?, content: AlertContent,
-                policy: AlertPolicy = .default) {
+    public init(
+        id: String, match: BeaconMatch, strategy: String, parameters: ConfigNode?, content: AlertContent,
+        policy: AlertPolicy = .default
+    ) {
         self.id = id
         self.match = match
         self.strategy = strategy
@@ -44,8 +46,9 @@ public struct AlertDefinition: Sendable {
 
     /// The alert as the pipeline runs it (its origin is where its parameters were written).
     public func pipelineAlert() throws(ConfigurationError) -> PipelineAlert {
-        PipelineAlert(id: id, match: match, strategy: strategy, parameters: try parameters?.strategyParameters() ?? [:],
-                      rule: rule, origin: parameters.map { "\($0.file):\($0.line ?? 0)" })
+        PipelineAlert(
+            id: id, match: match, strategy: strategy, parameters: try parameters?.strategyParameters() ?? [:],
+            rule: rule, origin: parameters.map { "\($0.file):\($0.line ?? 0)" })
     }
 
     /// Reads one definition, checking every key.
@@ -67,7 +70,10 @@ extension BeaconMatch {
 
     /// Reads `{uuid, major?, minor?}` or `{namespace, instance?}`; an empty mapping or `any` matches every beacon.
     public init(node: ConfigNode) throws(ConfigurationError) {
-        if node.scalarText?.lowercased() == "any" { self = .any; return }
+        if node.scalarText?.lowercased() == "any" {
+            self = .any
+            return
+        }
         try node.checkKeys(allowed: Self.keys)
         if let uuid = node["uuid"] {
             if node["namespace"] != nil || node["instance"] != nil {
@@ -84,7 +90,9 @@ extension BeaconMatch {
             }
             let instance = try node["instance"].map { n throws(ConfigurationError) -> String in
                 let t = try n.string().lowercased()
-                guard t.count == 12, t.allSatisfy(\.isHexDigit) else { throw n.error("expected a 6-byte Eddystone instance as 12 hex digits") }
+                guard t.count == 12, t.allSatisfy(\.isHexDigit) else {
+                    throw n.error("expected a 6-byte Eddystone instance as 12 hex digits")
+                }
                 return t
             }
             self.init(.eddystone(namespaceHex: text, instanceHex: instance))
@@ -102,9 +110,10 @@ extension AlertContent {
     /// Reads the `content:` mapping.
     public init(node: ConfigNode) throws(ConfigurationError) {
         try node.checkKeys(allowed: Self.keys)
-        self.init(title: try node["title"]?.string(), message: try node["message"]?.string(),
-                  actionURL: try node["actionURL"]?.string(), button: try node["button"]?.string(),
-                  sound: try node["sound"]?.string(), identifier: try node["identifier"]?.string())
+        self.init(
+            title: try node["title"]?.string(), message: try node["message"]?.string(),
+            actionURL: try node["actionURL"]?.string(), button: try node["button"]?.string(),
+            sound: try node["sound"]?.string(), identifier: try node["identifier"]?.string())
         if let data = node["data"] {
             for (key, value) in try data.mapping() { self.data[key] = try value.string() }
         }

@@ -6,12 +6,15 @@ extension AlertPipeline {
     /// Builds the pipeline a configuration file describes: its alerts, ranging (unless
     /// `ranging` overrides it), vendors' layouts and `maxPending`.
     /// - Throws: ``PipelineError`` naming the alert whose strategy or policy is invalid.
-    public convenience init(configuration: GatewayConfiguration, registry: StrategyRegistry,
-                            ranging: RangingConfiguration? = nil,
-                            store: any AlertStateStore = InMemoryAlertStateStore()) throws(PipelineError) {
-        try self.init(alerts: try Self.pipelineAlerts(configuration.alerts), ranging: ranging ?? configuration.ranging,
-                      layouts: configuration.layouts, maxPending: configuration.maxPending, registry: registry,
-                      store: store)
+    public convenience init(
+        configuration: GatewayConfiguration, registry: StrategyRegistry,
+        ranging: RangingConfiguration? = nil,
+        store: any AlertStateStore = InMemoryAlertStateStore()
+    ) throws(PipelineError) {
+        try self.init(
+            alerts: try Self.pipelineAlerts(configuration.alerts), ranging: ranging ?? configuration.ranging,
+            layouts: configuration.layouts, maxPending: configuration.maxPending, registry: registry,
+            store: store)
     }
 
     /// Replaces the alert definitions without a restart, as the same method over ``PipelineAlert`` values.

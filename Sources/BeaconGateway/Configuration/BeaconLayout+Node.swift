@@ -17,8 +17,9 @@ extension BeaconLayout {
         let kindNode = try node.required("as")
         let kindName = try kindNode.string()
         guard let kind = BeaconID.Kind.allCases.first(where: { $0.name == kindName.lowercased() }) else {
-            throw kindNode.error("'\(kindName)' is not an identity kind; valid: "
-                + BeaconID.Kind.allCases.map(\.name).joined(separator: ", "))
+            throw kindNode.error(
+                "'\(kindName)' is not an identity kind; valid: "
+                    + BeaconID.Kind.allCases.map(\.name).joined(separator: ", "))
         }
         let text = try layoutNode.string()
         do throws(BeaconLayoutError) {

@@ -37,7 +37,8 @@ public struct ConfigNode: @unchecked Sendable {
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw ConfigurationError(file: path, message: "cannot read the file (\(error.localizedDescription)); check the path and permissions")
+            throw ConfigurationError(
+                file: path, message: "cannot read the file (\(error.localizedDescription)); check the path and permissions")
         }
         return try ConfigNode(yaml: text, file: path)
     }
@@ -47,8 +48,9 @@ public struct ConfigNode: @unchecked Sendable {
 
     /// An error located at this node.
     public func error(_ message: String) -> ConfigurationError {
-        ConfigurationError(file: file, line: node.mark?.line, column: node.mark?.column,
-                           message: (path.isEmpty ? "" : "\(path): ") + message)
+        ConfigurationError(
+            file: file, line: node.mark?.line, column: node.mark?.column,
+            message: (path.isEmpty ? "" : "\(path): ") + message)
     }
 
     // MARK: Structure
@@ -89,11 +91,13 @@ public struct ConfigNode: @unchecked Sendable {
         for (key, value) in try mapping() where !allowed.contains(key) {
             var message = "unknown key '\(key)'; valid keys: \(allowed.joined(separator: ", "))"
             if let suggestion = allowed.min(by: { key.editDistance(to: $0) < key.editDistance(to: $1) }),
-               key.editDistance(to: suggestion) <= 2 {
+                key.editDistance(to: suggestion) <= 2
+            {
                 message += " (did you mean '\(suggestion)'?)"
             }
-            throw ConfigurationError(file: file, line: keyLine(key) ?? value.line,
-                                     message: (path.isEmpty ? "" : "\(path): ") + message)
+            throw ConfigurationError(
+                file: file, line: keyLine(key) ?? value.line,
+                message: (path.isEmpty ? "" : "\(path): ") + message)
         }
     }
 
@@ -226,7 +230,10 @@ extension ConfigurationError {
 extension UUID {
     /// Accepts 8-4-4-4-12 (any case) or 32 bare hex digits.
     init?(flexible text: String) {
-        if let value = UUID(uuidString: text) { self = value; return }
+        if let value = UUID(uuidString: text) {
+            self = value
+            return
+        }
         let hex = text.filter { $0 != "-" }
         guard hex.count == 32, hex.allSatisfy(\.isHexDigit) else { return nil }
         var s = hex.uppercased()

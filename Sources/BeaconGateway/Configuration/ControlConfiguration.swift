@@ -33,7 +33,8 @@ public struct ControlConfiguration: Hashable, Sendable {
         guard let listenNode = node["listen"] else { return ControlConfiguration() }
         let listen = try listenNode.string()
         guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
-              (0...65535).contains(port), colon > listen.startIndex else {
+            (0...65535).contains(port), colon > listen.startIndex
+        else {
             throw listenNode.error("'\(listen)' is not HOST:PORT (e.g. 127.0.0.1:9464)")
         }
         var host = String(listen[..<colon])

@@ -1,5 +1,5 @@
-import BeaconRanging
 import BeaconAlerting
+import BeaconRanging
 import BeaconWire
 
 /// The gateway configuration file: the source, the state file, the sinks and the alerts.
@@ -28,10 +28,12 @@ public struct GatewayConfiguration: Sendable {
     /// Vendors' beacon frames beyond the built-in ones (`layouts:`), tried in order after them.
     public var layouts: [BeaconLayout] = []
 
-    public init(alerts: [AlertDefinition] = [], maxPending: Int = AlertEngineConfiguration.defaultMaxPending,
-                source: SourceDefinition? = nil, statePath: String? = nil, sinks: [SinkDefinition] = [],
-                maxBacklog: Int = 10_000, ranging: RangingConfiguration = RangingConfiguration(),
-                control: ControlConfiguration? = nil) {
+    public init(
+        alerts: [AlertDefinition] = [], maxPending: Int = AlertEngineConfiguration.defaultMaxPending,
+        source: SourceDefinition? = nil, statePath: String? = nil, sinks: [SinkDefinition] = [],
+        maxBacklog: Int = 10_000, ranging: RangingConfiguration = RangingConfiguration(),
+        control: ControlConfiguration? = nil
+    ) {
         self.control = control
         self.alerts = alerts
         self.maxPending = maxPending
@@ -83,16 +85,19 @@ public struct GatewayConfiguration: Sendable {
         // (BEACOND_DESTINATION); with neither it would go nowhere. An alerts-only file (no
         // source) is checked without sinks.
         if node["source"] != nil, let first = callbackNodes.first,
-           !sinks.contains(where: { if case .jsonl = $0.kind { false } else if case .mqtt = $0.kind { false } else { true } }) {
-            throw first.node.error("alert '\(first.alertID)' has callbacks, but no sink sends them: add a webhook sink "
-                + "(it posts each event to its callback URL) or an exec sink (it gets the URL as BEACOND_DESTINATION)")
+            !sinks.contains(where: { if case .jsonl = $0.kind { false } else if case .mqtt = $0.kind { false } else { true } })
+        {
+            throw first.node.error(
+                "alert '\(first.alertID)' has callbacks, but no sink sends them: add a webhook sink "
+                    + "(it posts each event to its callback URL) or an exec sink (it gets the URL as BEACOND_DESTINATION)")
         }
         maxBacklog = try node["maxBacklog"]?.integer(in: 1...10_000_000) ?? 10_000
         control = try node["http"].map { node throws(ConfigurationError) in try ControlConfiguration.read(node) } ?? nil
         if let list = node["layouts"] {
             for item in try list.sequence() { layouts.append(try BeaconLayout(node: item)) }
         }
-        ranging = try node["ranging"].map { n throws(ConfigurationError) in try RangingConfiguration(node: n) }
+        ranging =
+            try node["ranging"].map { n throws(ConfigurationError) in try RangingConfiguration(node: n) }
             ?? RangingConfiguration()
     }
 

@@ -16,8 +16,10 @@ public struct HCISourceSettings: Hashable, Sendable {
     public var record: String?
 
     /// Creates settings; the defaults are `beacond scan`'s.
-    public init(adapter: String? = nil, active: Bool = false, interval: Duration = .milliseconds(100),
-                window: Duration = .milliseconds(100), watchdog: Duration? = .seconds(60), record: String? = nil) {
+    public init(
+        adapter: String? = nil, active: Bool = false, interval: Duration = .milliseconds(100),
+        window: Duration = .milliseconds(100), watchdog: Duration? = .seconds(60), record: String? = nil
+    ) {
         self.adapter = adapter
         self.active = active
         self.interval = interval

@@ -34,9 +34,11 @@ public struct MQTTSinkSettings: Hashable, Sendable {
     public var homeAssistantPrefix: String?
 
     /// Creates settings; the defaults are those of the configuration file.
-    public init(host: String = "127.0.0.1", port: Int = 1883, gateway: String, topic: String? = nil,
-                timeout: Duration = .seconds(10), connection: MQTTConnectionOptions? = nil, beaconState: Bool = true,
-                homeAssistantPrefix: String? = nil) {
+    public init(
+        host: String = "127.0.0.1", port: Int = 1883, gateway: String, topic: String? = nil,
+        timeout: Duration = .seconds(10), connection: MQTTConnectionOptions? = nil, beaconState: Bool = true,
+        homeAssistantPrefix: String? = nil
+    ) {
         self.host = host
         self.port = port
         self.gateway = gateway
@@ -53,15 +55,18 @@ public struct MQTTSinkSettings: Hashable, Sendable {
     /// `beacond/<gateway>/beacons`.
     public var beaconTopicPrefix: String { "beacond/\(gateway)/beacons" }
 
-    static let keys = ["type", "name", "host", "port", "gateway", "topic", "timeout", "username", "password", "tls",
-                       "beacons", "status", "homeAssistant"]
+    static let keys = [
+        "type", "name", "host", "port", "gateway", "topic", "timeout", "username", "password", "tls",
+        "beacons", "status", "homeAssistant",
+    ]
 
     /// Reads the settings of an `mqtt` entry.
     init(node: ConfigNode, timeout: Duration) throws(ConfigurationError) {
         try node.checkKeys(allowed: Self.keys)
         let gateway = try node["gateway"]?.string() ?? SinkDefinition.hostName()
         guard !gateway.isEmpty, !gateway.contains(where: { "/+#".contains($0) }) else {
-            throw (node["gateway"] ?? node).error("the gateway name '\(gateway)' cannot be used in MQTT topics (no '/', '+' or '#')")
+            throw (node["gateway"] ?? node).error(
+                "the gateway name '\(gateway)' cannot be used in MQTT topics (no '/', '+' or '#')")
         }
         var connection = MQTTConnectionOptions()
         connection.username = try node["username"]?.string()
@@ -71,8 +76,9 @@ public struct MQTTSinkSettings: Hashable, Sendable {
         }
         if let tlsNode = node["tls"] {
             try tlsNode.checkKeys(allowed: ["ca", "cert", "key"])
-            let tls = MQTTConnectionOptions.TLS(caFile: try tlsNode.required("ca").string(), certFile: try tlsNode["cert"]?.string(),
-                                                keyFile: try tlsNode["key"]?.string())
+            let tls = MQTTConnectionOptions.TLS(
+                caFile: try tlsNode.required("ca").string(), certFile: try tlsNode["cert"]?.string(),
+                keyFile: try tlsNode["key"]?.string())
             if (tls.certFile == nil) != (tls.keyFile == nil) { throw tlsNode.error("give both 'cert' and 'key', or neither") }
             connection.tls = tls
         }
@@ -90,8 +96,9 @@ public struct MQTTSinkSettings: Hashable, Sendable {
         if homeAssistant != nil && !beaconState {
             throw node.error("homeAssistant discovery points at the beacon state topics: it needs 'beacons: true'")
         }
-        self.init(host: try node["host"]?.string() ?? "127.0.0.1", port: try node["port"]?.integer(in: 1...65535) ?? 1883,
-                  gateway: gateway, topic: try node["topic"]?.string(), timeout: timeout, connection: connection,
-                  beaconState: beaconState, homeAssistantPrefix: homeAssistant)
+        self.init(
+            host: try node["host"]?.string() ?? "127.0.0.1", port: try node["port"]?.integer(in: 1...65535) ?? 1883,
+            gateway: gateway, topic: try node["topic"]?.string(), timeout: timeout, connection: connection,
+            beaconState: beaconState, homeAssistantPrefix: homeAssistant)
     }
 }

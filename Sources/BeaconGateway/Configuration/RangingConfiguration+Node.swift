@@ -52,10 +52,11 @@ extension RangingConfiguration {
         if let value = node["measuredPower"] { defaultMeasuredPower = Int8(try value.integer(in: -127...20)) }
         if let bands = node["proximity"] {
             try bands.checkKeys(allowed: ["immediate", "near", "enterMargin", "leaveMargin"])
-            proximity = ProximityBands(immediateBelow: try bands["immediate"]?.number() ?? 0.5,
-                                       nearBelow: try bands["near"]?.number() ?? 3.0,
-                                       enterMargin: try bands["enterMargin"]?.number() ?? 0.1,
-                                       leaveMargin: try bands["leaveMargin"]?.number() ?? 0.1)
+            proximity = ProximityBands(
+                immediateBelow: try bands["immediate"]?.number() ?? 0.5,
+                nearBelow: try bands["near"]?.number() ?? 3.0,
+                enterMargin: try bands["enterMargin"]?.number() ?? 0.1,
+                leaveMargin: try bands["leaveMargin"]?.number() ?? 0.1)
         }
         if let value = node["exitTimeout"] { defaultExitTimeout = try value.duration() }
         if let list = node["regions"] {
@@ -64,8 +65,10 @@ extension RangingConfiguration {
                 let id = try item.required("id").string()
                 if regions.contains(where: { $0.id == id }) { throw item.error("duplicate region id '\(id)'") }
                 let match = try item["match"].map { n throws(ConfigurationError) in try BeaconMatch(node: n) } ?? .any
-                regions.append(BeaconRegion(id: id, match: match,
-                                            exitTimeout: try item["exitTimeout"]?.duration()))
+                regions.append(
+                    BeaconRegion(
+                        id: id, match: match,
+                        exitTimeout: try item["exitTimeout"]?.duration()))
             }
         }
         if let list = node["calibrations"] {
@@ -74,8 +77,9 @@ extension RangingConfiguration {
                 let beaconNode = try item.required("beacon")
                 let text = try beaconNode.string()
                 guard let id = BeaconID(text) else {
-                    throw beaconNode.error("'\(text)' is not a beacon id; write ibeacon:UUID:MAJOR:MINOR, "
-                        + "altbeacon:UUID:ID2:ID3 or eddystone-uid:NAMESPACE:INSTANCE")
+                    throw beaconNode.error(
+                        "'\(text)' is not a beacon id; write ibeacon:UUID:MAJOR:MINOR, "
+                            + "altbeacon:UUID:ID2:ID3 or eddystone-uid:NAMESPACE:INSTANCE")
                 }
                 if calibrations[id] != nil { throw beaconNode.error("\(id) is calibrated twice") }
                 let power = try item["measuredPower"].map { n throws(ConfigurationError) in Int8(try n.integer(in: -127...20)) }

@@ -58,8 +58,9 @@ public struct SinkDefinition: Hashable, Sendable {
             guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
                 throw urlNode.error("'\(url)' is not an http:// or https:// URL")
             }
-            kind = .webhook(url: url, secret: try node["secret"]?.string(),
-                            timeout: try Self.timeout(node, default: .seconds(10)))
+            kind = .webhook(
+                url: url, secret: try node["secret"]?.string(),
+                timeout: try Self.timeout(node, default: .seconds(10)))
             target = url
         case "mqtt":
             let settings = try MQTTSinkSettings(node: node, timeout: try Self.timeout(node, default: .seconds(10)))

@@ -50,8 +50,9 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
         }
         let argumentNode = node[kind]!
         let argument = argumentNode.scalarText.map { $0.isEmpty || $0 == "~" ? nil : $0 } ?? nil
-        self = try Self.make(kind: kind, argument: kind == "hci" ? argument : try argumentNode.string(), speed: speed,
-                             node: argumentNode)
+        self = try Self.make(
+            kind: kind, argument: kind == "hci" ? argument : try argumentNode.string(), speed: speed,
+            node: argumentNode)
         if case .hci = self {
             if speed != nil { throw node.error("speed applies to simulate and replay, not to a radio") }
             self = .hci(try HCISourceSettings(adapter: argument, node: node))
@@ -65,8 +66,10 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
         return (String(text[..<colon]), String(text[text.index(after: colon)...]))
     }
 
-    private static func make(kind: String, argument: String?, speed: Double?,
-                             node: ConfigNode) throws(ConfigurationError) -> SourceDefinition {
+    private static func make(
+        kind: String, argument: String?, speed: Double?,
+        node: ConfigNode
+    ) throws(ConfigurationError) -> SourceDefinition {
         switch kind {
         case "simulate", "replay":
             guard let path = argument, !path.isEmpty else { throw node.error("\(kind) needs a file: \(kind):FILE") }

@@ -39,7 +39,8 @@ public struct ControlRequest: Sendable, Hashable {
             if byte == UInt8(ascii: "+") {
                 bytes.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%"), input.count >= 2,
-                      let value = UInt8(String(decoding: input.prefix(2), as: UTF8.self), radix: 16) {
+                let value = UInt8(String(decoding: input.prefix(2), as: UTF8.self), radix: 16)
+            {
                 bytes.append(value)
                 input.removeFirst(2)
             } else {

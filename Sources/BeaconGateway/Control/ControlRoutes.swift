@@ -19,8 +19,10 @@ public struct ControlRoutes: Sendable {
     public var postEvent: @Sendable (_ name: String, _ beacon: BeaconID?) async throws -> ExternalEventReceipt
 
     /// Creates routes from what they serve.
-    public init(metrics: @escaping @Sendable () -> String, health: @escaping @Sendable () -> String,
-                postEvent: @escaping @Sendable (_ name: String, _ beacon: BeaconID?) async throws -> ExternalEventReceipt) {
+    public init(
+        metrics: @escaping @Sendable () -> String, health: @escaping @Sendable () -> String,
+        postEvent: @escaping @Sendable (_ name: String, _ beacon: BeaconID?) async throws -> ExternalEventReceipt
+    ) {
         self.metrics = metrics
         self.health = health
         self.postEvent = postEvent
@@ -52,8 +54,10 @@ public struct ControlRoutes: Sendable {
         var beacon: BeaconID?
         if let text = query["beacon"] {
             guard let id = BeaconID(text) else {
-                return .error(400, "beacon '\(text)' is not a beacon id: write ibeacon:UUID:major:minor, "
-                              + "altbeacon:UUID:id2:id3 or eddystone-uid:NAMESPACE:INSTANCE")
+                return .error(
+                    400,
+                    "beacon '\(text)' is not a beacon id: write ibeacon:UUID:major:minor, "
+                        + "altbeacon:UUID:id2:id3 or eddystone-uid:NAMESPACE:INSTANCE")
             }
             beacon = id
         }
@@ -67,13 +71,15 @@ public struct ControlRoutes: Sendable {
 
     /// 1–64 characters of ASCII letters, digits, `.`, `_`, `-`.
     public static func isValidEventName(_ name: String) -> Bool {
-        (1...64).contains(name.utf8.count) && name.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"): true
-            default: false
+        (1...64).contains(name.utf8.count)
+            && name.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                    true
+                default: false
+                }
             }
-        }
     }
 
     private static func methodNotAllowed(_ request: ControlRequest, _ allowed: String) -> ControlResponse {

@@ -18,8 +18,10 @@ public final class ControlServer: Service, Sendable {
     private let routes: ControlRoutes
     static let maxBody = 64 * 1024
 
-    private init(host: String, port: Int, channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>,
-                 routes: ControlRoutes) {
+    private init(
+        host: String, port: Int, channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>,
+        routes: ControlRoutes
+    ) {
         self.host = host
         self.port = port
         self.channel = channel
@@ -35,13 +37,15 @@ public final class ControlServer: Service, Sendable {
                 .bind(host: host, port: port) { child in
                     child.eventLoop.makeCompletedFuture {
                         try child.pipeline.syncOperations.configureHTTPServerPipeline()
-                        return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(wrappingChannelSynchronously: child)
+                        return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
+                            wrappingChannelSynchronously: child)
                     }
                 }
             return ControlServer(host: host, port: channel.channel.localAddress?.port ?? port, channel: channel, routes: routes)
         } catch {
-            throw .control("cannot listen on \(host):\(port) (\(error)); choose another address or port "
-                           + "in 'http: {listen: …}', or stop what holds it")
+            throw .control(
+                "cannot listen on \(host):\(port) (\(error)); choose another address or port "
+                    + "in 'http: {listen: …}', or stop what holds it")
         }
     }
 
@@ -79,10 +83,15 @@ public final class ControlServer: Service, Sendable {
                 case .head(let requestHead):
                     head = requestHead
                 case .body(let buffer):
-                    if body.count + buffer.readableBytes > Self.maxBody { tooLarge = true } else { body += buffer.readableBytesView }
+                    if body.count + buffer.readableBytes > Self.maxBody {
+                        tooLarge = true
+                    } else {
+                        body += buffer.readableBytesView
+                    }
                 case .end:
                     guard let head else { return }
-                    let response = tooLarge
+                    let response =
+                        tooLarge
                         ? ControlResponse.error(413, "the body is larger than \(Self.maxBody) bytes")
                         : await routes.respond(to: ControlRequest(method: head.method.rawValue, target: head.uri, body: body))
                     try await Self.write(response, headOnly: head.method == .HEAD, to: outbound)
@@ -92,13 +101,20 @@ public final class ControlServer: Service, Sendable {
         }
     }
 
-    private static func write(_ response: ControlResponse, headOnly: Bool,
-                              to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>) async throws {
+    private static func write(
+        _ response: ControlResponse, headOnly: Bool,
+        to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
+    ) async throws {
         let body = ByteBuffer(string: response.body)
-        let headers = HTTPHeaders([("Content-Type", response.contentType), ("Content-Length", String(body.readableBytes)),
-                                   ("Connection", "close")])
-        try await outbound.write(.head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status),
-                                                        headers: headers)))
+        let headers = HTTPHeaders([
+            ("Content-Type", response.contentType), ("Content-Length", String(body.readableBytes)),
+            ("Connection", "close"),
+        ])
+        try await outbound.write(
+            .head(
+                HTTPResponseHead(
+                    version: .http1_1, status: HTTPResponseStatus(statusCode: response.status),
+                    headers: headers)))
         if !headOnly { try await outbound.write(.body(.byteBuffer(body))) }
         try await outbound.write(.end(nil))
     }

@@ -1,4 +1,5 @@
 import BeaconPipeline
+
 /// Follows the beacons' presence as the daemon runs: told of each change (a beacon appearing,
 /// changing proximity band, leaving), after the batch or tick that made it. Publishing state
 /// (retained MQTT topics) is its job; it must not block.

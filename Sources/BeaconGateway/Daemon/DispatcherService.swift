@@ -26,8 +26,9 @@ struct DispatcherService: Service {
         }
         let left = (try? outbox.backlog(sink: name)) ?? 0
         if left > 0 {
-            logger.warning("sink '\(name)': \(left) events left in the outbox for the next start",
-                           metadata: ["sink": "\(name)", "backlog": "\(left)"])
+            logger.warning(
+                "sink '\(name)': \(left) events left in the outbox for the next start",
+                metadata: ["sink": "\(name)", "backlog": "\(left)"])
         }
     }
 }

@@ -20,14 +20,17 @@ import Logging
 ///   - logger: receives what the daemon has to say (retries, overflow, leftovers), with the
 ///     sink's name and such as metadata.
 /// - Throws: ``GatewayError`` naming what cannot be opened or built.
-public func buildGateway(_ configuration: GatewayConfiguration, file: String = "<configuration>",
-                         registry: StrategyRegistry = .builtIn(), clock: AnyTimestampClock = .wall,
-                         logger: Logger = Logger(label: "beacond")) throws(GatewayError) -> Gateway {
+public func buildGateway(
+    _ configuration: GatewayConfiguration, file: String = "<configuration>",
+    registry: StrategyRegistry = .builtIn(), clock: AnyTimestampClock = .wall,
+    logger: Logger = Logger(label: "beacond")
+) throws(GatewayError) -> Gateway {
     guard let sourceDefinition = configuration.source else { throw .noSource(file: file) }
     let metrics = GatewayMetrics()
     let (source, isLive) = try makeSource(sourceDefinition, metrics: metrics, logger: logger)
-    return try buildGateway(configuration, source: source, isLive: isLive, registry: registry, clock: clock,
-                            metrics: metrics, logger: logger)
+    return try buildGateway(
+        configuration, source: source, isLive: isLive, registry: registry, clock: clock,
+        metrics: metrics, logger: logger)
 }
 
 /// Builds the daemon around a source of the caller's (an embedding application's, a test's),
@@ -37,10 +40,12 @@ public func buildGateway(_ configuration: GatewayConfiguration, file: String = "
 ///     `clock` and posted events happen at `clock`'s time; false for a source with its own time
 ///     (a replay, a simulation), whose latest packet time posted events use.
 /// - Throws: ``GatewayError`` naming what cannot be opened or built.
-public func buildGateway(_ configuration: GatewayConfiguration, source: any AdvertisementSource, isLive: Bool,
-                         registry: StrategyRegistry = .builtIn(), clock: AnyTimestampClock = .wall,
-                         metrics: GatewayMetrics = GatewayMetrics(),
-                         logger: Logger = Logger(label: "beacond")) throws(GatewayError) -> Gateway {
+public func buildGateway(
+    _ configuration: GatewayConfiguration, source: any AdvertisementSource, isLive: Bool,
+    registry: StrategyRegistry = .builtIn(), clock: AnyTimestampClock = .wall,
+    metrics: GatewayMetrics = GatewayMetrics(),
+    logger: Logger = Logger(label: "beacond")
+) throws(GatewayError) -> Gateway {
     var sinks: [(name: String, sink: any AlertSink)] = []
     var observers: [any BeaconStateObserver] = []
     for definition in configuration.sinks {
@@ -80,23 +85,30 @@ public func buildGateway(_ configuration: GatewayConfiguration, source: any Adve
     for warning in pipeline.durabilityWarnings { logger.warning("state: \(warning)") }
 
     let dispatchers = sinks.map { name, sink in
-        (name: name, dispatcher: OutboxDispatcher(sinkName: name, sink: sink, outbox: outbox, report: { report in
-            var logger = logger
-            logger[metadataKey: "sink"] = "\(name)"
-            switch report {
-            case .delivered(let count, let backlog):
-                logger.debug("delivered", metadata: ["count": "\(count)", "backlog": "\(backlog)"])
-            case .retrying(let attempt, let delay, let error):
-                logger.warning("sink '\(name)': delivery failed (\(error)); retry \(attempt) in \(delay)",
-                               metadata: ["attempt": "\(attempt)", "delay": "\(delay)"])
-            case .overflow(let dropped, let total):
-                metrics.recordOverflow(sink: name, dropped: dropped)
-                logger.error("sink '\(name)': backlog full (maxBacklog \(configuration.maxBacklog)): \(dropped) events dropped, \(total) in all",
-                             metadata: ["dropped": "\(dropped)", "total": "\(total)"])
-            case .storageFailed(let error):
-                logger.error("sink '\(name)': outbox unreadable: \(error)")
-            }
-        }))
+        (
+            name: name,
+            dispatcher: OutboxDispatcher(
+                sinkName: name, sink: sink, outbox: outbox,
+                report: { report in
+                    var logger = logger
+                    logger[metadataKey: "sink"] = "\(name)"
+                    switch report {
+                    case .delivered(let count, let backlog):
+                        logger.debug("delivered", metadata: ["count": "\(count)", "backlog": "\(backlog)"])
+                    case .retrying(let attempt, let delay, let error):
+                        logger.warning(
+                            "sink '\(name)': delivery failed (\(error)); retry \(attempt) in \(delay)",
+                            metadata: ["attempt": "\(attempt)", "delay": "\(delay)"])
+                    case .overflow(let dropped, let total):
+                        metrics.recordOverflow(sink: name, dropped: dropped)
+                        logger.error(
+                            "sink '\(name)': backlog full (maxBacklog \(configuration.maxBacklog)): \(dropped) events dropped, \(total) in all",
+                            metadata: ["dropped": "\(dropped)", "total": "\(total)"])
+                    case .storageFailed(let error):
+                        logger.error("sink '\(name)': outbox unreadable: \(error)")
+                    }
+                })
+        )
     }
     var remote: RemoteAlertDefinitions?
     if var remoteConfiguration = configuration.remoteAlerts {
@@ -106,20 +118,26 @@ public func buildGateway(_ configuration: GatewayConfiguration, source: any Adve
         }
         let rangingConfiguration = configuration.ranging
         let maxPending = configuration.maxPending
-        remote = RemoteAlertDefinitions(configuration: remoteConfiguration, fetcher: HTTPConfigurationFetcher(),
-                                        validate: { definitions in
-            _ = try AlertPipeline(configuration: GatewayConfiguration(alerts: definitions, maxPending: maxPending,
-                                                                      ranging: rangingConfiguration),
-                                  registry: registry)
-        })
+        remote = RemoteAlertDefinitions(
+            configuration: remoteConfiguration, fetcher: HTTPConfigurationFetcher(),
+            validate: { definitions in
+                _ = try AlertPipeline(
+                    configuration: GatewayConfiguration(
+                        alerts: definitions, maxPending: maxPending,
+                        ranging: rangingConfiguration),
+                    registry: registry)
+            })
     }
-    return Gateway(configuration: configuration, source: source, isLive: isLive, pipeline: pipeline,
-                   remoteAlerts: remote, registry: registry, sinks: dispatchers, outbox: outbox, metrics: metrics,
-                   stateObservers: observers, clock: clock, logger: logger)
+    return Gateway(
+        configuration: configuration, source: source, isLive: isLive, pipeline: pipeline,
+        remoteAlerts: remote, registry: registry, sinks: dispatchers, outbox: outbox, metrics: metrics,
+        stateObservers: observers, clock: clock, logger: logger)
 }
 
-private func makeSource(_ definition: SourceDefinition, metrics: GatewayMetrics,
-                        logger: Logger) throws(GatewayError) -> (any AdvertisementSource, Bool) {
+private func makeSource(
+    _ definition: SourceDefinition, metrics: GatewayMetrics,
+    logger: Logger
+) throws(GatewayError) -> (any AdvertisementSource, Bool) {
     switch definition {
     case .simulate(let path, let speed):
         do {
@@ -159,7 +177,8 @@ private func makeSink(_ kind: SinkDefinition.Kind) throws -> any AlertSink {
     case .webhook(let url, let secret, let timeout): try WebhookSink(url: url, secret: secret, timeout: timeout)
     case .exec(let command, let timeout): ExecSink(command: command, timeout: timeout)
     case .mqtt(let settings):
-        try MQTTSink(host: settings.host, port: settings.port, topic: settings.topic, options: settings.connection,
-                     timeout: settings.timeout)
+        try MQTTSink(
+            host: settings.host, port: settings.port, topic: settings.topic, options: settings.connection,
+            timeout: settings.timeout)
     }
 }

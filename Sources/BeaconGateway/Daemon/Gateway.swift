@@ -52,11 +52,13 @@ public final class Gateway: Sendable {
     /// The group ``run()`` runs the services in, for ``stop()``.
     private let ownGroup = Mutex<(group: ServiceGroup?, stopRequested: Bool)>((nil, false))
 
-    init(configuration: GatewayConfiguration, source: any AdvertisementSource, isLive: Bool,
-         pipeline: sending AlertPipeline, remoteAlerts: RemoteAlertDefinitions? = nil,
-         registry: StrategyRegistry = StrategyRegistry(), sinks: [(name: String, dispatcher: OutboxDispatcher)],
-         outbox: any Outbox, metrics: GatewayMetrics, stateObservers: [any BeaconStateObserver] = [],
-         clock: AnyTimestampClock, logger: Logger) {
+    init(
+        configuration: GatewayConfiguration, source: any AdvertisementSource, isLive: Bool,
+        pipeline: sending AlertPipeline, remoteAlerts: RemoteAlertDefinitions? = nil,
+        registry: StrategyRegistry = StrategyRegistry(), sinks: [(name: String, dispatcher: OutboxDispatcher)],
+        outbox: any Outbox, metrics: GatewayMetrics, stateObservers: [any BeaconStateObserver] = [],
+        clock: AnyTimestampClock, logger: Logger
+    ) {
         self.configuration = configuration
         self.source = source
         self.isLive = isLive
@@ -65,8 +67,9 @@ public final class Gateway: Sendable {
         let lifecycle = GatewayLifecycle()
         self.lifecycle = lifecycle
         let dispatchers = sinks.map(\.dispatcher)
-        pipelineService = PipelineService(runner: runner, pipeline: pipeline, observers: stateObservers,
-                                          notify: { for dispatcher in dispatchers { dispatcher.notify() } })
+        pipelineService = PipelineService(
+            runner: runner, pipeline: pipeline, observers: stateObservers,
+            notify: { for dispatcher in dispatchers { dispatcher.notify() } })
         self.sinks = sinks
         self.outbox = outbox
         self.metrics = metrics
@@ -74,35 +77,46 @@ public final class Gateway: Sendable {
         self.remoteAlerts = remoteAlerts
         self.registry = registry
         self.clock = clock
-        services = Self.makeServices(sinks: sinks, outbox: outbox, observers: stateObservers,
-                                     pipeline: pipelineService, remote: remoteAlerts,
-                                     source: SourceService(source: source, isLive: isLive, runner: runner, clock: clock,
-                                                           ready: nil, lifecycle: lifecycle),
-                                     registry: registry, clock: clock, lifecycle: lifecycle, logger: logger)
+        services = Self.makeServices(
+            sinks: sinks, outbox: outbox, observers: stateObservers,
+            pipeline: pipelineService, remote: remoteAlerts,
+            source: SourceService(
+                source: source, isLive: isLive, runner: runner, clock: clock,
+                ready: nil, lifecycle: lifecycle),
+            registry: registry, clock: clock, lifecycle: lifecycle, logger: logger)
     }
 
-    private static func makeServices(sinks: [(name: String, dispatcher: OutboxDispatcher)], outbox: any Outbox,
-                                     observers: [any BeaconStateObserver], pipeline: PipelineService, remote: RemoteAlertDefinitions?, source: SourceService,
-                                     registry: StrategyRegistry, clock: AnyTimestampClock, lifecycle: GatewayLifecycle,
-                                     logger: Logger) -> [ServiceGroupConfiguration.ServiceConfiguration] {
+    private static func makeServices(
+        sinks: [(name: String, dispatcher: OutboxDispatcher)], outbox: any Outbox,
+        observers: [any BeaconStateObserver], pipeline: PipelineService, remote: RemoteAlertDefinitions?, source: SourceService,
+        registry: StrategyRegistry, clock: AnyTimestampClock, lifecycle: GatewayLifecycle,
+        logger: Logger
+    ) -> [ServiceGroupConfiguration.ServiceConfiguration] {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if !observers.isEmpty { services.append(.init(service: StateObserversService(observers: observers))) }
         services += sinks.map { sink in
-            .init(service: DispatcherService(name: sink.name, dispatcher: sink.dispatcher, outbox: outbox,
-                                             lifecycle: lifecycle, logger: logger),
-                  failureTerminationBehavior: .gracefullyShutdownGroup)
+            .init(
+                service: DispatcherService(
+                    name: sink.name, dispatcher: sink.dispatcher, outbox: outbox,
+                    lifecycle: lifecycle, logger: logger),
+                failureTerminationBehavior: .gracefullyShutdownGroup)
         }
         services.append(.init(service: pipeline, failureTerminationBehavior: .gracefullyShutdownGroup))
         var source = source
         if let remote {
             let ready = PipelineReply<Void>()
             source.ready = ready
-            services.append(.init(service: RemoteAlertsService(remote: remote, runner: pipeline.runner, registry: registry,
-                                                               clock: clock, ready: ready, logger: logger),
-                                  failureTerminationBehavior: .gracefullyShutdownGroup))
+            services.append(
+                .init(
+                    service: RemoteAlertsService(
+                        remote: remote, runner: pipeline.runner, registry: registry,
+                        clock: clock, ready: ready, logger: logger),
+                    failureTerminationBehavior: .gracefullyShutdownGroup))
         }
-        services.append(.init(service: source, successTerminationBehavior: .gracefullyShutdownGroup,
-                              failureTerminationBehavior: .gracefullyShutdownGroup))
+        services.append(
+            .init(
+                service: source, successTerminationBehavior: .gracefullyShutdownGroup,
+                failureTerminationBehavior: .gracefullyShutdownGroup))
         return services
     }
 
@@ -159,34 +173,42 @@ public final class Gateway: Sendable {
     /// replay or a simulation (whose time is their own).
     public func post(event name: String, beacon: BeaconID?) async throws -> ExternalEventReceipt {
         let now = clock.now
-        let receipt = try await runner.post(.external(name: name, beacon: beacon),
-                                            at: isLive ? .at(now) : .pipelineTime(orElse: now))
+        let receipt = try await runner.post(
+            .external(name: name, beacon: beacon),
+            at: isLive ? .at(now) : .pipelineTime(orElse: now))
         let cancelled = receipt.events.count { $0.kind == .cancelled }
         metrics.recordExternalEvent(name: name)
-        logger.info("event posted", metadata: ["event": "\(name)", "beacon": "\(beacon.map { "\($0)" } ?? "all")",
-                                               "cancelled": "\(cancelled)"])
+        logger.info(
+            "event posted",
+            metadata: [
+                "event": "\(name)", "beacon": "\(beacon.map { "\($0)" } ?? "all")",
+                "cancelled": "\(cancelled)",
+            ])
         return ExternalEventReceipt(name: name, beacon: beacon, time: receipt.time, cancelled: cancelled)
     }
 
     /// The control endpoint's routes for this gateway: metrics, health, posted events.
     public var controlRoutes: ControlRoutes {
-        ControlRoutes(metrics: { [self] in
-            collectMetrics()
-            return metrics.render()
-        }, health: { [self] in
-            var json = JSONWriter()
-            json.object { object in
-                object.member("status", lifecycle.stopping ? "stopping" : "ok")
-                object.member("source", sourceName)
-                object.member("beaconsTracked", runner.snapshot.trackedBeacons)
-                object.key("outbox")
-                object.object { outbox in
-                    for sink in sinks { outbox.member(sink.name, backlog(of: sink.name)) }
+        ControlRoutes(
+            metrics: { [self] in
+                collectMetrics()
+                return metrics.render()
+            },
+            health: { [self] in
+                var json = JSONWriter()
+                json.object { object in
+                    object.member("status", lifecycle.stopping ? "stopping" : "ok")
+                    object.member("source", sourceName)
+                    object.member("beaconsTracked", runner.snapshot.trackedBeacons)
+                    object.key("outbox")
+                    object.object { outbox in
+                        for sink in sinks { outbox.member(sink.name, backlog(of: sink.name)) }
+                    }
                 }
-            }
-            return json.string
-        }, postEvent: { [self] name, beacon in
-            try await post(event: name, beacon: beacon)
-        })
+                return json.string
+            },
+            postEvent: { [self] name, beacon in
+                try await post(event: name, beacon: beacon)
+            })
     }
 }

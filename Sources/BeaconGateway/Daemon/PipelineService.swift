@@ -14,8 +14,10 @@ final class PipelineService: Service, Sendable {
     private let notify: @Sendable () -> Void
     private let observers: [any BeaconStateObserver]
 
-    init(runner: PipelineRunner, pipeline: sending AlertPipeline, observers: [any BeaconStateObserver],
-         notify: @escaping @Sendable () -> Void) {
+    init(
+        runner: PipelineRunner, pipeline: sending AlertPipeline, observers: [any BeaconStateObserver],
+        notify: @escaping @Sendable () -> Void
+    ) {
         self.runner = runner
         self.pipeline = Mutex(pipeline)
         self.observers = observers
@@ -26,10 +28,13 @@ final class PipelineService: Service, Sendable {
         guard let pipeline = pipeline.withLock({ $0.take() }) else { return }
         let observers = observers
         try await withGracefulShutdownHandler {
-            try await runner.run(pipeline, emit: { _ in notify() },
-                                 presence: observers.isEmpty ? nil : { changes in
-                                     for observer in observers { observer.observe(changes) }
-                                 })
+            try await runner.run(
+                pipeline, emit: { _ in notify() },
+                presence: observers.isEmpty
+                    ? nil
+                    : { changes in
+                        for observer in observers { observer.observe(changes) }
+                    })
         } onGracefulShutdown: {
             self.runner.finish()
         }

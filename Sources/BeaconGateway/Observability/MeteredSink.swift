@@ -15,8 +15,9 @@ public struct MeteredSink: AlertSink {
         self.base = base
         deliveries = metrics.counter("beacond_sink_deliveries_total", [("sink", sinkName)])
         failures = metrics.counter("beacond_sink_failures_total", [("sink", sinkName)])
-        latency = Metrics.Timer(label: "beacond_sink_delivery_seconds", dimensions: [("sink", sinkName)],
-                                factory: metrics.factory)
+        latency = Metrics.Timer(
+            label: "beacond_sink_delivery_seconds", dimensions: [("sink", sinkName)],
+            factory: metrics.factory)
         self.clock = clock
     }
 

@@ -35,8 +35,10 @@ public struct SimulationRun {
     /// - Parameters:
     ///   - progress: called after each batch with the virtual time reached and the simulator's counters.
     ///   - emit: called with every alert event, in order.
-    public func run(progress: @escaping @Sendable (Timestamp, SimulationStatistics) -> Void = { _, _ in },
-                    emit: (RoutedEvent) throws -> Void) async throws -> Summary {
+    public func run(
+        progress: @escaping @Sendable (Timestamp, SimulationStatistics) -> Void = { _, _ in },
+        emit: (RoutedEvent) throws -> Void
+    ) async throws -> Summary {
         let runner = PipelineRunner(capacity: 4)
         let simulation = simulation
         let recordPath = recordPath
@@ -44,26 +46,29 @@ public struct SimulationRun {
             let recorder = try recordPath.map { path throws(CaptureWriteError) in try BtsnoopFileWriter(path: path) }
             var statistics = SimulationStatistics()
             var reached = simulation.scenario.start
-            try await simulation.run(deliver: { batch in
-                if let recorder {
-                    try batch.forEachPacket { record, bytes in
-                        try recorder.append(h4Packet: bytes, direction: .received, timestamp: record.timestamp)
+            try await simulation.run(
+                deliver: { batch in
+                    if let recorder {
+                        try batch.forEachPacket { record, bytes in
+                            try recorder.append(h4Packet: bytes, direction: .received, timestamp: record.timestamp)
+                        }
                     }
-                }
-                try await runner.send(batch)
-            }, progress: { time, stats in
-                statistics = stats
-                reached = time
-                progress(time, stats)
-            })
+                    try await runner.send(batch)
+                },
+                progress: { time, stats in
+                    statistics = stats
+                    reached = time
+                    progress(time, stats)
+                })
             // Close the last cycle at the scenario's end, so what the scenario completed is evaluated.
             try await runner.advance(to: simulation.scenario.end)
             try recorder?.close()
             return (statistics, reached)
         }
         let snapshot = runner.snapshot
-        return Summary(simulation: statistics, pipeline: snapshot.statistics,
-                       virtualDuration: max(reached, simulation.scenario.end) - simulation.scenario.start,
-                       trackedBeacons: snapshot.trackedBeacons)
+        return Summary(
+            simulation: statistics, pipeline: snapshot.statistics,
+            virtualDuration: max(reached, simulation.scenario.end) - simulation.scenario.start,
+            trackedBeacons: snapshot.trackedBeacons)
     }
 }

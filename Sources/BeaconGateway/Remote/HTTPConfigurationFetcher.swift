@@ -15,9 +15,11 @@ public struct HTTPConfigurationFetcher: ConfigurationFetcher {
         var headers: [(name: String, value: String)] = [("Accept", "application/yaml, application/json, text/plain")]
         if let etag = request.etag { headers.append(("If-None-Match", etag)) }
         if let lastModified = request.lastModified { headers.append(("If-Modified-Since", lastModified)) }
-        let response = try await client.send(HTTPRequest(url: request.url, headers: headers, timeout: request.timeout),
-                                             maximumBodySize: Self.maximumSize)
-        return ConfigurationResponse(status: response.status, body: response.body, etag: response.header("ETag"),
-                                     lastModified: response.header("Last-Modified"))
+        let response = try await client.send(
+            HTTPRequest(url: request.url, headers: headers, timeout: request.timeout),
+            maximumBodySize: Self.maximumSize)
+        return ConfigurationResponse(
+            status: response.status, body: response.body, etag: response.header("ETag"),
+            lastModified: response.header("Last-Modified"))
     }
 }

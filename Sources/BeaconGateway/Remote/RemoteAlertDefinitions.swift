@@ -42,8 +42,10 @@ public actor RemoteAlertDefinitions {
 
     /// - Parameter validate: called with a candidate set before it is accepted (e.g. building the
     ///   strategies and engine rules); throwing rejects the document.
-    public init(configuration: RemoteAlertsConfiguration, fetcher: any ConfigurationFetcher,
-                validate: @escaping @Sendable ([AlertDefinition]) throws -> Void = { _ in }) {
+    public init(
+        configuration: RemoteAlertsConfiguration, fetcher: any ConfigurationFetcher,
+        validate: @escaping @Sendable ([AlertDefinition]) throws -> Void = { _ in }
+    ) {
         self.configuration = configuration
         self.fetcher = fetcher
         self.validate = validate
@@ -53,16 +55,17 @@ public actor RemoteAlertDefinitions {
     public func loadCache() -> Outcome? {
         guard let path = configuration.cachePath, let data = FileManager.default.contents(atPath: path) else { return nil }
         let outcome = accept(Array(data), source: path)
-        if case .updated = outcome { lastBody = nil }   // refetch at the first check even if the server says 304
+        if case .updated = outcome { lastBody = nil } // refetch at the first check even if the server says 304
         return outcome
     }
 
     /// Fetches the document once (conditionally) and applies it if it is new and valid.
     public func check(now: Timestamp) async -> Outcome {
         nextCheck = now + configuration.checkEvery
-        let request = ConfigurationRequest(url: configuration.url, etag: lastBody == nil ? nil : etag,
-                                           lastModified: lastBody == nil ? nil : lastModified,
-                                           timeout: configuration.timeout)
+        let request = ConfigurationRequest(
+            url: configuration.url, etag: lastBody == nil ? nil : etag,
+            lastModified: lastBody == nil ? nil : lastModified,
+            timeout: configuration.timeout)
         let response: ConfigurationResponse
         do {
             response = try await fetcher.fetch(request)

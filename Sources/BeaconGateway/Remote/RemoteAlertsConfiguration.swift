@@ -19,8 +19,10 @@ public struct RemoteAlertsConfiguration: Hashable, Sendable {
     /// alerts (`nil`: next to the state file when there is one, else nowhere).
     public var cachePath: String?
 
-    public init(url: String, checkEvery: Duration = .seconds(12 * 3600), timeout: Duration = .seconds(30),
-                cachePath: String? = nil) {
+    public init(
+        url: String, checkEvery: Duration = .seconds(12 * 3600), timeout: Duration = .seconds(30),
+        cachePath: String? = nil
+    ) {
         self.url = url
         self.checkEvery = checkEvery
         self.timeout = timeout

@@ -2,9 +2,11 @@ import BeaconCore
 
 extension RangingEvaluation {
     /// The philotuxo stationary files: one beacon 30 minutes at a fixed point, three receivers.
-    static let philotuxoFiles = ["philotuxo_stationary_p12.95_16.80_sensor31.csv",
-                                 "philotuxo_stationary_p12.95_16.80_sensor30.csv",
-                                 "philotuxo_stationary_p12.95_16.80_sensor11.csv"]
+    static let philotuxoFiles = [
+        "philotuxo_stationary_p12.95_16.80_sensor31.csv",
+        "philotuxo_stationary_p12.95_16.80_sensor30.csv",
+        "philotuxo_stationary_p12.95_16.80_sensor11.csv",
+    ]
     static let philotuxoTruthFile = "philotuxo_stationary_p12.95_16.80_ground_truth.csv"
     static let heraldFile = "herald_edison_20210109-2342-A.csv"
     static let starksmFile = "starksm64_FourScannersBeacon5Run1-2015-03-13.csv"
@@ -73,8 +75,9 @@ extension RangingEvaluation {
         var byScanner: [String: [BeaconSighting]] = [:]
         for (i, fields) in data.rows.enumerated() {
             let ms = try Self.number(fields[t], file, i + 2, "time")
-            let id = BeaconID.iBeacon(uuidHigh: 0xDAF2_46CE_8363_11E4, uuidLow: 0xB116_123B_93F7_5CBA, major: 0,
-                                      minor: UInt16(try Self.number(fields[minor], file, i + 2, "minor")))
+            let id = BeaconID.iBeacon(
+                uuidHigh: 0xDAF2_46CE_8363_11E4, uuidLow: 0xB116_123B_93F7_5CBA, major: 0,
+                minor: UInt16(try Self.number(fields[minor], file, i + 2, "minor")))
             let sighting = BeaconSighting(
                 timestamp: Timestamp(nanosecondsSinceEpoch: Int64(ms) * 1_000_000), id: id,
                 address: BluetoothAddress(rawValue: 0), rssi: Int8(try Self.number(fields[r], file, i + 2, "rssi")),

@@ -12,9 +12,11 @@ extension RangingEvaluation {
         let sz = try sensors.column("z_m", in: Self.sensorsFile)
         var position: [Substring: (Double, Double, Double)] = [:]
         for (i, f) in sensors.rows.enumerated() {
-            position[f[mac]] = (try Self.number(f[sx], Self.sensorsFile, i + 2, "x_m"),
-                                try Self.number(f[sy], Self.sensorsFile, i + 2, "y_m"),
-                                try Self.number(f[sz], Self.sensorsFile, i + 2, "z_m"))
+            position[f[mac]] = (
+                try Self.number(f[sx], Self.sensorsFile, i + 2, "x_m"),
+                try Self.number(f[sy], Self.sensorsFile, i + 2, "y_m"),
+                try Self.number(f[sz], Self.sensorsFile, i + 2, "z_m")
+            )
         }
         let file = Self.trackFile
         let data = try table(file)
@@ -24,7 +26,9 @@ extension RangingEvaluation {
         let bz = try data.column("beacon_z_m", in: file)
         var series: [Substring: RSSISeries] = [:]
         for (i, f) in data.rows.enumerated() {
-            guard let p = position[f[sensor]] else { throw .badValue(file: file, row: i + 2, column: "sensor_mac", text: String(f[sensor])) }
+            guard let p = position[f[sensor]] else {
+                throw .badValue(file: file, row: i + 2, column: "sensor_mac", text: String(f[sensor]))
+            }
             let dx = try Self.number(f[bx], file, i + 2, "beacon_x_m") - p.0
             let dy = try Self.number(f[by], file, i + 2, "beacon_y_m") - p.1
             let dz = try Self.number(f[bz], file, i + 2, "beacon_z_m") - p.2
@@ -54,7 +58,10 @@ extension RangingEvaluation {
                     xs.append(filtered[i])
                     ys.append(predicted)
                 }
-                if let c = Statistics.correlation(xs, ys) { sum += c; count += 1 }
+                if let c = Statistics.correlation(xs, ys) {
+                    sum += c
+                    count += 1
+                }
             }
             guard count > 0 else { continue }
             let mean = sum / Double(count)

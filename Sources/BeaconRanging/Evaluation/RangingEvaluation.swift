@@ -63,7 +63,8 @@ public struct RangingEvaluation: Sendable {
         let reference = RSSIFilterKind.arma(.init())
         for n in exponents {
             let errors = (philotuxo + [herald]).map { series in
-                distanceErrors(series, reference, power: calibratedPower(series: series, philotuxo: philotuxo, exponent: n), exponent: n)
+                distanceErrors(
+                    series, reference, power: calibratedPower(series: series, philotuxo: philotuxo, exponent: n), exponent: n)
             }
             report.exponents.append((n, errors))
         }
@@ -78,8 +79,10 @@ public struct RangingEvaluation: Sendable {
     }
 
     /// Median and p90 absolute distance error (m) after the warm-up.
-    func distanceErrors(_ series: RSSISeries, _ kind: RSSIFilterKind, power: Double,
-                        exponent: Double) -> RangingEvaluationReport.ErrorSummary {
+    func distanceErrors(
+        _ series: RSSISeries, _ kind: RSSIFilterKind, power: Double,
+        exponent: Double
+    ) -> RangingEvaluationReport.ErrorSummary {
         let estimates = series.filtered(with: kind)
         let model = LogDistanceModel(exponent: exponent)
         guard let start = series.times.first else { return .init(median: nil, p90: nil) }
@@ -102,7 +105,8 @@ public struct RangingEvaluation: Sendable {
             let previous = Array(series.rssi[stepStarts[k - 1]..<stepStarts[k]])
             let current = Array(series.rssi[stepStarts[k]..<stepStarts[k + 1]])
             guard let before = Statistics.quantile(previous, 0.5), let target = Statistics.quantile(current, 0.5),
-                  abs(target - before) >= 4 else { continue }
+                abs(target - before) >= 4
+            else { continue }
             let first = stepStarts[k], end = stepStarts[k + 1]
             let settled = (first..<end).first { abs(estimates[$0] - target) <= 2 } ?? (end - 1)
             seconds.append((series.times[settled] - series.times[first]).secondsValue)

@@ -35,10 +35,13 @@ public struct RangingEvaluationReport: Sendable, CustomStringConvertible {
     public var exponents: [(exponent: Double, errors: [ErrorSummary])] = []
 
     public var description: String {
-        var out = "Distance error |d̂ − d| in m, median / p90, log-distance n = \(Statistics.fixed(exponent, 1)); "
+        var out =
+            "Distance error |d̂ − d| in m, median / p90, log-distance n = \(Statistics.fixed(exponent, 1)); "
             + "settle after Herald steps ≥ 4 dB (median s / samples); starksm64 room switches; "
             + "walking-track cross-correlation lag (s) and correlation.\n\n"
-        out += "| filter | " + series.joined(separator: " | ") + " | settle s | settle samples | room switches | track lag s | track r |\n"
+        out +=
+            "| filter | " + series.joined(separator: " | ")
+            + " | settle s | settle samples | room switches | track lag s | track r |\n"
         out += "|---|" + String(repeating: "---|", count: series.count + 5) + "\n"
         for f in filters {
             out += "| \(f.name) | " + f.errors.map(Self.cell).joined(separator: " | ")

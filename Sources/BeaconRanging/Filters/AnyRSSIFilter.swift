@@ -31,8 +31,12 @@ public struct AnyRSSIFilter: RSSIFilter {
 
     public mutating func add(_ rssi: Double, at time: Timestamp) {
         switch storage {
-        case .arma(var f): f.add(rssi, at: time); storage = .arma(f)
-        case .kalman(var f): f.add(rssi, at: time); storage = .kalman(f)
+        case .arma(var f):
+            f.add(rssi, at: time)
+            storage = .arma(f)
+        case .kalman(var f):
+            f.add(rssi, at: time)
+            storage = .kalman(f)
         case .oneEuro(var box):
             storage = .moved
             Self.unique(&box).value.add(rssi, at: time)
@@ -62,11 +66,24 @@ public struct AnyRSSIFilter: RSSIFilter {
 
     public mutating func reset() {
         switch storage {
-        case .arma(var f): f.reset(); storage = .arma(f)
-        case .kalman(var f): f.reset(); storage = .kalman(f)
-        case .oneEuro(var box): storage = .moved; Self.unique(&box).value.reset(); storage = .oneEuro(box)
-        case .runningAverage(var box): storage = .moved; Self.unique(&box).value.reset(); storage = .runningAverage(box)
-        case .percentile(var box): storage = .moved; Self.unique(&box).value.reset(); storage = .percentile(box)
+        case .arma(var f):
+            f.reset()
+            storage = .arma(f)
+        case .kalman(var f):
+            f.reset()
+            storage = .kalman(f)
+        case .oneEuro(var box):
+            storage = .moved
+            Self.unique(&box).value.reset()
+            storage = .oneEuro(box)
+        case .runningAverage(var box):
+            storage = .moved
+            Self.unique(&box).value.reset()
+            storage = .runningAverage(box)
+        case .percentile(var box):
+            storage = .moved
+            Self.unique(&box).value.reset()
+            storage = .percentile(box)
         case .moved: break
         }
     }

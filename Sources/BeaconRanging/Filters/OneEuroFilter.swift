@@ -37,7 +37,10 @@ public struct OneEuroFilter: RSSIFilter {
     public init(configuration: Configuration = .init()) { self.configuration = configuration }
 
     public mutating func add(_ rssi: Double, at time: Timestamp) {
-        defer { lastRaw = rssi; lastTime = time }
+        defer {
+            lastRaw = rssi
+            lastTime = time
+        }
         guard let previous = estimate else {
             estimate = rssi
             derivative = 0

@@ -20,8 +20,10 @@ public struct PercentileFilter: RSSIFilter {
         public var maxSamples: Int
 
         /// Defaults: p75 over 10 s, between 10 and 200 samples.
-        public init(percentile: Double = 0.75, window: Duration = .seconds(10),
-                    minSamples: Int = 10, maxSamples: Int = 200) {
+        public init(
+            percentile: Double = 0.75, window: Duration = .seconds(10),
+            minSamples: Int = 10, maxSamples: Int = 200
+        ) {
             self.percentile = percentile
             self.window = window
             self.minSamples = minSamples
@@ -36,8 +38,9 @@ public struct PercentileFilter: RSSIFilter {
     /// Creates an empty filter.
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
-        samples = SlidingWindow(capacity: max(1, configuration.maxSamples), maxAge: configuration.window,
-                                minKept: configuration.minSamples)
+        samples = SlidingWindow(
+            capacity: max(1, configuration.maxSamples), maxAge: configuration.window,
+            minKept: configuration.minSamples)
     }
 
     public mutating func add(_ rssi: Double, at time: Timestamp) { samples.add(rssi, at: time) }

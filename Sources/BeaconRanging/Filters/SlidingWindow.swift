@@ -54,7 +54,7 @@ struct SlidingWindow: Sendable {
         let value = values[head]
         head = (head + 1) % capacity
         var low = 0, high = sorted.count
-        while low < high {   // first index holding `value`
+        while low < high { // first index holding `value`
             let mid = (low + high) / 2
             if sorted[mid] < value { low = mid + 1 } else { high = mid }
         }

@@ -26,7 +26,7 @@ public struct AddressHistory: Sendable {
 
     /// Records `address`; when it is new and the history is full, the oldest address is forgotten.
     public mutating func record(_ address: BluetoothAddress) {
-        let tagged = address.rawValue | 1 << 63   // bit 63 marks a used slot
+        let tagged = address.rawValue | 1 << 63 // bit 63 marks a used slot
         let held = Int(used)
         let insertAt = Int(next)
         let known: Int? = withUnsafeMutableBytes(of: &slots) { raw in

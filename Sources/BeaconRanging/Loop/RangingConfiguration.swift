@@ -35,13 +35,15 @@ public struct RangingConfiguration: Sendable {
     public static let addressHistoryCapacity = AddressHistory.capacity
 
     /// A configuration; every parameter has the documented default.
-    public init(cycleLength: Duration = .seconds(1), missedScanGrace: Duration = .seconds(3),
-                retention: Duration = .seconds(30), filter: RSSIFilterKind = .arma(.init()),
-                spikeClamp: Double? = nil,
-                distanceModel: DistanceModelKind = .logDistance(LogDistanceModel()),
-                defaultMeasuredPower: Int8 = -59, calibrations: [BeaconID: BeaconCalibration] = [:],
-                proximity: ProximityBands = ProximityBands(), regions: [BeaconRegion] = [],
-                defaultExitTimeout: Duration = .seconds(10)) {
+    public init(
+        cycleLength: Duration = .seconds(1), missedScanGrace: Duration = .seconds(3),
+        retention: Duration = .seconds(30), filter: RSSIFilterKind = .arma(.init()),
+        spikeClamp: Double? = nil,
+        distanceModel: DistanceModelKind = .logDistance(LogDistanceModel()),
+        defaultMeasuredPower: Int8 = -59, calibrations: [BeaconID: BeaconCalibration] = [:],
+        proximity: ProximityBands = ProximityBands(), regions: [BeaconRegion] = [],
+        defaultExitTimeout: Duration = .seconds(10)
+    ) {
         self.cycleLength = cycleLength
         self.missedScanGrace = missedScanGrace
         self.retention = retention
@@ -65,12 +67,15 @@ public struct RangingConfiguration: Sendable {
         var ids = Set<String>()
         for region in regions {
             guard ids.insert(region.id).inserted else { throw .duplicateRegion(region.id) }
-            if let t = region.exitTimeout, t < .zero { throw .invalidValue("region '\(region.id)' exit timeout \(t) is negative") }
+            if let t = region.exitTimeout, t < .zero {
+                throw .invalidValue("region '\(region.id)' exit timeout \(t) is negative")
+            }
         }
         guard defaultExitTimeout >= .zero else { throw .invalidValue("default exit timeout \(defaultExitTimeout) is negative") }
         if let clamp = spikeClamp, !(clamp > 0) { throw .invalidFilter("spike clamp \(clamp) dB must be positive") }
         guard proximity.immediateBelow > 0, proximity.nearBelow > proximity.immediateBelow,
-              (0..<1).contains(proximity.enterMargin), proximity.leaveMargin >= 0 else {
+            (0..<1).contains(proximity.enterMargin), proximity.leaveMargin >= 0
+        else {
             throw .invalidValue("proximity bands need 0 < immediate < near and margins in [0, 1)")
         }
         try validateFilter()
@@ -79,13 +84,17 @@ public struct RangingConfiguration: Sendable {
     private func validateFilter() throws(RangingConfigurationError) {
         switch filter {
         case .runningAverage(let c):
-            guard c.window > .zero, c.maxSamples > 0 else { throw .invalidFilter("running average needs a positive window and maxSamples") }
+            guard c.window > .zero, c.maxSamples > 0 else {
+                throw .invalidFilter("running average needs a positive window and maxSamples")
+            }
         case .arma(let c):
             guard c.speed > 0, c.speed <= 1 else { throw .invalidFilter("ARMA speed \(c.speed) must be in (0, 1]") }
         case .kalman(let c):
             guard c.processNoise >= 0, c.measurementNoise > 0 else { throw .invalidFilter("Kalman needs Q ≥ 0 and R > 0") }
         case .oneEuro(let c):
-            guard c.minCutoff > 0, c.beta >= 0, c.derivativeCutoff > 0 else { throw .invalidFilter("1€ needs cutoffs > 0 and β ≥ 0") }
+            guard c.minCutoff > 0, c.beta >= 0, c.derivativeCutoff > 0 else {
+                throw .invalidFilter("1€ needs cutoffs > 0 and β ≥ 0")
+            }
         case .percentile(let c):
             guard c.percentile > 0, c.percentile <= 1, c.minSamples >= 0, c.maxSamples > 0, c.minSamples <= c.maxSamples else {
                 throw .invalidFilter("percentile needs p in (0, 1] and 0 ≤ minSamples ≤ maxSamples")

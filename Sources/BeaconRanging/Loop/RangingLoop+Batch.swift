@@ -17,8 +17,10 @@ extension RangingLoop {
     /// another (from 16,384 tracked beacons on; below, the state stays in cache anyway). The
     /// prefetches are hints: the recording itself looks every identity up as usual,
     /// so evictions or new beacons within the batch cannot make it use a stale slot. No allocation.
-    public mutating func ingest(contentsOf sightings: UnsafeBufferPointer<BeaconSighting>,
-                                onUpdate: (RangingUpdate) throws -> Void) rethrows {
+    public mutating func ingest(
+        contentsOf sightings: UnsafeBufferPointer<BeaconSighting>,
+        onUpdate: (RangingUpdate) throws -> Void
+    ) rethrows {
         let count = sightings.count
         recordPending()
         guard hot.count >= prefetchFromCount else {
@@ -44,6 +46,6 @@ extension RangingLoop {
     @inline(__always)
     static func prefetch(slot: Int, in all: UnsafeBufferPointer<HotBeaconState>) {
         guard slot >= 0, slot < all.count else { return }
-        beacon_prefetch(all.baseAddress! + slot)   // one cache line (HotStateTable aligns records)
+        beacon_prefetch(all.baseAddress! + slot) // one cache line (HotStateTable aligns records)
     }
 }

@@ -7,7 +7,7 @@ extension RangingLoop {
         recordPending()
         while start &+ cycleNanoseconds <= t {
             if hot.isEmpty && enterEvents.isEmpty {
-                start = cycleFloor(t)   // nothing tracked: skip the idle stretch
+                start = cycleFloor(t) // nothing tracked: skip the idle stretch
                 break
             }
             let end = start &+ cycleNanoseconds
@@ -36,7 +36,7 @@ extension RangingLoop {
             if hot[slot].flags & HotBeaconState.inRegions != 0 { exitRegions(slot: slot, at: endTime) }
             if unseen >= retentionNanoseconds && cold[slot].insideMask == 0 {
                 evict(slot: slot)
-                continue   // the last beacon moved into `slot`
+                continue // the last beacon moved into `slot`
             }
             if hot[slot].cycleSamples > 0 || unseen < graceNanoseconds {
                 update.beacons.append(ranged(slot: slot))
@@ -55,8 +55,10 @@ extension RangingLoop {
             inside &= inside - 1
             if lastSeen &+ exitTimeouts[i] <= time.nanosecondsSinceEpoch {
                 cold[slot].insideMask &= ~(1 << UInt64(i))
-                update.regionEvents.append(RegionEvent(kind: .exit, regionID: configuration.regions[i].id,
-                                                       beacon: cold[slot].id, time: time))
+                update.regionEvents.append(
+                    RegionEvent(
+                        kind: .exit, regionID: configuration.regions[i].id,
+                        beacon: cold[slot].id, time: time))
             }
         }
     }

@@ -16,7 +16,7 @@ extension RangingLoop {
         pendingOlder = pendingNewer
         pendingNewer = sighting
         if let next = pendingOlder {
-            let candidate = index.homeCandidate(of: next.id)   // bucket prefetched one call ago
+            let candidate = index.homeCandidate(of: next.id) // bucket prefetched one call ago
             hot.withUnsafeBufferPointer { Self.prefetch(slot: candidate, in: $0) }
         }
         index.prefetchHome(of: sighting.id)

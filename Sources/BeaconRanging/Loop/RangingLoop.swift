@@ -83,16 +83,20 @@ public struct RangingLoop: Sendable {
     /// bucket and state: the memory fetches of consecutive sightings then overlap. Nothing
     /// observable changes: every update, ``trackedCount`` and ``lateSightings`` are as if it were
     /// recorded at once.
-    public mutating func ingest(_ sighting: BeaconSighting,
-                                onUpdate: (RangingUpdate) throws -> Void) rethrows {
+    public mutating func ingest(
+        _ sighting: BeaconSighting,
+        onUpdate: (RangingUpdate) throws -> Void
+    ) rethrows {
         try ingest(sighting, deferring: true, onUpdate: onUpdate)
     }
 
     /// ``ingest(_:onUpdate:)``; `deferring`: whether the sighting may go through the pipeline of
     /// pending sightings (the batch path prefetches on its own and records at once).
     @inline(__always)
-    mutating func ingest(_ sighting: BeaconSighting, deferring: Bool,
-                         onUpdate: (RangingUpdate) throws -> Void) rethrows {
+    mutating func ingest(
+        _ sighting: BeaconSighting, deferring: Bool,
+        onUpdate: (RangingUpdate) throws -> Void
+    ) rethrows {
         let t = sighting.timestamp.nanosecondsSinceEpoch
         guard let start = currentCycleStart?.nanosecondsSinceEpoch else {
             currentCycleStart = Timestamp(nanosecondsSinceEpoch: cycleFloor(t))
@@ -190,8 +194,10 @@ public struct RangingLoop: Sendable {
         while entering != 0 {
             let i = entering.trailingZeroBitCount
             entering &= entering - 1
-            enterEvents.append(RegionEvent(kind: .enter, regionID: configuration.regions[i].id,
-                                           beacon: id, time: time))
+            enterEvents.append(
+                RegionEvent(
+                    kind: .enter, regionID: configuration.regions[i].id,
+                    beacon: id, time: time))
         }
     }
 }

@@ -19,8 +19,10 @@ public struct ProximityBands: Hashable, Sendable {
     public var leaveMargin: Double
 
     /// Defaults: immediate < 0.5 m, near < 3 m, 10 % margins each way.
-    public init(immediateBelow: Double = 0.5, nearBelow: Double = 3.0,
-                enterMargin: Double = 0.1, leaveMargin: Double = 0.1) {
+    public init(
+        immediateBelow: Double = 0.5, nearBelow: Double = 3.0,
+        enterMargin: Double = 0.1, leaveMargin: Double = 0.1
+    ) {
         self.immediateBelow = immediateBelow
         self.nearBelow = nearBelow
         self.enterMargin = enterMargin

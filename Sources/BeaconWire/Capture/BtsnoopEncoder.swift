@@ -25,9 +25,11 @@ public struct BtsnoopEncoder: Hashable, Sendable {
     ///   - direction: host → controller (`sent`) or controller → host (`received`); `unknown`
     ///     counts as received for events and as sent otherwise.
     ///   - controllerIndex: the adapter index (monitor datalink only).
-    public func appendRecord(h4Packet packet: UnsafeRawBufferPointer, direction: CaptureDirection,
-                             timestamp: Timestamp, controllerIndex: UInt16 = 0,
-                             to buffer: inout [UInt8]) throws(CaptureWriteError) {
+    public func appendRecord(
+        h4Packet packet: UnsafeRawBufferPointer, direction: CaptureDirection,
+        timestamp: Timestamp, controllerIndex: UInt16 = 0,
+        to buffer: inout [UInt8]
+    ) throws(CaptureWriteError) {
         guard let type = packet.first else { throw CaptureWriteError(.unsupportedPacket, detail: "empty packet") }
         let resolved: CaptureDirection = direction != .unknown ? direction : (type == 0x04 ? .received : .sent)
         let payload: UnsafeRawBufferPointer
@@ -35,7 +37,8 @@ public struct BtsnoopEncoder: Hashable, Sendable {
         switch datalink {
         case .hciUART, .hciUnencapsulated:
             guard (1...5).contains(type), datalink == .hciUART || [1, 2, 4].contains(type) else {
-                throw CaptureWriteError(.unsupportedPacket, detail: "H4 type 0x\(String(type, radix: 16)) in datalink \(datalink.rawValue)")
+                throw CaptureWriteError(
+                    .unsupportedPacket, detail: "H4 type 0x\(String(type, radix: 16)) in datalink \(datalink.rawValue)")
             }
             flags = (resolved == .received ? 1 : 0) | (type == 0x01 || type == 0x04 ? 2 : 0)
             payload = datalink == .hciUART ? packet : UnsafeRawBufferPointer(rebasing: packet[1...])

@@ -1,4 +1,5 @@
 import BeaconCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -42,8 +43,9 @@ public final class BtsnoopFileWriter {
             let count = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 16, 0) }
             guard count == 16, header == encoder.fileHeader else {
                 _ = systemClose(descriptor)
-                throw CaptureWriteError(.incompatibleFile,
-                                        detail: "\(path) is not a btsnoop file of datalink \(datalink.rawValue)")
+                throw CaptureWriteError(
+                    .incompatibleFile,
+                    detail: "\(path) is not a btsnoop file of datalink \(datalink.rawValue)")
             }
         }
     }
@@ -56,10 +58,13 @@ public final class BtsnoopFileWriter {
     }
 
     /// Appends one H4 packet (type byte then HCI packet).
-    public func append(h4Packet packet: UnsafeRawBufferPointer, direction: CaptureDirection, timestamp: Timestamp,
-                       controllerIndex: UInt16 = 0) throws(CaptureWriteError) {
-        try encoder.appendRecord(h4Packet: packet, direction: direction, timestamp: timestamp,
-                                 controllerIndex: controllerIndex, to: &pending)
+    public func append(
+        h4Packet packet: UnsafeRawBufferPointer, direction: CaptureDirection, timestamp: Timestamp,
+        controllerIndex: UInt16 = 0
+    ) throws(CaptureWriteError) {
+        try encoder.appendRecord(
+            h4Packet: packet, direction: direction, timestamp: timestamp,
+            controllerIndex: controllerIndex, to: &pending)
         if pending.count >= Self.flushThreshold { try flush() }
     }
 

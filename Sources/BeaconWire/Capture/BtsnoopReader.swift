@@ -32,27 +32,34 @@ struct BtsnoopReader {
         }
         let version = file.bigEndianUInt32(at: 8)
         guard version == 1 else {
-            throw CaptureError(.unsupportedVersion, at: 8, in: file, detail: "btsnoop version \(version), expected 1",
-                               isFileLevel: true)
+            throw CaptureError(
+                .unsupportedVersion, at: 8, in: file, detail: "btsnoop version \(version), expected 1",
+                isFileLevel: true)
         }
         let raw = file.bigEndianUInt32(at: 12)
         guard let datalink = BtsnoopDatalink(rawValue: raw) else {
-            throw CaptureError(.unknownDatalink, at: 12, in: file,
-                               detail: "datalink \(raw); supported: 1001 (H1), 1002 (H4), 2001 (monitor)", isFileLevel: true)
+            throw CaptureError(
+                .unknownDatalink, at: 12, in: file,
+                detail: "datalink \(raw); supported: 1001 (H1), 1002 (H4), 2001 (monitor)", isFileLevel: true)
         }
         self.datalink = datalink
     }
 
     /// Calls `body` with every record of `file`, or the error that stands in for it.
-    func forEachItem(in file: UnsafeRawBufferPointer, framing: PacketFraming,
-                     _ body: (CaptureItem) throws -> Void) rethrows {
+    func forEachItem(
+        in file: UnsafeRawBufferPointer, framing: PacketFraming,
+        _ body: (CaptureItem) throws -> Void
+    ) rethrows {
         var offset = Self.fileHeaderSize
         var index = 0
         var lastTimestamp: UInt64?
         while offset < file.count {
             guard file.count - offset >= Self.recordHeaderSize else {
-                try body(.error(CaptureError(.truncated, at: offset, recordIndex: index, in: file,
-                                             detail: "\(file.count - offset) bytes left, a record header needs 24")))
+                try body(
+                    .error(
+                        CaptureError(
+                            .truncated, at: offset, recordIndex: index, in: file,
+                            detail: "\(file.count - offset) bytes left, a record header needs 24")))
                 return
             }
             let original = Int(file.bigEndianUInt32(at: offset))
@@ -60,8 +67,12 @@ struct BtsnoopReader {
             let flags = file.bigEndianUInt32(at: offset + 8)
             let micros = file.bigEndianUInt64(at: offset + 16)
             if included > original || included > Self.maximumRecordLength || !flagsArePlausible(flags) {
-                try body(.error(CaptureError(.badLength, at: offset, recordIndex: index, in: file,
-                                             detail: "included length \(included), original length \(original), flags 0x\(String(flags, radix: 16))")))
+                try body(
+                    .error(
+                        CaptureError(
+                            .badLength, at: offset, recordIndex: index, in: file,
+                            detail:
+                                "included length \(included), original length \(original), flags 0x\(String(flags, radix: 16))")))
                 index += 1
                 guard let next = resync(in: file, after: offset, near: lastTimestamp) else {
                     return
@@ -71,19 +82,28 @@ struct BtsnoopReader {
             }
             let payloadStart = offset + Self.recordHeaderSize
             guard payloadStart + included <= file.count else {
-                try body(.error(CaptureError(.truncated, at: offset, recordIndex: index, in: file,
-                                             detail: "record announces \(included) bytes, \(file.count - payloadStart) left")))
+                try body(
+                    .error(
+                        CaptureError(
+                            .truncated, at: offset, recordIndex: index, in: file,
+                            detail: "record announces \(included) bytes, \(file.count - payloadStart) left")))
                 return
             }
             let payload = UnsafeRawBufferPointer(rebasing: file[payloadStart..<(payloadStart + included)])
             let timestamp = Timestamp(microsecondsSinceEpoch: Int64(bitPattern: micros) &- Self.epochDeltaMicroseconds)
             if let packet = packet(flags: flags, payload: payload, framing: framing) {
-                try body(.record(CaptureRecord(index: index, offset: offset, timestamp: timestamp,
-                                               linkType: packet.linkType, direction: packet.direction,
-                                               controllerIndex: packet.controllerIndex, bytes: packet.bytes)))
+                try body(
+                    .record(
+                        CaptureRecord(
+                            index: index, offset: offset, timestamp: timestamp,
+                            linkType: packet.linkType, direction: packet.direction,
+                            controllerIndex: packet.controllerIndex, bytes: packet.bytes)))
             } else {
-                try body(.error(CaptureError(.badLength, at: offset, recordIndex: index, in: file,
-                                             detail: "record of \(included) bytes does not fit an HCI packet")))
+                try body(
+                    .error(
+                        CaptureError(
+                            .badLength, at: offset, recordIndex: index, in: file,
+                            detail: "record of \(included) bytes does not fit an HCI packet")))
             }
             lastTimestamp = micros
             index += 1
@@ -94,15 +114,17 @@ struct BtsnoopReader {
     private func packet(flags: UInt32, payload: UnsafeRawBufferPointer, framing: PacketFraming) -> PacketFraming.Packet? {
         switch datalink {
         case .hciUART:
-            return PacketFraming.Packet(linkType: .hciH4, direction: flags & 1 == 1 ? .received : .sent,
-                                        controllerIndex: 0, bytes: payload)
+            return PacketFraming.Packet(
+                linkType: .hciH4, direction: flags & 1 == 1 ? .received : .sent,
+                controllerIndex: 0, bytes: payload)
         case .hciUnencapsulated:
             let isCommandOrEvent = flags & 2 != 0
             let received = flags & 1 == 1
             let type: UInt8 = isCommandOrEvent ? (received ? 0x04 : 0x01) : 0x02
             guard let bytes = framing.prefixed(type, payload) else { return nil }
-            return PacketFraming.Packet(linkType: .hciH4, direction: received ? .received : .sent,
-                                        controllerIndex: 0, bytes: bytes)
+            return PacketFraming.Packet(
+                linkType: .hciH4, direction: received ? .received : .sent,
+                controllerIndex: 0, bytes: bytes)
         case .linuxMonitor:
             return framing.monitor(opcode: UInt16(flags & 0xFFFF), index: UInt16(flags >> 16), payload: payload)
         }
@@ -122,7 +144,8 @@ struct BtsnoopReader {
         var candidate = badOffset + 1
         while candidate + Self.recordHeaderSize <= file.count {
             if let end = plausibleRecordEnd(in: file, at: candidate, near: timestamp),
-               end == file.count || plausibleRecordEnd(in: file, at: end, near: timestamp) != nil {
+                end == file.count || plausibleRecordEnd(in: file, at: end, near: timestamp) != nil
+            {
                 return candidate
             }
             candidate += 1
@@ -137,7 +160,8 @@ struct BtsnoopReader {
         let flags = file.bigEndianUInt32(at: offset + 8)
         let micros = file.bigEndianUInt64(at: offset + 16)
         guard included <= original, included <= Self.maximumRecordLength, flagsArePlausible(flags),
-              offset + Self.recordHeaderSize + included <= file.count else { return nil }
+            offset + Self.recordHeaderSize + included <= file.count
+        else { return nil }
         if let timestamp {
             let distance = micros > timestamp ? micros - timestamp : timestamp - micros
             guard distance <= Self.resyncWindowMicroseconds else { return nil }

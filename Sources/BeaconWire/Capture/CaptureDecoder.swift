@@ -51,8 +51,10 @@ public struct CaptureDecoder: Sendable {
                 try decode(record, summary: &summary, body)
             case .error(let error):
                 summary.recordsRead += error.recordIndex == nil ? 0 : 1
-                try report(CaptureDecodeError(cause: .capture(error), recordIndex: error.recordIndex,
-                                              recordOffset: error.offset), summary: &summary, body)
+                try report(
+                    CaptureDecodeError(
+                        cause: .capture(error), recordIndex: error.recordIndex,
+                        recordOffset: error.offset), summary: &summary, body)
             }
         }
         return summary
@@ -70,15 +72,20 @@ public struct CaptureDecoder: Sendable {
                 do {
                     next = try reports.next()
                 } catch {
-                    try self.report(CaptureDecodeError(cause: .hci(error), recordIndex: record.index,
-                                                       recordOffset: record.offset), summary: &summary, body)
+                    try self.report(
+                        CaptureDecodeError(
+                            cause: .hci(error), recordIndex: record.index,
+                            recordOffset: record.offset), summary: &summary, body)
                     return
                 }
                 guard let advertisingReport = next else { return }
                 summary.advertisingReports += 1
-                try body(.advertisement(DecodedAdvertisement(timestamp: record.timestamp, recordIndex: record.index,
-                                                             reportIndex: reportIndex, report: advertisingReport,
-                                                             crcOK: nil)))
+                try body(
+                    .advertisement(
+                        DecodedAdvertisement(
+                            timestamp: record.timestamp, recordIndex: record.index,
+                            reportIndex: reportIndex, report: advertisingReport,
+                            crcOK: nil)))
                 reportIndex += 1
             }
         case .leLinkLayerWithPHDR, .nordicBLE:
@@ -88,12 +95,15 @@ public struct CaptureDecoder: Sendable {
                 frame = try SnifferFrame.parse(record.bytes, linkType: record.linkType)
                 pdu = try AdvertisingChannelPDU.parse(frame.packet)
             } catch {
-                return try report(CaptureDecodeError(cause: .linkLayer(error), recordIndex: record.index,
-                                                     recordOffset: record.offset), summary: &summary, body)
+                return try report(
+                    CaptureDecodeError(
+                        cause: .linkLayer(error), recordIndex: record.index,
+                        recordOffset: record.offset), summary: &summary, body)
             }
             guard let pdu, let address = pdu.advertiserAddress,
-                  configuration.includeBadCRC || frame.crcOK,
-                  configuration.includeRequests || pdu.type?.isAdvertisement == true else { return }
+                configuration.includeBadCRC || frame.crcOK,
+                configuration.includeRequests || pdu.type?.isAdvertisement == true
+            else { return }
             let advertisingReport = AdvertisingReport(
                 kind: .linkLayer, eventType: UInt16(pdu.rawType), addressType: pdu.advertiserAddressIsRandom ? .random : .public,
                 address: address, rssi: frame.rssi, txPower: pdu.txPower, primaryPHY: frame.phy == 2 ? 3 : frame.phy + 1,
@@ -101,8 +111,11 @@ public struct CaptureDecoder: Sendable {
                 directAddress: pdu.type == .advDirectInd ? pdu.peerAddress : nil, channel: frame.channel,
                 data: pdu.advertisingData)
             summary.advertisingReports += 1
-            try body(.advertisement(DecodedAdvertisement(timestamp: record.timestamp, recordIndex: record.index,
-                                                         reportIndex: 0, report: advertisingReport, crcOK: frame.crcOK)))
+            try body(
+                .advertisement(
+                    DecodedAdvertisement(
+                        timestamp: record.timestamp, recordIndex: record.index,
+                        reportIndex: 0, report: advertisingReport, crcOK: frame.crcOK)))
         default:
             return
         }

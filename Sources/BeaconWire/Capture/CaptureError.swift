@@ -42,8 +42,10 @@ public struct CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
     private let count: UInt8
 
     /// Creates an error showing up to sixteen bytes of `window` (the bytes at `offset`).
-    public init(_ kind: Kind, offset: Int, recordIndex: Int? = nil, window: UnsafeRawBufferPointer,
-                detail: String = "", isFileLevel: Bool = false) {
+    public init(
+        _ kind: Kind, offset: Int, recordIndex: Int? = nil, window: UnsafeRawBufferPointer,
+        detail: String = "", isFileLevel: Bool = false
+    ) {
         self.kind = kind
         self.isFileLevel = isFileLevel
         self.offset = offset
@@ -61,17 +63,21 @@ public struct CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Creates an error showing up to sixteen bytes of `file` starting at `offset`.
-    init(_ kind: Kind, at offset: Int, recordIndex: Int? = nil, in file: UnsafeRawBufferPointer,
-         detail: String = "", isFileLevel: Bool = false) {
-        self.init(kind, offset: offset, recordIndex: recordIndex,
-                  window: file.clampedSlice(from: offset, count: 16), detail: detail, isFileLevel: isFileLevel)
+    init(
+        _ kind: Kind, at offset: Int, recordIndex: Int? = nil, in file: UnsafeRawBufferPointer,
+        detail: String = "", isFileLevel: Bool = false
+    ) {
+        self.init(
+            kind, offset: offset, recordIndex: recordIndex,
+            window: file.clampedSlice(from: offset, count: 16), detail: detail, isFileLevel: isFileLevel)
     }
 
     /// A file-level error that shows no bytes: the file at `path` could not be opened or read
     /// (the caller names the path in its own message).
     init(unreadable path: String, reason: String) {
-        self.init(.unreadableFile, offset: 0, window: UnsafeRawBufferPointer(start: nil, count: 0),
-                  detail: reason, isFileLevel: true)
+        self.init(
+            .unreadableFile, offset: 0, window: UnsafeRawBufferPointer(start: nil, count: 0),
+            detail: reason, isFileLevel: true)
     }
 
     /// Up to sixteen bytes of the file starting at ``offset`` (fewer when the file ended).

@@ -61,8 +61,12 @@ public struct CaptureFile: Sendable {
         switch file.bigEndianUInt32(at: 0) {
         case 0xA1B2_C3D4, 0xD4C3_B2A1, 0xA1B2_3C4D, 0x4D3C_B2A1:
             let reader = try PcapReader(file: file)
-            return (.pcap(reader.linkType), .pcap(bigEndian: reader.bigEndian, nanosecond: reader.nanosecond,
-                                                   linkType: reader.linkType.rawValue, snapLength: reader.snapLength))
+            return (
+                .pcap(reader.linkType),
+                .pcap(
+                    bigEndian: reader.bigEndian, nanosecond: reader.nanosecond,
+                    linkType: reader.linkType.rawValue, snapLength: reader.snapLength)
+            )
         case PcapngReader.sectionHeaderType:
             _ = try PcapngReader(file: file)
             return (.pcapng, .pcapng)
@@ -81,9 +85,11 @@ public struct CaptureFile: Sendable {
                 case .btsnoop(let datalink):
                     try BtsnoopReader(datalink: datalink).forEachItem(in: file, framing: framing, body)
                 case .pcap(let bigEndian, let nanosecond, let linkType, let snapLength):
-                    try PcapReader(bigEndian: bigEndian, nanosecond: nanosecond,
-                                   linkType: .init(rawValue: linkType), snapLength: snapLength)
-                        .forEachItem(in: file, framing: framing, body)
+                    try PcapReader(
+                        bigEndian: bigEndian, nanosecond: nanosecond,
+                        linkType: .init(rawValue: linkType), snapLength: snapLength
+                    )
+                    .forEachItem(in: file, framing: framing, body)
                 case .pcapng:
                     try PcapngReader().forEachItem(in: file, framing: framing, body)
                 }

@@ -26,8 +26,10 @@ public struct CaptureRecord {
 
     /// Creates a record view.
     @inlinable
-    public init(index: Int, offset: Int, timestamp: Timestamp, linkType: LinkType,
-                direction: CaptureDirection, controllerIndex: UInt16 = 0, bytes: UnsafeRawBufferPointer) {
+    public init(
+        index: Int, offset: Int, timestamp: Timestamp, linkType: LinkType,
+        direction: CaptureDirection, controllerIndex: UInt16 = 0, bytes: UnsafeRawBufferPointer
+    ) {
         self.index = index
         self.offset = offset
         self.timestamp = timestamp

@@ -43,13 +43,16 @@ struct PacketFraming {
             return Packet(linkType: .hciH4, direction: direction, controllerIndex: index, bytes: bytes)
         }
         guard payload.count + 4 <= scratch.count else { return nil }
-        scratch[0] = UInt8(index >> 8); scratch[1] = UInt8(index & 0xFF)
-        scratch[2] = UInt8(opcode >> 8); scratch[3] = UInt8(opcode & 0xFF)
+        scratch[0] = UInt8(index >> 8)
+        scratch[1] = UInt8(index & 0xFF)
+        scratch[2] = UInt8(opcode >> 8)
+        scratch[3] = UInt8(opcode & 0xFF)
         if payload.count > 0 {
             UnsafeMutableRawBufferPointer(rebasing: scratch[4..<(4 + payload.count)]).copyMemory(from: payload)
         }
-        return Packet(linkType: .bluetoothLinuxMonitor, direction: .unknown, controllerIndex: index,
-                      bytes: UnsafeRawBufferPointer(rebasing: scratch[0..<(4 + payload.count)]))
+        return Packet(
+            linkType: .bluetoothLinuxMonitor, direction: .unknown, controllerIndex: index,
+            bytes: UnsafeRawBufferPointer(rebasing: scratch[0..<(4 + payload.count)]))
     }
 
     /// A pcap / pcapng packet of `linkType`, or `nil` when the link type is not supported or the
@@ -61,12 +64,14 @@ struct PacketFraming {
         case .hciH4WithPHDR:
             guard bytes.count >= 4 else { return nil }
             let direction: CaptureDirection = bytes.bigEndianUInt32(at: 0) & 1 == 1 ? .received : .sent
-            return Packet(linkType: .hciH4, direction: direction, controllerIndex: 0,
-                          bytes: UnsafeRawBufferPointer(rebasing: bytes[4...]))
+            return Packet(
+                linkType: .hciH4, direction: direction, controllerIndex: 0,
+                bytes: UnsafeRawBufferPointer(rebasing: bytes[4...]))
         case .bluetoothLinuxMonitor:
             guard bytes.count >= 4 else { return nil }
-            return monitor(opcode: bytes.bigEndianUInt16(at: 2), index: bytes.bigEndianUInt16(at: 0),
-                           payload: UnsafeRawBufferPointer(rebasing: bytes[4...]))
+            return monitor(
+                opcode: bytes.bigEndianUInt16(at: 2), index: bytes.bigEndianUInt16(at: 0),
+                payload: UnsafeRawBufferPointer(rebasing: bytes[4...]))
         case .leLinkLayerWithPHDR, .nordicBLE:
             return Packet(linkType: linkType, direction: .unknown, controllerIndex: 0, bytes: bytes)
         default:

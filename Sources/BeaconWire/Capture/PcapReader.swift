@@ -38,7 +38,8 @@ struct PcapReader {
         }
         let major = file.uint16(at: 4, bigEndian: bigEndian)
         guard major == 2 else {
-            throw CaptureError(.unsupportedVersion, at: 4, in: file, detail: "pcap version \(major), expected 2", isFileLevel: true)
+            throw CaptureError(
+                .unsupportedVersion, at: 4, in: file, detail: "pcap version \(major), expected 2", isFileLevel: true)
         }
         snapLength = Int(file.uint32(at: 16, bigEndian: bigEndian))
         linkType = LinkType(rawValue: file.uint32(at: 20, bigEndian: bigEndian) & 0x0FFF_FFFF)
@@ -50,15 +51,20 @@ struct PcapReader {
     private var lengthLimit: Int { snapLength > 0 ? max(snapLength, 65_540) : Self.maximumRecordLength }
 
     /// Calls `body` with every record of `file`, or the error that stands in for it.
-    func forEachItem(in file: UnsafeRawBufferPointer, framing: PacketFraming,
-                     _ body: (CaptureItem) throws -> Void) rethrows {
+    func forEachItem(
+        in file: UnsafeRawBufferPointer, framing: PacketFraming,
+        _ body: (CaptureItem) throws -> Void
+    ) rethrows {
         var offset = Self.fileHeaderSize
         var index = 0
         var lastSeconds: UInt32?
         while offset < file.count {
             guard file.count - offset >= Self.recordHeaderSize else {
-                try body(.error(CaptureError(.truncated, at: offset, recordIndex: index, in: file,
-                                             detail: "\(file.count - offset) bytes left, a record header needs 16")))
+                try body(
+                    .error(
+                        CaptureError(
+                            .truncated, at: offset, recordIndex: index, in: file,
+                            detail: "\(file.count - offset) bytes left, a record header needs 16")))
                 return
             }
             let seconds = file.uint32(at: offset, bigEndian: bigEndian)
@@ -66,8 +72,11 @@ struct PcapReader {
             let included = Int(file.uint32(at: offset + 8, bigEndian: bigEndian))
             let original = Int(file.uint32(at: offset + 12, bigEndian: bigEndian))
             if included > original || included > lengthLimit || fraction >= (nanosecond ? 1_000_000_000 : 1_000_000) {
-                try body(.error(CaptureError(.badLength, at: offset, recordIndex: index, in: file,
-                                             detail: "captured length \(included), original length \(original)")))
+                try body(
+                    .error(
+                        CaptureError(
+                            .badLength, at: offset, recordIndex: index, in: file,
+                            detail: "captured length \(included), original length \(original)")))
                 index += 1
                 guard let next = resync(in: file, after: offset, near: lastSeconds) else { return }
                 offset = next
@@ -75,20 +84,29 @@ struct PcapReader {
             }
             let start = offset + Self.recordHeaderSize
             guard start + included <= file.count else {
-                try body(.error(CaptureError(.truncated, at: offset, recordIndex: index, in: file,
-                                             detail: "record announces \(included) bytes, \(file.count - start) left")))
+                try body(
+                    .error(
+                        CaptureError(
+                            .truncated, at: offset, recordIndex: index, in: file,
+                            detail: "record announces \(included) bytes, \(file.count - start) left")))
                 return
             }
             let nanos = Int64(seconds) * 1_000_000_000 + Int64(fraction) * (nanosecond ? 1 : 1_000)
             let bytes = UnsafeRawBufferPointer(rebasing: file[start..<(start + included)])
             if let packet = framing.pcapPacket(linkType: linkType, bytes: bytes) {
-                try body(.record(CaptureRecord(index: index, offset: offset,
-                                               timestamp: Timestamp(nanosecondsSinceEpoch: nanos),
-                                               linkType: packet.linkType, direction: packet.direction,
-                                               controllerIndex: packet.controllerIndex, bytes: packet.bytes)))
+                try body(
+                    .record(
+                        CaptureRecord(
+                            index: index, offset: offset,
+                            timestamp: Timestamp(nanosecondsSinceEpoch: nanos),
+                            linkType: packet.linkType, direction: packet.direction,
+                            controllerIndex: packet.controllerIndex, bytes: packet.bytes)))
             } else {
-                try body(.error(CaptureError(.badLength, at: offset, recordIndex: index, in: file,
-                                             detail: "\(included) bytes are too short for the \(linkType) pseudo-header")))
+                try body(
+                    .error(
+                        CaptureError(
+                            .badLength, at: offset, recordIndex: index, in: file,
+                            detail: "\(included) bytes are too short for the \(linkType) pseudo-header")))
             }
             lastSeconds = seconds
             index += 1
@@ -102,7 +120,8 @@ struct PcapReader {
         var candidate = badOffset + 1
         while candidate + Self.recordHeaderSize <= file.count {
             if let end = plausibleRecordEnd(in: file, at: candidate, near: seconds),
-               end == file.count || plausibleRecordEnd(in: file, at: end, near: seconds) != nil {
+                end == file.count || plausibleRecordEnd(in: file, at: end, near: seconds) != nil
+            {
                 return candidate
             }
             candidate += 1
@@ -117,7 +136,8 @@ struct PcapReader {
         let included = Int(file.uint32(at: offset + 8, bigEndian: bigEndian))
         let original = Int(file.uint32(at: offset + 12, bigEndian: bigEndian))
         guard included <= original, included <= lengthLimit, fraction < (nanosecond ? 1_000_000_000 : 1_000_000),
-              offset + Self.recordHeaderSize + included <= file.count else { return nil }
+            offset + Self.recordHeaderSize + included <= file.count
+        else { return nil }
         if let seconds, recordSeconds > seconds &+ 86_400 || recordSeconds &+ 86_400 < seconds { return nil }
         return offset + Self.recordHeaderSize + included
     }

@@ -41,10 +41,11 @@ public struct AdvertisingChannelPDU {
         // The payload is what the header declares, limited to what precedes the 3 CRC bytes.
         let payloadEnd = min(6 + declared, max(6, packet.count - 3))
         let payload = UnsafeRawBufferPointer(rebasing: packet[6..<payloadEnd])
-        var pdu = AdvertisingChannelPDU(rawType: header & 0x0F, txAdd: header & 0x40 != 0, rxAdd: header & 0x80 != 0,
-                                        advertiserAddress: nil, advertiserAddressIsRandom: header & 0x40 != 0,
-                                        peerAddress: nil, txPower: nil, sid: nil,
-                                        advertisingData: UnsafeRawBufferPointer(rebasing: payload[0..<0]))
+        var pdu = AdvertisingChannelPDU(
+            rawType: header & 0x0F, txAdd: header & 0x40 != 0, rxAdd: header & 0x80 != 0,
+            advertiserAddress: nil, advertiserAddressIsRandom: header & 0x40 != 0,
+            peerAddress: nil, txPower: nil, sid: nil,
+            advertisingData: UnsafeRawBufferPointer(rebasing: payload[0..<0]))
         // Address fields are read from the bytes after the header even when a corrupted length
         // byte declares fewer (as tshark does); only a packet too short to hold them is an error.
         let afterHeader = UnsafeRawBufferPointer(rebasing: packet[6...])

@@ -23,8 +23,10 @@ public enum BLECRC24 {
     }
 
     /// Whether the three bytes after `pdu` in `packet` (little-endian) are its CRC.
-    public static func isValid(pdu: UnsafeRawBufferPointer, crc: UnsafeRawBufferPointer,
-                               initial: UInt32 = advertisingChannelInit) -> Bool {
+    public static func isValid(
+        pdu: UnsafeRawBufferPointer, crc: UnsafeRawBufferPointer,
+        initial: UInt32 = advertisingChannelInit
+    ) -> Bool {
         guard crc.count == 3 else { return false }
         let received = UInt32(crc[0]) | UInt32(crc[1]) << 8 | UInt32(crc[2]) << 16
         return compute(pdu, initial: initial) == received

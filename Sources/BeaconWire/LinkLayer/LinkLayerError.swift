@@ -43,12 +43,13 @@ public struct LinkLayerError: Error, Hashable, Sendable, CustomStringConvertible
     public var description: String {
         let digits = Array("0123456789abcdef")
         let hex = bytes.map { String([digits[Int($0 >> 4)], digits[Int($0 & 0xF)]]) }.joined(separator: " ")
-        let what = switch kind {
-        case .truncatedHeader: "sniffer record shorter than its pseudo-header"
-        case .unsupportedSnifferVersion: "unsupported nRF Sniffer protocol version"
-        case .notARadioPacket: "nRF Sniffer UART packet is not a received radio packet"
-        case .truncatedPacket: "link-layer packet ends early"
-        }
+        let what =
+            switch kind {
+            case .truncatedHeader: "sniffer record shorter than its pseudo-header"
+            case .unsupportedSnifferVersion: "unsupported nRF Sniffer protocol version"
+            case .notARadioPacket: "nRF Sniffer UART packet is not a received radio packet"
+            case .truncatedPacket: "link-layer packet ends early"
+            }
         return "\(what) at offset \(offset) (bytes: \(hex.isEmpty ? "none" : hex)); the record is skipped"
     }
 }

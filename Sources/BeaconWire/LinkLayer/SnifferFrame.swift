@@ -69,9 +69,10 @@ public struct SnifferFrame {
         let flags = bytes.littleEndianUInt16(at: 8)
         let packet = UnsafeRawBufferPointer(rebasing: bytes[10...])
         let crcOK = flags & 0x0400 != 0 ? flags & 0x0800 != 0 : computedCRCOK(packet)
-        return SnifferFrame(channel: channelIndex(rfChannel: bytes[0]), rfChannel: bytes[0],
-                            rssi: flags & 0x0002 != 0 ? Int8(bitPattern: bytes[1]) : nil,
-                            crcOK: crcOK, phy: UInt8(flags >> 14), packet: packet)
+        return SnifferFrame(
+            channel: channelIndex(rfChannel: bytes[0]), rfChannel: bytes[0],
+            rssi: flags & 0x0002 != 0 ? Int8(bitPattern: bytes[1]) : nil,
+            crcOK: crcOK, phy: UInt8(flags >> 14), packet: packet)
     }
 
     private static func parseNordic(_ bytes: UnsafeRawBufferPointer) throws(LinkLayerError) -> SnifferFrame {
@@ -88,16 +89,18 @@ public struct SnifferFrame {
         let flags = bytes[eventHeader + 1]
         let channel = bytes[eventHeader + 2]
         let rssi = Int8(truncatingIfNeeded: -Int(bytes[eventHeader + 3]))
-        return SnifferFrame(channel: channel, rfChannel: rfChannel(channelIndex: channel), rssi: rssi,
-                            crcOK: flags & 1 == 1, phy: (flags >> 4) & 7,
-                            packet: UnsafeRawBufferPointer(rebasing: bytes[(eventHeader + eventLength)...]))
+        return SnifferFrame(
+            channel: channel, rfChannel: rfChannel(channelIndex: channel), rssi: rssi,
+            crcOK: flags & 1 == 1, phy: (flags >> 4) & 7,
+            packet: UnsafeRawBufferPointer(rebasing: bytes[(eventHeader + eventLength)...]))
     }
 
     private static func computedCRCOK(_ packet: UnsafeRawBufferPointer) -> Bool {
         guard packet.count >= 9, packet.littleEndianUInt32(at: 0) == advertisingAccessAddress else { return false }
         let pduEnd = 6 + Int(packet[5])
         guard pduEnd + 3 <= packet.count else { return false }
-        return BLECRC24.isValid(pdu: UnsafeRawBufferPointer(rebasing: packet[4..<pduEnd]),
-                                crc: UnsafeRawBufferPointer(rebasing: packet[pduEnd..<(pduEnd + 3)]))
+        return BLECRC24.isValid(
+            pdu: UnsafeRawBufferPointer(rebasing: packet[4..<pduEnd]),
+            crc: UnsafeRawBufferPointer(rebasing: packet[pduEnd..<(pduEnd + 3)]))
     }
 }

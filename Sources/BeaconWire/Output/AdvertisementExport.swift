@@ -14,8 +14,10 @@ public struct AdvertisementExport: Sendable {
         public var decoder: CaptureDecoder.Configuration
 
         /// Creates options.
-        public init(format: AdvertisementOutputFormat = .jsonLines, only: BeaconFamily? = nil, strict: Bool = false,
-                    decoder: CaptureDecoder.Configuration = .init()) {
+        public init(
+            format: AdvertisementOutputFormat = .jsonLines, only: BeaconFamily? = nil, strict: Bool = false,
+            decoder: CaptureDecoder.Configuration = .init()
+        ) {
             self.format = format
             self.only = only
             self.strict = strict
@@ -41,8 +43,10 @@ public struct AdvertisementExport: Sendable {
     /// Decodes `paths` in order, handing output bytes to `output` and one line per file (summary
     /// or reason for failure) to `diagnostics`.
     /// - Returns: the status; the process exit code is its raw value.
-    public func run(paths: [String], output: (UnsafeRawBufferPointer) -> Void,
-                    diagnostics: (String) -> Void) -> AdvertisementExportStatus {
+    public func run(
+        paths: [String], output: (UnsafeRawBufferPointer) -> Void,
+        diagnostics: (String) -> Void
+    ) -> AdvertisementExportStatus {
         let buffer = OutputBuffer(capacity: Self.chunkSize + 4096)
         let csv = AdvertisementCSVWriter()
         let json = AdvertisementJSONLinesWriter()

@@ -20,7 +20,10 @@ public struct AdvertisementFacts {
         var structures = ADStructureIterator(data)
         while true {
             let next: ADStructure?
-            do { next = try structures.next() } catch { isMalformed = true; break }
+            do { next = try structures.next() } catch {
+                isMalformed = true
+                break
+            }
             guard let structure = next else { break }
             switch structure.element {
             case .iBeacon(let frame) where iBeacon == nil: iBeacon = frame

@@ -75,7 +75,10 @@ public final class OutputBuffer {
     public func append(unsigned value: UInt) {
         var digits = 1
         var rest = value
-        while rest >= 10 { rest /= 10; digits += 1 }
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
         append(unsigned: value, width: digits)
     }
 
@@ -141,7 +144,10 @@ public final class OutputBuffer {
         let out = reserve(36)
         var position = 0
         for i in 0..<16 {
-            if i == 4 || i == 6 || i == 8 || i == 10 { out[position] = UInt8(ascii: "-"); position += 1 }
+            if i == 4 || i == 6 || i == 8 || i == 10 {
+                out[position] = UInt8(ascii: "-")
+                position += 1
+            }
             let word = i < 8 ? high : low
             let byte = UInt8(truncatingIfNeeded: word >> UInt64(8 * (7 - i % 8)))
             out[position] = Self.upperHexDigit(byte >> 4)
@@ -155,7 +161,10 @@ public final class OutputBuffer {
     public func append(unixSeconds timestamp: Timestamp) {
         let micros = timestamp.microsecondsSinceEpoch
         var (seconds, fraction) = micros.quotientAndRemainder(dividingBy: 1_000_000)
-        if fraction < 0 { seconds -= 1; fraction += 1_000_000 }
+        if fraction < 0 {
+            seconds -= 1
+            fraction += 1_000_000
+        }
         append(decimal: Int(seconds))
         append(byte: UInt8(ascii: "."))
         append(unsigned: UInt(fraction), width: 6)
@@ -166,7 +175,10 @@ public final class OutputBuffer {
     public func append(jsonString text: UnsafeRawBufferPointer) {
         append(byte: UInt8(ascii: "\""))
         var valid = true
-        for byte in text where byte >= 0x80 { valid = false; break }
+        for byte in text where byte >= 0x80 {
+            valid = false
+            break
+        }
         if valid {
             appendEscaped(text)
         } else {

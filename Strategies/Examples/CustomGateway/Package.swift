@@ -10,10 +10,12 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "beacond", path: "../../..")],
     targets: [
-        .executableTarget(name: "CustomGateway", dependencies: [
-            .product(name: "BeaconCore", package: "beacond"),
-            .product(name: "BeaconAlerting", package: "beacond"),
-            .product(name: "BeaconStrategies", package: "beacond"),
-        ], swiftSettings: [.enableUpcomingFeature("ExistentialAny")]),
+        .executableTarget(
+            name: "CustomGateway",
+            dependencies: [
+                .product(name: "BeaconCore", package: "beacond"),
+                .product(name: "BeaconAlerting", package: "beacond"),
+                .product(name: "BeaconStrategies", package: "beacond"),
+            ], swiftSettings: [.enableUpcomingFeature("ExistentialAny")])
     ]
 )

@@ -14,6 +14,7 @@ public func beacondRegisterStrategies(
     } catch {
         return StrategyPluginABI.Status.registrationFailed.rawValue
     }
-    return StrategyPluginExport.register(registry, hostABIVersion: hostABIVersion, pluginABIVersion: pluginABIVersion,
-                                         registrar: registrar, register: register)
+    return StrategyPluginExport.register(
+        registry, hostABIVersion: hostABIVersion, pluginABIVersion: pluginABIVersion,
+        registrar: registrar, register: register)
 }

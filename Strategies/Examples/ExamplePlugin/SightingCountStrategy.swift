@@ -10,7 +10,7 @@ final class SightingCountStrategy: BeaconAlertStrategyBase<Int> {
         key: key,
         summary: "Example plugin strategy: fires once a beacon has been seen in `count` cycles.",
         parameters: [
-            ParameterDeclaration("count", .integer, default: .integer(5), "Cycles with a sighting before the alert."),
+            ParameterDeclaration("count", .integer, default: .integer(5), "Cycles with a sighting before the alert.")
         ] + StrategyBaseConfiguration.parameterDeclarations()
     ) { parameters, _ in
         let count = try parameters.integer("count")

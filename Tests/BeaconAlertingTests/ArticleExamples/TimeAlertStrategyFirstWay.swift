@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (The article WritingYourOwnStrategy.md quotes this file verbatim.)
 import BeaconAlerting
 import BeaconCore
 

@@ -10,8 +10,11 @@ struct AlertEnginePersistenceTests {
 
     static let rules: [AlertRule] = [
         AlertRule(id: "welcome", policy: try! AlertPolicy(delay: .seconds(600), firing: .oncePerBeacon)),
-        AlertRule(id: "hourly", policy: try! AlertPolicy(delay: .seconds(300), repeat: .hourly,
-                                                         cancelOn: [.event("closing")])),
+        AlertRule(
+            id: "hourly",
+            policy: try! AlertPolicy(
+                delay: .seconds(300), repeat: .hourly,
+                cancelOn: [.event("closing")])),
         AlertRule(id: "again", policy: try! AlertPolicy(firing: .everyActivation, cooldown: .seconds(1800))),
     ]
 
@@ -27,7 +30,7 @@ struct AlertEnginePersistenceTests {
         .fire("hourly", F.beaconB, F.at("2025-01-06T09:00:00Z")),
         .fire("again", F.beaconA, F.at("2025-01-06T09:01:00Z")),
         .advance(F.at("2025-01-06T09:05:00Z")),
-        .fire("again", F.beaconA, F.at("2025-01-06T09:06:00Z")),   // in cooldown: ignored
+        .fire("again", F.beaconA, F.at("2025-01-06T09:06:00Z")), // in cooldown: ignored
         .advance(F.at("2025-01-06T09:10:00Z")),
         .fire("welcome", F.beaconA, F.at("2025-01-06T09:20:00Z")), // once-per-beacon: ignored
         .advance(F.at("2025-01-06T10:05:00Z")),
@@ -73,7 +76,7 @@ struct AlertEnginePersistenceTests {
         var log: [String] = []
         for (index, step) in Self.script.enumerated() {
             if index == restartAfter {
-                engine = try AlertEngine(configuration: configuration, store: store)  // the old instance is gone
+                engine = try AlertEngine(configuration: configuration, store: store) // the old instance is gone
             }
             log += try Self.run(step, on: &engine).map(\.summary)
         }
@@ -84,15 +87,18 @@ struct AlertEnginePersistenceTests {
     func deliveredWhileDown() throws {
         let store = InMemoryAlertStateStore()
         var first = try F.engine(Self.rules, store: store)
-        _ = try first.fire(F.firing("hourly", at: F.t0), now: F.t0)  // due 09:05
+        _ = try first.fire(F.firing("hourly", at: F.t0), now: F.t0) // due 09:05
         var second = try F.engine(Self.rules, store: store)
         #expect(second.nextDeadline == F.at("2025-01-06T09:05:00Z"))
         let events = try second.advance(to: F.at("2025-01-06T09:35:00Z"))
-        #expect(events.map(\.summary) == ["delivered hourly due 2025-01-06T09:05:00.000Z",
-                                          "created hourly due 2025-01-06T10:05:00.000Z"])
+        #expect(
+            events.map(\.summary) == [
+                "delivered hourly due 2025-01-06T09:05:00.000Z",
+                "created hourly due 2025-01-06T10:05:00.000Z",
+            ])
         #expect(events[0].joinedMessages == "delivered 30m late (due 2025-01-06T09:05:00.000Z)")
         var third = try F.engine(Self.rules, store: store)
-        #expect(try third.advance(to: F.at("2025-01-06T09:35:00Z")).isEmpty)  // not delivered again
+        #expect(try third.advance(to: F.at("2025-01-06T09:35:00Z")).isEmpty) // not delivered again
     }
 
     @Test("with maxLateness, an alert found too late after a restart is dropped with a message")
@@ -107,21 +113,27 @@ struct AlertEnginePersistenceTests {
         #expect(events[0].joinedMessages == "dropped: due 2025-01-06T09:10:00.000Z, 2h ago, more than maxLateness (30m)")
     }
 
-    @Test("an alert that fell due while down and whose window has closed is deferred or dropped", arguments: [
-        ("defer", ["created a due 2025-01-07T07:00:00.000Z"],
-         "deferred from 2025-01-06T16:55:00.000Z to 2025-01-07T07:00:00.000Z: the delivery window (every day 08:00–18:00 Europe/Paris) was closed when it was handled"),
-        ("drop", ["cancelled a due 2025-01-06T16:55:00.000Z"],
-         "dropped: due 2025-01-06T16:55:00.000Z, the delivery window (every day 08:00–18:00 Europe/Paris) was closed when it was handled"),
-    ])
+    @Test(
+        "an alert that fell due while down and whose window has closed is deferred or dropped",
+        arguments: [
+            (
+                "defer", ["created a due 2025-01-07T07:00:00.000Z"],
+                "deferred from 2025-01-06T16:55:00.000Z to 2025-01-07T07:00:00.000Z: the delivery window (every day 08:00–18:00 Europe/Paris) was closed when it was handled"
+            ),
+            (
+                "drop", ["cancelled a due 2025-01-06T16:55:00.000Z"],
+                "dropped: due 2025-01-06T16:55:00.000Z, the delivery window (every day 08:00–18:00 Europe/Paris) was closed when it was handled"
+            ),
+        ])
     func lateIntoClosedWindow(_ outside: String, _ expected: [String], _ message: String) throws {
         let window = try DeliveryWindow(from: "08:00", to: "18:00", timeZone: "Europe/Paris", outsideWindow: outside)
         let rule = AlertRule(id: "a", policy: try AlertPolicy(delay: .seconds(600), window: window))
         let store = InMemoryAlertStateStore()
         var first = try F.engine([rule], store: store)
-        let fired = F.at("2025-01-06T16:45:00Z")  // 17:45 CET, due 17:55 CET
+        let fired = F.at("2025-01-06T16:45:00Z") // 17:45 CET, due 17:55 CET
         _ = try first.fire(F.firing("a", at: fired), now: fired)
         var second = try F.engine([rule], store: store)
-        let events = try second.advance(to: F.at("2025-01-06T18:00:00Z"))  // 19:00 CET
+        let events = try second.advance(to: F.at("2025-01-06T18:00:00Z")) // 19:00 CET
         #expect(events.map(\.summary) == expected)
         #expect(events.first?.joinedMessages == message)
     }
@@ -148,8 +160,9 @@ struct AlertEnginePersistenceTests {
         }
         #expect(engine.nextDeadline == nil)
         #expect(store.state == AlertEngineState())
-        #expect(try engine.fire(F.firing("welcome", at: F.t0), now: F.t0).map(\.summary)
-            == ["created welcome due 2025-01-06T09:10:00.000Z"])
+        #expect(
+            try engine.fire(F.firing("welcome", at: F.t0), now: F.t0).map(\.summary)
+                == ["created welcome due 2025-01-06T09:10:00.000Z"])
         #expect(store.state.pending.count == 1)
     }
 
@@ -163,8 +176,9 @@ struct AlertEnginePersistenceTests {
         #expect(throws: AlertEngineError.self) { try engine.advance(to: F.at("2025-01-06T09:05:00Z")) }
         #expect(engine.state == before)
         #expect(store.state == before)
-        #expect(try engine.advance(to: F.at("2025-01-06T09:05:00Z")).map(\.summary)
-            == ["delivered hourly due 2025-01-06T09:05:00.000Z", "created hourly due 2025-01-06T10:05:00.000Z"])
+        #expect(
+            try engine.advance(to: F.at("2025-01-06T09:05:00Z")).map(\.summary)
+                == ["delivered hourly due 2025-01-06T09:05:00.000Z", "created hourly due 2025-01-06T10:05:00.000Z"])
     }
 
     @Test("every emitting step is stored as one batch before its events are returned")
@@ -177,8 +191,9 @@ struct AlertEnginePersistenceTests {
         _ = try engine.advance(to: F.at("2025-01-06T09:05:00Z"))
         #expect(store.batchCount == 2)
         #expect(store.state == engine.state)
-        #expect(store.state.history[AlertKey(alertID: "hourly", beacon: F.beaconA)]?.lastDeliveredDue == F.at("2025-01-06T09:05:00Z"))
-        _ = try engine.advance(to: F.at("2025-01-06T09:06:00Z"))  // nothing due: nothing written
+        #expect(
+            store.state.history[AlertKey(alertID: "hourly", beacon: F.beaconA)]?.lastDeliveredDue == F.at("2025-01-06T09:05:00Z"))
+        _ = try engine.advance(to: F.at("2025-01-06T09:06:00Z")) // nothing due: nothing written
         #expect(store.batchCount == 2)
     }
 }

@@ -22,18 +22,22 @@ struct AlertEngineTests {
     }
 
     static let schedulingCases: [SchedulingCase] = [
-        SchedulingCase(name: "immediately", policy: .default,
-                       expectedAtFiring: ["created a due 2025-01-06T09:00:00.000Z", "delivered a due 2025-01-06T09:00:00.000Z"],
-                       expectedDeadline: nil),
-        SchedulingCase(name: "delay 10m", policy: try! AlertPolicy(delay: .seconds(600)),
-                       expectedAtFiring: ["created a due 2025-01-06T09:10:00.000Z"],
-                       expectedDeadline: F.at("2025-01-06T09:10:00Z")),
-        SchedulingCase(name: "notBefore in the future", policy: try! AlertPolicy(notBefore: F.at("2025-01-06T12:00:00Z")),
-                       expectedAtFiring: ["created a due 2025-01-06T12:00:00.000Z"],
-                       expectedDeadline: F.at("2025-01-06T12:00:00Z")),
-        SchedulingCase(name: "notBefore already past", policy: try! AlertPolicy(notBefore: F.at("2025-01-06T08:00:00Z")),
-                       expectedAtFiring: ["created a due 2025-01-06T09:00:00.000Z", "delivered a due 2025-01-06T09:00:00.000Z"],
-                       expectedDeadline: nil),
+        SchedulingCase(
+            name: "immediately", policy: .default,
+            expectedAtFiring: ["created a due 2025-01-06T09:00:00.000Z", "delivered a due 2025-01-06T09:00:00.000Z"],
+            expectedDeadline: nil),
+        SchedulingCase(
+            name: "delay 10m", policy: try! AlertPolicy(delay: .seconds(600)),
+            expectedAtFiring: ["created a due 2025-01-06T09:10:00.000Z"],
+            expectedDeadline: F.at("2025-01-06T09:10:00Z")),
+        SchedulingCase(
+            name: "notBefore in the future", policy: try! AlertPolicy(notBefore: F.at("2025-01-06T12:00:00Z")),
+            expectedAtFiring: ["created a due 2025-01-06T12:00:00.000Z"],
+            expectedDeadline: F.at("2025-01-06T12:00:00Z")),
+        SchedulingCase(
+            name: "notBefore already past", policy: try! AlertPolicy(notBefore: F.at("2025-01-06T08:00:00Z")),
+            expectedAtFiring: ["created a due 2025-01-06T09:00:00.000Z", "delivered a due 2025-01-06T09:00:00.000Z"],
+            expectedDeadline: nil),
     ]
 
     @Test("a firing is delivered now, after the delay, or not before the absolute time", arguments: schedulingCases)
@@ -57,8 +61,9 @@ struct AlertEngineTests {
             try AlertPolicy(delay: .seconds(60), notBefore: F.t0)
         }
         #expect(throws: AlertPolicyError.delayAndNotBefore) {
-            try AlertPolicy(delay: "1m", notBefore: "2025-01-06T09:00:00Z", firing: nil, repeat: nil, cooldown: nil,
-                            window: nil, cancelOn: [])
+            try AlertPolicy(
+                delay: "1m", notBefore: "2025-01-06T09:00:00Z", firing: nil, repeat: nil, cooldown: nil,
+                window: nil, cancelOn: [])
         }
     }
 
@@ -76,27 +81,33 @@ struct AlertEngineTests {
     ]
 
     static let firingCases: [FiringCase] = [
-        FiringCase(mode: .oncePerBeacon, expected: [
-            ["created a due 2025-01-06T09:10:00.000Z"],
-            ["cancelled a due 2025-01-06T09:10:00.000Z", "created a due 2025-01-06T09:15:00.000Z"],
-            ["delivered a due 2025-01-06T09:15:00.000Z"],
-            [],
-            [],
-        ]),
-        FiringCase(mode: .everyActivation, expected: [
-            ["created a due 2025-01-06T09:10:00.000Z"],
-            ["cancelled a due 2025-01-06T09:10:00.000Z", "created a due 2025-01-06T09:15:00.000Z"],
-            ["delivered a due 2025-01-06T09:15:00.000Z"],
-            ["created a due 2025-01-06T09:30:00.000Z"],
-            ["delivered a due 2025-01-06T09:30:00.000Z"],
-        ]),
-        FiringCase(mode: .first, expected: [
-            ["created a due 2025-01-06T09:10:00.000Z"],
-            [],
-            ["delivered a due 2025-01-06T09:10:00.000Z"],
-            [],
-            [],
-        ]),
+        FiringCase(
+            mode: .oncePerBeacon,
+            expected: [
+                ["created a due 2025-01-06T09:10:00.000Z"],
+                ["cancelled a due 2025-01-06T09:10:00.000Z", "created a due 2025-01-06T09:15:00.000Z"],
+                ["delivered a due 2025-01-06T09:15:00.000Z"],
+                [],
+                [],
+            ]),
+        FiringCase(
+            mode: .everyActivation,
+            expected: [
+                ["created a due 2025-01-06T09:10:00.000Z"],
+                ["cancelled a due 2025-01-06T09:10:00.000Z", "created a due 2025-01-06T09:15:00.000Z"],
+                ["delivered a due 2025-01-06T09:15:00.000Z"],
+                ["created a due 2025-01-06T09:30:00.000Z"],
+                ["delivered a due 2025-01-06T09:30:00.000Z"],
+            ]),
+        FiringCase(
+            mode: .first,
+            expected: [
+                ["created a due 2025-01-06T09:10:00.000Z"],
+                [],
+                ["delivered a due 2025-01-06T09:10:00.000Z"],
+                [],
+                [],
+            ]),
     ]
 
     @Test("which firing counts per alert and beacon", arguments: firingCases)
@@ -130,20 +141,28 @@ struct AlertEngineTests {
         #expect(engine.pending.map(\.key.beacon) == [F.beaconA, F.beaconB])
     }
 
-    @Test("after a delivery, firings within the cooldown are ignored", arguments: [
-        ("2025-01-06T09:30:00Z", false), ("2025-01-06T09:59:59Z", false), ("2025-01-06T10:00:00Z", true),
-    ])
+    @Test(
+        "after a delivery, firings within the cooldown are ignored",
+        arguments: [
+            ("2025-01-06T09:30:00Z", false), ("2025-01-06T09:59:59Z", false), ("2025-01-06T10:00:00Z", true),
+        ])
     func cooldown(_ second: String, _ delivered: Bool) throws {
-        var engine = try F.engine([AlertRule(id: "a", policy: try AlertPolicy(firing: .everyActivation, cooldown: .seconds(3600)))])
+        var engine = try F.engine([
+            AlertRule(id: "a", policy: try AlertPolicy(firing: .everyActivation, cooldown: .seconds(3600)))
+        ])
         #expect(try engine.fire(F.firing("a", at: F.t0), now: F.t0).count == 2)
         let time = F.at(second)
         let events = try engine.fire(F.firing("a", at: time), now: time)
-        #expect(events.map(\.summary) == (delivered ? ["created a due \(time.rfc3339String)", "delivered a due \(time.rfc3339String)"] : []))
+        #expect(
+            events.map(\.summary)
+                == (delivered ? ["created a due \(time.rfc3339String)", "delivered a due \(time.rfc3339String)"] : []))
     }
 
     @Test("the cooldown is per beacon")
     func cooldownPerBeacon() throws {
-        var engine = try F.engine([AlertRule(id: "a", policy: try AlertPolicy(firing: .everyActivation, cooldown: .seconds(3600)))])
+        var engine = try F.engine([
+            AlertRule(id: "a", policy: try AlertPolicy(firing: .everyActivation, cooldown: .seconds(3600)))
+        ])
         _ = try engine.fire(F.firing("a", F.beaconA, at: F.t0), now: F.t0)
         #expect(try engine.fire(F.firing("a", F.beaconB, at: F.t0 + .seconds(60)), now: F.t0 + .seconds(60)).count == 2)
     }
@@ -153,8 +172,11 @@ struct AlertEngineTests {
         let content = AlertContent(title: "Welcome", message: "Hello", identifier: "rec-42")
         var engine = try F.engine([AlertRule(id: "welcome", content: content, policy: try AlertPolicy(delay: .seconds(60)))])
         let created = try #require(try engine.fire(F.firing("welcome", F.beaconB, at: F.t0), now: F.t0).first?.event)
-        #expect(created == AlertEvent(kind: .created, alertID: "welcome", beacon: F.beaconB, strategy: "time", time: F.t0,
-                                      scheduledFor: F.at("2025-01-06T09:01:00Z"), content: content))
+        #expect(
+            created
+                == AlertEvent(
+                    kind: .created, alertID: "welcome", beacon: F.beaconB, strategy: "time", time: F.t0,
+                    scheduledFor: F.at("2025-01-06T09:01:00Z"), content: content))
         #expect(created.jsonLine.contains(#""identifier":"rec-42""#))
         let delivered = try #require(try engine.advance(to: F.at("2025-01-06T09:01:00Z")).first?.event)
         #expect(delivered.kind == .delivered)

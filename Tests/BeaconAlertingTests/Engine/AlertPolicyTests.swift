@@ -7,10 +7,13 @@ import Testing
 struct AlertPolicyTests {
     typealias F = EngineFixture
 
-    static func policy(delay: String? = nil, notBefore: String? = nil, firing: String? = nil, repeat interval: String? = nil,
-                       cooldown: String? = nil, maxLateness: String? = nil) throws -> AlertPolicy {
-        try AlertPolicy(delay: delay, notBefore: notBefore, firing: firing, repeat: interval, cooldown: cooldown,
-                        window: nil, cancelOn: [], maxLateness: maxLateness)
+    static func policy(
+        delay: String? = nil, notBefore: String? = nil, firing: String? = nil, repeat interval: String? = nil,
+        cooldown: String? = nil, maxLateness: String? = nil
+    ) throws -> AlertPolicy {
+        try AlertPolicy(
+            delay: delay, notBefore: notBefore, firing: firing, repeat: interval, cooldown: cooldown,
+            window: nil, cancelOn: [], maxLateness: maxLateness)
     }
 
     @Test("every option is read from its configuration spelling")
@@ -43,25 +46,37 @@ struct AlertPolicyTests {
         #expect(try Self.policy(firing: "once-per-beacon").firing == .oncePerBeacon)
     }
 
-    @Test("values that cannot work are refused with what to write instead", arguments: [
-        (String?("sometimes"), String?.none, String?.none, String?.none,
-         AlertPolicyError.unknownValue(option: "firing", value: "sometimes", accepted: ["every-activation", "once-per-beacon", "first"])),
-        (nil, "yearly", nil, nil,
-         .unknownValue(option: "repeat", value: "yearly", accepted: ["off", "minutely", "hourly", "daily", "weekly"])),
-        (nil, nil, "10", nil, .unknownValue(option: "delay", value: "10", accepted: ["a duration such as 30s, 10m, 2h, 1d"])),
-        (nil, nil, nil, "tomorrow",
-         .unknownValue(option: "notBefore", value: "tomorrow", accepted: ["an RFC 3339 time such as 2025-06-01T08:00:00+02:00"])),
-    ])
+    @Test(
+        "values that cannot work are refused with what to write instead",
+        arguments: [
+            (
+                String?("sometimes"), String?.none, String?.none, String?.none,
+                AlertPolicyError.unknownValue(
+                    option: "firing", value: "sometimes", accepted: ["every-activation", "once-per-beacon", "first"])
+            ),
+            (
+                nil, "yearly", nil, nil,
+                .unknownValue(option: "repeat", value: "yearly", accepted: ["off", "minutely", "hourly", "daily", "weekly"])
+            ),
+            (nil, nil, "10", nil, .unknownValue(option: "delay", value: "10", accepted: ["a duration such as 30s, 10m, 2h, 1d"])),
+            (
+                nil, nil, nil, "tomorrow",
+                .unknownValue(
+                    option: "notBefore", value: "tomorrow", accepted: ["an RFC 3339 time such as 2025-06-01T08:00:00+02:00"])
+            ),
+        ])
     func refused(_ firing: String?, _ interval: String?, _ delay: String?, _ notBefore: String?, _ error: AlertPolicyError) {
         #expect(throws: error) {
             try Self.policy(delay: delay, notBefore: notBefore, firing: firing, repeat: interval)
         }
     }
 
-    @Test("durations must be positive", arguments: [
-        (Duration.seconds(-1), Duration?.none, AlertPolicyError.invalidDuration(option: "delay", value: .seconds(-1))),
-        (.zero, .some(.zero), .invalidDuration(option: "cooldown", value: .zero)),
-    ])
+    @Test(
+        "durations must be positive",
+        arguments: [
+            (Duration.seconds(-1), Duration?.none, AlertPolicyError.invalidDuration(option: "delay", value: .seconds(-1))),
+            (.zero, .some(.zero), .invalidDuration(option: "cooldown", value: .zero)),
+        ])
     func positiveDurations(_ delay: Duration, _ cooldown: Duration?, _ error: AlertPolicyError) {
         #expect(throws: error) { try AlertPolicy(delay: delay, cooldown: cooldown) }
     }
@@ -73,9 +88,11 @@ struct AlertPolicyTests {
 
     @Test("error descriptions say what to change")
     func descriptions() {
-        #expect(AlertPolicyError.delayAndNotBefore.description
-            == "give either 'delay' (an offset from the firing) or 'notBefore' (an absolute time), not both")
-        #expect(AlertPolicyError.missingCallbacks([.error]).description
-            == "no callback for error events; add 'callback' as a fallback for every kind")
+        #expect(
+            AlertPolicyError.delayAndNotBefore.description
+                == "give either 'delay' (an offset from the firing) or 'notBefore' (an absolute time), not both")
+        #expect(
+            AlertPolicyError.missingCallbacks([.error]).description
+                == "no callback for error events; add 'callback' as a fallback for every kind")
     }
 }

@@ -17,8 +17,10 @@ enum EngineFixture {
     /// Monday 2025-01-06 09:00 UTC.
     static let t0 = at("2025-01-06T09:00:00Z")
 
-    static func engine(_ rules: [AlertRule], maxPending: Int = 64,
-                       store: InMemoryAlertStateStore = InMemoryAlertStateStore()) throws -> AlertEngine {
+    static func engine(
+        _ rules: [AlertRule], maxPending: Int = 64,
+        store: InMemoryAlertStateStore = InMemoryAlertStateStore()
+    ) throws -> AlertEngine {
         try AlertEngine(configuration: try AlertEngineConfiguration(rules: rules, maxPending: maxPending), store: store)
     }
 

@@ -1,6 +1,6 @@
-import Testing
 import BeaconAlerting
 import BeaconCore
+import Testing
 
 /// How a beacon appears in one ranging cycle of a test script.
 enum Sight: Hashable, Sendable, CustomStringConvertible {
@@ -51,13 +51,15 @@ struct Scenario: Sendable, CustomTestStringConvertible {
 
 extension BeaconID {
     /// The beacon the scripts are about.
-    static let scripted = BeaconID.iBeacon(uuidHigh: 0xE2C5_6DB5_DFFB_48D2, uuidLow: 0xB060_D0F5_A710_96E0,
-                                           major: 1, minor: 1)
+    static let scripted = BeaconID.iBeacon(
+        uuidHigh: 0xE2C5_6DB5_DFFB_48D2, uuidLow: 0xB060_D0F5_A710_96E0,
+        major: 1, minor: 1)
 
     /// Another beacon, for tests with several.
     static func numbered(_ n: Int) -> BeaconID {
-        .iBeacon(uuidHigh: 0xE2C5_6DB5_DFFB_48D2, uuidLow: 0xB060_D0F5_A710_96E0,
-                 major: UInt16(n >> 16), minor: UInt16(truncatingIfNeeded: n))
+        .iBeacon(
+            uuidHigh: 0xE2C5_6DB5_DFFB_48D2, uuidLow: 0xB060_D0F5_A710_96E0,
+            major: UInt16(n >> 16), minor: UInt16(truncatingIfNeeded: n))
     }
 }
 
@@ -75,15 +77,17 @@ extension RangedBeacon {
         case .absent:
             return nil
         case .grace:
-            return RangedBeacon(id: id, lastAddress: BluetoothAddress(rawValue: 0xC0FFEE), seenThisCycle: false,
-                                sampleCount: 0, lastRSSI: nil, meanRSSI: nil, filteredRSSI: nil,
-                                measuredPower: -59, distance: nil, accuracy: nil, proximity: .unknown,
-                                firstSeen: .at(0), lastSeen: now - .seconds(1))
+            return RangedBeacon(
+                id: id, lastAddress: BluetoothAddress(rawValue: 0xC0FFEE), seenThisCycle: false,
+                sampleCount: 0, lastRSSI: nil, meanRSSI: nil, filteredRSSI: nil,
+                measuredPower: -59, distance: nil, accuracy: nil, proximity: .unknown,
+                firstSeen: .at(0), lastSeen: now - .seconds(1))
         case .seen(let proximity, let rssi):
-            return RangedBeacon(id: id, lastAddress: BluetoothAddress(rawValue: 0xC0FFEE), seenThisCycle: true,
-                                sampleCount: 1, lastRSSI: rssi.map { Int8($0) }, meanRSSI: rssi,
-                                filteredRSSI: rssi, measuredPower: -59, distance: nil, accuracy: nil,
-                                proximity: proximity, firstSeen: .at(0), lastSeen: now)
+            return RangedBeacon(
+                id: id, lastAddress: BluetoothAddress(rawValue: 0xC0FFEE), seenThisCycle: true,
+                sampleCount: 1, lastRSSI: rssi.map { Int8($0) }, meanRSSI: rssi,
+                filteredRSSI: rssi, measuredPower: -59, distance: nil, accuracy: nil,
+                proximity: proximity, firstSeen: .at(0), lastSeen: now)
         }
     }
 }

@@ -1,4 +1,5 @@
 import FoundationEssentials
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,8 +14,10 @@ enum PluginPaths {
         #if os(Linux)
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let executable = count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                                   : CommandLine.arguments[0]
+        let executable =
+            count > 0
+            ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            : CommandLine.arguments[0]
         #else
         let executable = CommandLine.arguments[0]
         #endif
@@ -22,7 +25,8 @@ enum PluginPaths {
         components.removeLast()
         // On macOS the binary is inside a bundle: …/debug/X.xctest/Contents/MacOS/X.
         while let last = components.last, last != "debug", last != "release", components.count > 1,
-              executable.contains(".xctest/") { components.removeLast() }
+            executable.contains(".xctest/")
+        { components.removeLast() }
         return components.joined(separator: "/")
     }
 
@@ -37,9 +41,11 @@ enum PluginPaths {
 
     /// A real shared library that does not export the plugin entry point (the C math library).
     static var libraryWithoutEntryPoint: String? {
-        ["/lib/x86_64-linux-gnu/libm.so.6", "/usr/lib/x86_64-linux-gnu/libm.so.6", "/lib/aarch64-linux-gnu/libm.so.6",
-         "/usr/lib/aarch64-linux-gnu/libm.so.6", "/lib64/libm.so.6", "/usr/lib64/libm.so.6", "/usr/lib/libm.so.6",
-         "/usr/lib/libSystem.B.dylib"].first { access($0, F_OK) == 0 }
+        [
+            "/lib/x86_64-linux-gnu/libm.so.6", "/usr/lib/x86_64-linux-gnu/libm.so.6", "/lib/aarch64-linux-gnu/libm.so.6",
+            "/usr/lib/aarch64-linux-gnu/libm.so.6", "/lib64/libm.so.6", "/usr/lib64/libm.so.6", "/usr/lib/libm.so.6",
+            "/usr/lib/libSystem.B.dylib",
+        ].first { access($0, F_OK) == 0 }
     }
 
     /// Writes a text file that is not a shared library and returns its path.

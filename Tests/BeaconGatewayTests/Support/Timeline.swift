@@ -25,8 +25,9 @@ struct Timeline {
 
     var sightings: [BeaconSighting] {
         times.map { second in
-            BeaconSighting(timestamp: time(second), id: beacon, address: BluetoothAddress(rawValue: 0xA4C1_3800_0000 + UInt64(minor)),
-                           rssi: -60, measuredPower: -59)
+            BeaconSighting(
+                timestamp: time(second), id: beacon, address: BluetoothAddress(rawValue: 0xA4C1_3800_0000 + UInt64(minor)),
+                rssi: -60, measuredPower: -59)
         }
     }
 
@@ -36,9 +37,12 @@ struct Timeline {
     /// An HCI LE Advertising Report event (H4, legacy ADV_NONCONN_IND) carrying an iBeacon.
     static func h4Packet(for id: BeaconID, rssi: Int8, measuredPower: Int8) -> [UInt8] {
         let uuid = withUnsafeBytes(of: id.uuid.uuid) { Array($0) }
-        let ad: [UInt8] = [0x02, 0x01, 0x06, 0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15] + uuid
-            + [UInt8(id.major >> 8), UInt8(id.major & 0xFF), UInt8(id.minor >> 8), UInt8(id.minor & 0xFF),
-               UInt8(bitPattern: measuredPower)]
+        let ad: [UInt8] =
+            [0x02, 0x01, 0x06, 0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15] + uuid
+            + [
+                UInt8(id.major >> 8), UInt8(id.major & 0xFF), UInt8(id.minor >> 8), UInt8(id.minor & 0xFF),
+                UInt8(bitPattern: measuredPower),
+            ]
         let address: [UInt8] = [UInt8(id.minor & 0xFF), 0x00, 0x00, 0x38, 0xC1, 0xA4]
         let report: [UInt8] = [0x02, 0x01, 0x03, 0x00] + address + [UInt8(ad.count)] + ad + [UInt8(bitPattern: rssi)]
         return [0x04, 0x3E, UInt8(report.count)] + report

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BeaconWire
 
 @Suite("AdvertisementCSVWriter against the oracle")
@@ -17,8 +18,11 @@ struct AdvertisementCSVWriterTests {
     @Test("the header starts with the nine required columns")
     func header() throws {
         let rows = try Self.csv("csacca_horizon74_btsnoop_hci.btsnoop")
-        #expect(Array(rows[0].prefix(9)) == ["time", "address", "address_type", "event_type", "rssi", "ibeacon_uuid",
-                                             "ibeacon_major", "ibeacon_minor", "ibeacon_power"])
+        #expect(
+            Array(rows[0].prefix(9)) == [
+                "time", "address", "address_type", "event_type", "rssi", "ibeacon_uuid",
+                "ibeacon_major", "ibeacon_minor", "ibeacon_power",
+            ])
         #expect(rows.dropFirst().allSatisfy { $0.count == rows[0].count })
     }
 
@@ -36,8 +40,9 @@ struct AdvertisementCSVWriterTests {
             if CaptureDecoderTests.addressTypeOverrides[capture]?[frame] == nil {
                 #expect(row[2] == names[expected["addr_type"]], "frame \(frame) address type")
             }
-            #expect(row[3] == (expected["source"] == "ll_adv" ? expected["pdu_type"] : expected["event_type"]),
-                    "frame \(frame) event type")
+            #expect(
+                row[3] == (expected["source"] == "ll_adv" ? expected["pdu_type"] : expected["event_type"]),
+                "frame \(frame) event type")
             #expect(row[4] == (expected["rssi"] == "127" ? "" : expected["rssi"]), "frame \(frame) rssi")
             #expect(row[5] == expected["ibeacon_uuid"].uppercased(), "frame \(frame) uuid")
             #expect(row[6] == expected["ibeacon_major"])

@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import Testing
+
 @testable import BeaconWire
 
 @Suite("AdvertisementExport: the logic of `beacond parse`")
@@ -14,15 +15,19 @@ struct AdvertisementExportTests {
     static func run(_ paths: [String], _ options: AdvertisementExport.Options) -> Run {
         var output: [UInt8] = []
         var diagnostics: [String] = []
-        let status = AdvertisementExport(options: options).run(paths: paths, output: { output += $0 },
-                                                               diagnostics: { diagnostics.append($0) })
+        let status = AdvertisementExport(options: options).run(
+            paths: paths, output: { output += $0 },
+            diagnostics: { diagnostics.append($0) })
         return Run(status: status, output: String(decoding: output, as: UTF8.self), diagnostics: diagnostics)
     }
 
     @Test("a summary line per file and a total")
     func summaries() {
-        let run = Self.run([CaptureFixtures.path("csacca_horizon74_btsnoop_hci.btsnoop"),
-                            CaptureFixtures.path("mitll_anechoic_nrf52_0deg.pcapng")], .init(format: .csv))
+        let run = Self.run(
+            [
+                CaptureFixtures.path("csacca_horizon74_btsnoop_hci.btsnoop"),
+                CaptureFixtures.path("mitll_anechoic_nrf52_0deg.pcapng"),
+            ], .init(format: .csv))
         #expect(run.status == .success)
         #expect(run.diagnostics.count == 3)
         #expect(run.diagnostics[0].hasSuffix("btsnoop (datalink 1002), records 2572, advertising reports 412, errors 0"))
@@ -41,8 +46,9 @@ struct AdvertisementExportTests {
 
     @Test("an unreadable file: one line, status 1, other files still decoded")
     func unreadable() {
-        let run = Self.run(["/nonexistent/x.btsnoop", CaptureFixtures.path("csacca_horizon74_btsnoop_hci.btsnoop")],
-                           .init(format: .jsonLines))
+        let run = Self.run(
+            ["/nonexistent/x.btsnoop", CaptureFixtures.path("csacca_horizon74_btsnoop_hci.btsnoop")],
+            .init(format: .jsonLines))
         #expect(run.status == .unreadableFile)
         #expect(run.diagnostics[0].hasPrefix("/nonexistent/x.btsnoop: cannot read the capture file"))
         #expect(!run.diagnostics[0].contains("\n"))
@@ -53,7 +59,7 @@ struct AdvertisementExportTests {
     func strict() throws {
         var bytes = try CaptureFixtures.bytes("csacca_horizon74_btsnoop_hci.btsnoop")
         let offsets = FixtureBytes.btsnoopRecordOffsets(bytes)
-        FixtureBytes.put(bigEndian: 70_000, at: offsets[1000] + 4, in: &bytes)   // lying included length
+        FixtureBytes.put(bigEndian: 70_000, at: offsets[1000] + 4, in: &bytes) // lying included length
         let path = CaptureFixtures.temporaryPath("bad.btsnoop")
         try Data(bytes).write(to: URL(fileURLWithPath: path))
 
@@ -88,4 +94,3 @@ struct AdvertisementExportTests {
         }
     }
 }
-

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import BeaconWire
 
 @Suite("AdvertisementJSONLinesWriter")
@@ -14,9 +15,11 @@ struct AdvertisementJSONLinesWriterTests {
         }
     }
 
-    static let keys: Set<String> = ["time", "frame", "report_index", "source", "address", "address_type", "event_type",
-                                    "pdu_type", "rssi", "tx_power", "channel", "crc_ok", "sid", "data", "data_malformed",
-                                    "local_name", "tx_power_level", "ibeacon", "altbeacon", "eddystone"]
+    static let keys: Set<String> = [
+        "time", "frame", "report_index", "source", "address", "address_type", "event_type",
+        "pdu_type", "rssi", "tx_power", "channel", "crc_ok", "sid", "data", "data_malformed",
+        "local_name", "tx_power_level", "ibeacon", "altbeacon", "eddystone",
+    ]
 
     @Test("every line is a JSON object with every key; iBeacon and name facts agree with the oracle")
     func csaccaLines() throws {
@@ -66,8 +69,8 @@ struct AdvertisementJSONLinesWriterTests {
         let uid = try #require(objects.compactMap { $0["eddystone"] as? [String: Any] }.first { $0["frame"] as? String == "uid" })
         let namespace = try #require(uid["namespace"] as? String)
         let instance = try #require(uid["instance"] as? String)
-        #expect(namespace.count == 20)   // 10 bytes
-        #expect(instance.count == 12)    // 6 bytes
+        #expect(namespace.count == 20) // 10 bytes
+        #expect(instance.count == 12) // 6 bytes
         let url = try #require(objects.compactMap { $0["eddystone"] as? [String: Any] }.first { $0["frame"] as? String == "url" })
         #expect((url["url"] as? String)?.hasPrefix("http") == true)
     }

@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import Testing
+
 @testable import BeaconWire
 
 @Suite("BtsnoopFileWriter: appending, reopening, and reading back with tshark and btmon")
@@ -42,7 +43,8 @@ struct BtsnoopFileWriterTests {
         #expect { try BtsnoopFileWriter(path: path, datalink: .linuxMonitor) } throws: {
             ($0 as? CaptureWriteError)?.kind == .incompatibleFile
         }
-        #expect(try CaptureFixtures.bytes("hci_2k_seed1.btsnoop").count == (try Data(contentsOf: URL(fileURLWithPath: path))).count)
+        #expect(
+            try CaptureFixtures.bytes("hci_2k_seed1.btsnoop").count == (try Data(contentsOf: URL(fileURLWithPath: path))).count)
         #expect { try BtsnoopFileWriter(path: "/nonexistent/dir/x.btsnoop") } throws: {
             ($0 as? CaptureWriteError)?.kind == .io
         }
@@ -68,7 +70,8 @@ struct BtsnoopFileWriterTests {
         let packets = try Self.packets(50)
         let path = CaptureFixtures.temporaryPath("tshark.btsnoop")
         try Self.write(packets[...], to: path)
-        guard let output = try Self.run("/usr/bin/tshark", ["-r", path, "-T", "fields", "-e", "bthci_evt.le_meta_subevent"]) else {
+        guard let output = try Self.run("/usr/bin/tshark", ["-r", path, "-T", "fields", "-e", "bthci_evt.le_meta_subevent"])
+        else {
             print("tshark is not installed (apt package tshark): skipping the tshark read-back check")
             return
         }

@@ -1,5 +1,6 @@
 import BeaconCore
 import Testing
+
 @testable import BeaconWire
 
 @Suite("BtsnoopReader: datalinks, timestamps and bad input")
@@ -25,23 +26,26 @@ struct BtsnoopReaderTests {
 
     @Test("H1 (1001) records get their H4 type byte from the flags")
     func unencapsulated() throws {
-        var file: [UInt8] = Array("btsnoop".utf8) + [0, 0, 0, 0, 1, 0, 0, 0x03, 0xE9]  // version 1, datalink 1001
+        var file: [UInt8] = Array("btsnoop".utf8) + [0, 0, 0, 0, 1, 0, 0, 0x03, 0xE9] // version 1, datalink 1001
         func record(flags: UInt32, _ payload: [UInt8]) {
-            FixtureBytes.appendBigEndian(UInt64(payload.count), bytes: 4, to: &file)   // original length
-            FixtureBytes.appendBigEndian(UInt64(payload.count), bytes: 4, to: &file)   // included length
-            FixtureBytes.appendBigEndian(UInt64(flags), bytes: 4, to: &file)           // flags
-            FixtureBytes.appendBigEndian(0, bytes: 4, to: &file)                       // drops
-            FixtureBytes.appendBigEndian(0x00dc_ddb3_0f2f_8000 + 1_000_000, bytes: 8, to: &file)  // 1970-01-01T00:00:01Z
+            FixtureBytes.appendBigEndian(UInt64(payload.count), bytes: 4, to: &file) // original length
+            FixtureBytes.appendBigEndian(UInt64(payload.count), bytes: 4, to: &file) // included length
+            FixtureBytes.appendBigEndian(UInt64(flags), bytes: 4, to: &file) // flags
+            FixtureBytes.appendBigEndian(0, bytes: 4, to: &file) // drops
+            FixtureBytes.appendBigEndian(0x00dc_ddb3_0f2f_8000 + 1_000_000, bytes: 8, to: &file) // 1970-01-01T00:00:01Z
             file += payload
         }
-        record(flags: 2, [0x0C, 0x20, 0x02, 0x01, 0x00])     // command sent: LE Set Scan Enable
+        record(flags: 2, [0x0C, 0x20, 0x02, 0x01, 0x00]) // command sent: LE Set Scan Enable
         record(flags: 3, [0x0E, 0x04, 0x01, 0x0C, 0x20, 0x00]) // event received: Command Complete
-        record(flags: 1, [0x01, 0x20, 0x00, 0x00])           // ACL received
+        record(flags: 1, [0x01, 0x20, 0x00, 0x00]) // ACL received
         let walk = try CaptureWalk(bytes: file)
         #expect(walk.errors.isEmpty)
-        #expect(walk.records.map(\.bytes) == [[0x01, 0x0C, 0x20, 0x02, 0x01, 0x00],
-                                              [0x04, 0x0E, 0x04, 0x01, 0x0C, 0x20, 0x00],
-                                              [0x02, 0x01, 0x20, 0x00, 0x00]])
+        #expect(
+            walk.records.map(\.bytes) == [
+                [0x01, 0x0C, 0x20, 0x02, 0x01, 0x00],
+                [0x04, 0x0E, 0x04, 0x01, 0x0C, 0x20, 0x00],
+                [0x02, 0x01, 0x20, 0x00, 0x00],
+            ])
         #expect(walk.records.allSatisfy { $0.nanoseconds == 1_000_000_000 })
     }
 
@@ -73,8 +77,9 @@ struct BtsnoopReaderTests {
         #expect(walk.errors.first?.bytes == [0, 0, 0x0F, 0xA0, 0, 0, 0x0F, 0xA0] + Array(bytes[(last + 8)..<(last + 16)]))
     }
 
-    @Test("a lying length or a garbage header is reported and reading resumes at the next record",
-          arguments: ["included > original", "garbage header"])
+    @Test(
+        "a lying length or a garbage header is reported and reading resumes at the next record",
+        arguments: ["included > original", "garbage header"])
     func resynchronises(corruption: String) throws {
         var bytes = try CaptureFixtures.bytes(Self.synthetic)
         let offsets = FixtureBytes.btsnoopRecordOffsets(bytes)
@@ -94,11 +99,13 @@ struct BtsnoopReaderTests {
         #expect(walk.records.last?.offset == offsets.last)
     }
 
-    @Test("file-level problems give one clear error", arguments: [
-        ("unknown datalink", 12, CaptureError.Kind.unknownDatalink),
-        ("version 2", 8, CaptureError.Kind.unsupportedVersion),
-        ("bad magic", 0, CaptureError.Kind.badMagic),
-    ])
+    @Test(
+        "file-level problems give one clear error",
+        arguments: [
+            ("unknown datalink", 12, CaptureError.Kind.unknownDatalink),
+            ("version 2", 8, CaptureError.Kind.unsupportedVersion),
+            ("bad magic", 0, CaptureError.Kind.badMagic),
+        ])
     func fileLevel(name: String, offset: Int, kind: CaptureError.Kind) throws {
         var bytes = try CaptureFixtures.bytes(Self.synthetic)
         switch kind {

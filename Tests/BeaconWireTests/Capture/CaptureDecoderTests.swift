@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import Testing
+
 @testable import BeaconWire
 
 /// A copy of what the decoder reported for one advertisement (reports are borrowed views).
@@ -60,11 +61,11 @@ struct CaptureDecoderTests {
     /// (capture, frame) → the value the specification gives.
     static let crcOverrides: [String: [Int: Bool]] = [
         // tshark stopped on a malformed PDU before its CRC check; an independent CRC says bad.
-        "bostonmesh_hackrf_take2_ble_all_adv.pcap": [137: false, 190: false, 204: false],
+        "bostonmesh_hackrf_take2_ble_all_adv.pcap": [137: false, 190: false, 204: false]
     ]
     static let addressTypeOverrides: [String: [Int: AddressType]] = [
         // SCAN_REQ header 0x43: RxAdd 0 describes AdvA (Core Vol 6 Part B §2.3.2.1); Apple OUI dc:a9:04.
-        "mitll_anechoic_nrf52_0deg.pcapng": [190: .public],
+        "mitll_anechoic_nrf52_0deg.pcapng": [190: .public]
     ]
 
     /// The RF channel of a channel index (Core Vol 6 Part B §1.4.1), written apart from the code under test.
@@ -85,7 +86,8 @@ struct CaptureDecoderTests {
         var i = 0
         while i < bytes.count {
             if bytes[i] == UInt8(ascii: "\\"), i + 3 < bytes.count, bytes[i + 1] == UInt8(ascii: "x"),
-               let value = UInt8(String(decoding: bytes[(i + 2)...(i + 3)], as: UTF8.self), radix: 16) {
+                let value = UInt8(String(decoding: bytes[(i + 2)...(i + 3)], as: UTF8.self), radix: 16)
+            {
                 out.append(value)
                 i += 4
             } else {
@@ -112,44 +114,44 @@ struct CaptureDecoderTests {
                 Issue.record("\(capture) frame \(frame): not reported")
                 continue
             }
-            let where_ = "\(capture) frame \(frame)"
+            let place = "\(capture) frame \(frame)"
             let time = row["time_epoch"].split(separator: ".")
             let micros = Int64(time[0])! * 1_000_000 + Int64(time[1])!
-            #expect(seen.nanoseconds / 1_000 == micros, "\(where_) time")
-            #expect(seen.address.description == row["address"], "\(where_) address")
+            #expect(seen.nanoseconds / 1_000 == micros, "\(place) time")
+            #expect(seen.address.description == row["address"], "\(place) address")
             let oracleType = AddressType(rawValue: UInt8(row["addr_type"].dropFirst(2), radix: 16)!)!
-            #expect(seen.addressType == Self.addressTypeOverrides[capture]?[frame] ?? oracleType, "\(where_) address type")
+            #expect(seen.addressType == Self.addressTypeOverrides[capture]?[frame] ?? oracleType, "\(place) address type")
             let eventText = row["source"] == "ll_adv" ? row["pdu_type"] : row["event_type"]
-            #expect(seen.eventType == UInt16(eventText.dropFirst(2), radix: 16)!, "\(where_) event type")
+            #expect(seen.eventType == UInt16(eventText.dropFirst(2), radix: 16)!, "\(place) event type")
             let rssi = row["rssi"]
-            #expect(seen.rssi == (rssi.isEmpty || rssi == "127" ? nil : Int8(rssi)!), "\(where_) rssi")
-            #expect(OracleRowMatch.adHex(row, seen.data), "\(where_) data \(tsharkDelimitedHex(seen.data)) vs \(row["ad_hex"])")
+            #expect(seen.rssi == (rssi.isEmpty || rssi == "127" ? nil : Int8(rssi)!), "\(place) rssi")
+            #expect(OracleRowMatch.adHex(row, seen.data), "\(place) data \(tsharkDelimitedHex(seen.data)) vs \(row["ad_hex"])")
             if row["ibeacon_uuid"].isEmpty {
-                #expect(seen.iBeacon == nil, "\(where_) not an iBeacon")
+                #expect(seen.iBeacon == nil, "\(place) not an iBeacon")
             } else {
-                let beacon = try #require(seen.iBeacon, "\(where_) iBeacon")
-                #expect(beacon.uuid.uuidString.lowercased() == row["ibeacon_uuid"], "\(where_) uuid")
+                let beacon = try #require(seen.iBeacon, "\(place) iBeacon")
+                #expect(beacon.uuid.uuidString.lowercased() == row["ibeacon_uuid"], "\(place) uuid")
                 #expect(beacon.major == UInt16(row["ibeacon_major"])!)
                 #expect(beacon.minor == UInt16(row["ibeacon_minor"])!)
                 #expect(beacon.measuredPower == Int8(row["ibeacon_measured_power"])!)
             }
             if !row["local_name"].isEmpty, !row["ad_hex"].contains("??") {
-                #expect(seen.localName == Self.unescaped(row["local_name"]), "\(where_) local name")
+                #expect(seen.localName == Self.unescaped(row["local_name"]), "\(place) local name")
             }
             switch row["source"] {
             case "ll_adv":
                 #expect(seen.kind == .linkLayer)
-                let channel = try #require(seen.channel, "\(where_) channel")
+                let channel = try #require(seen.channel, "\(place) channel")
                 let expectedChannel = UInt8(row["channel"])!
                 if capture.hasSuffix(".pcapng") {
-                    #expect(channel == expectedChannel, "\(where_) channel index")
+                    #expect(channel == expectedChannel, "\(place) channel index")
                 } else {
-                    #expect(Self.rfChannel(ofIndex: channel) == expectedChannel, "\(where_) RF channel")
+                    #expect(Self.rfChannel(ofIndex: channel) == expectedChannel, "\(place) RF channel")
                 }
-                #expect(seen.crcOK == Self.crcOverrides[capture]?[frame] ?? (row["crc_ok"] == "1"), "\(where_) crc")
+                #expect(seen.crcOK == Self.crcOverrides[capture]?[frame] ?? (row["crc_ok"] == "1"), "\(place) crc")
             case "hci_le_ext_adv_report":
                 #expect(seen.kind == .extended)
-                #expect(seen.txPower == (row["tx_power_ext"] == "127" ? nil : Int8(row["tx_power_ext"])), "\(where_) tx power")
+                #expect(seen.txPower == (row["tx_power_ext"] == "127" ? nil : Int8(row["tx_power_ext"])), "\(place) tx power")
             default:
                 #expect(seen.kind == .legacy)
                 #expect(seen.crcOK == nil)
@@ -160,10 +162,13 @@ struct CaptureDecoderTests {
     }
 
     /// The synthetic captures' truth: counts and sums over every report.
-    @Test("synthetic btsnoop files match their truth sums",
-          arguments: [("hci_2k_seed1.btsnoop", "hci_2k_seed1.truth.json"),
-                      ("hci_2k_seed1.monitor.btsnoop", "hci_2k_seed1.truth.json"),
-                      ("hci_2k_seed1_ext.btsnoop", "hci_2k_seed1_ext.truth.json")])
+    @Test(
+        "synthetic btsnoop files match their truth sums",
+        arguments: [
+            ("hci_2k_seed1.btsnoop", "hci_2k_seed1.truth.json"),
+            ("hci_2k_seed1.monitor.btsnoop", "hci_2k_seed1.truth.json"),
+            ("hci_2k_seed1_ext.btsnoop", "hci_2k_seed1_ext.truth.json"),
+        ])
     func syntheticTruth(capture: String, truthFile: String) throws {
         let truth = try JSONSerialization.jsonObject(with: Data(try CaptureFixtures.bytes(truthFile))) as! [String: Any]
         let (reports, errors, summary) = try SeenReport.decode(capture)

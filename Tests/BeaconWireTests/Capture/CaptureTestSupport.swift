@@ -11,8 +11,11 @@ struct CaptureWalk {
         file.forEachItem { item in
             switch item {
             case .record(let record):
-                records.append((record.index, record.offset, record.timestamp.nanosecondsSinceEpoch,
-                                record.linkType.rawValue, Array(record.bytes)))
+                records.append(
+                    (
+                        record.index, record.offset, record.timestamp.nanosecondsSinceEpoch,
+                        record.linkType.rawValue, Array(record.bytes)
+                    ))
             case .error(let error):
                 errors.append(error)
             }
@@ -53,7 +56,8 @@ enum FixtureBytes {
     /// 64-bit timestamps.
     static func enhancedPackets(_ file: [UInt8]) -> [(units: UInt64, bytes: [UInt8])] {
         pcapngBlocks(file).filter { $0.type == 6 }.map { block in
-            let units = UInt64(littleEndianUInt32(file, block.offset + 12)) << 32
+            let units =
+                UInt64(littleEndianUInt32(file, block.offset + 12)) << 32
                 | UInt64(littleEndianUInt32(file, block.offset + 16))
             let captured = Int(littleEndianUInt32(file, block.offset + 20))
             return (units, Array(file[(block.offset + 28)..<(block.offset + 28 + captured)]))

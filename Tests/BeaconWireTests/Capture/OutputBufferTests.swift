@@ -1,5 +1,6 @@
 import BeaconCore
 import Testing
+
 @testable import BeaconWire
 
 @Suite("OutputBuffer")
@@ -10,15 +11,20 @@ struct OutputBufferTests {
         return String(decoding: buffer.bytes, as: UTF8.self)
     }
 
-    @Test("decimal numbers", arguments: [(0, "0"), (7, "7"), (-62, "-62"), (20594, "20594"),
-                                         (Int.min, "-9223372036854775808"), (Int.max, "9223372036854775807")])
+    @Test(
+        "decimal numbers",
+        arguments: [
+            (0, "0"), (7, "7"), (-62, "-62"), (20594, "20594"),
+            (Int.min, "-9223372036854775808"), (Int.max, "9223372036854775807"),
+        ])
     func decimals(value: Int, expected: String) {
         #expect(Self.text { $0.append(decimal: value) } == expected)
     }
 
     @Test("Unix seconds with six decimals, before and after the epoch")
     func unixSeconds() {
-        #expect(Self.text { $0.append(unixSeconds: Timestamp(nanosecondsSinceEpoch: 1_612_150_079_789_053_999)) }
+        #expect(
+            Self.text { $0.append(unixSeconds: Timestamp(nanosecondsSinceEpoch: 1_612_150_079_789_053_999)) }
                 == "1612150079.789053")
         #expect(Self.text { $0.append(unixSeconds: Timestamp(nanosecondsSinceEpoch: 5_000)) } == "0.000005")
         #expect(Self.text { $0.append(unixSeconds: Timestamp(nanosecondsSinceEpoch: -1_000)) } == "-1.999999")
@@ -30,7 +36,8 @@ struct OutputBufferTests {
         #expect(Self.text { $0.append(hex: 0x4, digits: 2) } == "0x04")
         let address = try #require(BluetoothAddress("A4:C1:38:BF:6F:AB"))
         #expect(Self.text { $0.append(address: address) } == "a4:c1:38:bf:6f:ab")
-        #expect(Self.text { $0.append(uuidHigh: 0x494E_5445_4C4C_495F, low: 0x524F_434B_535F_4857) }
+        #expect(
+            Self.text { $0.append(uuidHigh: 0x494E_5445_4C4C_495F, low: 0x524F_434B_535F_4857) }
                 == "494E5445-4C4C-495F-524F-434B535F4857")
         #expect(Self.text { b in [UInt8]([0x02, 0x01, 0xFF]).withUnsafeBytes { b.append(hexBytes: $0) } } == "0201ff")
     }
@@ -48,7 +55,8 @@ struct OutputBufferTests {
     @Test("JSON strings escape quotes, backslashes and control bytes and repair bad UTF-8")
     func jsonStrings() {
         let raw: [UInt8] = [0x41, 0x22, 0x5C, 0x0A, 0x00, 0xFF, 0x42]
-        #expect(Self.text { b in raw.withUnsafeBytes { b.append(jsonString: $0) } }
+        #expect(
+            Self.text { b in raw.withUnsafeBytes { b.append(jsonString: $0) } }
                 == "\"A\\\"\\\\\\u000a\\u0000\u{FFFD}B\"")
     }
 }

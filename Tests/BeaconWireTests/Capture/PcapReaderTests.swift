@@ -1,5 +1,6 @@
 import BeaconCore
 import Testing
+
 @testable import BeaconWire
 
 @Suite("PcapReader: byte orders, resolutions, link types and bad input")
@@ -10,15 +11,20 @@ struct PcapReaderTests {
         let packets = FixtureBytes.enhancedPackets(try CaptureFixtures.bytes("mitll_anechoic_nrf52_0deg.pcapng"))
         var out: [UInt8] = []
         func put(_ value: UInt64, _ count: Int) {
-            if bigEndian { FixtureBytes.appendBigEndian(value, bytes: count, to: &out) }
-            else { FixtureBytes.appendLittleEndian(value, bytes: count, to: &out) }
+            if bigEndian {
+                FixtureBytes.appendBigEndian(value, bytes: count, to: &out)
+            } else {
+                FixtureBytes.appendLittleEndian(value, bytes: count, to: &out)
+            }
         }
-        put(nanosecond ? 0xA1B2_3C4D : 0xA1B2_C3D4, 4)  // magic
-        put(2, 2); put(4, 2)                            // version 2.4
-        put(0, 4); put(0, 4)                            // thiszone, sigfigs
-        put(65_535, 4)                                  // snaplen
-        put(UInt64(linkType), 4)                        // LINKTYPE_NORDIC_BLE
-        for packet in packets {                         // pcapng units are microseconds (no if_tsresol)
+        put(nanosecond ? 0xA1B2_3C4D : 0xA1B2_C3D4, 4) // magic
+        put(2, 2)
+        put(4, 2) // version 2.4
+        put(0, 4)
+        put(0, 4) // thiszone, sigfigs
+        put(65_535, 4) // snaplen
+        put(UInt64(linkType), 4) // LINKTYPE_NORDIC_BLE
+        for packet in packets { // pcapng units are microseconds (no if_tsresol)
             put(packet.units / 1_000_000, 4)
             put(nanosecond ? packet.units % 1_000_000 * 1_000 : packet.units % 1_000_000, 4)
             put(UInt64(packet.bytes.count), 4)
@@ -28,8 +34,9 @@ struct PcapReaderTests {
         return out
     }
 
-    @Test("the same packets in pcap give the oracle's reports in every byte order and resolution",
-          arguments: [(false, false), (true, false), (false, true), (true, true)])
+    @Test(
+        "the same packets in pcap give the oracle's reports in every byte order and resolution",
+        arguments: [(false, false), (true, false), (false, true), (true, true)])
     func agreesWithOracle(bigEndian: Bool, nanosecond: Bool) throws {
         let file = try CaptureFile(bytes: Self.pcap(bigEndian: bigEndian, nanosecond: nanosecond))
         #expect(file.format == .pcap(.nordicBLE))
@@ -51,11 +58,13 @@ struct PcapReaderTests {
 
     @Test("HCI H4 with a direction header (201) is given as H4 with its direction")
     func hciWithDirection() throws {
-        var file: [UInt8] = [0xD4, 0xC3, 0xB2, 0xA1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0,  // LE magic, 2.4
-                             0xFF, 0xFF, 0, 0, 201, 0, 0, 0]                               // snaplen, linktype 201
-        let event: [UInt8] = [0x04, 0x0E, 0x04, 0x01, 0x0C, 0x20, 0x00]                 // Command Complete
-        file += [10, 0, 0, 0, 0x40, 0xE2, 0x01, 0x00, 11, 0, 0, 0, 11, 0, 0, 0]         // 10 s + 123 456 µs, 11 bytes
-        file += [0, 0, 0, 1] + event                                                    // direction 1: received
+        var file: [UInt8] = [
+            0xD4, 0xC3, 0xB2, 0xA1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, // LE magic, 2.4
+            0xFF, 0xFF, 0, 0, 201, 0, 0, 0,
+        ] // snaplen, linktype 201
+        let event: [UInt8] = [0x04, 0x0E, 0x04, 0x01, 0x0C, 0x20, 0x00] // Command Complete
+        file += [10, 0, 0, 0, 0x40, 0xE2, 0x01, 0x00, 11, 0, 0, 0, 11, 0, 0, 0] // 10 s + 123 456 µs, 11 bytes
+        file += [0, 0, 0, 1] + event // direction 1: received
         let walk = try CaptureWalk(bytes: file)
         #expect(walk.errors.isEmpty)
         #expect(walk.records.count == 1)
@@ -93,7 +102,7 @@ struct PcapReaderTests {
         #expect(pastEndWalk.errors.first?.offset == offsets[831])
 
         var lying = good
-        FixtureBytes.put(littleEndian: 70, at: offsets[300] + 8, in: &lying)   // captured 70 > original
+        FixtureBytes.put(littleEndian: 70, at: offsets[300] + 8, in: &lying) // captured 70 > original
         let lyingWalk = try CaptureWalk(bytes: lying)
         #expect(lyingWalk.errors.map(\.kind) == [.badLength])
         #expect(lyingWalk.errors.first?.offset == offsets[300])

@@ -1,10 +1,11 @@
 import BeaconCore
 import Testing
+
 @testable import BeaconWire
 
 @Suite("PcapngReader: blocks, byte orders, resolutions and bad input")
 struct PcapngReaderTests {
-    static let capture = "bostonmesh_hackrf_take2_ble_all_adv.pcap"   // pcapng inside, 221 packets
+    static let capture = "bostonmesh_hackrf_take2_ble_all_adv.pcap" // pcapng inside, 221 packets
 
     /// Two nRF Sniffer packets (frames 1 and 2 of the mitll capture) in a big-endian pcapng
     /// written here from the pcapng specification: SHB, IDB (272, if_tsresol 9 = ns), a block of
@@ -14,18 +15,46 @@ struct PcapngReaderTests {
         var out: [UInt8] = []
         func put(_ value: UInt64, _ count: Int) { FixtureBytes.appendBigEndian(value, bytes: count, to: &out) }
         func pad(_ count: Int) { out += [UInt8](repeating: 0, count: (4 - count % 4) % 4) }
-        put(0x0A0D_0D0A, 4); put(28, 4); put(0x1A2B_3C4D, 4); put(1, 2); put(0, 2); put(UInt64.max, 8); put(28, 4)  // SHB
-        put(1, 4); put(32, 4); put(272, 2); put(0, 2); put(0, 4)                                                 // IDB
-        put(9, 2); put(1, 2); out += [9, 0, 0, 0]; put(0, 4); put(32, 4)                                          // if_tsresol 9, end
-        put(0x0000_0BAD, 4); put(16, 4); put(0xDEAD_BEEF, 4); put(16, 4)                                          // unknown block
+        put(0x0A0D_0D0A, 4)
+        put(28, 4)
+        put(0x1A2B_3C4D, 4)
+        put(1, 2)
+        put(0, 2)
+        put(UInt64.max, 8)
+        put(28, 4) // SHB
+        put(1, 4)
+        put(32, 4)
+        put(272, 2)
+        put(0, 2)
+        put(0, 4) // IDB
+        put(9, 2)
+        put(1, 2)
+        out += [9, 0, 0, 0]
+        put(0, 4)
+        put(32, 4) // if_tsresol 9, end
+        put(0x0000_0BAD, 4)
+        put(16, 4)
+        put(0xDEAD_BEEF, 4)
+        put(16, 4) // unknown block
         let first = packets[0].bytes
         let epbLength = 32 + first.count + (4 - first.count % 4) % 4
-        put(6, 4); put(UInt64(epbLength), 4); put(0, 4)                                                          // EPB, interface 0
-        put(0x1234, 4); put(0x5678_9ABC, 4); put(UInt64(first.count), 4); put(UInt64(first.count), 4)
-        out += first; pad(first.count); put(UInt64(epbLength), 4)
+        put(6, 4)
+        put(UInt64(epbLength), 4)
+        put(0, 4) // EPB, interface 0
+        put(0x1234, 4)
+        put(0x5678_9ABC, 4)
+        put(UInt64(first.count), 4)
+        put(UInt64(first.count), 4)
+        out += first
+        pad(first.count)
+        put(UInt64(epbLength), 4)
         let second = packets[1].bytes
         let spbLength = 16 + second.count + (4 - second.count % 4) % 4
-        put(3, 4); put(UInt64(spbLength), 4); put(UInt64(second.count), 4); out += second; pad(second.count)     // SPB
+        put(3, 4)
+        put(UInt64(spbLength), 4)
+        put(UInt64(second.count), 4)
+        out += second
+        pad(second.count) // SPB
         put(UInt64(spbLength), 4)
         return (out, [first, second])
     }
@@ -63,8 +92,9 @@ struct PcapngReaderTests {
         #expect(walk.errors.first?.recordIndex == 150)
     }
 
-    @Test("a block whose lengths disagree is reported and reading resumes at the next block",
-          arguments: ["length not a multiple of 4", "length whose trailing copy differs", "garbage"])
+    @Test(
+        "a block whose lengths disagree is reported and reading resumes at the next block",
+        arguments: ["length not a multiple of 4", "length whose trailing copy differs", "garbage"])
     func resynchronises(corruption: String) throws {
         var bytes = try CaptureFixtures.bytes(Self.capture)
         let blocks = FixtureBytes.pcapngBlocks(bytes).filter { $0.type == 6 }
@@ -89,7 +119,7 @@ struct PcapngReaderTests {
         let blocks = FixtureBytes.pcapngBlocks(bytes)
         let idb = try #require(blocks.first { $0.type == 1 })
         var ethernet = bytes
-        ethernet[idb.offset + 8] = 1   // LINKTYPE_ETHERNET
+        ethernet[idb.offset + 8] = 1 // LINKTYPE_ETHERNET
         let ethernetWalk = try CaptureWalk(bytes: ethernet)
         #expect(ethernetWalk.records.isEmpty)
         #expect(ethernetWalk.errors.count == 221)

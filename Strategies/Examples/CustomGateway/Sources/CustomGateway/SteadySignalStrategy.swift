@@ -44,15 +44,18 @@ extension SteadySignalStrategy {
         key: key,
         summary: "Fires once a beacon's filtered RSSI has stayed within `tolerance` dB for `duration`.",
         parameters: [
-            ParameterDeclaration("duration", .duration, default: .duration(.seconds(120)),
-                                 "How long the signal must stay steady."),
-            ParameterDeclaration("tolerance", .number, default: .number(4),
-                                 "The largest RSSI change (dB) that still counts as steady."),
+            ParameterDeclaration(
+                "duration", .duration, default: .duration(.seconds(120)),
+                "How long the signal must stay steady."),
+            ParameterDeclaration(
+                "tolerance", .number, default: .number(4),
+                "The largest RSSI change (dB) that still counts as steady."),
         ] + StrategyBaseConfiguration.parameterDeclarations()
     ) { parameters, _ in
         let tolerance = try parameters.number("tolerance")
         guard tolerance > 0 else { throw parameters.invalid("tolerance", "must be more than 0 dB") }
-        return SteadySignalStrategy(duration: try parameters.duration("duration"), tolerance: tolerance,
-                                    configuration: try StrategyBaseConfiguration(parameters))
+        return SteadySignalStrategy(
+            duration: try parameters.duration("duration"), tolerance: tolerance,
+            configuration: try StrategyBaseConfiguration(parameters))
     }
 }

@@ -25,10 +25,11 @@ let tag = BeaconID.iBeacon(uuidHigh: 0xE2C5_6DB5_DFFB_48D2, uuidLow: 0xB060_D0F5
 var triggers: [AlertTrigger] = []
 for second in 0...15 {
     let now = Timestamp.epoch + .seconds(second)
-    let beacon = RangedBeacon(id: tag, lastAddress: BluetoothAddress(rawValue: 0xC0FFEE), seenThisCycle: true,
-                              sampleCount: 3, lastRSSI: -62, meanRSSI: -62, filteredRSSI: second < 3 ? -75 : -62,
-                              measuredPower: -59, distance: 1.4, accuracy: 0.4, proximity: .near,
-                              firstSeen: .epoch, lastSeen: now)
+    let beacon = RangedBeacon(
+        id: tag, lastAddress: BluetoothAddress(rawValue: 0xC0FFEE), seenThisCycle: true,
+        sampleCount: 3, lastRSSI: -62, meanRSSI: -62, filteredRSSI: second < 3 ? -75 : -62,
+        measuredPower: -59, distance: 1.4, accuracy: 0.4, proximity: .near,
+        firstSeen: .epoch, lastSeen: now)
     strategy.evaluate(RangingUpdate(cycleStart: now - .seconds(1), time: now, beacons: [beacon]), into: &triggers)
 }
 for trigger in triggers { print(trigger) }
