@@ -53,9 +53,10 @@ public final class JSONLinesSink: AlertSink {
         if let failure { throw SinkError.io(path: path, operation: "write", errno: failure) }
     }
 
-    /// fsyncs a file (standard output, often a pipe or terminal, is left as it is).
+    /// fsyncs a file (standard output, often a pipe or terminal, is left as it is; so is a path
+    /// that is not a regular file — `/dev/null`, a FIFO — which has nothing to sync: EINVAL).
     public func flush() async throws {
         guard ownsDescriptor else { return }
-        if fsync(descriptor) != 0 { throw SinkError.io(path: path, operation: "fsync", errno: errno) }
+        if fsync(descriptor) != 0, errno != EINVAL { throw SinkError.io(path: path, operation: "fsync", errno: errno) }
     }
 }

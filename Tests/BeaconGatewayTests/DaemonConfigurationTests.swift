@@ -28,14 +28,16 @@ struct DaemonConfigurationTests {
         #expect(config.maxBacklog == 500)
         #expect(
             config.sinks == [
-                SinkDefinition(name: "jsonl:-", kind: .jsonl(path: "-")),
+                SinkDefinition(name: "jsonl:-", type: "jsonl", settings: JSONLinesSinkSettings(path: "-")),
                 SinkDefinition(
-                    name: "webhook:https://hooks.example/alerts",
-                    kind: .webhook(url: "https://hooks.example/alerts", secret: "abc", timeout: .seconds(2))),
-                SinkDefinition(name: "notifier", kind: .exec(command: "notify-send beacond", timeout: .seconds(30))),
+                    name: "webhook:https://hooks.example/alerts", type: "webhook",
+                    settings: WebhookSinkSettings(url: "https://hooks.example/alerts", secret: "abc", timeout: .seconds(2))),
                 SinkDefinition(
-                    name: "mqtt://127.0.0.1:1884/beacond/lobby/alerts",
-                    kind: .mqtt(MQTTSinkSettings(port: 1884, gateway: "lobby"))),
+                    name: "notifier", type: "exec",
+                    settings: ExecSinkSettings(command: "notify-send beacond", timeout: .seconds(30))),
+                SinkDefinition(
+                    name: "mqtt://127.0.0.1:1884/beacond/lobby/alerts", type: "mqtt",
+                    settings: MQTTSinkSettings(port: 1884, gateway: "lobby")),
             ])
     }
 
@@ -144,7 +146,9 @@ struct DaemonConfigurationTests {
                 homeAssistant: {prefix: ha}
               - {type: mqtt, name: plain, gateway: hall, status: false, beacons: false}
             """)
-        guard case .mqtt(let secure) = config.sinks[0].kind, case .mqtt(let plain) = config.sinks[1].kind else {
+        guard let secure = config.sinks[0].settings as? MQTTSinkSettings,
+            let plain = config.sinks[1].settings as? MQTTSinkSettings
+        else {
             Issue.record("expected two mqtt sinks, got \(config.sinks)")
             return
         }

@@ -22,4 +22,11 @@ struct JSONLinesSinkTests {
     func unopenable() {
         #expect(throws: SinkError.self) { try JSONLinesSink(path: "/nonexistent-directory/alerts.jsonl") }
     }
+
+    @Test("a path that is not a regular file (/dev/null) delivers and flushes: there is nothing to sync")
+    func devNull() async throws {
+        let sink = try JSONLinesSink(path: "/dev/null")
+        try await sink.deliver(OutboundEvent(key: "k1", body: #"{"event":"created"}"#))
+        try await sink.flush()
+    }
 }

@@ -46,8 +46,9 @@ public struct GatewayConfiguration: Sendable {
 
     static let keys = ["source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging", "http", "layouts"]
 
-    /// Reads and validates a configuration document.
-    public init(node: ConfigNode) throws(ConfigurationError) {
+    /// Reads and validates a configuration document; `sinks:` entries are read by the kinds
+    /// `sinkKinds` has.
+    public init(node: ConfigNode, sinkKinds: SinkRegistry = .builtIn) throws(ConfigurationError) {
         try node.checkKeys(allowed: Self.keys)
         var alerts: [AlertDefinition] = []
         /// The first callback key of each alert that has one, to point at it.
@@ -73,7 +74,7 @@ public struct GatewayConfiguration: Sendable {
         var sinks: [SinkDefinition] = []
         if let list = node["sinks"] {
             for item in try list.sequence() {
-                let sink = try SinkDefinition(node: item)
+                let sink = try SinkDefinition(node: item, registry: sinkKinds)
                 if sinks.contains(where: { $0.name == sink.name }) {
                     throw item.error("two sinks are named '\(sink.name)'; give one a different name:")
                 }
@@ -85,7 +86,7 @@ public struct GatewayConfiguration: Sendable {
         // (BEACOND_DESTINATION); with neither it would go nowhere. An alerts-only file (no
         // source) is checked without sinks.
         if node["source"] != nil, let first = callbackNodes.first,
-            !sinks.contains(where: { if case .jsonl = $0.kind { false } else if case .mqtt = $0.kind { false } else { true } })
+            !sinks.contains(where: { $0.settings.sendsCallbacks })
         {
             throw first.node.error(
                 "alert '\(first.alertID)' has callbacks, but no sink sends them: add a webhook sink "
@@ -102,7 +103,7 @@ public struct GatewayConfiguration: Sendable {
     }
 
     /// Loads a configuration file.
-    public static func load(path: String) throws(ConfigurationError) -> GatewayConfiguration {
-        try GatewayConfiguration(node: ConfigNode.load(path: path))
+    public static func load(path: String, sinkKinds: SinkRegistry = .builtIn) throws(ConfigurationError) -> GatewayConfiguration {
+        try GatewayConfiguration(node: ConfigNode.load(path: path), sinkKinds: sinkKinds)
     }
 }

@@ -50,11 +50,9 @@ public func buildGateway(
     var observers: [any BeaconStateObserver] = []
     for definition in configuration.sinks {
         do {
-            let sink = try makeSink(definition.kind)
-            if case .mqtt(let settings) = definition.kind, let mqtt = sink as? MQTTSink {
-                observers.append(MQTTBeaconState(sink: mqtt, settings: settings))
-            }
-            sinks.append((definition.name, MeteredSink(sink, sinkName: definition.name, metrics: metrics)))
+            let built = try definition.settings.makeSink()
+            if let observer = built.stateObserver { observers.append(observer) }
+            sinks.append((definition.name, MeteredSink(built.sink, sinkName: definition.name, metrics: metrics)))
         } catch {
             throw .sink(name: definition.name, message: "\(error)")
         }
@@ -168,17 +166,5 @@ private func makeSource(
         } catch {
             throw .source("\(error)")
         }
-    }
-}
-
-private func makeSink(_ kind: SinkDefinition.Kind) throws -> any AlertSink {
-    switch kind {
-    case .jsonl(let path): try JSONLinesSink(path: path)
-    case .webhook(let url, let secret, let timeout): try WebhookSink(url: url, secret: secret, timeout: timeout)
-    case .exec(let command, let timeout): ExecSink(command: command, timeout: timeout)
-    case .mqtt(let settings):
-        try MQTTSink(
-            host: settings.host, port: settings.port, topic: settings.topic, options: settings.connection,
-            timeout: settings.timeout)
     }
 }

@@ -1,4 +1,5 @@
 import BeaconMQTT
+import BeaconSinks
 
 /// An `mqtt` sink's settings:
 ///
@@ -15,7 +16,7 @@ import BeaconMQTT
 ///   homeAssistant: true           # MQTT discovery under homeassistant/ (or {prefix: …}); default off
 ///   timeout: 10s
 /// ```
-public struct MQTTSinkSettings: Hashable, Sendable {
+public struct MQTTSinkSettings: SinkSettings {
     /// The broker's host.
     public var host: String
     /// The broker's port.
@@ -54,6 +55,18 @@ public struct MQTTSinkSettings: Hashable, Sendable {
 
     /// `beacond/<gateway>/beacons`.
     public var beaconTopicPrefix: String { "beacond/\(gateway)/beacons" }
+
+    public var target: String { "//\(host):\(port)/\(topic)" }
+
+    public func makeSink() throws -> BuiltSink {
+        let sink = try MQTTSink(host: host, port: port, topic: topic, options: connection, timeout: timeout)
+        return BuiltSink(sink, stateObserver: MQTTBeaconState(sink: sink, settings: self))
+    }
+
+    /// The `mqtt` kind.
+    public static let kind = SinkKind(type: "mqtt", keys: Array(keys.dropFirst(2))) { node throws(ConfigurationError) in
+        try MQTTSinkSettings(node: node, timeout: try SinkKind.timeout(node, default: .seconds(10)))
+    }
 
     static let keys = [
         "type", "name", "host", "port", "gateway", "topic", "timeout", "username", "password", "tls",
