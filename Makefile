@@ -6,7 +6,7 @@ SWIFT ?= swift
 BEACOND_DEBUG := .build/debug/beacond
 RUN_SCENARIO := Simulator/Scenarios/lobby.yaml
 
-.PHONY: run test build bench fuzz test-vm dist test-dist measure-build format lint clean
+.PHONY: run test build bench fuzz test-vm dist test-dist measure-build format lint examples clean
 
 run: build
 	$(BEACOND_DEBUG) simulate $(RUN_SCENARIO)
@@ -34,6 +34,11 @@ test-vm:
 	@scripts/ensure-deps.sh build
 	$(SUDO) scripts/test-vm.sh
 
+# The example packages that depend on this one, built so that they cannot rot.
+examples:
+	@scripts/ensure-deps.sh build
+	$(SWIFT) build --package-path Examples/CustomGateway
+
 # The Debian package (release beacond, Swift runtime linked statically): .build-dist/beacond_VERSION_ARCH.deb
 dist:
 	scripts/dist.sh
@@ -42,7 +47,7 @@ dist:
 test-dist: dist
 	$(SUDO) scripts/test-dist.sh
 
-SWIFT_FORMAT_PATHS := Package.swift Sources Strategies Simulator Tests Benchmarks/Sources Benchmarks/Package.swift
+SWIFT_FORMAT_PATHS := Package.swift Sources Tests Examples Benchmarks/Sources Benchmarks/Package.swift
 
 # swift-format, configured by .swift-format: rewrite in place, or check (CI).
 format:
@@ -56,4 +61,4 @@ measure-build:
 	scripts/measure-build.sh $(or $(REV),HEAD)
 
 clean:
-	rm -rf .build .build-dist Benchmarks/.build
+	rm -rf .build .build-dist Benchmarks/.build Examples/CustomGateway/.build

@@ -85,18 +85,17 @@ let package = Package(
             name: "engine-crash-harness", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStore"],
             swiftSettings: swiftSettings),
         .target(
-            name: "BeaconStrategies", dependencies: ["BeaconCore", "BeaconAlerting"],
-            path: "Strategies/BeaconStrategies", swiftSettings: swiftSettings),
+            name: "BeaconStrategies", dependencies: ["BeaconCore", "BeaconAlerting"], swiftSettings: swiftSettings),
         .target(
             name: "ExampleStrategyPlugin", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStrategies"],
-            path: "Strategies/Examples/ExamplePlugin", swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings),
         .target(
             name: "BeaconSimulator",
             dependencies: [
                 "BeaconCore", "BeaconWire",
                 .product(name: "Yams", package: "Yams"),
             ],
-            path: "Simulator/BeaconSimulator", swiftSettings: swiftSettings),
+            swiftSettings: swiftSettings),
         .target(
             name: "BeaconGateway",
             dependencies: [

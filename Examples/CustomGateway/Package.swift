@@ -4,11 +4,11 @@ import PackageDescription
 // An example of extending beacond without forking it: a package that depends on the beacond
 // library, adds its own alert strategy to the registry, and makes strategies from configuration.
 //
-//     swift run --package-path Strategies/Examples/CustomGateway
+//     swift run --package-path Examples/CustomGateway
 let package = Package(
     name: "CustomGateway",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(name: "beacond", path: "../../..")],
+    dependencies: [.package(name: "beacond", path: "../..")],
     targets: [
         .executableTarget(
             name: "CustomGateway",
