@@ -69,7 +69,7 @@ public func buildGateway(
             throw .state(path: path, message: "\(error)")
         }
     } else {
-        let memory = MemoryOutboxStore(outbox: outboxConfiguration)
+        let memory = InMemoryOutboxStore(outbox: outboxConfiguration)
         (store, outbox) = (memory, memory.outbox)
         logger.warning("no 'state:' file: alert state and undelivered events are kept in memory and lost on exit")
     }
