@@ -144,22 +144,6 @@ package struct SHA256Hasher: Sendable {
         (x >> n) | (x << (32 - n))
     }
 
-    /// One round (FIPS 180-4, 6.2.2 step 3) with the working variables passed in their current
-    /// roles: `d` becomes the new `e`, and `h` the new `a`.
-    @inline(__always)
-    private static func round(
-        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
-        _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ constantPlusWord: UInt32
-    ) {
-        let bigSigma1 = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
-        let choose = (e & f) ^ (~e & g)
-        let t1 = h &+ bigSigma1 &+ choose &+ constantPlusWord
-        let bigSigma0 = rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)
-        let majority = (a & b) ^ (a & c) ^ (b & c)
-        d &+= t1
-        h = t1 &+ bigSigma0 &+ majority
-    }
-
     /// Runs the compression function (FIPS 180-4, 6.2.2) over `count` consecutive 64-byte blocks
     /// at `blocks` (any alignment).
     private static func compress(_ state: inout State, blocks: UnsafeRawPointer, count: Int) {
@@ -180,16 +164,13 @@ package struct SHA256Hasher: Sendable {
                         w[t] = w[t &- 16] &+ sigma0 &+ w[t &- 7] &+ sigma1
                     }
                     var (a, b, c, d, e, f, g, h) = (h0, h1, h2, h3, h4, h5, h6, h7)
-                    // Eight rounds per pass, the variables' roles rotating instead of their values moving.
-                    for t in stride(from: 0, to: 64, by: 8) {
-                        round(a, b, c, &d, e, f, g, &h, k[t] &+ w[t])
-                        round(h, a, b, &c, d, e, f, &g, k[t &+ 1] &+ w[t &+ 1])
-                        round(g, h, a, &b, c, d, e, &f, k[t &+ 2] &+ w[t &+ 2])
-                        round(f, g, h, &a, b, c, d, &e, k[t &+ 3] &+ w[t &+ 3])
-                        round(e, f, g, &h, a, b, c, &d, k[t &+ 4] &+ w[t &+ 4])
-                        round(d, e, f, &g, h, a, b, &c, k[t &+ 5] &+ w[t &+ 5])
-                        round(c, d, e, &f, g, h, a, &b, k[t &+ 6] &+ w[t &+ 6])
-                        round(b, c, d, &e, f, g, h, &a, k[t &+ 7] &+ w[t &+ 7])
+                    for t in 0..<64 {
+                        let bigSigma1 = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
+                        let choose = (e & f) ^ (~e & g)
+                        let t1 = h &+ bigSigma1 &+ choose &+ k[t] &+ w[t]
+                        let bigSigma0 = rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)
+                        let majority = (a & b) ^ (a & c) ^ (b & c)
+                        (h, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ bigSigma0 &+ majority)
                     }
                     h0 &+= a
                     h1 &+= b

@@ -77,20 +77,23 @@ public final class Gateway: Sendable {
         self.remoteAlerts = remoteAlerts
         self.registry = registry
         self.clock = clock
+        // The source starts once the remote alert definitions have had their first check.
+        let firstCheck = remoteAlerts.map { _ in PipelineReply<Void>() }
+        let remoteService = remoteAlerts.map { remote in
+            RemoteAlertsService(
+                remote: remote, runner: runner, registry: registry, clock: clock, ready: firstCheck!, logger: logger)
+        }
         services = Self.makeServices(
-            sinks: sinks, outbox: outbox, observers: stateObservers,
-            pipeline: pipelineService, remote: remoteAlerts,
+            sinks: sinks, outbox: outbox, observers: stateObservers, pipeline: pipelineService, remote: remoteService,
             source: SourceService(
-                source: source, isLive: isLive, runner: runner, clock: clock,
-                ready: nil, lifecycle: lifecycle),
-            registry: registry, clock: clock, lifecycle: lifecycle, logger: logger)
+                source: source, isLive: isLive, runner: runner, clock: clock, ready: firstCheck, lifecycle: lifecycle),
+            lifecycle: lifecycle, logger: logger)
     }
 
     private static func makeServices(
         sinks: [(name: String, dispatcher: OutboxDispatcher)], outbox: any Outbox,
-        observers: [any BeaconStateObserver], pipeline: PipelineService, remote: RemoteAlertDefinitions?, source: SourceService,
-        registry: StrategyRegistry, clock: AnyTimestampClock, lifecycle: GatewayLifecycle,
-        logger: Logger
+        observers: [any BeaconStateObserver], pipeline: PipelineService, remote: RemoteAlertsService?,
+        source: SourceService, lifecycle: GatewayLifecycle, logger: Logger
     ) -> [ServiceGroupConfiguration.ServiceConfiguration] {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if !observers.isEmpty { services.append(.init(service: StateObserversService(observers: observers))) }
@@ -102,17 +105,7 @@ public final class Gateway: Sendable {
                 failureTerminationBehavior: .gracefullyShutdownGroup)
         }
         services.append(.init(service: pipeline, failureTerminationBehavior: .gracefullyShutdownGroup))
-        var source = source
-        if let remote {
-            let ready = PipelineReply<Void>()
-            source.ready = ready
-            services.append(
-                .init(
-                    service: RemoteAlertsService(
-                        remote: remote, runner: pipeline.runner, registry: registry,
-                        clock: clock, ready: ready, logger: logger),
-                    failureTerminationBehavior: .gracefullyShutdownGroup))
-        }
+        if let remote { services.append(.init(service: remote, failureTerminationBehavior: .gracefullyShutdownGroup)) }
         services.append(
             .init(
                 service: source, successTerminationBehavior: .gracefullyShutdownGroup,

@@ -11,7 +11,7 @@ struct SourceService: Service {
     let isLive: Bool
     let runner: PipelineRunner
     let clock: AnyTimestampClock
-    var ready: PipelineReply<Void>?
+    let ready: PipelineReply<Void>?
     let lifecycle: GatewayLifecycle
     /// How often a live source ticks the pipeline.
     var tick: Duration = .seconds(1)

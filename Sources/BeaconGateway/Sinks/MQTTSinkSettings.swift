@@ -64,18 +64,18 @@ public struct MQTTSinkSettings: SinkSettings {
     }
 
     /// The `mqtt` kind.
-    public static let kind = SinkKind(type: "mqtt", keys: Array(keys.dropFirst(2))) { node throws(ConfigurationError) in
+    public static let kind = SinkKind(type: "mqtt", keys: keys) { node throws(ConfigurationError) in
         try MQTTSinkSettings(node: node, timeout: try SinkKind.timeout(node, default: .seconds(10)))
     }
 
+    /// The keys of an entry besides `type` and `name` (``SinkKind`` checks them).
     static let keys = [
-        "type", "name", "host", "port", "gateway", "topic", "timeout", "username", "password", "tls",
+        "host", "port", "gateway", "topic", "timeout", "username", "password", "tls",
         "beacons", "status", "homeAssistant",
     ]
 
-    /// Reads the settings of an `mqtt` entry.
+    /// Reads the settings of an `mqtt` entry (its keys already checked by its kind).
     init(node: ConfigNode, timeout: Duration) throws(ConfigurationError) {
-        try node.checkKeys(allowed: Self.keys)
         let gateway = try node["gateway"]?.string() ?? SinkDefinition.hostName()
         guard !gateway.isEmpty, !gateway.contains(where: { "/+#".contains($0) }) else {
             throw (node["gateway"] ?? node).error(
