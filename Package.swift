@@ -3,10 +3,10 @@ import PackageDescription
 
 // beacond: BLE proximity beacons → ranging → alert strategies → alerts.
 //
-// Data flows one way: sources → BeaconWire (parse) → BeaconRanging → BeaconAlerting
-// (strategies, engine) → BeaconPipeline (the stages, owned by one task) → sinks. Core, Wire,
-// Ranging, Alerting, Strategies and Pipeline need no system library; BlueZ's headers are read by
-// BeaconBlueZ alone (nothing of libbluetooth is linked).
+// Data flows one way: sources → BeaconWire (parse) → BeaconRanging → BeaconStrategyKit
+// (strategies) → BeaconAlertEngine → BeaconPipeline (the stages, owned by one task) → sinks.
+// Core, Wire, Ranging, StrategyKit, Strategies, AlertEngine and Pipeline need no system library;
+// BlueZ's headers are read by BeaconBlueZ alone (nothing of libbluetooth is linked).
 
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
@@ -21,14 +21,18 @@ let package = Package(
         .library(name: "BeaconCore", targets: ["BeaconCore"]),
         .library(name: "BeaconWire", targets: ["BeaconWire"]),
         .library(name: "BeaconRanging", targets: ["BeaconRanging"]),
-        .library(name: "BeaconAlerting", targets: ["BeaconAlerting"]),
+        .library(name: "BeaconStrategyKit", targets: ["BeaconStrategyKit"]),
         .library(name: "BeaconStrategies", targets: ["BeaconStrategies"]),
+        .library(name: "BeaconStrategyPlugins", targets: ["BeaconStrategyPlugins"]),
+        .library(name: "BeaconAlertEngine", targets: ["BeaconAlertEngine"]),
         .library(name: "BeaconPipeline", targets: ["BeaconPipeline"]),
         .library(name: "BeaconSimulator", targets: ["BeaconSimulator"]),
         .library(name: "BeaconBlueZ", targets: ["BeaconBlueZ"]),
         .library(name: "BeaconGateway", targets: ["BeaconGateway"]),
-        // An example strategy plugin, loaded with `beacond --plugin` (and by BeaconAlertingTests).
+        // An example strategy plugin, loaded with `beacond --plugin` (and by BeaconStrategyPluginsTests).
         .library(name: "ExampleStrategyPlugin", type: .dynamic, targets: ["ExampleStrategyPlugin"]),
+        // The same contract in C, against beacond_plugin.h alone (loaded by BeaconStrategyPluginsTests).
+        .library(name: "ExampleCPlugin", type: .dynamic, targets: ["ExampleCPlugin"]),
         .executable(name: "beacond", targets: ["beacond"]),
     ],
     dependencies: [
@@ -53,10 +57,21 @@ let package = Package(
         // A header-only leaf: the processor's prefetch hint, for the ranging loop's batch path.
         .target(name: "CBeaconPrefetch"),
         .target(name: "BeaconRanging", dependencies: ["BeaconCore", "CBeaconPrefetch"], swiftSettings: swiftSettings),
-        .target(name: "BeaconAlerting", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
+        // The strategy contract: protocol, base class, parameters, registry, saved state.
+        .target(name: "BeaconStrategyKit", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "BeaconStrategies", dependencies: ["BeaconCore", "BeaconStrategyKit"], swiftSettings: swiftSettings),
+        // Strategies from shared libraries: the C interface (beacond_plugin.h) and both of its sides.
+        .target(name: "CBeacondPlugin"),
+        .target(
+            name: "BeaconStrategyPlugins", dependencies: ["BeaconCore", "BeaconStrategyKit", "CBeacondPlugin"],
+            swiftSettings: swiftSettings),
+        // The alert engine: firings and facts in, state changes and lifecycle events out.
+        .target(name: "BeaconAlertEngine", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
         // The stages after a source, and the one task that owns them: no NIO, HTTP, SQLite or radio.
         .target(
-            name: "BeaconPipeline", dependencies: ["BeaconCore", "BeaconWire", "BeaconRanging", "BeaconAlerting"],
+            name: "BeaconPipeline",
+            dependencies: ["BeaconCore", "BeaconWire", "BeaconRanging", "BeaconStrategyKit", "BeaconAlertEngine"],
             swiftSettings: swiftSettings),
         // Outgoing HTTP(S) on the platform's URL loading (libcurl on Linux): no TLS stack to build.
         // FoundationNetworking links libcurl itself, except when the Swift runtime is linked statically.
@@ -64,7 +79,7 @@ let package = Package(
             name: "BeaconHTTP", swiftSettings: swiftSettings,
             linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]),
         .target(
-            name: "BeaconSinks", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconHTTP"],
+            name: "BeaconSinks", dependencies: ["BeaconCore", "BeaconAlertEngine", "BeaconHTTP"],
             swiftSettings: swiftSettings),
         .systemLibrary(
             name: "CMosquitto",
@@ -77,18 +92,20 @@ let package = Package(
         .target(
             name: "BeaconStore",
             dependencies: [
-                "BeaconCore", "BeaconAlerting", "BeaconSinks",
+                "BeaconCore", "BeaconAlertEngine", "BeaconSinks",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),
         .executableTarget(
-            name: "engine-crash-harness", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStore"],
+            name: "engine-crash-harness", dependencies: ["BeaconCore", "BeaconAlertEngine", "BeaconStore"],
             swiftSettings: swiftSettings),
         .target(
-            name: "BeaconStrategies", dependencies: ["BeaconCore", "BeaconAlerting"], swiftSettings: swiftSettings),
-        .target(
-            name: "ExampleStrategyPlugin", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStrategies"],
+            name: "ExampleStrategyPlugin",
+            dependencies: [
+                "BeaconCore", "BeaconStrategyKit", "BeaconStrategies", "BeaconStrategyPlugins", "BeaconStrategyTestSupport",
+            ],
             swiftSettings: swiftSettings),
+        .target(name: "ExampleCPlugin", dependencies: ["CBeacondPlugin"]),
         .target(
             name: "BeaconSimulator",
             dependencies: [
@@ -99,8 +116,9 @@ let package = Package(
         .target(
             name: "BeaconGateway",
             dependencies: [
-                "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconAlerting", "BeaconPipeline",
-                "BeaconStrategies", "BeaconSimulator", "BeaconSinks", "BeaconStore", "BeaconMQTT",
+                "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit", "BeaconStrategies",
+                "BeaconStrategyPlugins", "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconSinks",
+                "BeaconStore", "BeaconMQTT",
                 "BeaconHTTP", .product(name: "Yams", package: "Yams"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
@@ -112,9 +130,9 @@ let package = Package(
         .executableTarget(
             name: "beacond",
             dependencies: [
-                "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconAlerting", "BeaconPipeline",
-                "BeaconStrategies",
-                "BeaconSimulator", "BeaconGateway", "CBeacondVersion",
+                "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit", "BeaconStrategies",
+                "BeaconStrategyPlugins", "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconGateway",
+                "CBeacondVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -126,6 +144,10 @@ let package = Package(
         .target(
             name: "BeaconTestSupport", dependencies: ["BeaconCore"], path: "Tests/BeaconTestSupport",
             exclude: ["config_server.py"], swiftSettings: swiftSettings),
+        // Scripted ranging cycles for strategy tests (kit and plugins).
+        .target(
+            name: "BeaconStrategyTestSupport", dependencies: ["BeaconCore", "BeaconStrategyKit"],
+            path: "Tests/BeaconStrategyTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "BeaconCoreTests", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconWireTests", dependencies: ["BeaconCore", "BeaconWire"],
@@ -137,19 +159,28 @@ let package = Package(
             name: "BeaconRangingTests", dependencies: ["BeaconCore", "BeaconRanging"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "BeaconAlertingTests", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconStrategies"],
+            name: "BeaconStrategyKitTests",
+            dependencies: ["BeaconCore", "BeaconStrategyKit", "BeaconStrategies", "BeaconStrategyTestSupport"],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "BeaconStrategyPluginsTests",
+            dependencies: [
+                "BeaconCore", "BeaconStrategyKit", "BeaconStrategies", "BeaconStrategyPlugins", "BeaconStrategyTestSupport",
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "BeaconAlertEngineTests", dependencies: ["BeaconCore", "BeaconAlertEngine"], swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconPipelineTests",
             dependencies: [
-                "BeaconCore", "BeaconAlerting", "BeaconPipeline",
+                "BeaconCore", "BeaconStrategyKit", "BeaconAlertEngine", "BeaconPipeline",
                 "BeaconStrategies", "BeaconTestSupport",
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconStoreTests",
             dependencies: [
-                "BeaconCore", "BeaconAlerting", "BeaconStore",
+                "BeaconCore", "BeaconAlertEngine", "BeaconStore",
                 "engine-crash-harness",
             ],
             swiftSettings: swiftSettings),
@@ -159,7 +190,7 @@ let package = Package(
         .testTarget(
             name: "BeaconSinksTests",
             dependencies: [
-                "BeaconCore", "BeaconAlerting", "BeaconSinks", "BeaconStore",
+                "BeaconCore", "BeaconAlertEngine", "BeaconSinks", "BeaconStore",
                 "BeaconTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),
@@ -169,7 +200,8 @@ let package = Package(
         .testTarget(
             name: "BeaconGatewayTests",
             dependencies: [
-                "BeaconGateway", "BeaconPipeline", "BeaconStore", "BeaconTestSupport", "BeaconSimulator", "BeaconHTTP",
+                "BeaconGateway", "BeaconStrategyKit", "BeaconAlertEngine", "BeaconPipeline", "BeaconStore",
+                "BeaconTestSupport", "BeaconSimulator", "BeaconHTTP",
             ],
             swiftSettings: swiftSettings),
     ]

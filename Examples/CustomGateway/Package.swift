@@ -14,7 +14,7 @@ let package = Package(
             name: "CustomGateway",
             dependencies: [
                 .product(name: "BeaconCore", package: "beacond"),
-                .product(name: "BeaconAlerting", package: "beacond"),
+                .product(name: "BeaconStrategyKit", package: "beacond"),
                 .product(name: "BeaconStrategies", package: "beacond"),
             ], swiftSettings: [.enableUpcomingFeature("ExistentialAny")])
     ]

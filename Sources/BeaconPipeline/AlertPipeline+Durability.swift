@@ -1,5 +1,6 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
+import BeaconStrategyKit
 
 /// The strategies' per-beacon state, saved with the engine's (see ``AlertPipeline``).
 extension AlertPipeline {
@@ -40,7 +41,7 @@ extension AlertPipeline {
     /// The strategies' changes since the last input, as store changes (none when the store does
     /// not keep them).
     func collectStrategyChanges() -> [AlertStateChange] {
-        guard transaction.keepsStrategyState else { return [] }
+        guard store.keepsStrategyState else { return [] }
         var changes = pendingStrategyChanges
         pendingStrategyChanges.removeAll()
         var entries: [StrategyStateEntry] = []
@@ -65,10 +66,10 @@ extension AlertPipeline {
     /// After a write the store refused: the engine and the strategies go back to what is stored
     /// (the input that failed is as if it never happened).
     func reloadAfterFailedCommit() {
-        guard let reloaded = try? AlertEngine(configuration: engine.configuration, store: transaction) else { return }
+        guard let reloaded = try? AlertEngine(configuration: engine.configuration, loadingFrom: store) else { return }
         engine = reloaded
         pendingStrategyChanges.removeAll()
-        guard transaction.keepsStrategyState,
+        guard store.keepsStrategyState,
             let fresh = try? Self.configure(alerts.map(\.definition), registry: registry, reusing: [])
         else { return }
         alerts = fresh

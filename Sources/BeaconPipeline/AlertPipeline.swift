@@ -1,6 +1,7 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
 import BeaconRanging
+import BeaconStrategyKit
 import BeaconWire
 
 /// The stages after a source, in order: decode packets (BeaconWire) → range beacons once per
@@ -29,8 +30,8 @@ public final class AlertPipeline {
     private var ranging: RangingLoop
     var engine: AlertEngine
     var alerts: [ConfiguredAlert]
-    /// The store, behind the transaction that holds each input's changes.
-    let transaction: InputTransaction
+    /// Where each input's changes are committed, in one transaction.
+    let store: any AlertStateStore
     let maxPending: Int
     /// Vendors' frames tried after the built-in ones.
     let layouts: [BeaconLayout]
@@ -51,7 +52,8 @@ public final class AlertPipeline {
     private var triggers: [AlertTrigger] = []
     /// A batch's sightings, handed to the ranging loop together (it overlaps their cache misses).
     private var batchSightings: [BeaconSighting] = []
-    private var emitted: [RoutedEvent] = []
+    /// What the engine did during the current input, committed when it ends.
+    private var output = AlertEngineOutput()
     private var captureSummary = CaptureSummary()
     /// What has been processed so far.
     public private(set) var statistics = PipelineStatistics()
@@ -78,7 +80,7 @@ public final class AlertPipeline {
         registry: StrategyRegistry, store: any AlertStateStore = InMemoryAlertStateStore()
     ) throws(PipelineError) {
         alerts = try Self.configure(definitions, registry: registry, reusing: [])
-        transaction = InputTransaction(store)
+        self.store = store
         self.layouts = layouts
         self.registry = registry
         self.maxPending = maxPending
@@ -96,7 +98,7 @@ public final class AlertPipeline {
         }
         do {
             let engineConfiguration = try AlertEngineConfiguration(rules: definitions.map(\.rule), maxPending: maxPending)
-            engine = try AlertEngine(configuration: engineConfiguration, store: transaction)
+            engine = try AlertEngine(configuration: engineConfiguration, loadingFrom: store)
         } catch {
             throw .engine("\(error)")
         }
@@ -118,11 +120,12 @@ public final class AlertPipeline {
         let replacement: AlertEngine
         do {
             let rules = try AlertEngineConfiguration(rules: definitions.map(\.rule), maxPending: maxPending)
-            replacement = try AlertEngine(configuration: rules, store: transaction)
+            // Between inputs everything is committed: the state carries over as it is stored.
+            replacement = AlertEngine(configuration: rules, state: engine.state)
         } catch {
             throw .engine("\(error)")
         }
-        if transaction.keepsStrategyState {
+        if store.keepsStrategyState {
             // A strategy made anew starts afresh, and a removed alert keeps nothing: their saved
             // state is stale.
             for alert in alerts where !configured.contains(where: { $0.definition.id == alert.definition.id }) {
@@ -220,7 +223,7 @@ public final class AlertPipeline {
     /// the pending alerts whose `cancelOn` names it are cancelled.
     public func post(_ fact: EngineFact, now: Timestamp, emit: (RoutedEvent) throws -> Void) throws {
         try catchUpEngine(to: now)
-        emitted += try engine.handle(fact, now: now)
+        output.append(engine.handle(fact, now: now))
         try finishInput(emit)
     }
 
@@ -242,12 +245,12 @@ public final class AlertPipeline {
     /// times they were scheduled for, not at the time of the next input.
     private func catchUpEngine(to time: Timestamp) throws {
         while let deadline = engine.nextDeadline, deadline <= time {
-            let before = emitted.count
-            emitted += try engine.advance(to: deadline)
+            let before = output.events.count
+            output.append(engine.advance(to: deadline))
             // A deadline that produced nothing and did not move would repeat forever.
-            if emitted.count == before, engine.nextDeadline == deadline { break }
+            if output.events.count == before, engine.nextDeadline == deadline { break }
         }
-        emitted += try engine.advance(to: time)
+        output.append(engine.advance(to: time))
     }
 
     /// The presence changes since the last call (when ``recordsPresence`` is on): beacons that
@@ -301,10 +304,10 @@ public final class AlertPipeline {
         let now = update.time
         try catchUpEngine(to: now)
         for event in update.regionEvents {
-            emitted += try engine.handle(event, now: now)
+            output.append(engine.handle(event, now: now))
         }
         for id in update.evicted {
-            emitted += try engine.handle(.beaconExit(id), now: now)
+            output.append(engine.handle(.beaconExit(id), now: now))
         }
         for alert in alerts {
             triggers.removeAll(keepingCapacity: true)
@@ -315,32 +318,37 @@ public final class AlertPipeline {
                 let firing = StrategyFiring(
                     alertID: alert.definition.id, beacon: trigger.beacon,
                     strategy: trigger.strategy, time: trigger.time)
-                emitted += try engine.fire(firing, now: now)
+                output.append(try engine.fire(firing, now: now))
             }
         }
-        emitted += try engine.advance(to: now) // what the firings made due at once
+        output.append(engine.advance(to: now)) // what the firings made due at once
     }
 
     /// Ends an input: writes its changes (engine, events, strategy state) in one transaction,
     /// then hands its events to `emit`.
     private func finishInput(_ emit: (RoutedEvent) throws -> Void) throws {
-        do {
-            try transaction.commit(adding: collectStrategyChanges())
-        } catch {
-            // Nothing of this input is stored: go back to what is.
-            emitted.removeAll(keepingCapacity: true)
-            reloadAfterFailedCommit()
-            throw PipelineError.engine("the state store refused the changes: \(error)")
+        output.changes += collectStrategyChanges()
+        if !output.isEmpty {
+            do {
+                try store.apply(output.changes, emitting: output.events)
+            } catch {
+                // Nothing of this input is stored: go back to what is.
+                output.changes.removeAll(keepingCapacity: true)
+                output.events.removeAll(keepingCapacity: true)
+                reloadAfterFailedCommit()
+                throw PipelineError.engine("the state store refused the changes: \(error)")
+            }
         }
+        output.changes.removeAll(keepingCapacity: true)
         try flush(emit)
     }
 
     private func flush(_ emit: (RoutedEvent) throws -> Void) throws {
-        guard !emitted.isEmpty else { return }
-        for routed in emitted {
+        guard !output.events.isEmpty else { return }
+        for routed in output.events {
             statistics.eventsByAlert["\(routed.event.alertID)/\(routed.event.kind.rawValue)", default: 0] += 1
             try emit(routed)
         }
-        emitted.removeAll(keepingCapacity: true)
+        output.events.removeAll(keepingCapacity: true)
     }
 }

@@ -1,5 +1,6 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
+import BeaconStrategyKit
 
 /// One alert as the pipeline runs it: which beacons, which strategy with which parameters, and
 /// the engine's rule (content and policy).

@@ -1,5 +1,6 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
+import BeaconStrategyKit
 
 /// What a running pipeline takes from its ``PipelineInbox``: each is one input, decided and
 /// stored (one transaction) before the next.

@@ -1,5 +1,6 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
+import BeaconStrategyKit
 import Synchronization
 
 /// The one owner of a running ``AlertPipeline``: a task that takes the pipeline's inputs —

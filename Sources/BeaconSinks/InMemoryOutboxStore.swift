@@ -1,4 +1,4 @@
-import BeaconAlerting
+import BeaconAlertEngine
 
 /// The engine's state and the sinks' outbox in memory, together — what a daemon without a
 /// `state:` file runs on: the same ordering as the SQLite store (`BeaconStore`), nothing survives

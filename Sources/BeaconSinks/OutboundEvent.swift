@@ -1,4 +1,4 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
 
 /// What a sink delivers: one alert event as its JSON line, with the key that identifies it across

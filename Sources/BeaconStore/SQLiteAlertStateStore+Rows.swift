@@ -1,4 +1,4 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
 import Foundation
 import GRDB

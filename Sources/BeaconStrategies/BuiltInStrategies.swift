@@ -1,5 +1,5 @@
-import BeaconAlerting
 import BeaconCore
+import BeaconStrategyKit
 
 /// The registrations of the stock strategies: their keys, parameters with defaults, and factories.
 public enum BuiltInStrategies {

@@ -1,5 +1,5 @@
-import BeaconAlerting
 import BeaconCore
+import BeaconStrategyKit
 
 /// Composition: the condition holds when all (``Mode/allOf``) or any (``Mode/anyOf``) of the
 /// children's conditions hold for the beacon at the same cycle. The children's own action

@@ -1,5 +1,5 @@
-import BeaconAlerting
 import BeaconCore
+import BeaconStrategyKit
 
 /// A wrapper that lets no new alert through for a beacon within ``period`` of its previous
 /// alert. A decision of the wrapped strategy made during the cooldown is dropped (the wrapped

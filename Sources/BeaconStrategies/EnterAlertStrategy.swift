@@ -1,5 +1,5 @@
-import BeaconAlerting
 import BeaconCore
+import BeaconStrategyKit
 
 /// Arrival: fires at the first cycle a beacon is seen after being unseen for at least
 /// ``Configuration/absence`` (a beacon never seen before counts as arriving).

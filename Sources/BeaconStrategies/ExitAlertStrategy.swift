@@ -1,5 +1,5 @@
-import BeaconAlerting
 import BeaconCore
+import BeaconStrategyKit
 
 /// Departure: fires at the first cycle a beacon has been unseen for at least
 /// ``Configuration/away`` — whether it is still in the ranging update (missed-scan grace) or

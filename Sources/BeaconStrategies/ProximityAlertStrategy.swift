@@ -1,5 +1,5 @@
-import BeaconAlerting
 import BeaconCore
+import BeaconStrategyKit
 
 /// Closeness: fires once a beacon has been seen at or closer than ``Configuration/proximity``
 /// for ``Configuration/cycles`` consecutive cycles. A cycle unseen or farther breaks the run (and

@@ -1,5 +1,5 @@
-import BeaconAlerting
 import BeaconCore
+import BeaconStrategyKit
 
 /// Signal strength: fires once a beacon's filtered RSSI has been at least
 /// ``Configuration/threshold`` dBm for ``Configuration/cycles`` consecutive seen cycles. A cycle

@@ -1,5 +1,5 @@
-import BeaconAlerting
 import BeaconCore
+import BeaconStrategyKit
 
 /// Region entry or exit: fires for a beacon at the cycle in which the ranging loop reports that
 /// it entered (or left) the region ``region`` — every time it does. The region's membership and

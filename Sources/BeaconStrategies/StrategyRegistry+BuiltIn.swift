@@ -1,4 +1,4 @@
-import BeaconAlerting
+import BeaconStrategyKit
 
 extension StrategyRegistry {
     /// A registry holding the stock strategies (`time`, `proximity`, `enter`, `exit`, `rssi`,

@@ -1,5 +1,5 @@
-import BeaconAlerting
 import BeaconCore
+import BeaconStrategyKit
 
 /// Dwell time: fires once a beacon has been present continuously for ``Configuration/dwell``.
 ///

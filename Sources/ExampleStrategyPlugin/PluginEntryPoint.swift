@@ -1,4 +1,5 @@
-import BeaconAlerting
+import BeaconStrategyKit
+import BeaconStrategyPlugins
 
 /// The plugin's entry point: `beacond --plugin libExampleStrategyPlugin.so` finds it with
 /// `dlsym` and calls it with its ABI version and a registrar.

@@ -1,6 +1,6 @@
-import BeaconAlerting
 import BeaconCore
 import BeaconStrategies
+import BeaconStrategyKit
 
 /// An example of a plugin strategy assembled from stock parts: an exit alert that stays quiet
 /// for `period` after each alert (exit wrapped in a cooldown).

@@ -1,5 +1,5 @@
-import BeaconAlerting
 import BeaconCore
+import BeaconStrategyKit
 
 /// An example plugin strategy: fires once a beacon has been seen in `count` cycles of a visit
 /// (not necessarily consecutive); a beacon unseen for `maxTimeBeforeReset` starts over.

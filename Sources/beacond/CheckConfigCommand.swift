@@ -1,7 +1,8 @@
 import ArgumentParser
-import BeaconAlerting
 import BeaconGateway
 import BeaconStrategies
+import BeaconStrategyKit
+import BeaconStrategyPlugins
 
 /// `beacond check-config FILE`: validates a gateway configuration without starting anything.
 struct CheckConfigCommand: ParsableCommand {

@@ -1,10 +1,12 @@
 import ArgumentParser
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
 import BeaconGateway
 import BeaconPipeline
 import BeaconSimulator
 import BeaconStrategies
+import BeaconStrategyKit
+import BeaconStrategyPlugins
 
 /// `beacond replay CAPTURE… --config FILE`: runs captures through ranging, the configured
 /// strategies and the alert engine on capture time, printing alert events as JSON lines.

@@ -1,8 +1,9 @@
 import ArgumentParser
-import BeaconAlerting
 import BeaconBlueZ
 import BeaconGateway
 import BeaconStrategies
+import BeaconStrategyKit
+import BeaconStrategyPlugins
 import Foundation
 import Logging
 import ServiceLifecycle

@@ -1,10 +1,12 @@
 import ArgumentParser
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
 import BeaconGateway
 import BeaconPipeline
 import BeaconSimulator
 import BeaconStrategies
+import BeaconStrategyKit
+import BeaconStrategyPlugins
 import Foundation
 import Synchronization
 

@@ -1,6 +1,7 @@
 import ArgumentParser
-import BeaconAlerting
 import BeaconStrategies
+import BeaconStrategyKit
+import BeaconStrategyPlugins
 
 /// `beacond strategies`: lists every strategy key configuration may use, with its parameters,
 /// their types, defaults and documentation — the stock strategies plus those of `--plugin`s.

@@ -1,4 +1,4 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
 
 /// The scripted engine run the crash test replays: firings, deliveries, a repeating series, a
@@ -42,7 +42,7 @@ enum CrashScript {
         .advance(at("2025-01-06T13:00:00Z")),
     ]
 
-    static func run(_ step: Step, on engine: inout AlertEngine) throws -> [RoutedEvent] {
+    static func run(_ step: Step, on engine: inout StoredAlertEngine) throws -> [RoutedEvent] {
         switch step {
         case .fire(let alertID, let beacon, let time):
             try engine.fire(StrategyFiring(alertID: alertID, beacon: beacon, strategy: "time", time: time), now: time)

@@ -6,7 +6,7 @@
 //   engine-crash-harness --db state.sqlite --log events.jsonl --progress progress.txt [--kill-after N]
 //
 // Exit status: 0 when the script is complete ("done" on stdout), 2 on bad arguments, 1 on failure.
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
 import BeaconStore
 import Foundation
@@ -30,7 +30,7 @@ let killAfter = option("--kill-after").flatMap(Int.init)
 
 do {
     let store = try SQLiteAlertStateStore(path: dbPath)
-    var engine = try AlertEngine(configuration: try CrashScript.configuration(), store: store)
+    var engine = try StoredAlertEngine(configuration: try CrashScript.configuration(), store: store)
     let done =
         (try? String(contentsOfFile: progressPath, encoding: .utf8)).flatMap {
             Int($0.trimmingCharacters(in: .whitespacesAndNewlines))

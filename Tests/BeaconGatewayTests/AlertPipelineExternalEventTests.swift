@@ -1,7 +1,8 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
 import BeaconGateway
 import BeaconPipeline
+import BeaconStrategyKit
 import Foundation
 import Testing
 

@@ -1,6 +1,7 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
 import BeaconStore
+import BeaconStrategyKit
 import BeaconTestSupport
 import Foundation
 import Testing

@@ -1,8 +1,9 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
 import BeaconGateway
 import BeaconPipeline
 import BeaconStrategies
+import BeaconStrategyKit
 import BeaconWire
 import Testing
 

@@ -1,7 +1,7 @@
-import BeaconAlerting
 import BeaconCore
 import BeaconGateway
 import BeaconPipeline
+import BeaconStrategyKit
 import BeaconTestSupport
 import Foundation
 import Testing

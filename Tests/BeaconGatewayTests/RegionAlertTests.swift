@@ -1,9 +1,9 @@
-import BeaconAlerting
 import BeaconCore
 import BeaconGateway
 import BeaconPipeline
 import BeaconRanging
 import BeaconStrategies
+import BeaconStrategyKit
 import Foundation
 import Testing
 

@@ -1,9 +1,10 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
 import BeaconGateway
 import BeaconPipeline
 import BeaconSimulator
 import BeaconStrategies
+import BeaconStrategyKit
 import BeaconTestSupport
 import Foundation
 import Testing

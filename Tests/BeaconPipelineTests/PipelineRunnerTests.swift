@@ -1,7 +1,8 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
 import BeaconPipeline
 import BeaconStrategies
+import BeaconStrategyKit
 import Testing
 
 @Suite("PipelineRunner: the one owner of a pipeline")

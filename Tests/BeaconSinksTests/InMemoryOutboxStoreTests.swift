@@ -1,4 +1,4 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
 import BeaconSinks
 import Foundation

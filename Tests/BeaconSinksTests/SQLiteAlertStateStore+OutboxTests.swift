@@ -1,4 +1,4 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
 import BeaconSinks
 import BeaconStore
@@ -12,13 +12,13 @@ struct SQLiteAlertStateStoreOutboxTests {
     static let firedAt = Timestamp(rfc3339: "2025-01-06T09:00:00Z")!
     static let outbox = OutboxConfiguration(sinks: ["file", "hook"], maxBacklog: 3)
 
-    static func engine(_ store: SQLiteAlertStateStore) throws -> AlertEngine {
+    static func engine(_ store: SQLiteAlertStateStore) throws -> StoredAlertEngine {
         let rule = AlertRule(
             id: "welcome", content: AlertContent(title: "Welcome"), policy: try AlertPolicy(delay: .seconds(600)))
-        return try AlertEngine(configuration: try AlertEngineConfiguration(rules: [rule]), store: store)
+        return try StoredAlertEngine(configuration: try AlertEngineConfiguration(rules: [rule]), store: store)
     }
 
-    static func fire(_ engine: inout AlertEngine) throws -> [RoutedEvent] {
+    static func fire(_ engine: inout StoredAlertEngine) throws -> [RoutedEvent] {
         try engine.fire(StrategyFiring(alertID: "welcome", beacon: beacon, strategy: "time", time: firedAt), now: firedAt)
     }
 

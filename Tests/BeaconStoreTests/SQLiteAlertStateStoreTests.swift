@@ -1,4 +1,4 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
 import BeaconStore
 import Foundation
@@ -101,14 +101,14 @@ struct SQLiteAlertStateStoreTests {
         ])
         let t0 = Timestamp(rfc3339: "2025-01-06T09:00:00Z")!
         do {
-            var engine = try AlertEngine(configuration: configuration, store: try SQLiteAlertStateStore(path: path))
+            var engine = try StoredAlertEngine(configuration: configuration, store: try SQLiteAlertStateStore(path: path))
             _ = try engine.fire(StrategyFiring(alertID: "a", beacon: Self.beacons[2], strategy: "time", time: t0), now: t0)
         }
-        var second = try AlertEngine(configuration: configuration, store: try SQLiteAlertStateStore(path: path))
+        var second = try StoredAlertEngine(configuration: configuration, store: try SQLiteAlertStateStore(path: path))
         let events = try second.advance(to: Timestamp(rfc3339: "2025-01-06T09:10:00Z")!)
         #expect(events.map(\.event.kind) == [.delivered, .created])
         #expect(events.first?.event.beacon == Self.beacons[2])
-        var third = try AlertEngine(configuration: configuration, store: try SQLiteAlertStateStore(path: path))
+        var third = try StoredAlertEngine(configuration: configuration, store: try SQLiteAlertStateStore(path: path))
         #expect(try third.advance(to: Timestamp(rfc3339: "2025-01-06T09:10:00Z")!).isEmpty)
         #expect(third.nextDeadline == Timestamp(rfc3339: "2025-01-06T10:10:00Z"))
     }

@@ -1,4 +1,4 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
 
 /// The alert engine per alert (not a per-packet path: it runs once per strategy firing): an
@@ -10,7 +10,7 @@ enum AlertEngineBenchmarks {
         let beacons = (0..<n).map { BeaconID.iBeacon(uuidHigh: 1, uuidLow: 2, major: 1, minor: UInt16($0)) }
         var sink = 0
         let immediate = try Bench.measure("engine: immediate firing (created + delivered)", items: n, unit: "alerts") {
-            var engine = try AlertEngine(
+            var engine = try StoredAlertEngine(
                 configuration: try AlertEngineConfiguration(rules: [AlertRule(id: "a")]),
                 store: InMemoryAlertStateStore())
             for (i, beacon) in beacons.enumerated() {
@@ -23,7 +23,7 @@ enum AlertEngineBenchmarks {
             try Bench.measure("engine: delayed firing, delivered by advance (\(pending) pending)", items: pending, unit: "alerts")
             {
                 let rule = AlertRule(id: "a", policy: try AlertPolicy(delay: .seconds(3600)))
-                var engine = try AlertEngine(
+                var engine = try StoredAlertEngine(
                     configuration: try AlertEngineConfiguration(rules: [rule], maxPending: pending),
                     store: InMemoryAlertStateStore())
                 for beacon in beacons.prefix(pending) {

@@ -1,8 +1,8 @@
-import BeaconAlerting
 import BeaconCore
 import BeaconGateway
 import BeaconSimulator
 import BeaconStrategies
+import BeaconStrategyKit
 
 #if canImport(Glibc)
 import BeaconPipeline

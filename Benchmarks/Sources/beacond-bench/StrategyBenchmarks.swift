@@ -1,6 +1,6 @@
-import BeaconAlerting
 import BeaconCore
 import BeaconStrategies
+import BeaconStrategyKit
 
 /// Strategy evaluation cost: 100,000 beacons per cycle under TimeAlertStrategy, in steady state
 /// (every beacon already tracked; the measured cycles cross the 60 s dwell, so one of them fires

@@ -1,6 +1,7 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
 import BeaconPipeline
+import BeaconStrategyKit
 
 /// One alert from the configuration file's `alerts:` list: which beacons, which strategy with
 /// which parameters, and what to say.

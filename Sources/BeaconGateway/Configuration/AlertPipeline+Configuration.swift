@@ -1,6 +1,7 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconPipeline
 import BeaconRanging
+import BeaconStrategyKit
 
 extension AlertPipeline {
     /// Builds the pipeline a configuration file describes: its alerts, ranging (unless

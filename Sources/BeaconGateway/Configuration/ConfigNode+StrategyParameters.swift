@@ -1,4 +1,4 @@
-import BeaconAlerting
+import BeaconStrategyKit
 import Yams
 
 extension ConfigNode {

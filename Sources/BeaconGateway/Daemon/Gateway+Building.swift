@@ -1,4 +1,4 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconBlueZ
 import BeaconCore
 import BeaconMQTT
@@ -7,6 +7,7 @@ import BeaconSimulator
 import BeaconSinks
 import BeaconStore
 import BeaconStrategies
+import BeaconStrategyKit
 import Logging
 
 /// Builds the daemon from its configuration: the source, the state store (SQLite with an outbox

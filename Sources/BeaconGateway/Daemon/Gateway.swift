@@ -1,7 +1,8 @@
-import BeaconAlerting
+import BeaconAlertEngine
 import BeaconCore
 import BeaconPipeline
 import BeaconSinks
+import BeaconStrategyKit
 import Logging
 import ServiceLifecycle
 import Synchronization

@@ -1,8 +1,8 @@
-import BeaconAlerting
 import BeaconPipeline
 import BeaconRanging
 import BeaconSimulator
 import BeaconStrategies
+import BeaconStrategyKit
 import Foundation
 
 /// Validates a configuration file the way `beacond run` would use it, without opening the

@@ -1,5 +1,5 @@
-import BeaconAlerting
 import BeaconPipeline
+import BeaconStrategyKit
 import ServiceLifecycle
 import Synchronization
 

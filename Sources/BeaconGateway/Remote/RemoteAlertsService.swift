@@ -1,6 +1,6 @@
-import BeaconAlerting
 import BeaconCore
 import BeaconPipeline
+import BeaconStrategyKit
 import Logging
 import ServiceLifecycle
 

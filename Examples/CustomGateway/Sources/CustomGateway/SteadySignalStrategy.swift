@@ -1,5 +1,5 @@
-import BeaconAlerting
 import BeaconCore
+import BeaconStrategyKit
 
 /// A custom strategy: fires once a beacon's filtered RSSI has stayed within `tolerance` dB of
 /// its level for `duration` — the tag has been put down and is not moving (a parcel left on a

@@ -1,6 +1,6 @@
-import BeaconAlerting
 import BeaconCore
 import BeaconStrategies
+import BeaconStrategyKit
 
 // 1. The stock strategies plus ours.
 var registry = StrategyRegistry.builtIn()

@@ -1,0 +1,39 @@
+import BeaconCore
+
+/// One engine step in progress: the state, the changes made to it and the events to emit once
+/// the caller has stored them.
+struct EngineStep {
+    let configuration: AlertEngineConfiguration
+    var state: AlertEngineState
+    var changes: [AlertStateChange] = []
+    var events: [RoutedEvent] = []
+
+    init(configuration: AlertEngineConfiguration, state: AlertEngineState) {
+        self.configuration = configuration
+        self.state = state
+    }
+
+    mutating func record(_ change: AlertStateChange) {
+        switch change {
+        case .putPending, .removePending, .putHistory:
+            break
+        case .putStrategyState, .removeStrategyState, .removeStrategyStates, .putStrategyClock:
+            preconditionFailure("the engine records no strategy state: the pipeline saves it")
+        }
+        state.apply(change)
+        changes.append(change)
+    }
+
+    func history(_ key: AlertKey) -> AlertHistory { state.history[key] ?? AlertHistory(key: key) }
+
+    /// Appends an event about `key`, routed by `rule`'s callbacks (no rule: no destination).
+    mutating func emit(
+        _ kind: AlertEvent.Kind, key: AlertKey, strategy: String, rule: AlertRule?, now: Timestamp,
+        scheduledFor: Timestamp?, messages: [String] = []
+    ) {
+        let event = AlertEvent(
+            kind: kind, alertID: key.alertID, beacon: key.beacon, strategy: strategy, time: now,
+            scheduledFor: scheduledFor, content: rule?.content ?? AlertContent(), messages: messages)
+        events.append(RoutedEvent(event: event, destination: rule?.policy.callbacks.destination(for: kind)))
+    }
+}

@@ -1,0 +1,64 @@
+import BeaconCore
+
+/// An ``AlertEngine`` bound to its store, committing each output as soon as it is made: for a
+/// caller with nothing else to write in the same transaction (a service running the engine
+/// alone, the crash harness, tests). The pipeline does not use it: it gathers the engine's
+/// outputs and the strategies' state into one transaction per input.
+///
+/// Each call returns the events only once their changes are stored. If the store refuses a
+/// batch, the call throws ``AlertEngineError/storeFailed(_:)`` and the engine goes back to what
+/// is stored, so nothing of the refused step is kept.
+public struct StoredAlertEngine: Sendable {
+    /// The engine; its state mirrors the store's.
+    public private(set) var engine: AlertEngine
+    /// Where each output is committed.
+    public let store: any AlertStateStore
+
+    /// Creates an engine on the state `store` holds.
+    public init(configuration: AlertEngineConfiguration, store: any AlertStateStore) throws(AlertEngineError) {
+        self.engine = try AlertEngine(configuration: configuration, loadingFrom: store)
+        self.store = store
+    }
+
+    /// The rules and the pending cap.
+    public var configuration: AlertEngineConfiguration { engine.configuration }
+    /// The current (stored) state.
+    public var state: AlertEngineState { engine.state }
+    /// See ``AlertEngine/nextDeadline``.
+    public var nextDeadline: Timestamp? { engine.nextDeadline }
+    /// See ``AlertEngine/pending``.
+    public var pending: [PendingAlert] { engine.pending }
+
+    /// See ``AlertEngine/fire(_:now:)``; returns the events once stored.
+    public mutating func fire(_ firing: StrategyFiring, now: Timestamp) throws(AlertEngineError) -> [RoutedEvent] {
+        let output = try engine.fire(firing, now: now)
+        return try commit(output)
+    }
+
+    /// See ``AlertEngine/handle(_:now:)-(EngineFact,_)``; returns the events once stored.
+    public mutating func handle(_ fact: EngineFact, now: Timestamp) throws(AlertEngineError) -> [RoutedEvent] {
+        try commit(engine.handle(fact, now: now))
+    }
+
+    /// See ``AlertEngine/handle(_:now:)-(RegionEvent,_)``; returns the events once stored.
+    public mutating func handle(_ event: RegionEvent, now: Timestamp) throws(AlertEngineError) -> [RoutedEvent] {
+        try commit(engine.handle(event, now: now))
+    }
+
+    /// See ``AlertEngine/advance(to:)``; returns the events once stored.
+    public mutating func advance(to now: Timestamp) throws(AlertEngineError) -> [RoutedEvent] {
+        try commit(engine.advance(to: now))
+    }
+
+    private mutating func commit(_ output: AlertEngineOutput) throws(AlertEngineError) -> [RoutedEvent] {
+        do {
+            return try store.commit(output)
+        } catch {
+            // Back to what is stored: the refused step leaves nothing behind.
+            if let reloaded = try? AlertEngine(configuration: engine.configuration, loadingFrom: store) {
+                engine = reloaded
+            }
+            throw .storeFailed(String(describing: error))
+        }
+    }
+}
