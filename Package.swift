@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "BeaconStrategyPlugins", targets: ["BeaconStrategyPlugins"]),
         .library(name: "BeaconAlertEngine", targets: ["BeaconAlertEngine"]),
         .library(name: "BeaconPipeline", targets: ["BeaconPipeline"]),
+        .library(name: "BeaconConfiguration", targets: ["BeaconConfiguration"]),
         .library(name: "BeaconSimulator", targets: ["BeaconSimulator"]),
         .library(name: "BeaconBlueZ", targets: ["BeaconBlueZ"]),
         .library(name: "BeaconGateway", targets: ["BeaconGateway"]),
@@ -106,12 +107,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .target(name: "ExampleCPlugin", dependencies: ["CBeacondPlugin"]),
+        // The one YAML reader: configuration and scenarios, errors at file:line:column.
+        .target(
+            name: "BeaconConfiguration", dependencies: ["BeaconCore", .product(name: "Yams", package: "Yams")],
+            swiftSettings: swiftSettings),
         .target(
             name: "BeaconSimulator",
-            dependencies: [
-                "BeaconCore", "BeaconWire",
-                .product(name: "Yams", package: "Yams"),
-            ],
+            dependencies: ["BeaconCore", "BeaconWire", "BeaconConfiguration"],
             swiftSettings: swiftSettings),
         .target(
             name: "BeaconGateway",
@@ -119,7 +121,7 @@ let package = Package(
                 "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit", "BeaconStrategies",
                 "BeaconStrategyPlugins", "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconSinks",
                 "BeaconStore", "BeaconMQTT",
-                "BeaconHTTP", .product(name: "Yams", package: "Yams"),
+                "BeaconHTTP", "BeaconConfiguration",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
@@ -195,12 +197,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "BeaconSimulatorTests", dependencies: ["BeaconCore", "BeaconWire", "BeaconSimulator"],
+            name: "BeaconSimulatorTests", dependencies: ["BeaconCore", "BeaconWire", "BeaconConfiguration", "BeaconSimulator"],
             exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconGatewayTests",
             dependencies: [
-                "BeaconGateway", "BeaconStrategyKit", "BeaconAlertEngine", "BeaconPipeline", "BeaconStore",
+                "BeaconGateway", "BeaconConfiguration", "BeaconStrategyKit", "BeaconAlertEngine", "BeaconPipeline", "BeaconStore",
                 "BeaconTestSupport", "BeaconSimulator", "BeaconHTTP",
             ],
             swiftSettings: swiftSettings),

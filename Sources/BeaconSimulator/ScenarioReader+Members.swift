@@ -1,6 +1,6 @@
+import BeaconConfiguration
 import BeaconCore
 import FoundationEssentials
-import Yams
 
 extension ScenarioReader {
     static let waypointKeys = ["at", "dwell"]
@@ -11,23 +11,23 @@ extension ScenarioReader {
     static let tlmKeys = ["battery_mv", "drain_mv_per_day", "temperature", "every"]
 
     /// Reads one `walkers:` entry, expanded to `count` members (named `name-1` … when count > 1).
-    func readWalkers(_ field: YAMLField, random: inout SplitMix64) throws -> (String, [Walker]) {
+    func readWalkers(_ field: ConfigNode, random: inout SplitMix64) throws(ConfigurationError) -> (String, [Walker]) {
         let map = try field.mapping("a walker", allowed: Self.walkerKeys)
         let name = try map.required("name").string()
-        let count = try map.optional("count")?.int(in: 1...1_000_000, "a count from 1 to 1000000") ?? 1
-        let stagger = try map.optional("stagger")?.duration() ?? .zero
-        let spread = try map.optional("spread")?.double(in: 0...1000, "a distance in metres ≥ 0") ?? 0
-        let speed = try map.optional("speed")?.double(in: 0.001...100, "a speed in m/s, greater than 0") ?? 1.2
-        let defaultDwell = try map.optional("dwell")?.duration() ?? .zero
-        let start = try map.optional("start")?.duration() ?? .zero
-        let repeats = try map.optional("repeat")?.bool() ?? false
+        let count = try map["count"]?.integer(in: 1...1_000_000, "a count from 1 to 1000000") ?? 1
+        let stagger = try map["stagger"]?.duration() ?? .zero
+        let spread = try map["spread"]?.number(in: 0...1000, "a distance in metres ≥ 0") ?? 0
+        let speed = try map["speed"]?.number(in: 0.001...100, "a speed in m/s, greater than 0") ?? 1.2
+        let defaultDwell = try map["dwell"]?.duration() ?? .zero
+        let start = try map["start"]?.duration() ?? .zero
+        let repeats = try map["repeat"]?.bool() ?? false
         let waypointField = try map.required("waypoints")
-        let waypoints = try waypointField.sequence("waypoints").map { point -> Walker.Waypoint in
-            if case .mapping = point.node {
+        let waypoints = try waypointField.sequence(of: "waypoints").map { point throws(ConfigurationError) -> Walker.Waypoint in
+            if point.isMapping {
                 let stop = try point.mapping("a waypoint", allowed: Self.waypointKeys)
                 return Walker.Waypoint(
                     try stop.required("at").vector(),
-                    dwell: try stop.optional("dwell")?.duration() ?? defaultDwell)
+                    dwell: try stop["dwell"]?.duration() ?? defaultDwell)
             }
             return Walker.Waypoint(try point.vector(), dwell: defaultDwell)
         }
@@ -51,32 +51,30 @@ extension ScenarioReader {
 
     /// Reads one `beacons:` entry, expanded to `count` members whose last identity number counts up.
     func readBeacons(
-        _ field: YAMLField, firstIndex: Int, walkerGroups: [String: Range<Int>],
+        _ field: ConfigNode, firstIndex: Int, walkerGroups: [String: Range<Int>],
         random: inout SplitMix64
-    ) throws -> [BeaconSpec] {
+    ) throws(ConfigurationError) -> [BeaconSpec] {
         let map = try field.mapping("a beacon", allowed: Self.beaconKeys)
         let name = try map.required("name").string()
         let identity = try readIdentity(map)
-        let telemetry = try map.optional("eddystone").flatMap { eddystone -> BeaconSpec.Telemetry? in
+        let telemetry = try map["eddystone"].flatMap { eddystone throws(ConfigurationError) -> BeaconSpec.Telemetry? in
             let eddy = try eddystone.mapping("eddystone", allowed: Self.eddystoneKeys)
-            return try eddy.optional("tlm").map(readTelemetry)
+            return try eddy["tlm"].map(readTelemetry)
         }
-        let measuredPower = try map.optional("measured_power")?.int(in: -127...20, "an RSSI at 1 m in dBm, e.g. -59") ?? -59
-        let interval = try map.optional("interval")?.duration() ?? .seconds(1)
-        if let f = map.optional("interval"), interval < .milliseconds(20) || interval > .seconds(10_486) {
+        let measuredPower = try map["measured_power"]?.integer(in: -127...20, "an RSSI at 1 m in dBm, e.g. -59") ?? -59
+        let interval = try map["interval"]?.duration() ?? .seconds(1)
+        if let f = map["interval"], interval < .milliseconds(20) || interval > .seconds(10_486) {
             throw f.invalid("an advertising interval from 20ms to 10485s")
         }
         let placements = ["position", "area", "carried_by"].filter(map.has)
         guard placements.count == 1 else {
             if placements.isEmpty {
-                throw ScenarioError.missingField(
-                    file: file, line: field.line, key: "position, area or carried_by",
-                    context: "beacon '\(name)'")
+                throw field.error("missing 'position, area or carried_by' in beacon '\(name)'; add one")
             }
-            throw map.optional(placements[1])!.invalid("only one of position, area or carried_by")
+            throw map[placements[1]]!.invalid("only one of position, area or carried_by")
         }
         var carriers: Range<Int>?
-        if let carrier = map.optional("carried_by") {
+        if let carrier = map["carried_by"] {
             let walkerName = try carrier.string()
             guard let group = walkerGroups[walkerName] else {
                 throw carrier.invalid(
@@ -84,25 +82,25 @@ extension ScenarioReader {
             }
             carriers = group
         }
-        let countField = map.optional("count")
-        let count = try countField?.int(in: 1...1_000_000, "a count from 1 to 1000000") ?? carriers?.count ?? 1
+        let countField = map["count"]
+        let count = try countField?.integer(in: 1...1_000_000, "a count from 1 to 1000000") ?? carriers?.count ?? 1
         if let carriers, count != carriers.count {
             throw (countField ?? field).invalid(
                 "a count equal to the walker group's count (\(carriers.count)), one beacon per walker")
         }
         var address: BluetoothAddress?
-        if let f = map.optional("address") {
-            guard count == 1, let text = f.scalarText(), let value = BluetoothAddress(text) else {
+        if let f = map["address"] {
+            guard count == 1, let text = f.scalarText, let value = BluetoothAddress(text) else {
                 throw f.invalid("an address aa:bb:cc:dd:ee:ff (for a single beacon)")
             }
             address = value
         }
         var area: (Vector3, Vector3)?
-        if let f = map.optional("area") {
+        if let f = map["area"] {
             let box = try f.mapping("area", allowed: Self.areaKeys)
             area = (try box.required("min").vector(), try box.required("max").vector())
         }
-        let fixed = try map.optional("position")?.vector()
+        let fixed = try map["position"]?.vector()
         var members: [BeaconSpec] = []
         for index in 0..<count {
             let placement: BeaconSpec.Placement
@@ -126,15 +124,13 @@ extension ScenarioReader {
         return members
     }
 
-    func readIdentity(_ map: YAMLMapping) throws -> BeaconIdentity {
+    func readIdentity(_ map: ConfigNode) throws(ConfigurationError) -> BeaconIdentity {
         let kinds = ["ibeacon", "altbeacon", "eddystone"].filter(map.has)
         guard kinds.count == 1 else {
             if kinds.isEmpty {
-                throw ScenarioError.missingField(
-                    file: file, line: map.field.line, key: "ibeacon, altbeacon or eddystone",
-                    context: map.context)
+                throw map.error("missing 'ibeacon, altbeacon or eddystone' in a beacon; add one")
             }
-            throw map.optional(kinds[1])!.invalid("only one of ibeacon, altbeacon or eddystone")
+            throw map[kinds[1]]!.invalid("only one of ibeacon, altbeacon or eddystone")
         }
         switch kinds[0] {
         case "ibeacon":
@@ -147,7 +143,7 @@ extension ScenarioReader {
             return .altBeacon(
                 id1: try m.required("id1").uuid(), id2: try m.required("id2").uint16(),
                 id3: try m.required("id3").uint16(),
-                manufacturer: try m.optional("manufacturer")?.uint16() ?? 0x0118)
+                manufacturer: try m["manufacturer"]?.uint16() ?? 0x0118)
         default:
             let m = try map.required("eddystone").mapping("eddystone", allowed: Self.eddystoneKeys)
             return .eddystoneUID(
@@ -156,12 +152,12 @@ extension ScenarioReader {
         }
     }
 
-    func readTelemetry(_ field: YAMLField) throws -> BeaconSpec.Telemetry {
+    func readTelemetry(_ field: ConfigNode) throws(ConfigurationError) -> BeaconSpec.Telemetry {
         let m = try field.mapping("tlm", allowed: Self.tlmKeys)
         return BeaconSpec.Telemetry(
-            batteryMillivolts: try m.optional("battery_mv")?.int(in: 0...65_535, "millivolts from 0 to 65535") ?? 3000,
-            drainMillivoltsPerDay: try m.optional("drain_mv_per_day")?.double(in: 0...65_535, "millivolts per day ≥ 0") ?? 0,
-            temperature: try m.optional("temperature")?.double(in: -128...127, "°C from -128 to 127") ?? 20,
-            every: try m.optional("every")?.int(in: 1...1000, "an advertisement count from 1 to 1000") ?? 10)
+            batteryMillivolts: try m["battery_mv"]?.integer(in: 0...65_535, "millivolts from 0 to 65535") ?? 3000,
+            drainMillivoltsPerDay: try m["drain_mv_per_day"]?.number(in: 0...65_535, "millivolts per day ≥ 0") ?? 0,
+            temperature: try m["temperature"]?.number(in: -128...127, "°C from -128 to 127") ?? 20,
+            every: try m["every"]?.integer(in: 1...1000, "an advertisement count from 1 to 1000") ?? 10)
     }
 }

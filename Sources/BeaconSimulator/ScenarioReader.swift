@@ -1,12 +1,10 @@
+import BeaconConfiguration
 import BeaconCore
 import FoundationEssentials
-import Yams
 
 /// Reads a scenario's YAML tree into a ``Scenario``, expanding `count:` groups and checking
 /// every key, type and cross-reference.
 struct ScenarioReader {
-    let file: String
-
     static let topKeys = ["name", "start", "duration", "seed", "radio", "gateways", "beacons", "walkers"]
     static let radioKeys = [
         "path_loss_exponent", "shadowing_sigma", "fading", "rician_k", "packet_loss",
@@ -20,32 +18,32 @@ struct ScenarioReader {
     ]
     static let walkerKeys = ["name", "count", "stagger", "spread", "speed", "dwell", "start", "repeat", "waypoints"]
 
-    func read(_ root: YAMLField) throws -> Scenario {
+    func read(_ root: ConfigNode) throws(ConfigurationError) -> Scenario {
         let top = try root.mapping("the scenario", allowed: Self.topKeys)
-        let name = try top.optional("name")?.string() ?? "scenario"
-        let start = try top.optional("start")?.timestamp() ?? Timestamp(rfc3339: "2025-01-01T00:00:00Z")!
+        let name = try top["name"]?.string() ?? "scenario"
+        let start = try top["start"]?.timestamp() ?? Timestamp(rfc3339: "2025-01-01T00:00:00Z")!
         let duration = try top.required("duration").positiveDuration()
         let seedValue =
-            try top.optional("seed").map { field -> UInt64 in
-                guard let text = field.scalarText(), let value = UInt64(text) else {
+            try top["seed"].map { field throws(ConfigurationError) -> UInt64 in
+                guard let text = field.scalarText, let value = UInt64(text) else {
                     throw field.invalid("a non-negative integer seed")
                 }
                 return value
             } ?? 1
-        let radio = try top.optional("radio").map(readRadio) ?? RadioModel()
-        let gatewayFields = try top.required("gateways").sequence("gateways")
+        let radio = try top["radio"].map(readRadio) ?? RadioModel()
+        let gatewayFields = try top.required("gateways").sequence(of: "gateways")
         guard !gatewayFields.isEmpty else { throw try top.required("gateways").invalid("at least one gateway") }
         let gateways = try gatewayFields.map(readGateway)
         var walkerGroups: [String: Range<Int>] = [:]
         var walkers: [Walker] = []
         var layout = SplitMix64.derived(seed: seedValue, stream: 0x1A70)
-        for field in try top.optional("walkers")?.sequence("walkers") ?? [] {
+        for field in try top["walkers"]?.sequence(of: "walkers") ?? [] {
             let (groupName, members) = try readWalkers(field, random: &layout)
             walkerGroups[groupName] = walkers.count..<(walkers.count + members.count)
             walkers += members
         }
         var beacons: [BeaconSpec] = []
-        for field in try top.required("beacons").sequence("beacons") {
+        for field in try top.required("beacons").sequence(of: "beacons") {
             beacons += try readBeacons(field, firstIndex: beacons.count, walkerGroups: walkerGroups, random: &layout)
         }
         return Scenario(
@@ -53,46 +51,46 @@ struct ScenarioReader {
             gateways: gateways, beacons: beacons, walkers: walkers)
     }
 
-    func readRadio(_ field: YAMLField) throws -> RadioModel {
+    func readRadio(_ field: ConfigNode) throws(ConfigurationError) -> RadioModel {
         let map = try field.mapping("radio", allowed: Self.radioKeys)
         var radio = RadioModel()
-        if let f = map.optional("path_loss_exponent") {
-            radio.pathLossExponent = try f.double(in: 1...6, "a path-loss exponent from 1 to 6")
+        if let f = map["path_loss_exponent"] {
+            radio.pathLossExponent = try f.number(in: 1...6, "a path-loss exponent from 1 to 6")
         }
-        if let f = map.optional("shadowing_sigma") {
-            radio.shadowingSigma = try f.double(in: 0...20, "a standard deviation from 0 to 20 dB")
+        if let f = map["shadowing_sigma"] {
+            radio.shadowingSigma = try f.number(in: 0...20, "a standard deviation from 0 to 20 dB")
         }
-        if let f = map.optional("fading") {
-            switch f.scalarText() {
+        if let f = map["fading"] {
+            switch f.scalarText {
             case "none": radio.fading = .none
             case "rayleigh": radio.fading = .rayleigh
             case "rician":
-                let k = try map.optional("rician_k")?.double(in: 0...1000, "a Rician K factor ≥ 0 (linear)") ?? 6
+                let k = try map["rician_k"]?.number(in: 0...1000, "a Rician K factor ≥ 0 (linear)") ?? 6
                 radio.fading = .rician(k: k)
             default: throw f.invalid("none, rayleigh or rician")
             }
         }
-        if let f = map.optional("packet_loss") {
-            radio.packetLoss = try f.double(in: 0...1, "a probability from 0 to 1")
+        if let f = map["packet_loss"] {
+            radio.packetLoss = try f.number(in: 0...1, "a probability from 0 to 1")
         }
-        if let f = map.optional("collisions") { radio.collisions = try f.bool() }
-        if let f = map.optional("airtime") { radio.airtime = try f.positiveDuration() }
-        if let f = map.optional("channel_spacing") { radio.channelSpacing = try f.duration() }
-        if let f = map.optional("sensitivity") {
-            radio.sensitivity = try f.int(in: -127...20, "an RSSI in dBm from -127 to 20")
+        if let f = map["collisions"] { radio.collisions = try f.bool() }
+        if let f = map["airtime"] { radio.airtime = try f.positiveDuration() }
+        if let f = map["channel_spacing"] { radio.channelSpacing = try f.duration() }
+        if let f = map["sensitivity"] {
+            radio.sensitivity = try f.integer(in: -127...20, "an RSSI in dBm from -127 to 20")
         }
-        if let f = map.optional("minimum_distance") {
-            radio.minimumDistance = try f.double(in: 0.001...10, "a distance from 0.001 to 10 m")
+        if let f = map["minimum_distance"] {
+            radio.minimumDistance = try f.number(in: 0.001...10, "a distance from 0.001 to 10 m")
         }
         return radio
     }
 
-    func readGateway(_ field: YAMLField) throws -> GatewaySpec {
+    func readGateway(_ field: ConfigNode) throws(ConfigurationError) -> GatewaySpec {
         let map = try field.mapping("a gateway", allowed: Self.gatewayKeys)
         let name = try map.required("name").string()
         let position = try map.required("position").vector()
         var scan = ScanParameters.continuous
-        if let scanField = map.optional("scan") {
+        if let scanField = map["scan"] {
             let scanMap = try scanField.mapping("scan", allowed: Self.scanKeys)
             let interval = try scanMap.required("interval").positiveDuration()
             let windowField = try scanMap.required("window")
@@ -101,8 +99,8 @@ struct ScenarioReader {
             scan = ScanParameters(interval: interval, window: window)
         }
         var format = ReportFormat.legacy
-        if let f = map.optional("report") {
-            guard let value = f.scalarText().flatMap(ReportFormat.init(rawValue:)) else {
+        if let f = map["report"] {
+            guard let value = f.scalarText.flatMap(ReportFormat.init(rawValue:)) else {
                 throw f.invalid("legacy or extended")
             }
             format = value

@@ -1,3 +1,4 @@
+import BeaconConfiguration
 import BeaconGateway
 import BeaconSinks
 import BeaconTestSupport

@@ -1,3 +1,4 @@
+import BeaconConfiguration
 import BeaconCore
 import BeaconSimulator
 import Foundation
@@ -72,7 +73,7 @@ struct ScenarioTests {
     /// (replace this text of the valid file, with this, expected line, expected message fragment)
     static let broken: [(String, String, Int, String)] = [
         ("duration: 90s", "duration: 90s\nspeed: 3", 2, "unknown key 'speed' in the scenario"),
-        ("duration: 90s", "duration: ninety", 1, "'duration' is 'ninety'; expected a duration"),
+        ("duration: 90s", "duration: ninety", 1, "duration: expected a duration"),
         ("duration: 90s\n", "", 1, "missing 'duration'"),
         ("    position: [0, 0, 1]", "    position: [0, 0]\n    report: fancy", 5, "expected legacy or extended"),
         ("    position: [0, 0, 1]", "    position: here", 4, "expected a position [x, y, z]"),
@@ -99,22 +100,24 @@ struct ScenarioTests {
         do {
             _ = try Scenario.parse(yaml: yaml, file: "s.yaml")
             Issue.record("expected an error for case \(index)")
-        } catch let error as ScenarioError {
+        } catch {
             #expect(error.line == line, "\(error)")
-            #expect(error.description.hasPrefix("s.yaml:\(line): "), "\(error)")
+            #expect(error.column != nil, "\(error)")
+            #expect(error.description.hasPrefix("s.yaml:\(line):\(error.column ?? 0): "), "\(error)")
             #expect(error.description.contains(fragment), "\(error)")
         }
     }
 
     @Test("invalid YAML reports the line of the syntax error")
     func syntaxError() {
-        #expect(throws: ScenarioError.self) { try Scenario.parse(yaml: "duration: [1, 2\ngateways: 3", file: "x.yaml") }
+        #expect(throws: ConfigurationError.self) { try Scenario.parse(yaml: "duration: [1, 2\ngateways: 3", file: "x.yaml") }
         do {
             _ = try Scenario.parse(yaml: "duration: 90s\ngateways: [\n", file: "x.yaml")
-        } catch let error as ScenarioError {
-            #expect(error.description.hasPrefix("x.yaml:3: invalid YAML"), "\(error)")
+            Issue.record("expected an error")
         } catch {
-            Issue.record("unexpected \(error)")
+            #expect(error.line == 3, "\(error)")
+            #expect(error.description.hasPrefix("x.yaml:3:"), "\(error)")
+            #expect(error.description.contains(": invalid YAML"), "\(error)")
         }
     }
 
@@ -158,7 +161,7 @@ struct ScenarioTests {
         #expect {
             try Scenario.parse(yaml: yaml, file: "w.yaml")
         } throws: { error in
-            let error = error as? ScenarioError
+            let error = error as? ConfigurationError
             return error?.line == line && error?.description.contains(fragment) == true
         }
     }

@@ -1,4 +1,5 @@
 import BeaconAlertEngine
+import BeaconConfiguration
 import BeaconCore
 import BeaconPipeline
 import BeaconStrategyKit

@@ -1,3 +1,4 @@
+import BeaconConfiguration
 import BeaconCore
 import BeaconWire
 

@@ -1,3 +1,5 @@
+import BeaconConfiguration
+
 /// The HTTP control endpoint (`http:` in the configuration): metrics, health, posted events.
 ///
 /// ```yaml

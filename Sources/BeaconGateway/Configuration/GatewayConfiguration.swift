@@ -1,4 +1,5 @@
 import BeaconAlertEngine
+import BeaconConfiguration
 import BeaconRanging
 import BeaconWire
 

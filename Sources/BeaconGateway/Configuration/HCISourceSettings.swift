@@ -1,4 +1,5 @@
 import BeaconBlueZ
+import BeaconConfiguration
 
 /// How the daemon drives its radio (`source: {hci: hci0, …}`): the same choices as `beacond scan`.
 public struct HCISourceSettings: Hashable, Sendable {

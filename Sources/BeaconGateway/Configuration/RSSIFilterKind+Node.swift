@@ -1,3 +1,4 @@
+import BeaconConfiguration
 import BeaconRanging
 
 extension RSSIFilterKind {

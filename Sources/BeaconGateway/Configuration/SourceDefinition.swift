@@ -1,3 +1,5 @@
+import BeaconConfiguration
+
 /// Where the daemon's advertisements come from (`source:` in the configuration).
 ///
 /// Written as `simulate:FILE`, `replay:FILE` or `hci:hci0` (`hci` alone: the first adapter), or

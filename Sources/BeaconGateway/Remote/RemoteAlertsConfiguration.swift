@@ -1,3 +1,5 @@
+import BeaconConfiguration
+
 /// Where remotely administered alert definitions come from:
 ///
 /// ```yaml

@@ -1,3 +1,4 @@
+import BeaconConfiguration
 import BeaconSinks
 
 /// `{type: exec, command: "notify-send beacond", timeout: 30s}`: `/bin/sh -c command` per event,

@@ -1,3 +1,4 @@
+import BeaconConfiguration
 import BeaconSinks
 
 /// `{type: jsonl, path: -}`: one JSON line per event to a file (appended, fsynced) or, with `-`,

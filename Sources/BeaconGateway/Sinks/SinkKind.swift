@@ -1,3 +1,5 @@
+import BeaconConfiguration
+
 /// One kind of sink as the configuration knows it: its `type:`, its keys, and how an entry is
 /// read into its ``SinkSettings``. A new kind of sink is one registration in a ``SinkRegistry``.
 public struct SinkKind: Sendable {

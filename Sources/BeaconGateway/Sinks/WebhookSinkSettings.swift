@@ -1,3 +1,4 @@
+import BeaconConfiguration
 import BeaconSinks
 
 /// `{type: webhook, url: https://…, secret: …, timeout: 10s}`: an HTTP POST of each event,

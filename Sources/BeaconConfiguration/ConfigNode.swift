@@ -46,6 +46,9 @@ public struct ConfigNode: @unchecked Sendable {
     /// 1-based line of this node.
     public var line: Int? { node.mark.map(\.line) }
 
+    /// 1-based column of this node.
+    public var column: Int? { node.mark.map(\.column) }
+
     /// An error located at this node.
     public func error(_ message: String) -> ConfigurationError {
         ConfigurationError(
@@ -86,18 +89,20 @@ public struct ConfigNode: @unchecked Sendable {
         return value
     }
 
-    /// Fails on any key not in `allowed`, naming the valid keys (and the closest one).
-    public func checkKeys(allowed: [String]) throws(ConfigurationError) {
+    /// Fails on any key not in `allowed`, naming the valid keys (and the closest one); `context`
+    /// says what the mapping is (`"a beacon"`: "unknown key 'x' in a beacon").
+    public func checkKeys(allowed: [String], in context: String? = nil) throws(ConfigurationError) {
         for (key, value) in try mapping() where !allowed.contains(key) {
-            var message = "unknown key '\(key)'; valid keys: \(allowed.joined(separator: ", "))"
+            var message = "unknown key '\(key)'" + (context.map { " in \($0)" } ?? "")
+            message += "; valid keys: \(allowed.joined(separator: ", "))"
             if let suggestion = allowed.min(by: { key.editDistance(to: $0) < key.editDistance(to: $1) }),
                 key.editDistance(to: suggestion) <= 2
             {
                 message += " (did you mean '\(suggestion)'?)"
             }
+            let mark = keyMark(key) ?? value.node.mark
             throw ConfigurationError(
-                file: file, line: keyLine(key) ?? value.line,
-                message: (path.isEmpty ? "" : "\(path): ") + message)
+                file: file, line: mark?.line, column: mark?.column, message: (path.isEmpty ? "" : "\(path): ") + message)
         }
     }
 
@@ -105,6 +110,15 @@ public struct ConfigNode: @unchecked Sendable {
 
     /// The scalar text, if this is a scalar.
     public var scalarText: String? { node.scalar?.string }
+
+    /// Whether this is a quoted scalar (`"12"` is text, `12` a number).
+    public var isQuotedScalar: Bool {
+        guard let scalar = node.scalar else { return false }
+        return scalar.style != .plain
+    }
+
+    /// Whether this is a list.
+    public var isSequence: Bool { node.sequence != nil }
 
     /// A string scalar.
     public func string() throws(ConfigurationError) -> String {
@@ -188,24 +202,8 @@ public struct ConfigNode: @unchecked Sendable {
 
     private func child(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-    private func keyLine(_ key: String) -> Int? {
-        node.mapping?.first(where: { $0.key.string == key })?.key.mark?.line
-    }
-}
-
-/// A configuration value with its structure but without locations (for plug-in parameters).
-public enum ConfigValue: Sendable, Equatable {
-    case scalar(String)
-    case list([ConfigValue])
-    case map([(String, ConfigValue)])
-
-    public static func == (a: ConfigValue, b: ConfigValue) -> Bool {
-        switch (a, b) {
-        case (.scalar(let x), .scalar(let y)): x == y
-        case (.list(let x), .list(let y)): x == y
-        case (.map(let x), .map(let y)): x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
-        default: false
-        }
+    private func keyMark(_ key: String) -> Mark? {
+        node.mapping?.first(where: { $0.key.string == key })?.key.mark
     }
 }
 
@@ -217,45 +215,19 @@ extension Yams.Node {
 }
 
 extension ConfigurationError {
+    /// An error of Yams' parser, at its line and column.
     static func fromYams(_ error: YamlError, file: String) -> ConfigurationError {
         switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _):
-            return ConfigurationError(file: file, line: mark.line, column: mark.column, message: "invalid YAML: \(problem)")
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            let text = context.map { "\($0.text) \(problem)" } ?? problem
+            return ConfigurationError(file: file, line: mark.line, column: mark.column, message: "invalid YAML: \(text)")
+        case .duplicatedKeysInMapping(let duplicates, let mapping):
+            return ConfigurationError(
+                file: file, line: mapping.mark.line, column: mapping.mark.column,
+                message: "invalid YAML: duplicated keys \(duplicates.joined(separator: ", "))")
         default:
             return ConfigurationError(file: file, message: "invalid YAML: \(error)")
         }
-    }
-}
-
-extension UUID {
-    /// Accepts 8-4-4-4-12 (any case) or 32 bare hex digits.
-    init?(flexible text: String) {
-        if let value = UUID(uuidString: text) {
-            self = value
-            return
-        }
-        let hex = text.filter { $0 != "-" }
-        guard hex.count == 32, hex.allSatisfy(\.isHexDigit) else { return nil }
-        var s = hex.uppercased()
-        for position in [8, 13, 18, 23] { s.insert("-", at: s.index(s.startIndex, offsetBy: position)) }
-        self.init(uuidString: s)
-    }
-}
-
-extension String {
-    /// Levenshtein distance, for "did you mean" suggestions on short keys.
-    func editDistance(to other: String) -> Int {
-        let a = Array(self), b = Array(other)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }
