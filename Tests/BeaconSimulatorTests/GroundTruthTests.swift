@@ -40,7 +40,7 @@ struct GroundTruthTests {
         #expect(lines.filter { $0.contains("\"type\":\"beacon\"") }.count == 5)
         #expect(
             lines.contains(
-                "{\"type\":\"distance\",\"time\":\"2025-01-01T09:00:50.000Z\",\"beacon\":\"visitor-1\",\"gateway\":\"desk\",\"distance_m\":1.0}\n"
+                "{\"type\":\"distance\",\"time\":\"2025-01-01T09:00:50.000Z\",\"beacon\":\"visitor-1\",\"gateway\":\"desk\",\"distance_m\":1.000}\n"
             ))
         let visits = lines.filter { $0.contains("\"type\":\"visit\"") }
         #expect(visits.count == 1)
