@@ -40,6 +40,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        // FileDescriptor.writeAll: the one write-all loop (short writes, EINTR) of the leaf modules.
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         // MARK: Libraries, upstream first
@@ -64,7 +66,10 @@ let package = Package(
             name: "BeaconHTTP", swiftSettings: swiftSettings,
             linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]),
         .target(
-            name: "BeaconSinks", dependencies: ["BeaconCore", "BeaconAlerting", "BeaconHTTP"],
+            name: "BeaconSinks",
+            dependencies: [
+                "BeaconCore", "BeaconAlerting", "BeaconHTTP", .product(name: "SystemPackage", package: "swift-system"),
+            ],
             swiftSettings: swiftSettings),
         .systemLibrary(
             name: "CMosquitto",
@@ -93,7 +98,7 @@ let package = Package(
             name: "BeaconSimulator",
             dependencies: [
                 "BeaconCore", "BeaconWire",
-                .product(name: "Yams", package: "Yams"),
+                .product(name: "Yams", package: "Yams"), .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swiftSettings),
         .target(
@@ -118,6 +123,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SystemPackage", package: "swift-system"),
                 "BeaconHTTP",
             ], swiftSettings: swiftSettings),
 

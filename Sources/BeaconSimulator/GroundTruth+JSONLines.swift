@@ -1,5 +1,5 @@
 import BeaconCore
-import Foundation
+import SystemPackage
 
 extension GroundTruth {
     /// Writes the truth as JSON lines (schema in `Docs/Simulator.md`): a `header` line, one
@@ -9,14 +9,34 @@ extension GroundTruth {
         try forEachJSONLine(includeDistances: includeDistances) { json in try write(json.string + "\n") }
     }
 
-    /// Writes the truth as JSON lines to the file at `path` (replacing it).
+    /// Writes the truth as JSON lines to the file at `path` (created, or replaced), 64 KiB at a time.
+    /// - Throws: ``ScenarioError/unwritable(file:reason:)`` when the file cannot be created or written.
     public func write(toFile path: String, includeDistances: Bool = true) throws {
-        guard let file = fopen(path, "w") else {
-            throw ScenarioError.unreadable(file: path, reason: "cannot create the truth file")
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(
+                FilePath(path), .writeOnly, options: [.create, .truncate],
+                permissions: [.ownerReadWrite, .groupReadWrite, .otherReadWrite])
+        } catch {
+            throw ScenarioError.unwritable(file: path, reason: "\(error)")
         }
-        defer { fclose(file) }
-        try writeJSONLines(includeDistances: includeDistances) { text in
-            guard fputs(text, file) >= 0 else { throw ScenarioError.unreadable(file: path, reason: "write failed") }
+        var pending: [UInt8] = []
+        pending.reserveCapacity((1 << 16) + 1024)
+        func writePending() throws {
+            do {
+                try file.writeAll(pending)
+            } catch {
+                throw ScenarioError.unwritable(file: path, reason: "\(error)")
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
+        try file.closeAfter {
+            try forEachJSONLine(includeDistances: includeDistances) { json in
+                pending.append(contentsOf: json.bytes)
+                pending.append(UInt8(ascii: "\n"))
+                if pending.count >= 1 << 16 { try writePending() }
+            }
+            try writePending()
         }
     }
 

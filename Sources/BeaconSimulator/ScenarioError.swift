@@ -3,6 +3,8 @@
 public enum ScenarioError: Error, CustomStringConvertible, Equatable {
     /// The file could not be read.
     case unreadable(file: String, reason: String)
+    /// A file (the ground truth) could not be created or written.
+    case unwritable(file: String, reason: String)
     /// The text is not valid YAML.
     case syntax(file: String, line: Int, problem: String)
     /// A mapping has a key the format does not know.
@@ -15,7 +17,7 @@ public enum ScenarioError: Error, CustomStringConvertible, Equatable {
     /// The line the error refers to (1-based; 0 when there is none).
     public var line: Int {
         switch self {
-        case .unreadable: 0
+        case .unreadable, .unwritable: 0
         case .syntax(_, let line, _), .unknownKey(_, let line, _, _, _), .missingField(_, let line, _, _),
             .invalidValue(_, let line, _, _, _):
             line
@@ -26,6 +28,8 @@ public enum ScenarioError: Error, CustomStringConvertible, Equatable {
         switch self {
         case let .unreadable(file, reason):
             "\(file): cannot read the file (\(reason)); check the path and permissions"
+        case let .unwritable(file, reason):
+            "\(file): cannot write the file (\(reason)); check the path, permissions and free space"
         case let .syntax(file, line, problem):
             "\(file):\(line): invalid YAML: \(problem)"
         case let .unknownKey(file, line, key, context, expected):

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconSimulator
+import Foundation
 import Testing
 
 @Suite("Ground truth")
@@ -45,6 +46,25 @@ struct GroundTruthTests {
         let visits = lines.filter { $0.contains("\"type\":\"visit\"") }
         #expect(visits.count == 1)
         #expect(visits.first?.contains("\"start\":\"2025-01-01T09:00:03.000Z\",\"end\":\"2025-01-01T09:01:35.000Z\"") == true)
+    }
+
+    @Test("the truth file is written whole, the same lines as writeJSONLines; an unwritable path is an error naming it")
+    func file() throws {
+        // 20 beacons × 100 samples: more than one 64 KiB buffer of lines.
+        let truth = GroundTruth(scenario: TestSupport.fixedScenario(count: 20, distance: 1, radio: RadioModel()))
+        var lines: [String] = []
+        try truth.writeJSONLines { lines.append($0) }
+        let path = FileManager.default.temporaryDirectory.path + "/truth-\(UUID()).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try truth.write(toFile: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == lines.joined())
+        #expect(lines.joined().utf8.count > 2 << 16)
+        #expect(throws: ScenarioError.unwritable(file: "/nonexistent-directory/t.jsonl", reason: "No such file or directory")) {
+            try truth.write(toFile: "/nonexistent-directory/t.jsonl")
+        }
+        #expect(throws: ScenarioError.unwritable(file: "/dev/full", reason: "No space left on device")) {
+            try truth.write(toFile: "/dev/full")
+        }
     }
 
     @Test("visit detector: runs within the radius, gaps and minimum duration")
