@@ -45,6 +45,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        // FileDescriptor.writeAll: the one write-all loop (short writes, EINTR) of the leaf modules.
+        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
     ],
     targets: [
         // MARK: Libraries, upstream first
@@ -80,7 +82,10 @@ let package = Package(
             name: "BeaconHTTP", swiftSettings: swiftSettings,
             linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]),
         .target(
-            name: "BeaconSinks", dependencies: ["BeaconCore", "BeaconAlertEngine", "BeaconHTTP"],
+            name: "BeaconSinks",
+            dependencies: [
+                "BeaconCore", "BeaconAlertEngine", "BeaconHTTP", .product(name: "SystemPackage", package: "swift-system"),
+            ],
             swiftSettings: swiftSettings),
         .systemLibrary(
             name: "CMosquitto",
@@ -102,9 +107,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "ExampleStrategyPlugin",
-            dependencies: [
-                "BeaconCore", "BeaconStrategyKit", "BeaconStrategies", "BeaconStrategyPlugins", "BeaconStrategyTestSupport",
-            ],
+            dependencies: ["BeaconCore", "BeaconStrategyKit", "BeaconStrategies", "BeaconStrategyPlugins"],
             swiftSettings: swiftSettings),
         .target(name: "ExampleCPlugin", dependencies: ["CBeacondPlugin"]),
         // The one YAML reader: configuration and scenarios, errors at file:line:column.
@@ -113,7 +116,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "BeaconSimulator",
-            dependencies: ["BeaconCore", "BeaconWire", "BeaconConfiguration"],
+            dependencies: [
+                "BeaconCore", "BeaconWire", "BeaconConfiguration",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "BeaconGateway",
@@ -138,6 +144,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SystemPackage", package: "swift-system"),
                 "BeaconHTTP",
             ], swiftSettings: swiftSettings),
 

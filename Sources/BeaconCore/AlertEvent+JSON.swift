@@ -1,26 +1,5 @@
 import FoundationEssentials
 
-extension BeaconID {
-    /// Writes the identity as a JSON object: `{"uuid":…,"major":…,"minor":…}` for iBeacon,
-    /// `{"type":"altbeacon","uuid":…,"major":…,"minor":…}` for AltBeacon (id1/id2/id3) and
-    /// `{"type":"eddystone-uid","namespace":…,"instance":…}` for Eddystone.
-    public func writeJSON(to json: inout JSONWriter) {
-        json.object { json in
-            switch kind {
-            case .iBeacon, .altBeacon:
-                if kind == .altBeacon { json.member("type", kind.name) }
-                json.member("uuid", uuid.uuidString)
-                json.member("major", Int(major))
-                json.member("minor", Int(minor))
-            case .eddystoneUID:
-                json.member("type", kind.name)
-                json.member("namespace", eddystoneNamespaceHex)
-                json.member("instance", eddystoneInstanceHex)
-            }
-        }
-    }
-}
-
 extension AlertEvent {
     /// The event as one JSON object (the JSON-lines schema of every sink):
     /// `event`, `alert`, `beacon`, `strategy`, `time` (RFC 3339 UTC, ms), `scheduledFor`,

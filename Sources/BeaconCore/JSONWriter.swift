@@ -72,6 +72,31 @@ public struct JSONWriter: Sendable {
         }
     }
 
+    /// Writes a finite double rounded to `decimals` places (0…15) with exactly that many digits
+    /// after the point — `1.000`, `-0.250`, `2.236` for 3 — for measurements of a known precision
+    /// whose lines should line up; `null` when not finite. A value too large to be written that
+    /// way (|value|·10^decimals ≥ 2^53) is written as ``value(_:)-(Double)`` writes it.
+    public mutating func value(_ number: Double, decimals: Int) {
+        precondition((0...15).contains(decimals), "JSONWriter: decimals must be 0…15")
+        var scale: UInt64 = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = (number * Double(scale)).rounded()
+        guard scaled.isFinite, abs(scaled) < 0x1p53 else {
+            value(number)
+            return
+        }
+        separator()
+        let units = Int64(scaled)
+        if units < 0 { bytes.append(UInt8(ascii: "-")) }
+        let (whole, fraction) = units.magnitude.quotientAndRemainder(dividingBy: scale)
+        bytes.append(contentsOf: String(whole).utf8)
+        guard decimals > 0 else { return }
+        bytes.append(UInt8(ascii: "."))
+        let digits = String(fraction)
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: decimals - digits.utf8.count))
+        bytes.append(contentsOf: digits.utf8)
+    }
+
     /// Writes `key: value` for a string, skipping the member when `value` is nil.
     public mutating func member(_ name: String, _ value: String?) {
         guard let value else { return }

@@ -1,92 +1,114 @@
 import BeaconCore
-import Foundation
+import SystemPackage
 
 extension GroundTruth {
     /// Writes the truth as JSON lines (schema in `Docs/Simulator.md`): a `header` line, one
     /// `gateway` and one `beacon` line each, `distance` lines (when `includeDistances`) and
-    /// `visit` lines.
+    /// `visit` lines. `write` gets each line with its newline.
     public func writeJSONLines(includeDistances: Bool = true, _ write: (String) throws -> Void) throws {
-        try write(
-            "{\"type\":\"header\",\"scenario\":\(JSONText.string(scenario.name)),\"start\":\"\(scenario.start)\","
-                + "\"end\":\"\(scenario.end)\",\"sample_interval_s\":\(sampleInterval.secondsValue),"
-                + "\"visit\":{\"radius_m\":\(definition.radius),\"min_duration_s\":\(definition.minimumDuration.secondsValue)}}\n"
-        )
+        try forEachJSONLine(includeDistances: includeDistances) { json in try write(json.string + "\n") }
+    }
+
+    /// Writes the truth as JSON lines to the file at `path` (created, or replaced), 64 KiB at a time.
+    /// - Throws: ``GroundTruthError/unwritable(file:reason:)`` when the file cannot be created or written.
+    public func write(toFile path: String, includeDistances: Bool = true) throws {
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(
+                FilePath(path), .writeOnly, options: [.create, .truncate],
+                permissions: [.ownerReadWrite, .groupReadWrite, .otherReadWrite])
+        } catch {
+            throw GroundTruthError.unwritable(file: path, reason: "\(error)")
+        }
+        var pending: [UInt8] = []
+        pending.reserveCapacity((1 << 16) + 1024)
+        func writePending() throws {
+            do {
+                try file.writeAll(pending)
+            } catch {
+                throw GroundTruthError.unwritable(file: path, reason: "\(error)")
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
+        try file.closeAfter {
+            try forEachJSONLine(includeDistances: includeDistances) { json in
+                pending.append(contentsOf: json.bytes)
+                pending.append(UInt8(ascii: "\n"))
+                if pending.count >= 1 << 16 { try writePending() }
+            }
+            try writePending()
+        }
+    }
+
+    /// Each line of the truth, as a JSON object without its newline.
+    func forEachJSONLine(includeDistances: Bool, _ body: (JSONWriter) throws -> Void) throws {
+        try body(
+            line(type: "header") { json in
+                json.member("scenario", scenario.name)
+                json.member("start", scenario.start.rfc3339String)
+                json.member("end", scenario.end.rfc3339String)
+                json.member("sample_interval_s", sampleInterval.secondsValue)
+                json.key("visit")
+                json.object { json in
+                    json.member("radius_m", definition.radius)
+                    json.member("min_duration_s", definition.minimumDuration.secondsValue)
+                }
+            })
         for gateway in scenario.gateways {
-            let p = gateway.position
-            try write("{\"type\":\"gateway\",\"gateway\":\(JSONText.string(gateway.name)),\"position\":[\(p.x),\(p.y),\(p.z)]}\n")
+            try body(
+                line(type: "gateway") { json in
+                    json.member("gateway", gateway.name)
+                    json.key("position")
+                    json.array { json in
+                        json.value(gateway.position.x)
+                        json.value(gateway.position.y)
+                        json.value(gateway.position.z)
+                    }
+                })
         }
         for beacon in scenario.beacons {
-            try write(
-                "{\"type\":\"beacon\",\"beacon\":\(JSONText.string(beacon.name)),\"id\":\(JSONText.identity(beacon.identity))}\n")
+            try body(
+                line(type: "beacon") { json in
+                    json.member("beacon", beacon.name)
+                    json.key("id")
+                    beacon.identity.beaconID.writeJSON(to: &json)
+                })
         }
         if includeDistances {
-            var line = ""
             try forEachSample { b, g, time, distance in
                 guard let distance else { return }
-                line.removeAll(keepingCapacity: true)
-                line += "{\"type\":\"distance\",\"time\":\"\(time)\",\"beacon\":\(JSONText.string(scenario.beacons[b].name)),"
-                line +=
-                    "\"gateway\":\(JSONText.string(scenario.gateways[g].name)),\"distance_m\":\(JSONText.number(distance, decimals: 3))}\n"
-                try write(line)
+                try body(
+                    line(type: "distance") { json in
+                        json.member("time", time.rfc3339String)
+                        json.member("beacon", scenario.beacons[b].name)
+                        json.member("gateway", scenario.gateways[g].name)
+                        json.key("distance_m")
+                        json.value(distance, decimals: 3)
+                    })
             }
         }
         for visit in visits() {
             let beacon = scenario.beacons[visit.beaconIndex]
-            try write(
-                "{\"type\":\"visit\",\"beacon\":\(JSONText.string(beacon.name)),\"id\":\(JSONText.identity(beacon.identity)),"
-                    + "\"gateway\":\(JSONText.string(scenario.gateways[visit.gatewayIndex].name)),"
-                    + "\"start\":\"\(visit.start)\",\"end\":\"\(visit.end)\",\"duration_s\":\(visit.duration.secondsValue)}\n")
+            try body(
+                line(type: "visit") { json in
+                    json.member("beacon", beacon.name)
+                    json.key("id")
+                    beacon.identity.beaconID.writeJSON(to: &json)
+                    json.member("gateway", scenario.gateways[visit.gatewayIndex].name)
+                    json.member("start", visit.start.rfc3339String)
+                    json.member("end", visit.end.rfc3339String)
+                    json.member("duration_s", visit.duration.secondsValue)
+                })
         }
     }
 
-    /// Writes the truth as JSON lines to the file at `path` (replacing it).
-    public func write(toFile path: String, includeDistances: Bool = true) throws {
-        guard let file = fopen(path, "w") else {
-            throw ScenarioError.unreadable(file: path, reason: "cannot create the truth file")
+    /// One object whose first member is `"type": type`.
+    private func line(type: String, _ members: (inout JSONWriter) -> Void) -> JSONWriter {
+        var json = JSONWriter()
+        json.object { json in
+            json.member("type", type)
+            members(&json)
         }
-        defer { fclose(file) }
-        try writeJSONLines(includeDistances: includeDistances) { text in
-            guard fputs(text, file) >= 0 else { throw ScenarioError.unreadable(file: path, reason: "write failed") }
-        }
-    }
-}
-
-/// Minimal JSON text helpers for the line formats the simulator writes.
-enum JSONText {
-    static func string(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default:
-                if scalar.value < 0x20 {
-                    out +=
-                        "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                        + String(scalar.value, radix: 16)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
-
-    static func number(_ value: Double, decimals: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        return "\((value * scale).rounded() / scale)"
-    }
-
-    /// `{"kind":"ibeacon","uuid":…,"major":…,"minor":…}`; Eddystone adds namespace and instance
-    /// (its uuid is namespace + instance, major and minor 0, as Core's `BeaconID` gives them).
-    static func identity(_ identity: BeaconIdentity) -> String {
-        let id = identity.beaconID
-        var text = "{\"kind\":\"\(id.kind.name)\",\"uuid\":\"\(id.uuid.uuidString)\",\"major\":\(id.major),\"minor\":\(id.minor)"
-        if id.kind == .eddystoneUID {
-            text += ",\"namespace\":\"\(id.eddystoneNamespaceHex)\",\"instance\":\"\(id.eddystoneInstanceHex)\""
-        }
-        return text + "}"
+        return json
     }
 }

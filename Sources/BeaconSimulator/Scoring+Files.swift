@@ -3,7 +3,8 @@ import Foundation
 
 extension Scoring {
     /// Reads alert events (JSON lines) and keeps the `"event": "delivered"` ones. Each needs
-    /// `alert` (id), `beacon` {`uuid`, `major`, `minor`} and `time` (RFC 3339).
+    /// `alert` (id), `beacon` (the identity as ``BeaconID/writeJSON(to:)`` writes it) and `time`
+    /// (RFC 3339).
     public static func readAlerts(path: String) throws -> [Alert] {
         var alerts: [Alert] = []
         try forEachObject(path: path) { line, object in
@@ -14,7 +15,7 @@ extension Scoring {
             guard let time = (object["time"] as? String).flatMap(Timestamp.init(rfc3339:)) else {
                 throw ScoringError.badLine(file: path, line: line, problem: "missing or invalid \"time\"; expected RFC 3339")
             }
-            alerts.append(Alert(id: id, beacon: try beaconKey(object["beacon"], file: path, line: line), time: time))
+            alerts.append(Alert(id: id, beacon: try beaconID(object["beacon"], file: path, line: line), time: time))
         }
         return alerts
     }
@@ -22,11 +23,11 @@ extension Scoring {
     /// Reads the true visits of a truth file (written by ``GroundTruth``). With a `definition`,
     /// visits are recomputed from the file's distance samples; otherwise its `visit` lines are used.
     public static func readVisits(path: String, definition: VisitDefinition? = nil) throws -> [Visit] {
-        var identities: [String: BeaconKey] = [:]
+        var identities: [String: BeaconID] = [:]
         var visits: [Visit] = []
         var sampleInterval = Duration.seconds(1)
         var detectors: [String: VisitDetector] = [:]
-        var keysOfSeries: [String: BeaconKey] = [:]
+        var beaconOfSeries: [String: BeaconID] = [:]
         var sawDistance = false
         try forEachObject(path: path) { line, object in
             switch object["type"] as? String {
@@ -36,18 +37,18 @@ extension Scoring {
                 guard let name = object["beacon"] as? String else {
                     throw ScoringError.badLine(file: path, line: line, problem: "beacon line without \"beacon\" name")
                 }
-                identities[name] = try beaconKey(object["id"], file: path, line: line)
+                identities[name] = try beaconID(object["id"], file: path, line: line)
             case "visit" where definition == nil:
                 guard let start = (object["start"] as? String).flatMap(Timestamp.init(rfc3339:)),
                     let end = (object["end"] as? String).flatMap(Timestamp.init(rfc3339:))
                 else {
                     throw ScoringError.badLine(file: path, line: line, problem: "visit without RFC 3339 \"start\" and \"end\"")
                 }
-                visits.append(Visit(beacon: try beaconKey(object["id"], file: path, line: line), start: start, end: end))
+                visits.append(Visit(beacon: try beaconID(object["id"], file: path, line: line), start: start, end: end))
             case "distance":
                 sawDistance = true
                 guard let definition else { return }
-                guard let name = object["beacon"] as? String, let key = identities[name],
+                guard let name = object["beacon"] as? String, let beacon = identities[name],
                     let gateway = object["gateway"] as? String,
                     let time = (object["time"] as? String).flatMap(Timestamp.init(rfc3339:)),
                     let distance = object["distance_m"] as? Double
@@ -57,10 +58,10 @@ extension Scoring {
                         problem: "distance line needs a declared \"beacon\", \"gateway\", \"time\" and \"distance_m\"")
                 }
                 let series = name + "\u{0}" + gateway
-                keysOfSeries[series] = key
+                beaconOfSeries[series] = beacon
                 var detector = detectors[series] ?? VisitDetector(definition: definition, sampleInterval: sampleInterval)
                 if let v = detector.add(time: time, distance: distance) {
-                    visits.append(Visit(beacon: key, start: v.start, end: v.end))
+                    visits.append(Visit(beacon: beacon, start: v.start, end: v.end))
                 }
                 detectors[series] = detector
             default:
@@ -70,28 +71,22 @@ extension Scoring {
         if definition != nil {
             guard sawDistance else { throw ScoringError.noDistances(file: path) }
             for (series, var detector) in detectors.sorted(by: { $0.key < $1.key }) {
-                if let v = detector.finish() { visits.append(Visit(beacon: keysOfSeries[series]!, start: v.start, end: v.end)) }
+                if let v = detector.finish() { visits.append(Visit(beacon: beaconOfSeries[series]!, start: v.start, end: v.end)) }
             }
         }
         return visits
     }
 
-    static func beaconKey(_ value: Any?, file: String, line: Int) throws -> BeaconKey {
-        let problem = "missing beacon {\"uuid\", \"major\", \"minor\"} or {\"namespace\", \"instance\"}"
-        guard let object = value as? [String: Any] else { throw ScoringError.badLine(file: file, line: line, problem: problem) }
-        // An alert's Eddystone beacon has its namespace and instance; ground truth gives the same
-        // identity a uuid (namespace + instance, major and minor 0).
-        let uuid = (object["uuid"] as? String).flatMap(UUID.init(uuidString:)) ?? eddystoneUUID(object)
-        guard let uuid else { throw ScoringError.badLine(file: file, line: line, problem: problem) }
-        let major = (object["major"] as? Int).flatMap(UInt16.init(exactly:)) ?? 0
-        let minor = (object["minor"] as? Int).flatMap(UInt16.init(exactly:)) ?? 0
-        return BeaconKey(uuid: uuid, major: major, minor: minor)
-    }
-
-    /// The uuid of an Eddystone-UID identity (its namespace then its instance, as `BeaconID` has it).
-    static func eddystoneUUID(_ object: [String: Any]) -> UUID? {
-        guard let namespace = object["namespace"] as? String, let instance = object["instance"] as? String else { return nil }
-        return BeaconID("eddystone-uid:\(namespace):\(instance)")?.uuid
+    /// The identity in member `value` of a line, read by ``BeaconID/init(jsonObject:)``.
+    static func beaconID(_ value: Any?, file: String, line: Int) throws(ScoringError) -> BeaconID {
+        guard let object = value as? [String: Any] else {
+            throw .badLine(file: file, line: line, problem: "missing beacon identity (a JSON object)")
+        }
+        do {
+            return try BeaconID(jsonObject: object)
+        } catch {
+            throw .badLine(file: file, line: line, problem: error.description)
+        }
     }
 
     static func forEachObject(path: String, _ body: (Int, [String: Any]) throws -> Void) throws {

@@ -3,7 +3,8 @@ import FoundationEssentials
 
 /// Compares delivered alerts with the true visits: precision, recall and alert latency per alert id.
 ///
-/// Matching rule, per alert id and beacon (uuid, major, minor): alerts are taken in time order;
+/// Matching rule, per alert id and beacon (its ``BeaconID``: kind and identity, as alert events
+/// and ground truth write it with ``BeaconID/writeJSON(to:)``): alerts are taken in time order;
 /// an alert matches the earliest-starting not-yet-matched visit of the same beacon with
 /// `visit.start ≤ alert.time ≤ visit.end + tolerance`; each visit is matched at most once and an
 /// alert matches at most one visit. Unmatched alerts are false positives; unmatched visits are
@@ -11,40 +12,17 @@ import FoundationEssentials
 /// `uuids` when given, else the UUIDs that alert id fired for. Latency = alert time − visit start;
 /// median and p90 by nearest rank over the matched alerts.
 public enum Scoring {
-    /// A beacon identity as alerts carry it.
-    public struct BeaconKey: Hashable, Sendable, Comparable, CustomStringConvertible {
-        /// Proximity UUID (id1 for AltBeacon; namespace + instance for Eddystone).
-        public var uuid: UUID
-        /// Major (0 for Eddystone).
-        public var major: UInt16
-        /// Minor (0 for Eddystone).
-        public var minor: UInt16
-
-        /// Creates a key.
-        public init(uuid: UUID, major: UInt16, minor: UInt16) {
-            self.uuid = uuid
-            self.major = major
-            self.minor = minor
-        }
-
-        public static func < (a: BeaconKey, b: BeaconKey) -> Bool {
-            (a.uuid.uuidString, a.major, a.minor) < (b.uuid.uuidString, b.major, b.minor)
-        }
-
-        public var description: String { "\(uuid.uuidString):\(major):\(minor)" }
-    }
-
     /// A true visit.
     public struct Visit: Hashable, Sendable {
         /// The visiting beacon.
-        public var beacon: BeaconKey
+        public var beacon: BeaconID
         /// When it came within the radius.
         public var start: Timestamp
         /// Its last moment within the radius.
         public var end: Timestamp
 
         /// Creates a visit.
-        public init(beacon: BeaconKey, start: Timestamp, end: Timestamp) {
+        public init(beacon: BeaconID, start: Timestamp, end: Timestamp) {
             self.beacon = beacon
             self.start = start
             self.end = end
@@ -56,12 +34,12 @@ public enum Scoring {
         /// The alert id (from the alerts configuration).
         public var id: String
         /// The beacon it fired for.
-        public var beacon: BeaconKey
+        public var beacon: BeaconID
         /// When it was delivered.
         public var time: Timestamp
 
         /// Creates an alert record.
-        public init(id: String, beacon: BeaconKey, time: Timestamp) {
+        public init(id: String, beacon: BeaconID, time: Timestamp) {
             self.id = id
             self.beacon = beacon
             self.time = time

@@ -1,3 +1,5 @@
+import SystemPackage
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -34,23 +36,17 @@ public final class JSONLinesSink: AlertSink {
     /// `jsonl:` and the path.
     public var name: String { "jsonl:" + (path == "-" ? "stdout" : path) }
 
-    /// Writes the line whole (retrying short writes and interruptions).
+    /// Writes the line whole (swift-system's `writeAll`: short writes and interruptions retried).
+    /// - Throws: ``SinkError/io(path:operation:errno:)`` with the errno of a failed write; what
+    ///   was written of the line before it stays, and the outbox delivers the event again.
     public func deliver(_ event: OutboundEvent) async throws {
         var bytes = Array(event.body.utf8)
         bytes.append(0x0A)
-        let failure = bytes.withUnsafeBytes { raw -> Int32? in
-            var offset = 0
-            while offset < raw.count {
-                let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
+        do {
+            try FileDescriptor(rawValue: descriptor).writeAll(bytes)
+        } catch let error as Errno {
+            throw SinkError.io(path: path, operation: "write", errno: error.rawValue)
         }
-        if let failure { throw SinkError.io(path: path, operation: "write", errno: failure) }
     }
 
     /// fsyncs a file (standard output, often a pipe or terminal, is left as it is; so is a path

@@ -1,11 +1,6 @@
 import ArgumentParser
 import BeaconWire
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPackage
 
 extension AdvertisementOutputFormat: ExpressibleByArgument {}
 extension BeaconFamily: ExpressibleByArgument {}
@@ -40,7 +35,8 @@ struct ParseCommand: ParsableCommand {
         let export = AdvertisementExport(options: .init(format: format, only: only, strict: strict))
         let status = export.run(
             paths: files,
-            output: { bytes in writeAll(bytes, to: STDOUT_FILENO) },
+            // A failure to write standard output is dropped: see StandardOutput.
+            output: { bytes in _ = try? FileDescriptor.standardOutput.writeAll(bytes) },
             diagnostics: { line in printError(line) })
         if status != .success { throw ExitCode(status.rawValue) }
     }

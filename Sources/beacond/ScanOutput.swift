@@ -1,11 +1,6 @@
 import BeaconCore
 import BeaconWire
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import SystemPackage
 
 /// Where `beacond scan` writes what it hears: each LE advertising report of each batch as a
 /// JSON line or CSV row, exactly as `beacond parse` writes them (``CaptureDecoder`` and the
@@ -70,8 +65,9 @@ final class ScanOutput {
     /// `N packets, M advertising reports` for the log.
     var summaryLine: String { summary.line }
 
+    /// Writes the buffer to standard output (a failure is dropped: see ``StandardOutput``).
     private func flush() {
-        buffer.withUnsafeBytes { writeAll($0, to: STDOUT_FILENO) }
+        buffer.withUnsafeBytes { _ = try? FileDescriptor.standardOutput.writeAll($0) }
         buffer.removeAll()
     }
 }

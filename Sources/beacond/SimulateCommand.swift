@@ -9,6 +9,7 @@ import BeaconStrategyKit
 import BeaconStrategyPlugins
 import Foundation
 import Synchronization
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -180,13 +181,12 @@ struct ProgressBar {
         let filled = Int(fraction * 30)
         let rate = Double(reports) / max((now - start).secondsValue, 1e-6)
         let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: 30 - filled)
-        writeAll(
-            Array("\r\(bar) \(Int(fraction * 100))%  \(done.humanReadable)/\(total.humanReadable)  \(Int(rate)) reports/s ".utf8),
-            to: STDERR_FILENO)
+        _ = try? FileDescriptor.standardError.writeAll(
+            "\r\(bar) \(Int(fraction * 100))%  \(done.humanReadable)/\(total.humanReadable)  \(Int(rate)) reports/s ".utf8)
     }
 
     func finish() {
         guard enabled else { return }
-        writeAll(Array("\r\u{1B}[2K".utf8), to: STDERR_FILENO)
+        _ = try? FileDescriptor.standardError.writeAll("\r\u{1B}[2K".utf8)
     }
 }

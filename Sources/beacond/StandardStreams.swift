@@ -1,10 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPackage
 
 /// Buffered line output to standard output: one `write(2)` per 64 KiB rather than per line.
+///
+/// The commands write standard output and error with swift-system's `FileDescriptor.writeAll`
+/// (short writes and EINTR retried) and drop a failure (`_ = try?`): there is nowhere left to
+/// report it. A reader that goes away (`beacond parse … | head`) ends the command with SIGPIPE,
+/// whose default the commands keep, before EPIPE is seen; where SIGPIPE is ignored (an exec sink
+/// ignores it for the process), EPIPE drops the rest of the output and the command runs to its end.
 struct StandardOutput {
     private var buffer: [UInt8] = []
 
@@ -19,30 +21,13 @@ struct StandardOutput {
 
     /// Writes everything buffered.
     mutating func flush() {
-        writeAll(buffer, to: STDOUT_FILENO)
+        _ = try? FileDescriptor.standardOutput.writeAll(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 }
 
-/// Writes `message` and a newline to standard error, unbuffered.
+/// Writes `message` and a newline to standard error, unbuffered (a failure is dropped, as
+/// ``StandardOutput`` explains).
 func printError(_ message: String) {
-    writeAll(Array((message + "\n").utf8), to: STDERR_FILENO)
-}
-
-/// Writes all of `bytes` to `descriptor`, retrying short writes and EINTR.
-func writeAll(_ bytes: [UInt8], to descriptor: Int32) {
-    bytes.withUnsafeBytes { writeAll($0, to: descriptor) }
-}
-
-/// Writes all of `raw` to `descriptor`, retrying short writes and EINTR.
-func writeAll(_ raw: UnsafeRawBufferPointer, to descriptor: Int32) {
-    var offset = 0
-    while offset < raw.count {
-        let n = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-        if n < 0 {
-            if errno == EINTR { continue }
-            return
-        }
-        offset += n
-    }
+    _ = try? FileDescriptor.standardError.writeAll((message + "\n").utf8)
 }

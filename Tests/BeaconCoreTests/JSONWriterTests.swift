@@ -31,6 +31,21 @@ struct JSONWriterTests {
         #expect(json.string == #""quote\" back\\ nl\n tab\t bell\u0007 é""#)
     }
 
+    @Test(
+        "A double with fixed decimals is rounded and zero-padded",
+        arguments: [
+            (1, 3, "1.000"), (2.2360679, 3, "2.236"), (-0.25, 3, "-0.250"), (-0.0001, 3, "0.000"),
+            (0.0005, 3, "0.001"), (12.5, 0, "13"), (1e300, 3, "1e+300"), (.nan, 3, "null"),
+        ] as [(Double, Int, String)])
+    func fixedDecimals(number: Double, decimals: Int, expected: String) {
+        var json = JSONWriter()
+        json.array { json in
+            json.value(number, decimals: decimals)
+            json.value(1)
+        }
+        #expect(json.string == "[\(expected),1]")
+    }
+
     @Test("An alert event carries the fields replay and sinks promise")
     func alertEvent() throws {
         let uuid = try #require(UUID(uuidString: "74278BDA-B644-4520-8F0C-720EAF059935"))

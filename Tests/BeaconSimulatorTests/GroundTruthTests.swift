@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconSimulator
+import Foundation
 import Testing
 
 @Suite("Ground truth")
@@ -40,11 +41,31 @@ struct GroundTruthTests {
         #expect(lines.filter { $0.contains("\"type\":\"beacon\"") }.count == 5)
         #expect(
             lines.contains(
-                "{\"type\":\"distance\",\"time\":\"2025-01-01T09:00:50.000Z\",\"beacon\":\"visitor-1\",\"gateway\":\"desk\",\"distance_m\":1.0}\n"
+                "{\"type\":\"distance\",\"time\":\"2025-01-01T09:00:50.000Z\",\"beacon\":\"visitor-1\",\"gateway\":\"desk\",\"distance_m\":1.000}\n"
             ))
         let visits = lines.filter { $0.contains("\"type\":\"visit\"") }
         #expect(visits.count == 1)
         #expect(visits.first?.contains("\"start\":\"2025-01-01T09:00:03.000Z\",\"end\":\"2025-01-01T09:01:35.000Z\"") == true)
+    }
+
+    @Test("the truth file is written whole, the same lines as writeJSONLines; an unwritable path is an error naming it")
+    func file() throws {
+        // 20 beacons × 100 samples: more than one 64 KiB buffer of lines.
+        let truth = GroundTruth(scenario: TestSupport.fixedScenario(count: 20, distance: 1, radio: RadioModel()))
+        var lines: [String] = []
+        try truth.writeJSONLines { lines.append($0) }
+        let path = FileManager.default.temporaryDirectory.path + "/truth-\(UUID()).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try truth.write(toFile: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == lines.joined())
+        #expect(lines.joined().utf8.count > 2 << 16)
+        #expect(throws: GroundTruthError.unwritable(file: "/nonexistent-directory/t.jsonl", reason: "No such file or directory"))
+        {
+            try truth.write(toFile: "/nonexistent-directory/t.jsonl")
+        }
+        #expect(throws: GroundTruthError.unwritable(file: "/dev/full", reason: "No space left on device")) {
+            try truth.write(toFile: "/dev/full")
+        }
     }
 
     @Test("visit detector: runs within the radius, gaps and minimum duration")

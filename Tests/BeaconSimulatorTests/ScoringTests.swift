@@ -77,7 +77,7 @@ struct ScoringRoundTripTests {
         let path = FileManager.default.temporaryDirectory.path + "/lobby-\(ProcessInfo.processInfo.processIdentifier).truth.jsonl"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try GroundTruth(scenario: scenario).write(toFile: path)
-        let key = Scoring.BeaconKey(uuid: TestSupport.uuid, major: 1, minor: 1)
+        let key = BeaconID.iBeacon(uuid: TestSupport.uuid, major: 1, minor: 1)
         let expected = [
             Scoring.Visit(
                 beacon: key, start: Timestamp(rfc3339: "2025-01-01T09:00:03Z")!,
@@ -92,9 +92,58 @@ struct ScoringRoundTripTests {
         #expect(
             short.contains(
                 Scoring.Visit(
-                    beacon: Scoring.BeaconKey(uuid: TestSupport.uuid, major: 1, minor: 2),
+                    beacon: BeaconID.iBeacon(uuid: TestSupport.uuid, major: 1, minor: 2),
                     start: Timestamp(rfc3339: "2025-01-01T09:00:24Z")!,
                     end: Timestamp(rfc3339: "2025-01-01T09:00:26Z")!)))
+    }
+
+    @Test("iBeacon, AltBeacon and Eddystone: truth and alert events name the same BeaconID, kind included")
+    func everyKind() throws {
+        let ids: [BeaconIdentity] = [
+            .iBeacon(uuid: TestSupport.uuid, major: 1, minor: 1),
+            .altBeacon(id1: TestSupport.uuid, id2: 1, id3: 1, manufacturer: 0x0118),
+            .eddystoneUID(namespace: Array(1...10), instance: Array(11...16)),
+        ]
+        var scenario = TestSupport.fixedScenario(count: 3, distance: 1, duration: .seconds(100), radio: RadioModel())
+        for (index, identity) in ids.enumerated() { scenario.beacons[index].identity = identity }
+        let directory = FileManager.default.temporaryDirectory.path
+        let truthPath = directory + "/kinds-\(UUID()).truth.jsonl"
+        let alertsPath = directory + "/kinds-\(UUID()).alerts.jsonl"
+        defer {
+            try? FileManager.default.removeItem(atPath: truthPath)
+            try? FileManager.default.removeItem(atPath: alertsPath)
+        }
+        try GroundTruth(scenario: scenario).write(toFile: truthPath)
+        let at = { (seconds: Int64) in TestSupport.start + .seconds(seconds) }
+        // "every": one alert per beacon. "ibeacon-twice": the iBeacon's one visit matches one
+        // alert; the AltBeacon with the same numbers is another beacon, so the second misses.
+        let events =
+            ids.map { AlertEvent(kind: .delivered, alertID: "every", beacon: $0.beaconID, strategy: "time", time: at(10)) }
+            + [10, 20].map {
+                AlertEvent(kind: .delivered, alertID: "ibeacon-twice", beacon: ids[0].beaconID, strategy: "time", time: at($0))
+            }
+        try events.map { $0.jsonLine + "\n" }.joined().write(toFile: alertsPath, atomically: true, encoding: .utf8)
+
+        let visits = try Scoring.readVisits(path: truthPath, definition: nil)
+        #expect(visits.map(\.beacon) == ids.map(\.beaconID))
+        let alerts = try Scoring.readAlerts(path: alertsPath)
+        #expect(alerts.map(\.beacon) == events.map(\.beacon))
+        let scores = Scoring.score(alerts: alerts, visits: visits)
+        #expect(scores.map(\.alertID) == ["every", "ibeacon-twice"])
+        #expect(scores[0].matchedAlerts == 3 && scores[0].visits == 3)
+        #expect(scores[1].matchedAlerts == 1 && scores[1].alerts == 2)
+    }
+
+    @Test("a truth line whose identity is malformed names the file, the line and the member")
+    func malformedIdentity() throws {
+        let path = FileManager.default.temporaryDirectory.path + "/bad-\(UUID()).truth.jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try #"{"type":"beacon","beacon":"a","id":{"uuid":"5A4BCFCE-174E-4BAC-A814-092E77F6B7E5","major":1}}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: ScoringError.badLine(file: path, line: 1, problem: BeaconIDJSONError.missingMember("minor").description))
+        {
+            try Scoring.readVisits(path: path)
+        }
     }
 
     @Test("score table")

@@ -29,4 +29,12 @@ struct JSONLinesSinkTests {
         try await sink.deliver(OutboundEvent(key: "k1", body: #"{"event":"created"}"#))
         try await sink.flush()
     }
+
+    @Test("a write that fails (/dev/full: ENOSPC) is an io error with its errno")
+    func writeFails() async throws {
+        let sink = try JSONLinesSink(path: "/dev/full")
+        await #expect(throws: SinkError.io(path: "/dev/full", operation: "write", errno: ENOSPC)) {
+            try await sink.deliver(OutboundEvent(key: "k1", body: #"{"event":"created"}"#))
+        }
+    }
 }

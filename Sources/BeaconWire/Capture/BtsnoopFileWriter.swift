@@ -69,6 +69,11 @@ public final class BtsnoopFileWriter {
     }
 
     /// Writes the buffered records to the file.
+    ///
+    /// The loop is its own rather than swift-system's `FileDescriptor.writeAll`, which does not
+    /// tell how much it wrote before failing: this one drops only what reached the file, so a flush
+    /// after a failure resumes where the file ends instead of writing part of a record twice. (And
+    /// BeaconWire builds on BeaconCore alone: `scripts/fuzz.sh` compiles its sources with swiftc.)
     public func flush() throws(CaptureWriteError) {
         guard descriptor >= 0 else { return }
         var offset = 0
