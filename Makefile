@@ -6,7 +6,7 @@ SWIFT ?= swift
 BEACOND_DEBUG := .build/debug/beacond
 RUN_SCENARIO := Simulator/Scenarios/lobby.yaml
 
-.PHONY: run test build bench fuzz test-vm dist test-dist measure-build format lint examples clean
+.PHONY: run test build bench fuzz test-vm dist test-dist measure-build format lint examples docs clean
 
 run: build
 	$(BEACOND_DEBUG) simulate $(RUN_SCENARIO)
@@ -38,6 +38,15 @@ test-vm:
 examples:
 	@scripts/ensure-deps.sh build
 	$(SWIFT) build --package-path Examples/CustomGateway
+
+# DocC for every library (swift-docc-plugin): a broken symbol link or a half-documented
+# signature fails the build. Archives in .build/plugins/Swift-DocC/outputs/.
+DOC_TARGETS := BeaconCore BeaconWire BeaconRanging BeaconStrategyKit BeaconStrategies BeaconStrategyPlugins \
+	BeaconAlertEngine BeaconPipeline BeaconConfiguration BeaconSimulator BeaconHTTP BeaconSinks BeaconMQTT \
+	BeaconStore BeaconBlueZ BeaconGateway
+docs:
+	@scripts/ensure-deps.sh build
+	$(SWIFT) package generate-documentation $(addprefix --target ,$(DOC_TARGETS)) --warnings-as-errors
 
 # The Debian package (release beacond, Swift runtime linked statically): .build-dist/beacond_VERSION_ARCH.deb
 dist:

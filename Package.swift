@@ -47,6 +47,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // FileDescriptor.writeAll: the one write-all loop (short writes, EINTR) of the leaf modules.
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        // `make docs`: DocC catalogs and symbol links checked in CI (a plugin; nothing of it is linked).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // MARK: Libraries, upstream first

@@ -7,7 +7,7 @@ import BeaconCore
 /// — the changes it made to ``state`` and the events that follow — for its caller to commit
 /// (``AlertStateStore/commit(_:)``, or one transaction with other changes, as the pipeline does
 /// with the strategies' state) before delivering the events. A live service calls
-/// ``fire(_:now:)`` and ``handle(_:now:)`` as inputs arrive, sleeps until ``nextDeadline``, then
+/// ``fire(_:now:)`` and `handle(_:now:)` as inputs arrive, sleeps until ``nextDeadline``, then
 /// calls ``advance(to:)``. An engine created again from the stored state after a crash
 /// continues where it left off: ``advance(to:)`` then delivers (or drops or defers, per policy)
 /// what fell due while it was down.

@@ -2,7 +2,7 @@ import BeaconCore
 
 /// A fact from outside a strategy that may cancel pending alerts (see ``CancelCondition``).
 public enum EngineFact: Hashable, Sendable, CustomStringConvertible {
-    /// A beacon left a region (from the ranging loop's ``RegionEvent``).
+    /// A beacon left a region (from the ranging loop's `RegionEvent`).
     case regionExit(regionID: String, beacon: BeaconID)
     /// A beacon exited or went away.
     case beaconExit(BeaconID)

@@ -1,7 +1,7 @@
 /// Which strategy firings count, per alert definition and beacon (``AlertKey``).
 ///
 /// A strategy fires once per *activation*: when a beacon goes from waiting for action to action
-/// done (see ``BeaconAlertStrategy``). It fires again only after its reset — the beacon unseen
+/// done (see `BeaconAlertStrategy`). It fires again only after its reset — the beacon unseen
 /// for `maxTimeBeforeReset`, or its condition gone with `resetWhenConditionInvalid`. The firing
 /// mode says what the engine does with those firings:
 ///

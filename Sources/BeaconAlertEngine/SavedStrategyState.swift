@@ -1,13 +1,13 @@
 import BeaconCore
 
 /// One beacon's strategy state as stored beside the engine's state (see
-/// ``BeaconAlertStrategy/collectStateChanges(into:)``).
+/// `BeaconAlertStrategy/collectStateChanges(into:)`).
 public struct SavedStrategyState: Hashable, Sendable {
     /// Where it belongs: the alert definition, the part of its strategy, the beacon.
     public struct Key: Hashable, Sendable, Comparable {
         /// The alert definition's id.
         public var alertID: String
-        /// The part of the strategy (``StrategyStateEntry/part``).
+        /// The part of the strategy (`StrategyStateEntry/part`).
         public var part: String
         /// The beacon.
         public var beacon: BeaconID

@@ -1,6 +1,6 @@
 import BeaconCore
 
-/// The BlueZ HCI scanner: an ``AdvertisementSource`` that scans on a Linux Bluetooth adapter
+/// The BlueZ HCI scanner: an `AdvertisementSource` that scans on a Linux Bluetooth adapter
 /// through a raw HCI socket and delivers the H4 event bytes it reads (LE Meta events carrying
 /// advertising reports), stamped with `clock`'s time. It does not parse reports.
 ///
@@ -21,7 +21,7 @@ public struct BlueZScanner<C: Clock>: AdvertisementSource where C.Instant == Tim
     /// - Parameters:
     ///   - configuration: adapter, scan parameters, watchdog, backoff, buffer.
     ///   - transport: the system calls (``LinuxHCITransport`` for a real adapter).
-    ///   - clock: stamps packets and times reopen backoff (``WallClock`` for a real adapter).
+    ///   - clock: stamps packets and times reopen backoff (`WallClock` for a real adapter).
     ///   - log: receives every start, stop, drop and recovery step.
     public init(
         configuration: BlueZScannerConfiguration, transport: any HCITransport = LinuxHCITransport(),

@@ -1,4 +1,4 @@
-/// One HTTP request: what ``HTTPClient/send(_:)`` sends.
+/// One HTTP request: what `HTTPClient/send(_:)` sends.
 public struct HTTPRequest: Sendable {
     /// `GET`, `POST`, …
     public var method: String

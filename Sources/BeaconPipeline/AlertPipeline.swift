@@ -17,7 +17,7 @@ import BeaconWire
 ///
 /// Each input (a batch, a tick, a posted event) is one transaction of the store: the engine's
 /// changes, the events for the sinks and — when the store keeps them — the strategies'
-/// per-beacon state (``BeaconAlertStrategy/collectStateChanges(into:)``), so that a restart
+/// per-beacon state (`BeaconAlertStrategy/collectStateChanges(into:)`), so that a restart
 /// neither repeats nor loses an alert. A pipeline built on such a store restores the state.
 ///
 /// A pipeline belongs to one task; it is not `Sendable`.
@@ -66,8 +66,8 @@ public final class AlertPipeline {
 
     /// Builds the stages.
     /// - Parameters:
-    ///   - alerts: the alerts to run, in order (each alert's strategy sees each cycle in this order).
-    ///   - ranging: the ranging loop's configuration (cycle, filter, calibration, regions).
+    ///   - definitions: the alerts to run, in order (each alert's strategy sees each cycle in this order).
+    ///   - rangingConfiguration: the ranging loop's configuration (cycle, filter, calibration, regions).
     ///   - layouts: vendors' frames tried after the built-in ones.
     ///   - maxPending: the engine's bound on pending alerts.
     ///   - registry: where the alerts' strategies come from.

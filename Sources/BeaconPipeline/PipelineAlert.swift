@@ -12,7 +12,7 @@ public struct PipelineAlert: Hashable, Sendable {
     public var id: String
     /// The beacons the alert applies to.
     public var match: BeaconMatch
-    /// The strategy's key in the ``StrategyRegistry``.
+    /// The strategy's key in the `StrategyRegistry`.
     public var strategy: String
     /// The strategy's parameters, validated by the registry when the pipeline is built.
     public var parameters: StrategyParameters

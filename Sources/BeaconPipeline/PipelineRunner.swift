@@ -11,7 +11,7 @@ import Synchronization
 /// ``advance(to:)``, the control endpoint through ``post(_:at:)``, remote configuration through
 /// ``replaceAlerts(_:registry:)``. One task calls ``run(_:emit:presence:)`` with the pipeline,
 /// which never leaves that task. `replay`, `simulate` and tests use
-/// ``run(source:pipeline:closingAfter:emit:)``, the same loop with the source as the only sender.
+/// `run(source:pipeline:closingAfter:emit:)`, the same loop with the source as the only sender.
 public final class PipelineRunner: Sendable {
     /// Where inputs wait for the pipeline.
     public let inbox: PipelineInbox<PipelineInput>
@@ -37,6 +37,8 @@ public final class PipelineRunner: Sendable {
     /// a batch or a tick that cannot be stored ends the run with that error (the input is as if
     /// it never happened: nothing of it is stored or emitted).
     /// - Parameters:
+    ///   - pipeline: the pipeline this task owns from now on.
+    ///   - emit: receives each event, in order, once its input is stored.
     ///   - presence: when given, receives the beacons' presence changes after each input.
     public func run(
         _ pipeline: AlertPipeline, emit: (RoutedEvent) throws -> Void,

@@ -10,7 +10,7 @@ public enum BeaconIdentity: Hashable, Sendable {
     /// Eddystone-UID: 10-byte namespace and 6-byte instance (low 80 / 48 bits of the values).
     case eddystoneUID(namespace: [UInt8], instance: [UInt8])
 
-    /// The identity as Core's ``BeaconID`` (what the parser will report).
+    /// The identity as Core's `BeaconID` (what the parser will report).
     public var beaconID: BeaconID {
         switch self {
         case let .iBeacon(uuid, major, minor):

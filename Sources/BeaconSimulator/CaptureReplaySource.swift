@@ -2,7 +2,7 @@ import BeaconCore
 import BeaconWire
 import Synchronization
 
-/// Replays a capture file (btsnoop, pcap, pcapng) as an ``AdvertisementSource``: its records are
+/// Replays a capture file (btsnoop, pcap, pcapng) as an `AdvertisementSource`: its records are
 /// delivered in order, stamped with their capture time, either as fast as the consumer takes
 /// them (`speed == nil`) or paced at `speed` × real time through an injected clock. A paced
 /// batch never spans more than ``pacingQuantum`` of real time, so a sparse capture is not
@@ -34,6 +34,7 @@ public final class CaptureReplaySource: AdvertisementSource {
 
     /// Opens `path` (reading and checking its header).
     /// - Parameters:
+    ///   - path: the capture file (btsnoop, pcap or pcapng).
     ///   - speed: `nil` for as fast as possible; otherwise the factor over real time (1 = as captured).
     ///   - batchSize: records per batch.
     ///   - clock: paces a finite-speed replay (tests inject a manual clock).

@@ -2,7 +2,7 @@ import BeaconConfiguration
 
 extension Scenario {
     /// Reads and validates a scenario file (format: `Docs/Simulator.md`).
-    /// - Throws: ``ConfigurationError``, whose description starts with `file:line:column:`.
+    /// - Throws: `ConfigurationError`, whose description starts with `file:line:column:`.
     public static func load(path: String) throws(ConfigurationError) -> Scenario {
         try ScenarioReader().read(ConfigNode.load(path: path))
     }

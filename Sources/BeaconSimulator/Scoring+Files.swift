@@ -3,7 +3,7 @@ import Foundation
 
 extension Scoring {
     /// Reads alert events (JSON lines) and keeps the `"event": "delivered"` ones. Each needs
-    /// `alert` (id), `beacon` (the identity as ``BeaconID/writeJSON(to:)`` writes it) and `time`
+    /// `alert` (id), `beacon` (the identity as `BeaconID/writeJSON(to:)` writes it) and `time`
     /// (RFC 3339).
     public static func readAlerts(path: String) throws -> [Alert] {
         var alerts: [Alert] = []

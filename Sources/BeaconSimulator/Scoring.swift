@@ -3,8 +3,8 @@ import FoundationEssentials
 
 /// Compares delivered alerts with the true visits: precision, recall and alert latency per alert id.
 ///
-/// Matching rule, per alert id and beacon (its ``BeaconID``: kind and identity, as alert events
-/// and ground truth write it with ``BeaconID/writeJSON(to:)``): alerts are taken in time order;
+/// Matching rule, per alert id and beacon (its `BeaconID`: kind and identity, as alert events
+/// and ground truth write it with `BeaconID/writeJSON(to:)`): alerts are taken in time order;
 /// an alert matches the earliest-starting not-yet-matched visit of the same beacon with
 /// `visit.start ≤ alert.time ≤ visit.end + tolerance`; each visit is matched at most once and an
 /// alert matches at most one visit. Unmatched alerts are false positives; unmatched visits are

@@ -1,6 +1,6 @@
 import BeaconCore
 
-/// A simulated gateway radio: an ``AdvertisementSource`` that delivers the HCI LE (Extended)
+/// A simulated gateway radio: an `AdvertisementSource` that delivers the HCI LE (Extended)
 /// Advertising Report events a controller would, for a ``Scenario``, in virtual time.
 ///
 /// ```swift
@@ -10,7 +10,7 @@ import BeaconCore
 /// ```
 /// Deterministic: one scenario and seed always give the same bytes and timestamps. With
 /// `speed: .factor(x)` each batch is held back until `clock` has advanced by (its virtual time
-/// since the start) / x; tests inject a ``ManualClock`` (or use `.max`) and never sleep.
+/// since the start) / x; tests inject a `ManualClock` (or use `.max`) and never sleep.
 public struct Simulation: AdvertisementSource {
     /// The scenario.
     public let scenario: Scenario

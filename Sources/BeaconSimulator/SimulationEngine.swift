@@ -2,7 +2,7 @@ import BeaconCore
 
 /// The synchronous core of the simulator for one gateway: a time-ordered schedule of every
 /// beacon's advertising events, the radio model applied to each, and the resulting HCI
-/// advertising report events appended to a ``PacketBatch``.
+/// advertising report events appended to a `PacketBatch`.
 ///
 /// It allocates nothing per event: the schedule is a heap with one entry per beacon, and each
 /// beacon's report event is a pre-encoded template whose RSSI byte is patched per report.

@@ -6,9 +6,9 @@ import BeaconCore
 ///
 /// This is the form in which events wait in the outbox, so a sink never needs more than this.
 public struct OutboundEvent: Hashable, Sendable {
-    /// The idempotency key (``AlertEvent/idempotencyKey``): the same for every retry.
+    /// The idempotency key (`AlertEvent/idempotencyKey`): the same for every retry.
     public var key: String
-    /// The event as one JSON object (``AlertEvent/jsonLine``), without a line break.
+    /// The event as one JSON object (`AlertEvent/jsonLine`), without a line break.
     public var body: String
     /// The callback URL of this event's kind (overrides a webhook's default URL), if any.
     public var destination: String?

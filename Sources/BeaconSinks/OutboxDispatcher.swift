@@ -36,6 +36,12 @@ public actor OutboxDispatcher {
 
     /// Creates a dispatcher for `sink`, reading entries of `sinkName` from `outbox`.
     /// - Parameters:
+    ///   - sinkName: the sink's name in the outbox.
+    ///   - sink: where entries are delivered.
+    ///   - outbox: where the entries wait, durably.
+    ///   - backoff: the delays between attempts after a failure.
+    ///   - batchSize: entries read from the outbox at a time.
+    ///   - clock: the backoff's clock (tests inject a manual one).
     ///   - random: numbers in `0..<1` for the backoff's jitter.
     ///   - report: told of each delivery, refusal and overflow (called on the dispatcher's task).
     public init(

@@ -3,13 +3,13 @@ import BeaconCore
 import BeaconSinks
 import GRDB
 
-/// An ``AlertStateStore`` in a SQLite file (through GRDB): the alert engine's state survives a
+/// An `AlertStateStore` in a SQLite file (through GRDB): the alert engine's state survives a
 /// crash or a restart.
 ///
 /// Each batch of changes is one transaction, committed before ``apply(_:)`` returns. With an
-/// ``OutboxConfiguration``, the same transaction also writes a copy of the step's events for
+/// `OutboxConfiguration`, the same transaction also writes a copy of the step's events for
 /// each sink (see ``SQLiteAlertStateStore/apply(_:emitting:)``): the store is then the
-/// ``Outbox`` its dispatchers read and delete from. The schema
+/// `Outbox` its dispatchers read and delete from. The schema
 /// is versioned by named migrations (``SQLiteAlertStateStore/migrator``) applied when the store
 /// opens; a database migrated by a newer version is refused rather than misread.
 public final class SQLiteAlertStateStore: AlertStateStore {

@@ -11,7 +11,7 @@ extension StrategyRegistry {
         return registry
     }
 
-    /// Adds the stock strategies; fails with ``StrategyConfigurationError/duplicateKey(_:)``
+    /// Adds the stock strategies; fails with `StrategyConfigurationError/duplicateKey(_:)`
     /// if one of their keys is taken already.
     public mutating func registerBuiltInStrategies() throws(StrategyConfigurationError) {
         for registration in BuiltInStrategies.all { try register(registration) }

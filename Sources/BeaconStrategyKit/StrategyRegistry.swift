@@ -1,7 +1,7 @@
 /// Maps strategy keys to factories: the one place configuration turns into strategies. Built-in
 /// strategies are added by `StrategyRegistry.builtIn()` (module BeaconStrategies), a Swift
 /// package adds its own with ``register(_:)``, and shared-library plugins with
-/// ``StrategyPluginLoader``. No reflection: a key is known only once registered.
+/// `StrategyPluginLoader` (module BeaconStrategyPlugins). No reflection: a key is known only once registered.
 public struct StrategyRegistry: Sendable {
     private var registrations: [String: StrategyRegistration] = [:]
 

@@ -16,7 +16,7 @@ import BeaconCore
 /// | `d:25-25` | a data field (must be present; its value is not used) |
 ///
 /// Without an `s:` term the frame is manufacturer-specific data (AD type 0xFF). The identifiers
-/// fill a ``BeaconID`` of the layout's `kind`: 16, 2 and 2 bytes for iBeacon and AltBeacon, 10
+/// fill a `BeaconID` of the layout's `kind`: 16, 2 and 2 bytes for iBeacon and AltBeacon, 10
 /// and 6 for Eddystone-UID. The built-in frames are ``iBeacon``, ``altBeacon`` and
 /// ``eddystoneUID``. Decoding (``frame(inAdvertisingData:)``) reads borrowed bytes and allocates
 /// nothing.

@@ -6,7 +6,7 @@ import BeaconStrategyKit
 extension AlertPipeline {
     /// Builds the pipeline a configuration file describes: its alerts, ranging (unless
     /// `ranging` overrides it), vendors' layouts and `maxPending`.
-    /// - Throws: ``PipelineError`` naming the alert whose strategy or policy is invalid.
+    /// - Throws: `PipelineError` naming the alert whose strategy or policy is invalid.
     public convenience init(
         configuration: GatewayConfiguration, registry: StrategyRegistry,
         ranging: RangingConfiguration? = nil,
@@ -18,7 +18,7 @@ extension AlertPipeline {
             store: store)
     }
 
-    /// Replaces the alert definitions without a restart, as the same method over ``PipelineAlert`` values.
+    /// Replaces the alert definitions without a restart, as the same method over `PipelineAlert` values.
     public func replaceAlerts(_ definitions: [AlertDefinition], registry: StrategyRegistry) throws(PipelineError) {
         try replaceAlerts(try Self.pipelineAlerts(definitions), registry: registry)
     }

@@ -15,9 +15,11 @@ import Logging
 /// Nothing runs until the gateway's ``Gateway/services`` run.
 ///
 /// - Parameters:
+///   - configuration: the daemon's configuration, read and checked.
 ///   - file: the configuration file's name, for messages.
+///   - registry: where the alerts' strategies come from.
 ///   - clock: the daemon's time: a live source's tick, posted events and remote checks (a
-///     ``ManualClock`` in tests; a radio still stamps its packets with the wall clock).
+///     `ManualClock` in tests; a radio still stamps its packets with the wall clock).
 ///   - logger: receives what the daemon has to say (retries, overflow, leftovers), with the
 ///     sink's name and such as metadata.
 /// - Throws: ``GatewayError`` naming what cannot be opened or built.
@@ -37,9 +39,15 @@ public func buildGateway(
 /// Builds the daemon around a source of the caller's (an embedding application's, a test's),
 /// ignoring the configuration's `source:`.
 /// - Parameters:
+///   - configuration: the daemon's configuration, read and checked.
+///   - source: where the advertisements come from.
 ///   - isLive: true for a source on real time (a radio): the pipeline is ticked every second on
 ///     `clock` and posted events happen at `clock`'s time; false for a source with its own time
 ///     (a replay, a simulation), whose latest packet time posted events use.
+///   - registry: where the alerts' strategies come from.
+///   - clock: the daemon's time (see the other `buildGateway`).
+///   - metrics: the daemon's metrics.
+///   - logger: receives what the daemon has to say.
 /// - Throws: ``GatewayError`` naming what cannot be opened or built.
 public func buildGateway(
     _ configuration: GatewayConfiguration, source: any AdvertisementSource, isLive: Bool,

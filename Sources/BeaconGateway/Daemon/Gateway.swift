@@ -14,7 +14,7 @@ import Synchronization
 /// |---|---|
 /// | the source | feeds batches to the pipeline's inbox; a live one also ticks it every second |
 /// | remote alerts | checks the remote alert document, applies new sets (if configured) |
-/// | the pipeline | the one task that owns the ``AlertPipeline`` (a ``PipelineRunner``) |
+/// | the pipeline | the one task that owns the `AlertPipeline` (a `PipelineRunner`) |
 /// | one dispatcher per sink | delivers the sink's outbox |
 /// | state observers | MQTT retained beacon state: closed last |
 ///

@@ -7,7 +7,7 @@ import Synchronization
 /// The daemon's metrics, made through swift-metrics and exported in the Prometheus text format
 /// (``render()``, served at `GET /metrics` by the ``ControlServer``).
 ///
-/// The pipeline itself keeps plain counters (``PipelineStatistics``) so its hot path pays
+/// The pipeline itself keeps plain counters (`PipelineStatistics`) so its hot path pays
 /// nothing; ``collect(_:trackedBeacons:backlogs:)`` turns their growth into metric increments
 /// when a scrape comes (and once more at exit). Sinks are measured by ``MeteredSink`` and the
 /// scanner by ``record(_:)`` as things happen.

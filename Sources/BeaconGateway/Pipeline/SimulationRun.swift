@@ -30,7 +30,7 @@ public struct SimulationRun {
         self.recordPath = recordPath
     }
 
-    /// Runs the simulation to its end, through a ``PipelineRunner``: the simulator feeds the
+    /// Runs the simulation to its end, through a `PipelineRunner`: the simulator feeds the
     /// pipeline's inbox from a child task while this task runs the pipeline.
     /// - Parameters:
     ///   - progress: called after each batch with the virtual time reached and the simulator's counters.

@@ -41,8 +41,12 @@ public actor RemoteAlertDefinitions {
     /// When ``check(now:)`` should run next (`nil`: now).
     public private(set) var nextCheck: Timestamp?
 
-    /// - Parameter validate: called with a candidate set before it is accepted (e.g. building the
-    ///   strategies and engine rules); throwing rejects the document.
+    /// Creates the fetcher of remote definitions.
+    /// - Parameters:
+    ///   - configuration: where and how often to fetch.
+    ///   - fetcher: how a document is fetched (HTTP, or a test's).
+    ///   - validate: called with a candidate set before it is accepted (e.g. building the
+    ///     strategies and engine rules); throwing rejects the document.
     public init(
         configuration: RemoteAlertsConfiguration, fetcher: any ConfigurationFetcher,
         validate: @escaping @Sendable ([AlertDefinition]) throws -> Void = { _ in }

@@ -20,7 +20,7 @@ import BeaconCore
 ///   so a handful of switches is right and more is flapping.
 /// - **Lag (cross-correlation)** on the philotuxo walking track (12 sensors, 24 s): the shift
 ///   that best aligns the filtered RSSI with the RSSI the true distance predicts (see
-///   ``crossCorrelationLag(_:_:)``), and the mean correlation there.
+///   `crossCorrelationLag(_:_:)`), and the mean correlation there.
 /// - The raw series (no filter: ARMA with speed 1) is the baseline.
 public struct RangingEvaluation: Sendable {
     /// The directory holding the CSV files.

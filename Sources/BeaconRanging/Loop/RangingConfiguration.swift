@@ -2,7 +2,7 @@ import BeaconCore
 
 /// Everything the ranging loop needs, fixed at construction.
 public struct RangingConfiguration: Sendable {
-    /// Length of a ranging cycle: one ``RangingUpdate`` per cycle. Default 1 s. Cycles are
+    /// Length of a ranging cycle: one `RangingUpdate` per cycle. Default 1 s. Cycles are
     /// aligned to multiples of this length since the Unix epoch.
     public var cycleLength: Duration
     /// A beacon unseen for less than this is still listed (`seenThisCycle == false`). Default 3 s.

@@ -1,6 +1,6 @@
 import BeaconCore
 
-/// The ranging loop: turns beacon sightings into one ``RangingUpdate`` per cycle.
+/// The ranging loop: turns beacon sightings into one `RangingUpdate` per cycle.
 ///
 /// The loop never reads a clock. Cycle boundaries come from the sightings' own timestamps
 /// (``ingest(_:onUpdate:)`` first closes every cycle that ended at or before the sighting, empty

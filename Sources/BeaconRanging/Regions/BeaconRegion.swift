@@ -4,9 +4,9 @@ import BeaconCore
 ///
 /// A beacon enters a region with its first sighting (or its first after an exit) and exits at
 /// the first cycle boundary at or after `lastSeen + exitTimeout`. Which beacons belong to it is
-/// a ``BeaconMatch``, the same type that says which beacons an alert applies to.
+/// a `BeaconMatch`, the same type that says which beacons an alert applies to.
 public struct BeaconRegion: Hashable, Sendable {
-    /// The region's identifier, reported in ``RegionEvent/regionID``.
+    /// The region's identifier, reported in `RegionEvent/regionID`.
     public var id: String
     /// Which identities belong to it.
     public var match: BeaconMatch

@@ -22,9 +22,12 @@ public struct BtsnoopEncoder: Hashable, Sendable {
 
     /// Appends the record of `packet` (H4: type byte then HCI packet) to `buffer`.
     /// - Parameters:
+    ///   - packet: the H4 packet (type byte first).
     ///   - direction: host → controller (`sent`) or controller → host (`received`); `unknown`
     ///     counts as received for events and as sent otherwise.
+    ///   - timestamp: when the packet was seen.
     ///   - controllerIndex: the adapter index (monitor datalink only).
+    ///   - buffer: where the record is appended.
     public func appendRecord(
         h4Packet packet: UnsafeRawBufferPointer, direction: CaptureDirection,
         timestamp: Timestamp, controllerIndex: UInt16 = 0,

@@ -4,7 +4,7 @@
 /// ``Kind/unknownDatalink``) stop reading before the first record. Record-level errors carry the
 /// byte offset of the offending record or block in the file and up to sixteen of its bytes;
 /// readers skip the bad record and continue where the container allows it. Creating one never
-/// allocates (the bytes are held inline); only ``path`` and ``systemMessage`` for file-level
+/// allocates (the bytes are held inline); only `path` and `systemMessage` for file-level
 /// errors are strings.
 public struct CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong.

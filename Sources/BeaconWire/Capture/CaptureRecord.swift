@@ -2,10 +2,10 @@ import BeaconCore
 
 /// One packet of a capture file: a borrowed view, valid only inside the callback that received it.
 ///
-/// HCI packets are always given as H4 bytes (``LinkType/hciH4``: the packet-type byte, then the
+/// HCI packets are always given as H4 bytes (`LinkType/hciH4`: the packet-type byte, then the
 /// HCI packet) whatever the container framing was: btsnoop H1 (1001) and Linux monitor (2001)
 /// records and pcap `LINKTYPE_BLUETOOTH_HCI_H4_WITH_PHDR` (201) records are converted. Sniffer
-/// records keep their own link type (``LinkType/leLinkLayerWithPHDR``, ``LinkType/nordicBLE``)
+/// records keep their own link type (`LinkType/leLinkLayerWithPHDR`, `LinkType/nordicBLE`)
 /// with the radio header in place.
 public struct CaptureRecord {
     /// 0-based position of the record in the file (tshark's frame number minus one).
