@@ -22,7 +22,6 @@ let package = Package(
                 .product(name: "BeaconStrategies", package: "beacond"),
                 .product(name: "BeaconSimulator", package: "beacond"),
                 .product(name: "BeaconPipeline", package: "beacond"),
-                .product(name: "BeaconGateway", package: "beacond"),
             ],
             // Built like what ships (-O, checks on): the harness inlines library code it measures.
             // Export the allocator interposer so that libswiftCore's malloc calls reach it.

@@ -178,7 +178,7 @@ struct RemoteAlertsDaemonTests {
     /// source, runs a real capture through them, and delivers to a JSON-lines sink; the last good
     /// document is cached next to the state file. (Expected alert: see ReplayTests.)
     @Test("beacond run fetches the alerts, applies them and caches the document")
-    func daemonUsesRemoteAlerts() throws {
+    func daemonUsesRemoteAlerts() async throws {
         let server = try ConfigServer()
         defer { server.stop() }
         try server.serve(
@@ -199,7 +199,7 @@ struct RemoteAlertsDaemonTests {
         sinks: [{type: jsonl, path: \(events)}]
         alerts: {url: "\(server.url)", checkEvery: 1h}
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        let run = try CommandRun(TestPaths.beacond, ["run", "--config", config])
+        let run = try await CommandRun.run(TestPaths.beacond, ["run", "--config", config])
         #expect(run.status == 0, "\(run.standardError)")
         #expect(
             run.standardError.contains("remote alerts: applied a new version (1 alerts: lobby-dwell)"), "\(run.standardError)")

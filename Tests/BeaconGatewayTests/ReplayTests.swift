@@ -89,7 +89,7 @@ struct ReplayTests {
     }
 
     @Test("beacond replay prints the delivered alert as a JSON line with the promised fields")
-    func commandLine() throws {
+    func commandLine() async throws {
         let configPath = FileManager.default.temporaryDirectory.appendingPathComponent("replay-\(getpid()).yaml").path
         try Self.config(
             """
@@ -101,7 +101,7 @@ struct ReplayTests {
             """
         ).write(toFile: configPath, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: configPath) }
-        let run = try CommandRun(TestPaths.beacond, ["replay", Self.capture, "--config", configPath])
+        let run = try await CommandRun.run(TestPaths.beacond, ["replay", Self.capture, "--config", configPath])
         #expect(run.status == 0, "\(run.standardError)")
         let delivered = run.standardOutput.split(separator: "\n").filter { $0.contains(#""event":"delivered""#) }
         #expect(delivered.count == 1)
@@ -117,11 +117,11 @@ struct ReplayTests {
     }
 
     @Test("A bad configuration exits non-zero with the file, line and reason")
-    func badConfiguration() throws {
+    func badConfiguration() async throws {
         let configPath = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(getpid()).yaml").path
         try "alerts:\n  - id: a\n    strategy: dwell\n".write(toFile: configPath, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: configPath) }
-        let run = try CommandRun(TestPaths.beacond, ["replay", Self.capture, "--config", configPath])
+        let run = try await CommandRun.run(TestPaths.beacond, ["replay", Self.capture, "--config", configPath])
         #expect(run.status != 0)
         #expect(run.standardError.contains("alert 'a'"), "\(run.standardError)")
         #expect(run.standardError.contains("dwell"), "\(run.standardError)")

@@ -62,8 +62,8 @@ struct SimulationRunTests {
     }
 
     @Test("simulate on the command line prints the alert and a summary")
-    func commandLine() throws {
-        let run = try CommandRun(TestPaths.beacond, ["simulate", Self.scenarioPath])
+    func commandLine() async throws {
+        let run = try await CommandRun.run(TestPaths.beacond, ["simulate", Self.scenarioPath])
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput.contains(#""event":"delivered","alert":"lobby-dwell""#))
         #expect(run.standardError.contains("alerts lobby-dwell/delivered  1"), "\(run.standardError)")
@@ -71,8 +71,8 @@ struct SimulationRunTests {
     }
 
     @Test("A scenario that does not exist gives a clear error and a non-zero exit")
-    func missingScenario() throws {
-        let run = try CommandRun(TestPaths.beacond, ["simulate", "/nonexistent/site.yaml"])
+    func missingScenario() async throws {
+        let run = try await CommandRun.run(TestPaths.beacond, ["simulate", "/nonexistent/site.yaml"])
         #expect(run.status != 0)
         #expect(run.standardError.contains("/nonexistent/site.yaml"), "\(run.standardError)")
     }

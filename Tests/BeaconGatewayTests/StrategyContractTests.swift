@@ -71,7 +71,7 @@ struct StrategyContractTests {
     @Test(
         "beacond run (replay source, state file, jsonl sink): three visits alert at 61 s and 301 s, the lone beacon at 61 s and 511 s",
         arguments: [(false, ["09:01:01", "09:05:01"]), (true, ["09:01:01", "09:08:31"])])
-    func daemon(_ lone: Bool, _ expected: [String]) throws {
+    func daemon(_ lone: Bool, _ expected: [String]) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("contract-run-\(UUID())").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -80,7 +80,7 @@ struct StrategyContractTests {
             "source: replay:\(directory)/visits.btsnoop\nstate: \(directory)/state.sqlite\n"
             + "sinks:\n  - {type: jsonl, path: \(directory)/alerts.jsonl}\nalerts:\n" + (lone ? Self.loneAlert : Self.dwellAlert)
         try config.write(toFile: directory + "/gateway.yaml", atomically: true, encoding: .utf8)
-        let run = try CommandRun(TestPaths.beacond, ["run", "--config", directory + "/gateway.yaml"])
+        let run = try await CommandRun.run(TestPaths.beacond, ["run", "--config", directory + "/gateway.yaml"])
         #expect(run.status == 0, "\(run.standardError)")
         let lines = try String(contentsOfFile: directory + "/alerts.jsonl", encoding: .utf8).split(separator: "\n")
         let delivered = lines.filter { $0.contains("\"event\":\"delivered\"") }

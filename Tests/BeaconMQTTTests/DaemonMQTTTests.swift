@@ -14,7 +14,7 @@ struct DaemonMQTTTests {
     static var lobby: String { TestPaths.scenario("lobby") }
 
     @Test("the created and delivered events of the lobby visitor arrive on beacond/lobby/alerts")
-    func endToEnd() throws {
+    func endToEnd() async throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
         let subscriber = try MosquittoSubscriber(broker, topic: "beacond/lobby/alerts", id: "daemon-sub", count: 2)
@@ -42,7 +42,7 @@ struct DaemonMQTTTests {
         try daemon.run()
         daemon.waitUntilExit()
         #expect(daemon.terminationStatus == 0)
-        let lines = subscriber.readToEnd().split(separator: "\n")
+        let lines = await subscriber.readToEnd().split(separator: "\n")
         // The lobby visitor (minor 1) dwells 60 s from 09:00:01: created and delivered at 09:01:01 (Simulator/Scenarios/lobby.yaml).
         #expect(lines.count == 2)
         #expect(lines.first?.hasPrefix(#"{"event":"created","alert":"lobby-dwell""#) == true)
@@ -51,9 +51,9 @@ struct DaemonMQTTTests {
     }
 
     /// Runs `mosquitto_sub` until it has printed `count` messages (`-v`: topic and payload).
-    static func subscribe(_ broker: MosquittoBroker, topic: String, count: Int, id: String) throws -> [String: String] {
+    static func subscribe(_ broker: MosquittoBroker, topic: String, count: Int, id: String) async throws -> [String: String] {
         // Retained messages come to a subscriber whenever it subscribes: no need to wait first.
-        let output = try MosquittoSubscriber(
+        let output = try await MosquittoSubscriber(
             broker, topic: topic, id: id, count: count, arguments: ["-v"],
             waitForSubscription: false
         ).readToEnd()
@@ -87,7 +87,7 @@ struct DaemonMQTTTests {
     @Test(
         "each beacon's state is retained under beacond/lobby/beacons/<id>, with Home Assistant discovery; the status ends offline"
     )
-    func retainedBeaconState() throws {
+    func retainedBeaconState() async throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
         let daemon = Process()
@@ -105,13 +105,13 @@ struct DaemonMQTTTests {
             "ibeacon:E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:10:1", "ibeacon:E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:10:2",
             "eddystone-uid:0102030405060708090a:0000000000aa",
         ]
-        let states = try Self.subscribe(broker, topic: "beacond/lobby/beacons/#", count: ids.count, id: "state-sub")
+        let states = try await Self.subscribe(broker, topic: "beacond/lobby/beacons/#", count: ids.count, id: "state-sub")
         #expect(Set(states.keys) == Set(ids.map { "beacond/lobby/beacons/\($0)" }))
         #expect(states["beacond/lobby/beacons/\(ids[1])"]?.contains(#""state":"away","present":false"#) == true)
         #expect(states["beacond/lobby/beacons/\(ids[0])"]?.contains(#""present":true"#) == true)
         #expect(states["beacond/lobby/beacons/\(ids[0])"]?.hasPrefix(#"{"id":"\#(ids[0])","state":""#) == true)
 
-        let discovery = try Self.subscribe(broker, topic: "homeassistant/sensor/+/config", count: ids.count, id: "ha-sub")
+        let discovery = try await Self.subscribe(broker, topic: "homeassistant/sensor/+/config", count: ids.count, id: "ha-sub")
         let visitor1 = "homeassistant/sensor/beacond_lobby_ibeacon_5A4BCFCE-174E-4BAC-A814-092E77F6B7E5_1_1/config"
         #expect(discovery.count == ids.count)
         let document = try #require(discovery[visitor1])
@@ -120,12 +120,12 @@ struct DaemonMQTTTests {
         #expect(document.contains(#""value_template":"{{ value_json.state }}""#))
         #expect(document.contains(#""availability_topic":"beacond/lobby/status""#))
 
-        let status = try Self.subscribe(broker, topic: "beacond/lobby/status", count: 1, id: "status-sub")
+        let status = try await Self.subscribe(broker, topic: "beacond/lobby/status", count: 1, id: "status-sub")
         #expect(status["beacond/lobby/status"] == "offline")
     }
 
     @Test("the status is online while the daemon runs, and the broker publishes the last will offline when it is killed")
-    func lastWill() throws {
+    func lastWill() async throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
         let subscriber = try MosquittoSubscriber(broker, topic: "beacond/lobby/status", id: "will-sub", count: 2)
@@ -151,6 +151,6 @@ struct DaemonMQTTTests {
         #expect(String(decoding: output, as: UTF8.self) == "online\n")
         kill(daemon.processIdentifier, SIGKILL)
         daemon.waitUntilExit()
-        #expect(String(decoding: output, as: UTF8.self) + subscriber.readToEnd() == "online\noffline\n")
+        #expect(await String(decoding: output, as: UTF8.self) + subscriber.readToEnd() == "online\noffline\n")
     }
 }

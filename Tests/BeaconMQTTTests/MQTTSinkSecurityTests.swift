@@ -52,7 +52,7 @@ struct MQTTSinkSecurityTests {
             let sink = try MQTTSink(host: "127.0.0.1", port: broker.port, topic: topic, options: options, clientID: "beacond-tls")
             try await sink.deliver(Self.event)
         }
-        #expect(subscriber.readToEnd() == Self.event.body + "\n")
+        #expect(await subscriber.readToEnd() == Self.event.body + "\n")
         broker.waitForLog("Sending PUBACK to beacond-tls")
     }
 

@@ -26,7 +26,7 @@ struct MQTTSinkTests {
 
         let sink = try MQTTSink(host: "127.0.0.1", port: broker.port, topic: topic, clientID: "beacond-test")
         for event in Self.events { try await sink.deliver(event) }
-        #expect(subscriber.readToEnd() == Self.events.map { $0.body + "\n" }.joined())
+        #expect(await subscriber.readToEnd() == Self.events.map { $0.body + "\n" }.joined())
         broker.waitForLog("Received PUBLISH from beacond-test (d0, q1, r0, m\(Self.events.count)")
         broker.waitForLog("Sending PUBACK to beacond-test (m\(Self.events.count)")
         #expect(sink.name == "mqtt://127.0.0.1:\(broker.port)/beacond/gw1/alerts")

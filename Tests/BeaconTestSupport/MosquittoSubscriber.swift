@@ -6,7 +6,10 @@ import Glibc
 
 /// `mosquitto_sub` (the broker's own client) on a topic of a test broker, with QoS 1: it prints
 /// the first `count` messages and exits. Killed if the test ends first.
-public final class MosquittoSubscriber {
+///
+/// `@unchecked Sendable`: a test reads it from one task; ``readToEnd()`` blocks on a thread of
+/// its own (``onOwnThread(_:)``), not on the cooperative pool.
+public final class MosquittoSubscriber: @unchecked Sendable {
     private let process = Process()
     private let received = Pipe()
 
@@ -41,9 +44,11 @@ public final class MosquittoSubscriber {
     public var output: FileHandle { received.fileHandleForReading }
 
     /// Everything it prints until it exits (after `count` messages).
-    public func readToEnd() -> String {
-        let data = received.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+    public func readToEnd() async -> String {
+        await onOwnThread {
+            let data = self.received.fileHandleForReading.readDataToEndOfFile()
+            self.process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
     }
 }

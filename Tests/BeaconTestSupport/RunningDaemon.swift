@@ -5,8 +5,12 @@ import Glibc
 #endif
 
 /// A `beacond run` started by a test, whose standard output and error are read line by line as
-/// they come (blocking reads: the test waits for what the daemon says, never for a time).
-public final class RunningDaemon {
+/// they come: the test waits for what the daemon says, never for a time. The reads block, so
+/// they run on a thread of their own (``onOwnThread(_:)``), not on the cooperative pool.
+///
+/// `@unchecked Sendable`: a test drives its daemon from one task, one call at a time; the
+/// buffers are only touched inside those calls.
+public final class RunningDaemon: @unchecked Sendable {
     public let process = Process()
     private let output = Pipe()
     private let errors = Pipe()
@@ -32,27 +36,46 @@ public final class RunningDaemon {
     }
 
     /// Reads standard output until a line contains `text`; `nil` if the output ends first.
-    public func outputLine(containing text: String) -> String? {
-        Self.line(containing: text, from: output.fileHandleForReading, buffer: &outputBuffer) { _ in }
+    public func outputLine(containing text: String) async -> String? {
+        await onOwnThread { self.blockingOutputLine(containing: text) }
     }
 
     /// Reads standard error until a line contains `text`; `nil` if it ends first.
-    public func errorLine(containing text: String) -> String? {
+    public func errorLine(containing text: String) async -> String? {
+        await onOwnThread { self.blockingErrorLine(containing: text) }
+    }
+
+    /// Waits for the exit, reading the rest of both streams; returns the status and remaining output.
+    public func waitForExit() async -> (status: Int32, output: String, errors: String) {
+        let result = await onOwnThread { self.blockingWaitForExit() }
+        return (result.status, result.output, result.errors)
+    }
+
+    private func blockingOutputLine(containing text: String) -> String? {
+        Self.line(containing: text, from: output.fileHandleForReading, buffer: &outputBuffer) { _ in }
+    }
+
+    private func blockingErrorLine(containing text: String) -> String? {
         var seen: [String] = []
         defer { errorLines += seen }
         return Self.line(containing: text, from: errors.fileHandleForReading, buffer: &errorBuffer) { seen.append($0) }
     }
 
-    /// Waits for the exit, reading the rest of both streams; returns the status and remaining output.
-    public func waitForExit() -> (status: Int32, output: String, errors: String) {
+    private func blockingWaitForExit() -> ExitResult {
         let rest = output.fileHandleForReading.readDataToEndOfFile()
         let restErrors = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let errorText = String(decoding: errorBuffer + restErrors, as: UTF8.self)
         errorLines += errorText.split(separator: "\n").map(String.init)
-        return (
-            process.terminationStatus, String(decoding: outputBuffer + rest, as: UTF8.self), errorLines.joined(separator: "\n")
-        )
+        return ExitResult(
+            status: process.terminationStatus, output: String(decoding: outputBuffer + rest, as: UTF8.self),
+            errors: errorLines.joined(separator: "\n"))
+    }
+
+    private struct ExitResult: Sendable {
+        let status: Int32
+        let output: String
+        let errors: String
     }
 
     private static func line(

@@ -1,11 +1,12 @@
+import BeaconAlertEngine
 import BeaconCore
-import BeaconGateway
+import BeaconPipeline
 import BeaconSimulator
 import BeaconStrategies
 import BeaconStrategyKit
+import FoundationEssentials
 
 #if canImport(Glibc)
-import BeaconPipeline
 import Glibc
 #endif
 
@@ -20,8 +21,7 @@ enum DayBenchmarks {
         if let text = getenv("BENCH_DAY_DURATION").map({ String(cString: $0) }), let duration = Duration(parsing: text) {
             scenario.duration = duration
         }
-        let configuration = try GatewayConfiguration.load(path: root + "/Simulator/Scenarios/stress.alerts.yaml")
-        let pipeline = try AlertPipeline(configuration: configuration, registry: .builtIn())
+        let pipeline = try AlertPipeline(alerts: stressAlerts, registry: .builtIn())
         var engine = Simulation(scenario: scenario).makeEngine()
         var batch = PacketBatch(byteCapacity: 4096 * 64, packetCapacity: 4096 + 4)
         var events = 0
@@ -62,3 +62,19 @@ enum DayBenchmarks {
         return parts.joined(separator: "/")
     }
 }
+
+/// The alerts of `Simulator/Scenarios/stress.alerts.yaml` (which `beacond simulate stress.yaml`
+/// reads from beside the scenario), as pipeline values: a dwell alert and an exit alert on
+/// every tag, so that the day exercises strategies and the engine, not only parsing and ranging.
+private let stressAlerts: [PipelineAlert] = {
+    let tags = BeaconMatch(.uuid(UUID(uuidString: "3D4F0E28-7C1B-4A55-8E2A-9B6C1D0F2E4A")!, major: nil, minor: nil))
+    return [
+        PipelineAlert(
+            id: "tag-dwell", match: tags, strategy: "time",
+            parameters: ["dwell": "10m", "gap": "30s", "maxTimeBeforeReset": "10m"],
+            rule: AlertRule(id: "tag-dwell", content: AlertContent(title: "Tag settled"))),
+        PipelineAlert(
+            id: "tag-gone", match: tags, strategy: "exit", parameters: ["away": "30s"],
+            rule: AlertRule(id: "tag-gone", content: AlertContent(title: "Tag gone"))),
+    ]
+}()
