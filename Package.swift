@@ -57,7 +57,7 @@ let package = Package(
         // BlueZ's headers (libbluetooth-dev); no library is linked (see its module map).
         .systemLibrary(name: "CBluetooth"),
         .target(
-            name: "BeaconBlueZ", dependencies: ["BeaconCore", "BeaconWire", "CBluetooth"],
+            name: "BeaconBlueZ", dependencies: ["BeaconCore", "CBluetooth"],
             swiftSettings: swiftSettings),
         // A header-only leaf: the processor's prefetch hint, for the ranging loop's batch path.
         .target(name: "CBeaconPrefetch"),
@@ -95,7 +95,7 @@ let package = Package(
             providers: [.apt(["libmosquitto-dev"])]
         ),
         .target(
-            name: "BeaconMQTT", dependencies: ["BeaconCore", "BeaconSinks", "CMosquitto"],
+            name: "BeaconMQTT", dependencies: ["BeaconSinks", "CMosquitto"],
             swiftSettings: swiftSettings),
         .target(
             name: "BeaconStore",

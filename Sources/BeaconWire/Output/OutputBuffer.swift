@@ -189,16 +189,6 @@ public final class OutputBuffer {
     }
 
     private func appendEscaped(_ text: UnsafeRawBufferPointer) {
-        for byte in text {
-            switch byte {
-            case UInt8(ascii: "\""): append("\\\"")
-            case UInt8(ascii: "\\"): append("\\\\")
-            case 0..<0x20:
-                append("\\u00")
-                append(hexByte: byte)
-            default:
-                append(byte: byte)
-            }
-        }
+        for byte in text { JSONStringEscape.write(byte) { append(byte: $0) } }
     }
 }

@@ -1,4 +1,5 @@
 import BeaconCore
+import Foundation
 import Testing
 
 @testable import BeaconWire
@@ -57,6 +58,23 @@ struct OutputBufferTests {
         let raw: [UInt8] = [0x41, 0x22, 0x5C, 0x0A, 0x00, 0xFF, 0x42]
         #expect(
             Self.text { b in raw.withUnsafeBytes { b.append(jsonString: $0) } }
-                == "\"A\\\"\\\\\\u000a\\u0000\u{FFFD}B\"")
+                == "\"A\\\"\\\\\\n\\u0000\u{FFFD}B\"")
+    }
+}
+
+@Suite("JSON strings: one escaping rule")
+struct JSONStringEscapeTests {
+    @Test("JSONWriter and the per-packet output escape every ASCII byte alike, and JSONSerialization reads it back")
+    func sameRule() throws {
+        for byte in UInt8(0)..<0x80 {
+            var writer = JSONWriter()
+            writer.value(String(decoding: [byte], as: UTF8.self))
+            let buffer = OutputBuffer()
+            [byte].withUnsafeBytes { buffer.append(jsonString: $0) }
+            let fromBuffer = buffer.bytes
+            #expect(writer.bytes == fromBuffer, "byte \(byte)")
+            let decoded = try JSONSerialization.jsonObject(with: Data(fromBuffer), options: .fragmentsAllowed) as? String
+            #expect(decoded == String(decoding: [byte], as: UTF8.self), "byte \(byte)")
+        }
     }
 }
