@@ -21,10 +21,7 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
         var connected = false
         var refusal: String?
         var retained: [String: [UInt8]] = [:]
-        var acknowledged: Set<Int32> = []
-        /// Message ids of retained publications nobody waits for: their PUBACK is dropped.
-        var unawaited: Set<Int32> = []
-        var waitingForAck: [Int32: CheckedContinuation<Void, any Error>] = [:]
+        var acknowledgements = PublicationAcknowledgements<CheckedContinuation<Void, any Error>>()
         var waitingForConnection: [Int: CheckedContinuation<Void, any Error>] = [:]
         var nextWaiter = 0
     }
@@ -41,9 +38,16 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
     public let options: MQTTConnectionOptions
     private let clock: any Clock<Duration>
     private let handle: OpaquePointer
+    /// What libmosquitto's callbacks reach this sink through: retained by the client, released
+    /// only after `mosquitto_destroy`, so a callback never runs against a freed object.
+    let context: MQTTCallbackContext
     private let state = Mutex(State())
 
     private static let library: Void = { _ = mosquitto_lib_init() }()
+
+    /// Clients whose callback context is not yet released (it is, once the client is destroyed on
+    /// its stopping thread after the sink goes away). For tests of the client's lifetime.
+    public static var liveClients: Int { MQTTCallbackContext.live.load(ordering: .relaxed) }
 
     /// The default topic of a gateway: `beacond/<gateway>/alerts`.
     public static func defaultTopic(gateway: String) -> String { "beacond/\(gateway)/alerts" }
@@ -67,18 +71,18 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
             throw .library(operation: "new", message: "cannot create a client (out of memory or bad client id)")
         }
         self.handle = handle
-        mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
+        context = MQTTCallbackContext()
+        context.sink = self
+        // libmosquitto holds one reference to the context, given back in `deinit` after destroy.
+        mosquitto_user_data_set(handle, Unmanaged.passRetained(context).toOpaque())
         mosquitto_connect_callback_set(handle) { _, context, code in
-            guard let context else { return }
-            Unmanaged<MQTTSink>.fromOpaque(context).takeUnretainedValue().connected(code: code)
+            MQTTCallbackContext.sink(context)?.connected(code: code)
         }
         mosquitto_disconnect_callback_set(handle) { _, context, _ in
-            guard let context else { return }
-            Unmanaged<MQTTSink>.fromOpaque(context).takeUnretainedValue().connectionChanged(connected: false)
+            MQTTCallbackContext.sink(context)?.connectionChanged(connected: false)
         }
         mosquitto_publish_callback_set(handle) { _, context, messageID in
-            guard let context else { return }
-            Unmanaged<MQTTSink>.fromOpaque(context).takeUnretainedValue().acknowledged(messageID)
+            MQTTCallbackContext.sink(context)?.acknowledged(messageID)
         }
         mosquitto_reconnect_delay_set(handle, 1, 30, true)
         // Every stored property is set: from here a throw runs `deinit`, which destroys the
@@ -113,20 +117,23 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
     }
 
     deinit {
-        // No callback may reach this object any more: setting a callback waits for one that is
-        // running. Then the client is stopped on a thread of its own, since libmosquitto's
-        // network thread may be in the middle of a (re)connection. It is asked to stop, never
-        // cancelled: `mosquitto_loop_stop(_, true)` is `pthread_cancel`, which can interrupt it
-        // inside malloc or OpenSSL and corrupt the heap.
-        mosquitto_connect_callback_set(handle, nil)
-        mosquitto_disconnect_callback_set(handle, nil)
-        mosquitto_publish_callback_set(handle, nil)
-        mosquitto_user_data_set(handle, nil)
+        // A callback that starts from now on finds no sink (the context's reference is weak and
+        // already nil) and does nothing. Deliveries still waiting fail. The client is stopped on
+        // a thread of its own, since libmosquitto's network thread may be in the middle of a
+        // (re)connection; it is asked to stop, never cancelled: `mosquitto_loop_stop(_, true)` is
+        // `pthread_cancel`, which can interrupt it inside malloc or OpenSSL and corrupt the heap.
+        // Only once it is destroyed — no callback can run any more — is the context released.
+        let waiters = state.withLock { state in
+            state.acknowledgements.removeAllWaiters() + state.waitingForConnection.values
+        }
+        for waiter in waiters { waiter.resume(throwing: CancellationError()) }
         let client = ClientHandle(handle)
+        let context = Unmanaged.passUnretained(self.context)
         Thread.detachNewThread {
             mosquitto_disconnect(client.handle)
             mosquitto_loop_stop(client.handle, false)
             mosquitto_destroy(client.handle)
+            context.release()
         }
     }
 
@@ -187,11 +194,9 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
     /// Publishes retained state nobody waits for (its PUBACK is dropped when it comes).
     private func publishUnawaited(topic: String, bytes: [UInt8]) {
         guard let messageID = try? publish(topic: topic, bytes: bytes, retain: true) else { return }
-        // The PUBACK may already have come (then it is in `acknowledged`): either way, no id is
-        // left behind where a later delivery reusing it would take it for its own PUBACK.
-        state.withLock { state in
-            if state.acknowledged.remove(messageID) == nil { state.unawaited.insert(messageID) }
-        }
+        // The PUBACK may already have come: either way, none is left behind where a later
+        // delivery reusing the id would take it for its own.
+        state.withLock { $0.acknowledgements.publishedUnawaited(messageID) }
     }
 
     // MARK: Waiting (callbacks come from libmosquitto's network thread)
@@ -233,13 +238,7 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
     }
 
     private func acknowledged(_ messageID: Int32) {
-        let waiter: CheckedContinuation<Void, any Error>? = state.withLock { state in
-            if state.unawaited.remove(messageID) != nil { return nil }
-            if let waiter = state.waitingForAck.removeValue(forKey: messageID) { return waiter }
-            state.acknowledged.insert(messageID)
-            return nil
-        }
-        waiter?.resume()
+        state.withLock { $0.acknowledgements.acknowledged(messageID) }?.resume()
     }
 
     private func waitForConnection() async throws {
@@ -260,8 +259,9 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
             case .refused(let reason): return continuation.resume(throwing: MQTTSinkError.refused(broker: broker, reason: reason))
             case .waiting(let number): waiter = number
             }
-            Task {
+            Task { [weak self] in
                 try? await clock.sleep(for: timeout)
+                guard let self else { return }
                 let (expired, refusal) = self.state.withLock { ($0.waitingForConnection.removeValue(forKey: waiter), $0.refusal) }
                 expired?.resume(
                     throwing: refusal.map { MQTTSinkError.refused(broker: broker, reason: $0) }
@@ -273,15 +273,12 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
     private func waitForAcknowledgement(_ messageID: Int32) async throws {
         let (clock, timeout, broker) = (clock, timeout, "\(host):\(port)")
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let already = state.withLock { state in
-                if state.acknowledged.remove(messageID) != nil { return true }
-                state.waitingForAck[messageID] = continuation
-                return false
-            }
+            let already = state.withLock { $0.acknowledgements.wait(for: messageID, continuation) }
             if already { return continuation.resume() }
-            Task {
+            Task { [weak self] in
                 try? await clock.sleep(for: timeout)
-                let expired = self.state.withLock { $0.waitingForAck.removeValue(forKey: messageID) }
+                // Given up: the id's PUBACK, if it comes later, confirms nothing.
+                let expired = self?.state.withLock { $0.acknowledgements.giveUp(on: messageID) }
                 expired?.resume(throwing: MQTTSinkError.notAcknowledged(broker: broker, timeout: timeout))
             }
         }

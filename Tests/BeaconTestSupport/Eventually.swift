@@ -8,3 +8,15 @@ public func eventually(turns: Int = 200_000, _ condition: () async -> Bool) asyn
     }
     return await condition()
 }
+
+/// Waits for work on real threads outside the test's control (a library's network thread, a
+/// child process) to make `condition` true, checking every 10 ms up to `limit`. Not for logic
+/// that takes a clock: drive a `ManualClock` there.
+public func realWorkFinishes(within limit: Duration, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}

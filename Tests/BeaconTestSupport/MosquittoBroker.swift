@@ -5,7 +5,10 @@ import Glibc
 #endif
 
 /// A real `mosquitto` broker on 127.0.0.1 and a free port, started by the test, with its log
-/// (everything, on stderr) readable so the test can wait for a subscription.
+/// (everything, on stderr) readable so the test can wait for a subscription. A thread of its own
+/// reads the log as it comes, so a busy broker never blocks on a full pipe.
+///
+/// `@unchecked Sendable`: the log text is guarded by `logChanged`.
 public final class MosquittoBroker: @unchecked Sendable {
     public let directory: URL
     public let port: Int
@@ -13,6 +16,8 @@ public final class MosquittoBroker: @unchecked Sendable {
     private let process: Process
     private let log: Pipe
     private var logText = ""
+    private var logEnded = false
+    private let logChanged = NSCondition()
 
     /// Starts a broker; `configuration` is added to its configuration file (TLS, passwords,
     /// persistence: paths relative to ``directory`` are written by the caller before).
@@ -41,6 +46,18 @@ public final class MosquittoBroker: @unchecked Sendable {
         process.standardOutput = log
         process.standardError = log
         try process.run()
+        let reader = log.fileHandleForReading
+        Thread.detachNewThread { [weak self] in
+            while true {
+                let chunk = reader.availableData
+                guard let self else { return }
+                self.logChanged.lock()
+                if chunk.isEmpty { self.logEnded = true } else { self.logText += String(decoding: chunk, as: UTF8.self) }
+                self.logChanged.broadcast()
+                self.logChanged.unlock()
+                if chunk.isEmpty { return }
+            }
+        }
         // Not just the listening socket: a TLS client that connects before the broker's main loop
         // runs can stall until its keepalive.
         waitForLog("running", after: "Opening ipv4 listen socket on port \(port)")
@@ -54,11 +71,9 @@ public final class MosquittoBroker: @unchecked Sendable {
             guard let start = logText.range(of: marker) else { return false }
             return logText[start.upperBound...].contains(text)
         }
-        while !found() {
-            let chunk = log.fileHandleForReading.availableData
-            if chunk.isEmpty { return }
-            logText += String(decoding: chunk, as: UTF8.self)
-        }
+        logChanged.lock()
+        defer { logChanged.unlock() }
+        while !found() && !logEnded { logChanged.wait() }
     }
 
     /// Kills the broker (SIGKILL: nothing saved).
