@@ -1,3 +1,4 @@
+import BeaconCore
 import BeaconHTTP
 import Foundation
 
@@ -5,9 +6,18 @@ import Foundation
 /// timeout) is retried later.
 ///
 /// Every request carries `Idempotency-Key` (the event's key, the same on every retry and after a
-/// restart, so the receiver can drop repeats) and, when a secret is configured,
-/// `X-Beacond-Signature: sha256=<hex HMAC-SHA256 of the body with the secret>`. An event whose
-/// alert has a callback destination for its kind goes there instead of the default URL.
+/// restart, so the receiver can drop repeats) and, when a secret is configured, a signature a
+/// receiver can check for forgery *and* replay (the scheme of Stripe's and Standard Webhooks'
+/// receivers):
+///
+/// - `X-Beacond-Timestamp: <Unix seconds when the request was sent>`;
+/// - `X-Beacond-Signature: sha256=<hex HMAC-SHA256, keyed with the secret, of "<timestamp>.<body>">`.
+///
+/// A receiver recomputes the HMAC over the timestamp header, a dot and the exact body bytes,
+/// compares in constant time, refuses a timestamp older than its tolerance (5 minutes is usual)
+/// and remembers the signatures (or idempotency keys) it accepted within that window. A retry is
+/// signed anew with its own timestamp. An event whose alert has a callback destination for its
+/// kind goes there instead of the default URL.
 public struct WebhookSink: AlertSink {
     /// The default URL.
     public let url: String
@@ -16,18 +26,21 @@ public struct WebhookSink: AlertSink {
     /// The time allowed for one request.
     public let timeout: Duration
     private let client: HTTPClient
+    /// The time a request is signed at (the wall clock; tests inject theirs).
+    private let now: @Sendable () -> Timestamp
 
     /// Creates a sink posting to `url`.
     /// - Throws: ``SinkError/invalidURL(_:)`` unless `url` is http(s).
     public init(
         url: String, secret: String? = nil, timeout: Duration = .seconds(10),
-        client: HTTPClient = .shared
+        client: HTTPClient = .shared, now: @escaping @Sendable () -> Timestamp = { WallClock().now }
     ) throws(SinkError) {
         try Self.validate(url)
         self.url = url
         self.secret = secret
         self.timeout = timeout
         self.client = client
+        self.now = now
     }
 
     /// A 2xx answer is final: each event leaves the outbox once confirmed.
@@ -42,7 +55,10 @@ public struct WebhookSink: AlertSink {
         try Self.validate(target)
         var headers: [(name: String, value: String)] = [("Content-Type", "application/json"), ("Idempotency-Key", event.key)]
         if let secret {
-            headers.append(("X-Beacond-Signature", "sha256=" + Self.signature(of: event.body, secret: secret)))
+            let timestamp = now().nanosecondsSinceEpoch / 1_000_000_000
+            headers.append(("X-Beacond-Timestamp", String(timestamp)))
+            headers.append(
+                ("X-Beacond-Signature", "sha256=" + Self.signature(of: event.body, timestamp: timestamp, secret: secret)))
         }
         let request = HTTPRequest(method: "POST", url: target, headers: headers, body: Array(event.body.utf8), timeout: timeout)
         let response: HTTPResponse
@@ -56,9 +72,15 @@ public struct WebhookSink: AlertSink {
         }
     }
 
-    /// The lowercase hex HMAC-SHA256 of `body` keyed with `secret` (both as UTF-8).
-    public static func signature(of body: String, secret: String) -> String {
-        let code = HMACSHA256.authenticationCode(for: body.utf8, key: secret.utf8)
+    /// The lowercase hex HMAC-SHA256, keyed with `secret`, of `"<timestamp>.<body>"` (UTF-8):
+    /// what `X-Beacond-Signature` carries after `sha256=`.
+    public static func signature(of body: String, timestamp: Int64, secret: String) -> String {
+        hexHMAC(of: "\(timestamp).\(body)", secret: secret)
+    }
+
+    /// The lowercase hex HMAC-SHA256 of `message` keyed with `secret` (both as UTF-8).
+    static func hexHMAC(of message: String, secret: String) -> String {
+        let code = HMACSHA256.authenticationCode(for: message.utf8, key: secret.utf8)
         return code.map { byte in
             let hex = String(byte, radix: 16)
             return byte < 16 ? "0" + hex : hex

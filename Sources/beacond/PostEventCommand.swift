@@ -2,6 +2,7 @@ import ArgumentParser
 import BeaconCore
 import BeaconGateway
 import BeaconHTTP
+import Foundation
 
 /// `beacond post-event NAME`: posts a named event to a running daemon's HTTP endpoint, which
 /// cancels the pending alerts whose `cancelOn` lists `{event: NAME}`.
@@ -25,6 +26,24 @@ struct PostEventCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The daemon's endpoint.", valueName: "url"))
     var to: String = "http://127.0.0.1:9464"
 
+    @Option(
+        help: ArgumentHelp(
+            "A file whose first line is the endpoint's bearer token (its 'http: {tokenFile: …}'); "
+                + "or set BEACOND_CONTROL_TOKEN.", valueName: "path"))
+    var tokenFile: String?
+
+    /// The token to send: --token-file's first line, else BEACOND_CONTROL_TOKEN, else none.
+    func token() throws -> String? {
+        if let tokenFile {
+            guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
+                printError("error: cannot read the token file \(tokenFile); check the path and permissions")
+                throw ExitCode(2)
+            }
+            return text.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        return ProcessInfo.processInfo.environment["BEACOND_CONTROL_TOKEN"]
+    }
+
     func validate() throws {
         guard ControlRoutes.isValidEventName(name) else {
             throw ValidationError("'\(name)' is not an event name: use 1–64 letters, digits, '.', '_' or '-'")
@@ -40,11 +59,12 @@ struct PostEventCommand: AsyncParsableCommand {
         let base = to.hasSuffix("/") ? String(to.dropLast()) : to
         var url = "\(base)/events/\(name)"
         if let beacon { url += "?beacon=" + beacon } // ids are letters, digits, '-' and ':' only
+        let headers = try token().map { [(name: "Authorization", value: "Bearer \($0)")] } ?? []
         let outcome: Result<(Int, String), HTTPClientError>
         do {
             // A daemon answers in milliseconds.
             let response = try await HTTPClient.shared.send(
-                HTTPRequest(method: "POST", url: url, timeout: .seconds(5)),
+                HTTPRequest(method: "POST", url: url, headers: headers, timeout: .seconds(5)),
                 maximumBodySize: 1 << 20)
             outcome = .success((response.status, String(decoding: response.body, as: UTF8.self)))
         } catch {

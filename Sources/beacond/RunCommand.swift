@@ -57,10 +57,8 @@ struct RunCommand: AsyncParsableCommand {
             gateway = try buildGateway(configuration, file: config, registry: registry, logger: logger)
             if let control = configuration.control {
                 let server = try await ControlServer.bind(host: control.host, port: control.port, routes: gateway.controlRoutes)
-                logger.notice("control endpoint on \(server.url) (GET /metrics, GET /health, POST /events/NAME)")
-                if !control.isLoopback {
-                    logger.warning("the control endpoint listens on \(control.host), not on loopback: it has no authentication")
-                }
+                let authentication = control.token == nil ? "" : "; requests need its bearer token"
+                logger.notice("control endpoint on \(server.url) (GET /metrics, GET /health, POST /events/NAME)\(authentication)")
                 // A service group stops its services in reverse order: the gateway first, the endpoint last.
                 services.append(.init(service: server))
             }

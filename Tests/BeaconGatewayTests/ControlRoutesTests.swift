@@ -82,4 +82,39 @@ struct ControlRoutesTests {
         #expect(response.status == 500)
         #expect(response.body.contains("read-only"))
     }
+
+    @Test(
+        "with a token, a request without it or with another is refused (401) and reaches no route",
+        arguments: [
+            nil, "Bearer wrong-token-0123456789", "Bearer 0123456789abcdef012", "Bearer 0123456789abcdef01234",
+            "0123456789abcdef0123", "Basic 0123456789abcdef0123",
+        ] as [String?])
+    func tokenRefused(authorization: String?) async {
+        let posted = Posted()
+        var routes = Self.routes(posted)
+        routes.bearerToken = "0123456789abcdef0123"
+        for request in [
+            ControlRequest(method: "GET", target: "/metrics", authorization: authorization),
+            ControlRequest(method: "POST", target: "/events/closing", authorization: authorization),
+        ] {
+            let response = await routes.respond(to: request)
+            #expect(response.status == 401)
+            #expect(response.body.contains("Authorization: Bearer <token>"))
+        }
+        #expect(posted.events.withLock { $0.isEmpty })
+    }
+
+    @Test("with a token, a request that carries it is answered")
+    func tokenAccepted() async {
+        let posted = Posted()
+        var routes = Self.routes(posted)
+        routes.bearerToken = "0123456789abcdef0123"
+        let metrics = await routes.respond(
+            to: ControlRequest(method: "GET", target: "/metrics", authorization: "Bearer 0123456789abcdef0123"))
+        #expect(metrics.status == 200)
+        let post = await routes.respond(
+            to: ControlRequest(method: "POST", target: "/events/closing", authorization: "Bearer 0123456789abcdef0123"))
+        #expect(post.status == 202)
+        #expect(posted.events.withLock { $0.map(\.0) } == ["closing"])
+    }
 }

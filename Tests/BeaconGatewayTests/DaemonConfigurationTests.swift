@@ -99,6 +99,14 @@ struct DaemonConfigurationTests {
             ("sinks:\n  - {type: mqtt, tls: {ca: a.pem, cert: c.pem}}\n", "gw.yaml:2", "give both 'cert' and 'key'"),
             ("sinks:\n  - {type: mqtt, gateway: a/b}\n", "gw.yaml:2", "cannot be used in MQTT topics"),
             ("sinks:\n  - {type: mqtt, beacons: false, homeAssistant: true}\n", "gw.yaml:2", "needs 'beacons: true'"),
+            ("http: {listen: \"0.0.0.0:9464\"}\n", "gw.yaml:1", "is reachable from other machines and has no token"),
+            ("http: {listen: \"[::]:9464\"}\n", "gw.yaml:1", "set 'tokenFile: PATH'"),
+            ("http: {token: short}\n", "gw.yaml:1", "at least 16 printable characters"),
+            ("http: {token: 0123456789abcdef, tokenFile: t}\n", "gw.yaml:1", "not both"),
+            (
+                "http: {tokenFile: /nonexistent/control.token}\n", "gw.yaml:1",
+                "cannot read the token file /nonexistent/control.token"
+            ),
         ])
     func mistakes(yaml: String, place: String, message: String) {
         #expect {
@@ -116,7 +124,14 @@ struct DaemonConfigurationTests {
             ("http: off\n", nil),
             ("http: on\n", ControlConfiguration(host: "127.0.0.1", port: 9464)),
             ("http: {}\n", ControlConfiguration(host: "127.0.0.1", port: 9464)),
-            ("http: {listen: \"0.0.0.0:9100\"}\n", ControlConfiguration(host: "0.0.0.0", port: 9100)),
+            (
+                "http: {listen: \"0.0.0.0:9100\", token: 0123456789abcdef0123}\n",
+                ControlConfiguration(host: "0.0.0.0", port: 9100, token: "0123456789abcdef0123")
+            ),
+            (
+                "http: {token: \"  0123456789abcdef  \"}\n",
+                ControlConfiguration(host: "127.0.0.1", port: 9464, token: "0123456789abcdef")
+            ),
             ("http: {listen: \"[::1]:0\"}\n", ControlConfiguration(host: "::1", port: 0)),
         ] as [(String, ControlConfiguration?)])
     func control(yaml: String, expected: ControlConfiguration?) throws {

@@ -12,11 +12,13 @@ import Glibc
 /// for a loaded machine; stopped with SIGTERM once the test has what it needs).
 @Suite("beacond run: the HTTP control endpoint", .serialized)
 struct DaemonControlTests {
-    static func configuration(listen: String, in directory: URL, name: String = "gateway.yaml") throws -> String {
+    static func configuration(
+        listen: String, in directory: URL, name: String = "gateway.yaml", tokenFile: String? = nil
+    ) throws -> String {
         let path = directory.appendingPathComponent(name).path
         try """
         source: {simulate: \(TestPaths.repositoryRoot)/Simulator/Scenarios/lobby.yaml, speed: 1}
-        http: {listen: "\(listen)"}
+        http: {listen: "\(listen)"\(tokenFile.map { ", tokenFile: \($0)" } ?? "")}
         sinks:
           - {type: jsonl, path: "-"}
         alerts:
@@ -122,5 +124,39 @@ struct DaemonControlTests {
         #expect(second.standardError.contains("cannot listen on 127.0.0.1:\(port)"), "\(second.standardError)")
         kill(holder.process.processIdentifier, SIGTERM)
         #expect(await holder.waitForExit().status == 0)
+    }
+
+    @Test("with a token file the endpoint refuses requests without its token; post-event sends it with --token-file")
+    func bearerToken() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let tokenFile = directory.appendingPathComponent("control.token").path
+        try "9f86d081884c7d659a2feaa0c55ad015\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        let daemon = try RunningDaemon(arguments: [
+            "run", "--config", try Self.configuration(listen: "127.0.0.1:0", in: directory, tokenFile: tokenFile),
+        ])
+        let announced = try #require(await daemon.errorLine(containing: "control endpoint on http://127.0.0.1:"))
+        #expect(announced.contains("requests need its bearer token"))
+        let url = try #require(announced.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
+
+        let anonymous = try await HTTPClient.shared.send(HTTPRequest(url: url + "/metrics", timeout: .seconds(10)))
+        #expect(anonymous.status == 401)
+        #expect(anonymous.headers.contains { $0.key.lowercased() == "www-authenticate" && $0.value.hasPrefix("Bearer") })
+        let authorized = try await HTTPClient.shared.send(
+            HTTPRequest(
+                url: url + "/metrics", headers: [("Authorization", "Bearer 9f86d081884c7d659a2feaa0c55ad015")],
+                timeout: .seconds(10)))
+        #expect(authorized.status == 200)
+
+        let refused = try await CommandRun.run(TestPaths.beacond, ["post-event", "closing", "--to", url])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("answered 401"), "\(refused.standardError)")
+        let accepted = try await CommandRun.run(
+            TestPaths.beacond, ["post-event", "closing", "--to", url, "--token-file", tokenFile])
+        #expect(accepted.status == 0, "\(accepted.standardError)")
+        #expect(accepted.standardOutput.hasPrefix(#"{"event":"closing""#), "\(accepted.standardOutput)")
+
+        kill(daemon.process.processIdentifier, SIGTERM)
+        #expect(await daemon.waitForExit().status == 0)
     }
 }

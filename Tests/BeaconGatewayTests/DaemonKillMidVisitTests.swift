@@ -74,22 +74,23 @@ struct DaemonKillMidVisitTests {
             ("once-per-beacon", 2.9), // about 145 s: visit 2
             ("first", 1.0), // about 50 s: visit 1, before its alert
         ])
-    func killMidVisit(_ firing: String, _ killAfter: Double) throws {
+    func killMidVisit(_ firing: String, _ killAfter: Double) async throws {
         let workspace = try Workspace()
         defer { try? FileManager.default.removeItem(atPath: workspace.directory) }
         let timeline = StrategyContractTests.threeVisits
         try timeline.writeCapture(to: workspace.path("all.btsnoop"))
 
         let reference = try Self.run(workspace.configuration("reference", capture: "all.btsnoop", speed: nil, firing: firing))
-        reference.waitUntilExit()
+        await waitForExit(reference)
         try #require(reference.terminationStatus == 0)
         let expected = try workspace.events("reference")
         try #require(expected.count >= 2, "created and delivered at least once")
 
         let first = try Self.run(workspace.configuration("crash", capture: "all.btsnoop", speed: 50, firing: firing))
-        Thread.sleep(forTimeInterval: killAfter)
+        // A real process killed after a real while (its capture plays at 50× real time).
+        try await Task.sleep(for: .milliseconds(Int(killAfter * 1000)))
         kill(first.processIdentifier, SIGKILL)
-        first.waitUntilExit()
+        await waitForExit(first)
         #expect(first.terminationReason == .uncaughtSignal)
 
         // Where the saved state stops: re-hear everything from the end of that cycle on.
@@ -102,7 +103,7 @@ struct DaemonKillMidVisitTests {
         try rest.writeCapture(to: workspace.path("rest.btsnoop"))
         let yaml = try workspace.configuration("crash", capture: "rest.btsnoop", speed: nil, firing: firing)
         let second = try Self.run(yaml)
-        second.waitUntilExit()
+        await waitForExit(second)
         #expect(second.terminationStatus == 0)
         #expect(
             try workspace.events("crash") == expected,

@@ -40,7 +40,7 @@ struct DaemonMQTTTests {
         daemon.standardOutput = FileHandle.nullDevice
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
-        daemon.waitUntilExit()
+        await waitForExit(daemon)
         #expect(daemon.terminationStatus == 0)
         let lines = await subscriber.readToEnd().split(separator: "\n")
         // The lobby visitor (minor 1) dwells 60 s from 09:00:01: created and delivered at 09:01:01 (Simulator/Scenarios/lobby.yaml).
@@ -96,7 +96,7 @@ struct DaemonMQTTTests {
         daemon.standardOutput = FileHandle.nullDevice
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
-        daemon.waitUntilExit()
+        await waitForExit(daemon)
         #expect(daemon.terminationStatus == 0)
 
         // Retained messages are delivered to a subscriber that comes after they were published.
@@ -142,15 +142,10 @@ struct DaemonMQTTTests {
                 daemon.waitUntilExit()
             }
         }
-        var output = Data()
-        while !String(decoding: output, as: UTF8.self).contains("online\n") {
-            let chunk = subscriber.output.availableData
-            if chunk.isEmpty { break }
-            output += chunk
-        }
-        #expect(String(decoding: output, as: UTF8.self) == "online\n")
+        let reader = LineReader(subscriber.output)
+        #expect(await reader.read(until: ["online"]) == ["online"])
         kill(daemon.processIdentifier, SIGKILL)
-        daemon.waitUntilExit()
-        #expect(await String(decoding: output, as: UTF8.self) + subscriber.readToEnd() == "online\noffline\n")
+        await waitForExit(daemon)
+        #expect(await reader.read(until: ["offline"]) == ["online", "offline"])
     }
 }

@@ -18,19 +18,6 @@ struct MQTTBrokerRestartTests {
 
     /// Reads lines from `handle` until `expected` have all come (or the stream ends); repeats
     /// are kept in `lines`.
-    static func readLines(until expected: [String], from handle: FileHandle, into lines: inout [String], buffer: inout Data) {
-        while !Set(expected).isSubset(of: Set(lines)) {
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
-                buffer = Data(buffer[buffer.index(after: newline)...])
-            }
-            if Set(expected).isSubset(of: Set(lines)) { return }
-            let chunk = handle.availableData
-            if chunk.isEmpty { return }
-            buffer += chunk
-        }
-    }
-
     /// Five events are delivered; the broker is killed (SIGKILL; it saved its sessions on each
     /// change, so the subscriber's session survives); five more
     /// are written to the outbox while it is down (deliveries fail, the dispatcher backs off);
@@ -63,11 +50,10 @@ struct MQTTBrokerRestartTests {
             backoff: RetryBackoff(initial: .milliseconds(200), maximum: .seconds(1)))
         let delivering = Task { await dispatcher.run() }
 
-        var lines: [String] = []
-        var buffer = Data()
+        let reader = LineReader(subscriber.output)
         outbox.enqueue(Self.events(1...5))
         dispatcher.notify()
-        Self.readLines(until: Self.events(1...5).map(\.body), from: subscriber.output, into: &lines, buffer: &buffer)
+        var lines = await reader.read(until: Self.events(1...5).map(\.body))
         #expect(lines == Self.events(1...5).map(\.body))
 
         broker.waitForLog("Saving in-memory database", after: "restart-sub 1 \(topic)")
@@ -75,7 +61,7 @@ struct MQTTBrokerRestartTests {
         outbox.enqueue(Self.events(6...10))
         dispatcher.notify()
         broker = try MosquittoBroker(configuration: configuration, directory: directory, port: port)
-        Self.readLines(until: Self.events(1...10).map(\.body), from: subscriber.output, into: &lines, buffer: &buffer)
+        lines = await reader.read(until: Self.events(1...10).map(\.body))
 
         var firstSeen: [String] = []
         for line in lines where !firstSeen.contains(line) { firstSeen.append(line) }

@@ -1,8 +1,9 @@
 import BeaconCore
-import BeaconSinks
 import BeaconTestSupport
 import Foundation
 import Testing
+
+@testable import BeaconSinks
 
 @Suite("WebhookSink against a real HTTP server on 127.0.0.1", .serialized)
 struct WebhookSinkTests {
@@ -12,12 +13,16 @@ struct WebhookSinkTests {
     }
     static let backoff = RetryBackoff(initial: .seconds(1), multiplier: 2, maximum: .seconds(60), jitter: 0)
 
-    /// RFC 4231, test case 2: HMAC-SHA256 with key "Jefe".
-    @Test("the signature is the hex HMAC-SHA256 of the body")
+    /// RFC 4231, test case 2 (HMAC-SHA256 with key "Jefe") for the HMAC itself; then the signed
+    /// message "<timestamp>.<body>", the expected value computed with Python's `hmac`.
+    @Test("the signature is the hex HMAC-SHA256 of the timestamp, a dot and the body")
     func signatureVector() {
         #expect(
-            WebhookSink.signature(of: "what do ya want for nothing?", secret: "Jefe")
+            WebhookSink.hexHMAC(of: "what do ya want for nothing?", secret: "Jefe")
                 == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        #expect(
+            WebhookSink.signature(of: "what do ya want for nothing?", timestamp: 1_700_000_000, secret: "Jefe")
+                == "1cdd0650c8be1cb0974b1788d458b1e781206cfef59b85faafc582d2e182c57e")
     }
 
     @Test("a delivery is a signed POST with the idempotency key; a callback destination overrides the URL")

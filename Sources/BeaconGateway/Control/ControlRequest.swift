@@ -8,17 +8,22 @@ public struct ControlRequest: Sendable, Hashable {
     public var query: [String: String]
     /// The body's bytes.
     public var body: [UInt8]
+    /// The `Authorization` header, if any.
+    public var authorization: String?
 
     /// Creates a request.
-    public init(method: String, path: String, query: [String: String] = [:], body: [UInt8] = []) {
+    public init(
+        method: String, path: String, query: [String: String] = [:], body: [UInt8] = [], authorization: String? = nil
+    ) {
         self.method = method
         self.path = path
         self.query = query
         self.body = body
+        self.authorization = authorization
     }
 
     /// Splits a request target (`/events/closing?beacon=…`) into path and decoded query.
-    public init(method: String, target: String, body: [UInt8] = []) {
+    public init(method: String, target: String, body: [UInt8] = [], authorization: String? = nil) {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         var query: [String: String] = [:]
         if parts.count == 2 {
@@ -28,7 +33,9 @@ public struct ControlRequest: Sendable, Hashable {
                 query[name] = nameValue.count == 2 ? Self.percentDecoded(nameValue[1]) : ""
             }
         }
-        self.init(method: method, path: Self.percentDecoded(parts.first ?? ""), query: query, body: body)
+        self.init(
+            method: method, path: Self.percentDecoded(parts.first ?? ""), query: query, body: body,
+            authorization: authorization)
     }
 
     /// `%41` → `A`, `+` → space; a malformed escape is kept as written.

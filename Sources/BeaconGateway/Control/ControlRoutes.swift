@@ -10,6 +10,9 @@ import BeaconCore
 ///
 /// A posted event cancels the pending alerts whose `cancelOn` lists `{event: NAME}`; the answer
 /// (`202`) says how many. Names are 1–64 characters of letters, digits, `.`, `_` and `-`.
+///
+/// With a ``bearerToken`` every request must carry `Authorization: Bearer <token>` (compared in
+/// constant time); any other is answered `401` and reaches no route.
 public struct ControlRoutes: Sendable {
     /// The metrics in the Prometheus text format.
     public var metrics: @Sendable () -> String
@@ -17,21 +20,42 @@ public struct ControlRoutes: Sendable {
     public var health: @Sendable () -> String
     /// Applies a named event (for one beacon, or all).
     public var postEvent: @Sendable (_ name: String, _ beacon: BeaconID?) async throws -> ExternalEventReceipt
+    /// The token every request must carry (`nil`: none needed).
+    public var bearerToken: String?
 
     /// Creates routes from what they serve.
     public init(
         metrics: @escaping @Sendable () -> String, health: @escaping @Sendable () -> String,
-        postEvent: @escaping @Sendable (_ name: String, _ beacon: BeaconID?) async throws -> ExternalEventReceipt
+        postEvent: @escaping @Sendable (_ name: String, _ beacon: BeaconID?) async throws -> ExternalEventReceipt,
+        bearerToken: String? = nil
     ) {
         self.metrics = metrics
         self.health = health
         self.postEvent = postEvent
+        self.bearerToken = bearerToken
+    }
+
+    /// Whether `request` may be answered: no token is needed, or it carries the right one.
+    func isAuthorized(_ request: ControlRequest) -> Bool {
+        guard let bearerToken else { return true }
+        let expected = Array("Bearer \(bearerToken)".utf8)
+        let given = Array((request.authorization ?? "").utf8)
+        // Constant time in the token's length: every byte is compared, whatever differs first.
+        var difference = UInt8(truncatingIfNeeded: expected.count ^ given.count)
+        for index in expected.indices { difference |= expected[index] ^ (index < given.count ? given[index] : 0) }
+        return difference == 0
     }
 
     static let eventsPrefix = "/events/"
 
     /// Answers one request.
     public func respond(to request: ControlRequest) async -> ControlResponse {
+        guard isAuthorized(request) else {
+            return .error(
+                401,
+                "this endpoint needs 'Authorization: Bearer <token>' with the token of its 'http:' configuration "
+                    + "(beacond post-event --token-file PATH)")
+        }
         switch request.path {
         case "/metrics":
             guard request.method == "GET" || request.method == "HEAD" else { return Self.methodNotAllowed(request, "GET") }

@@ -93,7 +93,10 @@ public final class ControlServer: Service, Sendable {
                     let response =
                         tooLarge
                         ? ControlResponse.error(413, "the body is larger than \(Self.maxBody) bytes")
-                        : await routes.respond(to: ControlRequest(method: head.method.rawValue, target: head.uri, body: body))
+                        : await routes.respond(
+                            to: ControlRequest(
+                                method: head.method.rawValue, target: head.uri, body: body,
+                                authorization: head.headers.first(name: "Authorization")))
                     try await Self.write(response, headOnly: head.method == .HEAD, to: outbound)
                     return
                 }
@@ -106,10 +109,11 @@ public final class ControlServer: Service, Sendable {
         to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
     ) async throws {
         let body = ByteBuffer(string: response.body)
-        let headers = HTTPHeaders([
+        var headers = HTTPHeaders([
             ("Content-Type", response.contentType), ("Content-Length", String(body.readableBytes)),
             ("Connection", "close"),
         ])
+        if response.status == 401 { headers.add(name: "WWW-Authenticate", value: #"Bearer realm="beacond""#) }
         try await outbound.write(
             .head(
                 HTTPResponseHead(

@@ -203,6 +203,7 @@ public final class Gateway: Sendable {
             },
             postEvent: { [self] name, beacon in
                 try await post(event: name, beacon: beacon)
-            })
+            },
+            bearerToken: configuration.control?.token)
     }
 }
