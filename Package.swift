@@ -142,7 +142,7 @@ let package = Package(
             dependencies: [
                 "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit", "BeaconStrategies",
                 "BeaconStrategyPlugins", "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconGateway",
-                "CBeacondVersion",
+                "BeaconSinks", "BeaconStore", "CBeacondVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

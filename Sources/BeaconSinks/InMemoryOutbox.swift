@@ -7,6 +7,9 @@ public final class InMemoryOutbox: Outbox {
         var entries: [OutboxEntry] = []
         var nextID: Int64 = 1
         var overflow: [String: Int] = [:]
+        var attempts: [Int64: Int] = [:]
+        var dead: [DeadLetter] = []
+        var nextDeadID: Int64 = 1
     }
 
     private let state = Mutex(State())
@@ -42,7 +45,53 @@ public final class InMemoryOutbox: Outbox {
 
     public func remove(_ ids: [Int64]) throws {
         let removed = Set(ids)
-        state.withLock { $0.entries.removeAll { removed.contains($0.id) } }
+        state.withLock { state in
+            state.entries.removeAll { removed.contains($0.id) }
+            for id in ids { state.attempts[id] = nil }
+        }
+    }
+
+    public func recordFailure(_ id: Int64, error: String) throws -> Int {
+        state.withLock { state in
+            state.attempts[id, default: 0] += 1
+            return state.attempts[id]!
+        }
+    }
+
+    public func deadLetter(_ id: Int64, error: String) throws {
+        state.withLock { state in
+            guard let index = state.entries.firstIndex(where: { $0.id == id }) else { return }
+            let entry = state.entries.remove(at: index)
+            state.dead.append(
+                DeadLetter(
+                    id: state.nextDeadID, sink: entry.sink, event: entry.event,
+                    attempts: state.attempts.removeValue(forKey: id) ?? 0, lastError: error))
+            state.nextDeadID += 1
+        }
+    }
+
+    public func deadLetters(sink: String) throws -> [DeadLetter] {
+        state.withLock { $0.dead.filter { $0.sink == sink } }
+    }
+
+    public func retryDeadLetters(sink: String, ids: [Int64]?) throws -> Int {
+        state.withLock { state in
+            let chosen = state.dead.filter { $0.sink == sink && (ids?.contains($0.id) ?? true) }
+            state.dead.removeAll { letter in chosen.contains { $0.id == letter.id } }
+            for letter in chosen {
+                state.entries.append(OutboxEntry(id: state.nextID, sink: sink, event: letter.event))
+                state.nextID += 1
+            }
+            return chosen.count
+        }
+    }
+
+    public func dropDeadLetters(sink: String, ids: [Int64]?) throws -> Int {
+        state.withLock { state in
+            let before = state.dead.count
+            state.dead.removeAll { $0.sink == sink && (ids?.contains($0.id) ?? true) }
+            return before - state.dead.count
+        }
     }
 
     public func backlog(sink: String) throws -> Int {

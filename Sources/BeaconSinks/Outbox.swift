@@ -2,7 +2,8 @@
 /// in the same transaction as the alert engine's state; ``InMemoryOutbox`` is for tests).
 ///
 /// Entries of one sink are read in the order they were written; an entry leaves only through
-/// ``remove(_:)``, after its sink confirmed it.
+/// ``remove(_:)``, after its sink confirmed it, or through ``deadLetter(_:error:)``, when its sink
+/// gave up on it (it then waits among the sink's ``deadLetters(sink:)``, nothing is lost).
 public protocol Outbox: Sendable {
     /// The oldest `limit` entries waiting for `sink`, oldest first.
     func pending(sink: String, limit: Int) throws -> [OutboxEntry]
@@ -12,4 +13,15 @@ public protocol Outbox: Sendable {
     func backlog(sink: String) throws -> Int
     /// How many events were refused for `sink` because its backlog was full, since the store was created.
     func overflow(sink: String) throws -> Int
+    /// Records a failed attempt at entry `id` with its error; returns how many attempts failed.
+    func recordFailure(_ id: Int64, error: String) throws -> Int
+    /// Moves entry `id` to its sink's dead letters with its last error (one transaction).
+    func deadLetter(_ id: Int64, error: String) throws
+    /// The dead letters of `sink`, oldest first.
+    func deadLetters(sink: String) throws -> [DeadLetter]
+    /// Moves dead letters of `sink` back to the end of its outbox (`ids` nil: all); returns how
+    /// many. Their attempts start again from zero.
+    func retryDeadLetters(sink: String, ids: [Int64]?) throws -> Int
+    /// Forgets dead letters of `sink` (`ids` nil: all); returns how many.
+    func dropDeadLetters(sink: String, ids: [Int64]?) throws -> Int
 }

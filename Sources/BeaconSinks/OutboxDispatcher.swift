@@ -3,6 +3,11 @@
 /// tries again from the first unconfirmed entry. Nothing is removed before it is confirmed, so
 /// an event is delivered at least once even across crashes (the outbox is replayed on restart).
 ///
+/// One bad event never blocks the others: an entry that fails permanently
+/// (``DeliveryFailure/isPermanent(_:)``) or `maxAttempts` times in a row is moved to the sink's
+/// dead letters with its last error (reported as ``Report/deadLettered(key:attempts:error:)``),
+/// and the sink goes on with the entries behind it.
+///
 /// The pipeline never waits for it: the engine's store writes the outbox rows, and the gateway
 /// only calls ``notify()``. Time (the backoff) comes from the injected clock.
 public actor OutboxDispatcher {
@@ -16,7 +21,13 @@ public actor OutboxDispatcher {
         case overflow(dropped: Int, total: Int)
         /// The outbox itself could not be read or updated (`error`); retried like a refusal.
         case storageFailed(error: String)
+        /// The sink gave up on the event `key` after `attempts` failed attempts (the last `error`):
+        /// it is among the dead letters (`beacond outbox list`).
+        case deadLettered(key: String, attempts: Int, error: String)
     }
+
+    /// Attempts at one entry before it goes to the dead letters (a permanent failure sends it at once).
+    public static let defaultMaxAttempts = 10
 
     /// The sink's name in configuration (its key in the outbox).
     public let sinkName: String
@@ -24,6 +35,7 @@ public actor OutboxDispatcher {
     private let outbox: any Outbox
     private let backoff: RetryBackoff
     private let batchSize: Int
+    private let maxAttempts: Int
     private let clock: any Clock<Duration>
     private let random: @Sendable () -> Double
     private let report: @Sendable (Report) -> Void
@@ -41,12 +53,13 @@ public actor OutboxDispatcher {
     ///   - outbox: where the entries wait, durably.
     ///   - backoff: the delays between attempts after a failure.
     ///   - batchSize: entries read from the outbox at a time.
+    ///   - maxAttempts: failed attempts at one entry before it goes to the dead letters.
     ///   - clock: the backoff's clock (tests inject a manual one).
     ///   - random: numbers in `0..<1` for the backoff's jitter.
     ///   - report: told of each delivery, refusal and overflow (called on the dispatcher's task).
     public init(
         sinkName: String, sink: any AlertSink, outbox: any Outbox, backoff: RetryBackoff = RetryBackoff(),
-        batchSize: Int = 64, clock: any Clock<Duration> = ContinuousClock(),
+        batchSize: Int = 64, maxAttempts: Int = defaultMaxAttempts, clock: any Clock<Duration> = ContinuousClock(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         report: @escaping @Sendable (Report) -> Void = { _ in }
     ) {
@@ -55,6 +68,7 @@ public actor OutboxDispatcher {
         self.outbox = outbox
         self.backoff = backoff
         self.batchSize = max(batchSize, 1)
+        self.maxAttempts = max(maxAttempts, 1)
         self.clock = clock
         self.random = random
         self.report = report
@@ -131,6 +145,10 @@ public actor OutboxDispatcher {
                     if sink.confirmsEachDelivery { try outbox.remove([entry.id]) }
                     confirmed.append(entry.id)
                 } catch {
+                    if let gaveUp = giveUpIfDead(entry, error) {
+                        if !gaveUp { return "\(error)" } // the outbox could not move it: retried
+                        continue // the sink goes on with the next entry
+                    }
                     failure = "\(error)"
                     break
                 }
@@ -157,6 +175,27 @@ public actor OutboxDispatcher {
         let deadline = clock.now.advanced(by: delay)
         announce()
         try await clock.sleep(until: deadline, tolerance: nil)
+    }
+
+    /// Counts a failed attempt at `entry`; moves it to the dead letters when `error` is permanent
+    /// or the attempts are used up. `nil`: keep retrying it; `true`: moved; `false`: it should
+    /// have been moved but the outbox failed (the entry stays and is retried).
+    private func giveUpIfDead(_ entry: OutboxEntry, _ error: any Error) -> Bool? {
+        let message = "\(error)"
+        let attempts: Int
+        do { attempts = try outbox.recordFailure(entry.id, error: message) } catch {
+            report(.storageFailed(error: "\(error)"))
+            return nil
+        }
+        guard DeliveryFailure.isPermanent(error) || attempts >= maxAttempts else { return nil }
+        do {
+            try outbox.deadLetter(entry.id, error: message)
+        } catch {
+            report(.storageFailed(error: "\(error)"))
+            return false
+        }
+        report(.deadLettered(key: entry.event.key, attempts: attempts, error: message))
+        return true
     }
 
     private func checkOverflow() {

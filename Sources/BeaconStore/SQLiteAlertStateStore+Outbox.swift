@@ -62,4 +62,68 @@ extension SQLiteAlertStateStore: Outbox {
             try Int.fetchOne(db, sql: "SELECT dropped FROM outboxOverflow WHERE sink = ?", arguments: [sink]) ?? 0
         }
     }
+
+    /// Counts a failed attempt at entry `id`, keeping its error.
+    public func recordFailure(_ id: Int64, error: String) throws -> Int {
+        try database.write { db in
+            try db.execute(
+                sql: "UPDATE outbox SET attempts = attempts + 1, lastError = ? WHERE id = ?", arguments: [error, id])
+            return try Int.fetchOne(db, sql: "SELECT attempts FROM outbox WHERE id = ?", arguments: [id]) ?? 0
+        }
+    }
+
+    /// Moves entry `id` to the dead letters, in one transaction.
+    public func deadLetter(_ id: Int64, error: String) throws {
+        try database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO deadLetter (sink, eventKey, body, destination, attempts, lastError)
+                    SELECT sink, eventKey, body, destination, attempts, ? FROM outbox WHERE id = ?
+                    """, arguments: [error, id])
+            try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id])
+        }
+    }
+
+    /// The dead letters of `sink`, oldest first.
+    public func deadLetters(sink: String) throws -> [DeadLetter] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM deadLetter WHERE sink = ? ORDER BY id", arguments: [sink]).map { row in
+                DeadLetter(
+                    id: row["id"], sink: row["sink"],
+                    event: OutboundEvent(key: row["eventKey"], body: row["body"], destination: row["destination"]),
+                    attempts: row["attempts"], lastError: row["lastError"])
+            }
+        }
+    }
+
+    /// Moves dead letters back to the end of the outbox (all of `sink`'s when `ids` is nil).
+    public func retryDeadLetters(sink: String, ids: [Int64]?) throws -> Int {
+        try database.write { db in
+            let chosen = try Self.deadLetterIDs(sink: sink, ids: ids, in: db)
+            for id in chosen {
+                try db.execute(
+                    sql: """
+                        INSERT INTO outbox (sink, eventKey, body, destination)
+                        SELECT sink, eventKey, body, destination FROM deadLetter WHERE id = ?
+                        """, arguments: [id])
+                try db.execute(sql: "DELETE FROM deadLetter WHERE id = ?", arguments: [id])
+            }
+            return chosen.count
+        }
+    }
+
+    /// Forgets dead letters (all of `sink`'s when `ids` is nil).
+    public func dropDeadLetters(sink: String, ids: [Int64]?) throws -> Int {
+        try database.write { db in
+            let chosen = try Self.deadLetterIDs(sink: sink, ids: ids, in: db)
+            for id in chosen { try db.execute(sql: "DELETE FROM deadLetter WHERE id = ?", arguments: [id]) }
+            return chosen.count
+        }
+    }
+
+    private static func deadLetterIDs(sink: String, ids: [Int64]?, in db: Database) throws -> [Int64] {
+        let all = try Int64.fetchAll(db, sql: "SELECT id FROM deadLetter WHERE sink = ? ORDER BY id", arguments: [sink])
+        guard let ids else { return all }
+        return all.filter(ids.contains)
+    }
 }

@@ -14,6 +14,9 @@ extension SQLiteAlertStateStore {
     ///   key of the strategy that saved it and its encoded state), written in the same transaction
     ///   as the engine's changes; `strategyClock` (one row: the end of the latest cycle the
     ///   strategies had seen when their state was saved).
+    /// - `v4-dead-letters`: `outbox.attempts` and `outbox.lastError` (failed attempts at an entry)
+    ///   and `deadLetter` (per sink, the events it gave up on, with their attempts and last error,
+    ///   until they are retried or dropped).
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-engine-state") { db in
@@ -65,6 +68,22 @@ extension SQLiteAlertStateStore {
                 table.column("id", .integer).primaryKey()
                 table.column("time", .integer).notNull()
             }
+        }
+        migrator.registerMigration("v4-dead-letters") { db in
+            try db.alter(table: "outbox") { table in
+                table.add(column: "attempts", .integer).notNull().defaults(to: 0)
+                table.add(column: "lastError", .text)
+            }
+            try db.create(table: "deadLetter") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("sink", .text).notNull()
+                table.column("eventKey", .text).notNull()
+                table.column("body", .text).notNull()
+                table.column("destination", .text)
+                table.column("attempts", .integer).notNull()
+                table.column("lastError", .text).notNull()
+            }
+            try db.create(index: "deadLetterBySink", on: "deadLetter", columns: ["sink", "id"])
         }
         return migrator
     }

@@ -20,6 +20,7 @@ struct Beacond: AsyncParsableCommand {
             RunCommand.self,
             CheckConfigCommand.self,
             PostEventCommand.self,
+            OutboxCommand.self,
             ReplayCommand.self,
             SimulateCommand.self,
             ParseCommand.self,

@@ -76,8 +76,8 @@ struct SQLiteAlertStateStoreTests {
     @Test("the schema is versioned by migrations")
     func migrations() throws {
         let store = try SQLiteAlertStateStore()
-        #expect(try store.appliedMigrations() == ["v1-engine-state", "v2-outbox", "v3-strategy-state"])
-        #expect(SQLiteAlertStateStore.schemaVersion == 3)
+        #expect(try store.appliedMigrations() == ["v1-engine-state", "v2-outbox", "v3-strategy-state", "v4-dead-letters"])
+        #expect(SQLiteAlertStateStore.schemaVersion == 4)
     }
 
     @Test("a database from a newer version is refused")

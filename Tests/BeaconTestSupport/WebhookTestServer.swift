@@ -7,8 +7,8 @@ import Glibc
 /// A real HTTP server on 127.0.0.1 for webhook tests: Python's `http.server` in a subprocess,
 /// started by the test. It verifies each request's `X-Beacond-Signature` (over
 /// `X-Beacond-Timestamp`, a dot and the body) with Python's own `hmac` (an oracle independent of
-/// the Swift code), answers 503 to the first `failFirst`
-/// requests and 200 after (each answer `delay` seconds late, to keep deliveries in flight), and
+/// the Swift code), answers 404 to paths under `/gone` (a callback that can never succeed), 503
+/// to the first `failFirst` requests and 200 after (each answer `delay` seconds late, to keep deliveries in flight), and
 /// logs every request as a JSON line: path, idempotency key, whether the signature was valid,
 /// the status it answered and the body. It prints one line per request on its standard output.
 public final class WebhookTestServer: @unchecked Sendable {
@@ -40,6 +40,8 @@ public final class WebhookTestServer: @unchecked Sendable {
                 with lock:
                     state["count"] += 1
                     status = 503 if state["count"] <= fail_first else 200
+                    if self.path.startswith("/gone"):
+                        status = 404  # a callback that can never succeed
                     timestamp = self.headers.get("X-Beacond-Timestamp", "")
                     expected = "sha256=" + hmac.new(secret, timestamp.encode() + b"." + body, hashlib.sha256).hexdigest()
                     record = {"path": self.path, "key": self.headers.get("Idempotency-Key"),

@@ -113,6 +113,14 @@ public func buildGateway(
                             metadata: ["dropped": "\(dropped)", "total": "\(total)"])
                     case .storageFailed(let error):
                         logger.error("sink '\(name)': outbox unreadable: \(error)")
+                    case .deadLettered(let key, let attempts, let error):
+                        metrics.recordDeadLetter(sink: name)
+                        let advice =
+                            "it is kept among the dead letters: `beacond outbox list --config FILE` shows them, "
+                            + "`retry` sends them again, `drop` forgets them"
+                        logger.error(
+                            "sink '\(name)': gave up on event \(key) after \(attempts) attempt(s) (\(error)); \(advice)",
+                            metadata: ["event": "\(key)", "attempts": "\(attempts)"])
                     }
                 })
         )

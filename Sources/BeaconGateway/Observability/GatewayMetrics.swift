@@ -94,6 +94,11 @@ public final class GatewayMetrics: Sendable {
         counter("beacond_outbox_dropped_total", [("sink", sink)]).increment(by: Int64(dropped))
     }
 
+    /// An event `sink` gave up on (moved to its dead letters).
+    public func recordDeadLetter(sink: String) {
+        counter("beacond_sink_dead_letters_total", [("sink", sink)]).increment()
+    }
+
     /// Every metric in the Prometheus text exposition format (version 0.0.4).
     public func render() -> String {
         registry.emitToString()

@@ -1,0 +1,73 @@
+import BeaconTestSupport
+import Foundation
+import Testing
+
+/// `beacond run` with a callback that can never succeed (its host answers 404): the event goes
+/// to the dead letters, the sink goes on with every other event, and `beacond outbox` lists,
+/// retries and drops it. Before, the sink retried that event for ever and nothing behind it was
+/// delivered.
+@Suite("beacond run and beacond outbox: a poison event does not block its sink", .serialized)
+struct DaemonDeadLetterTests {
+    @Test("the 404 callback's event is a dead letter; every other event is delivered; outbox list, retry, drop")
+    func poisonCallback() async throws {
+        let server = try WebhookTestServer(secret: "dead-letter-secret")
+        defer { server.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-dead-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("gateway.yaml").path
+        try """
+        source: {simulate: \(TestPaths.repositoryRoot)/Simulator/Scenarios/lobby.yaml, speed: max}
+        state: \(directory.path)/state.sqlite
+        sinks:
+          - {type: webhook, url: "\(server.url)", secret: dead-letter-secret}
+        alerts:
+          - id: lobby-dwell
+            match: {uuid: 5A4BCFCE-174E-4BAC-A814-092E77F6B7E5, major: 1, minor: 1}
+            strategy: time
+            parameters: {dwell: 5s}
+            callback: "http://127.0.0.1:\(server.port)/gone/dwell"
+          - id: lobby-enter
+            match: {uuid: 5A4BCFCE-174E-4BAC-A814-092E77F6B7E5}
+            strategy: enter
+
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+
+        let run = try await CommandRun.run(TestPaths.beacond, ["run", "--config", config])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardError.contains("gave up on event"), "\(run.standardError)")
+        let requests = try server.requests()
+        // Each of the dwell alert's two events (created, delivered) was tried once at its dead
+        // callback (a 404 is permanent); the other alert's events, written after them, all arrived.
+        #expect(requests.filter { $0.path == "/gone/dwell" }.map(\.status) == [404, 404])
+        let delivered = requests.filter { $0.path == "/alerts" && $0.status == 200 }
+        #expect(
+            delivered.filter { $0.body.contains(#""alert":"lobby-enter""#) }.count >= 4, "both visitors, created and delivered")
+
+        let list = try await CommandRun.run(TestPaths.beacond, ["outbox", "list", "--config", config])
+        #expect(list.status == 0, "\(list.standardError)")
+        let lines = list.standardOutput.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains(#""attempts":1"#) == true, "\(list.standardOutput)")
+        #expect(lines.first?.contains("HTTP 404") == true, "\(list.standardOutput)")
+        #expect(lines.first?.contains(#"\"alert\":\"lobby-dwell\""#) == true, "\(list.standardOutput)")
+
+        let retry = try await CommandRun.run(TestPaths.beacond, ["outbox", "retry", "--config", config])
+        #expect(retry.standardOutput.contains("2 dead letter(s) back in the outbox"), "\(retry.standardOutput)")
+        let empty = try await CommandRun.run(TestPaths.beacond, ["outbox", "list", "--config", config])
+        #expect(empty.standardOutput.isEmpty && empty.standardError.contains("0 dead letter(s)"))
+
+        // The next start sends it again: still 404, so a dead letter again; then it is dropped.
+        let again = try await CommandRun.run(TestPaths.beacond, ["run", "--config", config])
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(try server.requests().filter { $0.path == "/gone/dwell" }.count == 4)
+        let drop = try await CommandRun.run(TestPaths.beacond, ["outbox", "drop", "--config", config])
+        #expect(drop.standardOutput.contains("2 dead letter(s) dropped"), "\(drop.standardOutput)")
+
+        let noState = directory.appendingPathComponent("memory.yaml").path
+        try "sinks:\n  - {type: jsonl, path: \"-\"}\nalerts: []\n".write(toFile: noState, atomically: true, encoding: .utf8)
+        let refused = try await CommandRun.run(TestPaths.beacond, ["outbox", "list", "--config", noState])
+        #expect(refused.status == 2)
+        #expect(refused.standardError.contains("has no `state:` file"), "\(refused.standardError)")
+    }
+}
