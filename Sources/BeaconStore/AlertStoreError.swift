@@ -4,6 +4,8 @@ public enum AlertStoreError: Error, Hashable, Sendable, CustomStringConvertible 
     case schemaTooNew(path: String, unknownMigrations: [String])
     /// A stored row cannot be read back.
     case corruptRow(table: String, reason: String)
+    /// The file is not a SQLite database, or SQLite's check finds it damaged.
+    case damaged(path: String, detail: String)
 
     /// What is wrong and what to do.
     public var description: String {
@@ -12,6 +14,10 @@ public enum AlertStoreError: Error, Hashable, Sendable, CustomStringConvertible 
             "the alert state database \(path) was written by a newer beacond (migrations \(unknown.joined(separator: ", "))); run that version or move the file away"
         case .corruptRow(let table, let reason):
             "a row of table '\(table)' in the alert state database cannot be read: \(reason); restore a backup or delete the row"
+        case .damaged(let path, let detail):
+            "the alert state database \(path) is damaged (\(detail)). beacond does not start on it, so that no "
+                + "alert is silently repeated or lost: restore the latest backup (`beacond state backup` writes "
+                + "them) or move the file away to start with an empty state"
         }
     }
 }

@@ -3,6 +3,10 @@ import BeaconCore
 import BeaconSinks
 import GRDB
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// An `AlertStateStore` in a SQLite file (through GRDB): the alert engine's state survives a
 /// crash or a restart.
 ///
@@ -17,11 +21,40 @@ public final class SQLiteAlertStateStore: AlertStateStore {
     /// The sinks that get a copy of every event, and their backlog bound.
     public let outboxConfiguration: OutboxConfiguration
 
-    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    /// Opens (creating if needed) the database at `path`, checks it (`PRAGMA quick_check`) and
+    /// brings its schema up to date.
+    /// - Throws: ``AlertStoreError/damaged(path:detail:)`` when the file is not a SQLite database
+    ///   or is damaged: the daemon never starts on an empty state in its place.
     public init(path: String, outbox: OutboxConfiguration = .none) throws {
-        database = try DatabaseQueue(path: path)
         outboxConfiguration = outbox
+        do {
+            database = try DatabaseQueue(path: path)
+            let check = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+            guard check == ["ok"] else {
+                throw AlertStoreError.damaged(path: path, detail: check.prefix(3).joined(separator: "; "))
+            }
+        } catch let error as DatabaseError
+            where error.resultCode.primaryResultCode == .SQLITE_NOTADB || error.resultCode.primaryResultCode == .SQLITE_CORRUPT
+        {
+            throw AlertStoreError.damaged(path: path, detail: error.message ?? "\(error.resultCode)")
+        }
         try Self.prepare(database, path: path)
+    }
+
+    /// Copies the whole database to `destination` (SQLite's online backup: consistent even while
+    /// the daemon writes), then flushes the copy to the disk before returning.
+    public func backup(to destination: String) throws {
+        let copy = try DatabaseQueue(path: destination)
+        try database.backup(to: copy)
+        try copy.close()
+        let descriptor = open(destination, O_RDONLY)
+        guard descriptor >= 0 else {
+            throw AlertStoreError.damaged(path: destination, detail: "cannot reopen the copy to flush it")
+        }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else {
+            throw AlertStoreError.damaged(path: destination, detail: "fsync failed: errno \(errno)")
+        }
     }
 
     /// A private in-memory database (for tests).

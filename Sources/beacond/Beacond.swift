@@ -21,6 +21,7 @@ struct Beacond: AsyncParsableCommand {
             CheckConfigCommand.self,
             PostEventCommand.self,
             OutboxCommand.self,
+            StateCommand.self,
             ReplayCommand.self,
             SimulateCommand.self,
             ParseCommand.self,
