@@ -56,7 +56,14 @@ public final class AlertPipeline {
     private var output = AlertEngineOutput()
     private var captureSummary = CaptureSummary()
     /// What has been processed so far.
-    public private(set) var statistics = PipelineStatistics()
+    public var statistics: PipelineStatistics {
+        var statistics = counters
+        statistics.refusedBeacons = ranging.refusedBeacons
+        statistics.cappedEvictions = ranging.cappedEvictions
+        return statistics
+    }
+    /// The counters the stages update (the ranging loop keeps its own, read by ``statistics``).
+    private var counters = PipelineStatistics()
     /// Whether beacons' presence changes are kept for ``takePresenceChanges()`` (off: no cost).
     public var recordsPresence = false
     private var presence: [BeaconID: Proximity] = [:]
@@ -163,7 +170,7 @@ public final class AlertPipeline {
 
     /// Decodes a batch and runs every ranging cycle it completes through strategies and engine.
     public func ingest(_ batch: borrowing PacketBatch, emit: (RoutedEvent) throws -> Void) throws {
-        statistics.packets += batch.count
+        counters.packets += batch.count
         var index = 0
         var newestPacket: Timestamp?
         batch.forEachPacket { record, bytes in
@@ -175,16 +182,16 @@ public final class AlertPipeline {
             decoder.decode(captureRecord, summary: &captureSummary) { item in
                 switch item {
                 case .advertisement(let advertisement):
-                    statistics.advertisements += 1
+                    counters.advertisements += 1
                     if let sighting = BeaconSighting(
                         report: advertisement.report, timestamp: advertisement.timestamp,
                         layouts: layouts)
                     {
-                        statistics.sightings += 1
+                        counters.sightings += 1
                         batchSightings.append(sighting)
                     }
                 case .error(let error):
-                    statistics.malformedByKind[error.kindName, default: 0] += 1
+                    counters.malformedByKind[error.kindName, default: 0] += 1
                 }
             }
         }
@@ -272,7 +279,7 @@ public final class AlertPipeline {
 
     private func decide(_ update: RangingUpdate) throws {
         try runIdleCycles(through: update.time - cycleLength)
-        statistics.cycles += 1
+        counters.cycles += 1
         try evaluate(update)
     }
 
@@ -346,7 +353,7 @@ public final class AlertPipeline {
     private func flush(_ emit: (RoutedEvent) throws -> Void) throws {
         guard !output.events.isEmpty else { return }
         for routed in output.events {
-            statistics.eventsByAlert["\(routed.event.alertID)/\(routed.event.kind.rawValue)", default: 0] += 1
+            counters.eventsByAlert["\(routed.event.alertID)/\(routed.event.kind.rawValue)", default: 0] += 1
             try emit(routed)
         }
         output.events.removeAll(keepingCapacity: true)

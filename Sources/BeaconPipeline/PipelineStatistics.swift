@@ -12,6 +12,10 @@ public struct PipelineStatistics: Hashable, Sendable {
     public var cycles = 0
     /// Alert events emitted, by alert id and kind (`lobby-dwell/delivered`).
     public var eventsByAlert: [String: Int] = [:]
+    /// Sightings of new beacons refused at the ranging loop's cap on tracked beacons.
+    public var refusedBeacons = 0
+    /// Beacons evicted to keep room under that cap.
+    public var cappedEvictions = 0
 
     public init() {}
 

@@ -5,7 +5,7 @@ import BeaconRanging
 extension RangingConfiguration {
     static let configurationKeys = [
         "cycle", "grace", "retention", "filter", "spikeClamp", "distanceModel", "pathLossExponent",
-        "measuredPower", "proximity", "exitTimeout", "regions", "calibrations",
+        "measuredPower", "proximity", "exitTimeout", "regions", "calibrations", "maxTracked",
     ]
 
     /// Reads the `ranging:` section; every key is optional and defaults as documented in
@@ -24,6 +24,7 @@ extension RangingConfiguration {
     ///   measuredPower: -59           # RSSI at 1 m for frames that carry none
     ///   proximity: {immediate: 0.5, near: 3, enterMargin: 0.1, leaveMargin: 0.1}
     ///   exitTimeout: 10s             # regions' default
+    ///   maxTracked: 200000           # beacons tracked at once (a flood of identities is refused past it)
     ///   regions:
     ///     - {id: lobby, match: {uuid: 74278BDA-B644-4520-8F0C-720EAF059935, major: 1}, exitTimeout: 20s}
     ///   calibrations:                # per beacon: RSSI at 1 m and path-loss exponent, measured on site
@@ -60,6 +61,7 @@ extension RangingConfiguration {
                 leaveMargin: try bands["leaveMargin"]?.number() ?? 0.1)
         }
         if let value = node["exitTimeout"] { defaultExitTimeout = try value.duration() }
+        if let value = node["maxTracked"] { maxTracked = try value.integer(in: 1...10_000_000) }
         if let list = node["regions"] {
             for item in try list.sequence() {
                 try item.checkKeys(allowed: ["id", "match", "exitTimeout"])

@@ -75,6 +75,14 @@ public final class GatewayMetrics: Sendable {
             counter("beacond_alert_events_total", [("alert", String(key[..<split])), ("event", event)])
                 .increment(by: Int64(count - before.eventsByAlert[key, default: 0]))
         }
+        if statistics.refusedBeacons > before.refusedBeacons {
+            counter("beacond_ranging_refused_beacons_total", []).increment(
+                by: Int64(statistics.refusedBeacons - before.refusedBeacons))
+        }
+        if statistics.cappedEvictions > before.cappedEvictions {
+            counter("beacond_ranging_capped_evictions_total", [])
+                .increment(by: Int64(statistics.cappedEvictions - before.cappedEvictions))
+        }
         tracked.record(trackedBeacons)
         for (sink, depth) in backlogs { gauge("beacond_outbox_depth", sink: sink).record(depth) }
     }

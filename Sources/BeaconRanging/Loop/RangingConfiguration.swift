@@ -28,6 +28,17 @@ public struct RangingConfiguration: Sendable {
     public var regions: [BeaconRegion]
     /// Exit timeout of regions that set none. Default 10 s (AltBeacon's region exit period).
     public var defaultExitTimeout: Duration
+    /// The most beacons tracked at once: a bound on memory (about 500 bytes per beacon, see
+    /// Docs/Ranging.md) against floods of spoofed identities. At the cap a new beacon is refused
+    /// (counted in ``RangingLoop/refusedBeacons``) and, at the end of the cycle, the
+    /// ``capEvictionShare`` least recently seen beacons are evicted (listed in `evicted`,
+    /// counted in ``RangingLoop/cappedEvictions``) to make room. Default 200,000 (about 100 MB).
+    public var maxTracked: Int
+
+    /// The default of ``maxTracked``.
+    public static let defaultMaxTracked = 200_000
+    /// The share of ``maxTracked`` evicted at the end of a cycle that ends at the cap: 1/16.
+    public static let capEvictionShare = 16
 
     /// The largest number of regions (one bit each in a beacon's membership mask).
     public static let maxRegions = 64
@@ -42,7 +53,7 @@ public struct RangingConfiguration: Sendable {
         distanceModel: DistanceModelKind = .logDistance(LogDistanceModel()),
         defaultMeasuredPower: Int8 = -59, calibrations: [BeaconID: BeaconCalibration] = [:],
         proximity: ProximityBands = ProximityBands(), regions: [BeaconRegion] = [],
-        defaultExitTimeout: Duration = .seconds(10)
+        defaultExitTimeout: Duration = .seconds(10), maxTracked: Int = defaultMaxTracked
     ) {
         self.cycleLength = cycleLength
         self.missedScanGrace = missedScanGrace
@@ -55,6 +66,7 @@ public struct RangingConfiguration: Sendable {
         self.proximity = proximity
         self.regions = regions
         self.defaultExitTimeout = defaultExitTimeout
+        self.maxTracked = maxTracked
     }
 
     /// Throws when a value cannot work, saying which and what to do.
@@ -71,6 +83,7 @@ public struct RangingConfiguration: Sendable {
                 throw .invalidValue("region '\(region.id)' exit timeout \(t) is negative")
             }
         }
+        guard maxTracked > 0 else { throw .invalidValue("maxTracked \(maxTracked) must be at least 1") }
         guard defaultExitTimeout >= .zero else { throw .invalidValue("default exit timeout \(defaultExitTimeout) is negative") }
         if let clamp = spikeClamp, !(clamp > 0) { throw .invalidFilter("spike clamp \(clamp) dB must be positive") }
         guard proximity.immediateBelow > 0, proximity.nearBelow > proximity.immediateBelow,

@@ -44,6 +44,27 @@ extension RangingLoop {
             hot[slot].startCycle()
             slot += 1
         }
+        if hot.count >= configuration.maxTracked {
+            evictLeastRecentlySeen(max(1, configuration.maxTracked / RangingConfiguration.capEvictionShare))
+        }
+    }
+
+    /// At the cap: evicts the `count` beacons seen least recently (listed in `evicted`, dropped
+    /// from this update's beacons), so that new beacons find room next cycle. Allocates; runs
+    /// only at the cap.
+    private mutating func evictLeastRecentlySeen(_ count: Int) {
+        var slots = Array(0..<hot.count)
+        slots.sort { hot[$0].lastSeen < hot[$1].lastSeen }
+        let ids = slots.prefix(count).map { cold[$0].id }
+        for id in ids {
+            guard let slot = hot.withUnsafeBufferPointer({ all in index.slot(of: id) { all[$0].matches(id) } }) else {
+                continue
+            }
+            evict(slot: slot)
+            cappedEvictions += 1
+        }
+        let evicted = Set(ids)
+        update.beacons.removeAll { evicted.contains($0.id) }
     }
 
     private mutating func exitRegions(slot: Int, at time: Timestamp) {

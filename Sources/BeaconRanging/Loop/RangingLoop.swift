@@ -19,6 +19,11 @@ public struct RangingLoop: Sendable {
 
     /// Sightings dropped because they were older than the current cycle.
     public private(set) var lateSightings = 0
+    /// Sightings of new beacons refused because ``RangingConfiguration/maxTracked`` beacons were
+    /// tracked (a flood of identities, or a cap set too low).
+    public internal(set) var refusedBeacons = 0
+    /// Beacons evicted, least recently seen first, to keep room under ``RangingConfiguration/maxTracked``.
+    public internal(set) var cappedEvictions = 0
     /// Start of the cycle being filled, once the loop has seen a time.
     public internal(set) var currentCycleStart: Timestamp?
 
@@ -169,6 +174,10 @@ public struct RangingLoop: Sendable {
     }
 
     private mutating func track(_ sighting: BeaconSighting) {
+        guard hot.count < configuration.maxTracked else {
+            refusedBeacons += 1
+            return
+        }
         let id = sighting.id
         let mask = regionMask(of: id)
         hot.append(HotBeaconState(id: id, time: sighting.timestamp, address: sighting.address, inRegions: mask != 0))
