@@ -1,5 +1,5 @@
 /// An event its sink gave up on: it failed permanently (a 4xx other than 408/429, a URL that is
-/// not one) or failed ``OutboxConfiguration/maxAttempts`` times in a row. It waits in the
+/// not one) or failed `maxAttempts` times in a row (``OutboxDispatcher/defaultMaxAttempts``). It waits in the
 /// outbox's dead letters, with its last error, until an operator retries or drops it
 /// (`beacond outbox list|retry|drop`); the sink goes on with the events behind it.
 public struct DeadLetter: Hashable, Sendable {

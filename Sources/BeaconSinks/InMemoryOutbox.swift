@@ -23,8 +23,16 @@ public final class InMemoryOutbox: Outbox {
 
     /// Adds a copy of each event for every configured sink (dropping and counting past the bound).
     public func enqueue(_ events: [OutboundEvent]) {
+        enqueue(events, only: configuration.sinks)
+    }
+
+    public func enqueue(_ events: [OutboundEvent], sinks: [String]) throws {
+        enqueue(events, only: sinks.filter(configuration.sinks.contains))
+    }
+
+    private func enqueue(_ events: [OutboundEvent], only sinks: [String]) {
         state.withLock { state in
-            for sink in configuration.sinks {
+            for sink in sinks {
                 var backlog = state.entries.lazy.filter { $0.sink == sink }.count
                 for event in events {
                     if backlog >= configuration.maxBacklog {

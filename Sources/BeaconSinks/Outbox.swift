@@ -13,6 +13,9 @@ public protocol Outbox: Sendable {
     func backlog(sink: String) throws -> Int
     /// How many events were refused for `sink` because its backlog was full, since the store was created.
     func overflow(sink: String) throws -> Int
+    /// Adds `events` for the named sinks only (within the backlog bound, counting what it refuses):
+    /// for a notice about one sink's failure, written to the others.
+    func enqueue(_ events: [OutboundEvent], sinks: [String]) throws
     /// Records a failed attempt at entry `id` with its error; returns how many attempts failed.
     func recordFailure(_ id: Int64, error: String) throws -> Int
     /// Moves entry `id` to its sink's dead letters with its last error (one transaction).

@@ -5,7 +5,7 @@
 ///
 /// One bad event never blocks the others: an entry that fails permanently
 /// (``DeliveryFailure/isPermanent(_:)``) or `maxAttempts` times in a row is moved to the sink's
-/// dead letters with its last error (reported as ``Report/deadLettered(key:attempts:error:)``),
+/// dead letters with its last error (reported as ``Report/deadLettered(event:attempts:error:)``),
 /// and the sink goes on with the entries behind it.
 ///
 /// The pipeline never waits for it: the engine's store writes the outbox rows, and the gateway
@@ -21,9 +21,9 @@ public actor OutboxDispatcher {
         case overflow(dropped: Int, total: Int)
         /// The outbox itself could not be read or updated (`error`); retried like a refusal.
         case storageFailed(error: String)
-        /// The sink gave up on the event `key` after `attempts` failed attempts (the last `error`):
-        /// it is among the dead letters (`beacond outbox list`).
-        case deadLettered(key: String, attempts: Int, error: String)
+        /// The sink gave up on `event` after `attempts` failed attempts (the last `error`): it is
+        /// among the dead letters (`beacond outbox list`).
+        case deadLettered(event: OutboundEvent, attempts: Int, error: String)
     }
 
     /// Attempts at one entry before it goes to the dead letters (a permanent failure sends it at once).
@@ -194,7 +194,7 @@ public actor OutboxDispatcher {
             report(.storageFailed(error: "\(error)"))
             return false
         }
-        report(.deadLettered(key: entry.event.key, attempts: attempts, error: message))
+        report(.deadLettered(event: entry.event, attempts: attempts, error: message))
         return true
     }
 

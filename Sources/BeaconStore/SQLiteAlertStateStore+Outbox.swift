@@ -4,9 +4,9 @@ import GRDB
 extension SQLiteAlertStateStore: Outbox {
     /// Adds a copy of each event for every configured sink, within the caller's transaction;
     /// past a sink's backlog bound the event is dropped for that sink and counted.
-    func enqueue(_ events: [OutboundEvent], into db: Database) throws {
+    func enqueue(_ events: [OutboundEvent], into db: Database, sinks: [String]? = nil) throws {
         guard !events.isEmpty else { return }
-        for sink in outboxConfiguration.sinks {
+        for sink in sinks?.filter(outboxConfiguration.sinks.contains) ?? outboxConfiguration.sinks {
             var backlog = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE sink = ?", arguments: [sink]) ?? 0
             var dropped = 0
             for event in events {
@@ -27,6 +27,11 @@ extension SQLiteAlertStateStore: Outbox {
                         """, arguments: [sink, dropped])
             }
         }
+    }
+
+    /// Adds `events` for the named sinks only, in one transaction.
+    public func enqueue(_ events: [OutboundEvent], sinks: [String]) throws {
+        try database.write { db in try enqueue(events, into: db, sinks: sinks) }
     }
 
     /// The oldest `limit` entries of `sink`.

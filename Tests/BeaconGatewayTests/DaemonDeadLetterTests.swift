@@ -21,6 +21,7 @@ struct DaemonDeadLetterTests {
         state: \(directory.path)/state.sqlite
         sinks:
           - {type: webhook, url: "\(server.url)", secret: dead-letter-secret}
+          - {type: jsonl, path: "\(directory.path)/events.jsonl"}
         alerts:
           - id: lobby-dwell
             match: {uuid: 5A4BCFCE-174E-4BAC-A814-092E77F6B7E5, major: 1, minor: 1}
@@ -43,6 +44,15 @@ struct DaemonDeadLetterTests {
         let delivered = requests.filter { $0.path == "/alerts" && $0.status == 200 }
         #expect(
             delivered.filter { $0.body.contains(#""alert":"lobby-enter""#) }.count >= 4, "both visitors, created and delivered")
+
+        // The other sink heard of each dead letter as an `error` event of the same alert; the
+        // webhook that gave up was not sent one.
+        let file = try String(contentsOfFile: directory.appendingPathComponent("events.jsonl").path, encoding: .utf8)
+        let notices = file.split(separator: "\n").filter { $0.contains(#""event":"error""#) }
+        #expect(notices.count == 2, "\(file)")
+        #expect(notices.allSatisfy { $0.contains(#""alert":"lobby-dwell""#) && $0.contains("gave up on the") })
+        #expect(notices.allSatisfy { $0.contains("beacond outbox list") })
+        #expect(!requests.contains { $0.body.contains(#""event":"error""#) })
 
         let list = try await CommandRun.run(TestPaths.beacond, ["outbox", "list", "--config", config])
         #expect(list.status == 0, "\(list.standardError)")

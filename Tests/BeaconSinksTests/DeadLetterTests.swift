@@ -69,7 +69,7 @@ struct DeadLetterTests {
         #expect(await reports.next()?.retry == .init(attempt: 2, delay: .seconds(2)))
         fixture.clock.advance(by: .seconds(2))
         // The third failure uses up the attempts: the sink gives up on it and goes on.
-        #expect(await reports.next() == .deadLettered(key: Self.events[0].key, attempts: 3, error: "\(error)"))
+        #expect(await reports.next() == .deadLettered(event: Self.events[0], attempts: 3, error: "\(error)"))
         #expect(await reports.next() == .delivered(count: 2, backlog: 0))
         #expect(fixture.sink.accepted.withLock { $0 } == Array(Self.events[1...]))
         let dead = try fixture.outbox.deadLetters(sink: "main")
@@ -97,7 +97,7 @@ struct DeadLetterTests {
         let run = Task { await fixture.dispatcher.run() }
         var reports = fixture.recorder.reports.makeAsyncIterator()
         if isPermanent {
-            #expect(await reports.next() == .deadLettered(key: Self.events[0].key, attempts: 1, error: "\(error)"))
+            #expect(await reports.next() == .deadLettered(event: Self.events[0], attempts: 1, error: "\(error)"))
             #expect(await reports.next() == .delivered(count: 2, backlog: 0))
         } else {
             #expect(await reports.next()?.retry == .init(attempt: 1, delay: .seconds(1)))

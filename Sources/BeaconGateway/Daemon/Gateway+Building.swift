@@ -91,6 +91,9 @@ public func buildGateway(
     }
     for warning in pipeline.durabilityWarnings { logger.warning("state: \(warning)") }
 
+    // Filled once the dispatchers exist: a dead letter's notice wakes the other sinks' dispatchers.
+    let notified = DispatcherDirectory()
+    let sinkNames = sinks.map(\.name)
     let dispatchers = sinks.map { name, sink in
         (
             name: name,
@@ -113,8 +116,22 @@ public func buildGateway(
                             metadata: ["dropped": "\(dropped)", "total": "\(total)"])
                     case .storageFailed(let error):
                         logger.error("sink '\(name)': outbox unreadable: \(error)")
-                    case .deadLettered(let key, let attempts, let error):
+                    case .deadLettered(let event, let attempts, let error):
+                        let key = event.key
                         metrics.recordDeadLetter(sink: name)
+                        // The other sinks hear of it, as an `error` lifecycle event.
+                        let others = sinkNames.filter { $0 != name }
+                        if !others.isEmpty,
+                            let notice = DeadLetterNotice.event(
+                                for: event, sink: name, attempts: attempts, error: error, at: clock.now)
+                        {
+                            do {
+                                try outbox.enqueue([notice], sinks: others)
+                                notified.notify(others)
+                            } catch {
+                                logger.error("sink '\(name)': cannot write the notice of a dead letter: \(error)")
+                            }
+                        }
                         let advice =
                             "it is kept among the dead letters: `beacond outbox list --config FILE` shows them, "
                             + "`retry` sends them again, `drop` forgets them"
@@ -125,6 +142,7 @@ public func buildGateway(
                 })
         )
     }
+    notified.register(dispatchers.map { ($0.name, $0.dispatcher) })
     var remote: RemoteAlertDefinitions?
     if var remoteConfiguration = configuration.remoteAlerts {
         // Keep the last good document next to the state file, so a restart without network has it.
