@@ -87,9 +87,13 @@ struct DaemonKillMidVisitTests {
         try #require(expected.count >= 2, "created and delivered at least once")
 
         let first = try Self.run(workspace.configuration("crash", capture: "all.btsnoop", speed: 50, firing: firing))
-        // A real process killed after a real while (its capture plays at 50× real time).
-        try await Task.sleep(for: .milliseconds(Int(killAfter * 1000)))
-        kill(first.processIdentifier, SIGKILL)
+        // A real process killed after a real while (its capture plays at 50× real time): timed
+        // and killed on a thread of its own, so a busy cooperative pool cannot make it late.
+        let pid = first.processIdentifier
+        await onOwnThread {
+            Thread.sleep(forTimeInterval: killAfter)
+            kill(pid, SIGKILL)
+        }
         await waitForExit(first)
         #expect(first.terminationReason == .uncaughtSignal)
 

@@ -19,18 +19,24 @@ struct SourceService: Service {
     func run() async throws {
         try await cancelledAtShutdown { [self] in
             try await ready?.value
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                if isLive {
-                    group.addTask {
-                        while !Task.isCancelled {
-                            try await clock.sleep(for: tick)
-                            try await runner.advance(to: clock.now)
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    if isLive {
+                        group.addTask {
+                            while !Task.isCancelled {
+                                try await clock.sleep(for: tick)
+                                try await runner.advance(to: clock.now)
+                            }
                         }
                     }
+                    try await runner.feed(from: source)
+                    if !Task.isCancelled { lifecycle.markSourceEnded() }
+                    group.cancelAll()
                 }
-                try await runner.feed(from: source)
-                if !Task.isCancelled { lifecycle.markSourceEnded() }
-                group.cancelAll()
+            } catch PipelineError.stopped {
+                // The pipeline failed and stopped first: its error is the one the daemon reports
+                // (a state file whose disk is full, …), not this consequence of it.
+                return
             }
         }
     }

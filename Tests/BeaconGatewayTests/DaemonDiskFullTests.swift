@@ -1,0 +1,81 @@
+import BeaconSinks
+import BeaconStore
+import BeaconTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The state file's disk is full when the daemon writes an input's events to its outbox: the run
+/// fails loudly with that cause (it used to say only "the pipeline has stopped"), the file stays
+/// sound, and no sink is sent anything the file did not accept. (A disk that fills after some
+/// inputs were accepted is still to be tested: see issue 15's note.)
+@Suite("beacond run: the state file's disk fills up", .serialized)
+struct DaemonDiskFullTests {
+    /// A small tmpfs needs root (CI runs as root); elsewhere the test says why it did not run.
+    static let canMount: Bool = getuid() == 0 && FileManager.default.fileExists(atPath: "/bin/mount")
+
+    @Test(
+        "disk full: exit non-zero with SQLite's reason, the file checks out, nothing unaccepted is sent",
+        .enabled(if: canMount, "needs root to mount a small tmpfs"))
+    func diskFull() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-full-\(UUID().uuidString)")
+        let small = work.appendingPathComponent("small")
+        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        // Room for a fresh state file and its journal for a few events (32 KiB each, twice: one
+        // copy per sink): the day's 16 events outgrow it.
+        let fresh = work.appendingPathComponent("fresh.sqlite").path
+        _ = try SQLiteAlertStateStore(path: fresh, outbox: OutboxConfiguration(sinks: ["file", "hook"]))
+        let freshSize = try FileManager.default.attributesOfItem(atPath: fresh)[.size] as? Int ?? 0
+        let mount = try await CommandRun.run(
+            "/bin/mount", ["-t", "tmpfs", "-o", "size=\(3 * freshSize + 384 * 1024)", "tmpfs", small.path])
+        try #require(mount.status == 0, "\(mount.standardError)")
+        defer { _ = umount2(small.path, 2) } // MNT_DETACH
+
+        let state = small.appendingPathComponent("state.sqlite").path
+        let events = work.appendingPathComponent("events.jsonl").path
+        let longMessage = String(repeating: "a long message to fill the outbox quickly; ", count: 760)
+        // The second sink never confirms (its URL answers 404): every accepted event stays with it,
+        // as an outbox entry or a dead letter; and it cannot keep the daemon draining if the disk
+        // does not fill.
+        let server = try WebhookTestServer(secret: "full")
+        defer { server.stop() }
+        let config = work.appendingPathComponent("gateway.yaml").path
+        try """
+        source: {simulate: \(TestPaths.repositoryRoot)/Simulator/Scenarios/lobby.yaml, speed: max}
+        state: \(state)
+        sinks:
+          - {type: jsonl, name: file, path: "\(events)"}
+          - {type: webhook, name: hook, url: "http://127.0.0.1:\(server.port)/gone", secret: full}
+        alerts:
+          - id: seen
+            strategy: enter
+            content: {title: Seen, message: "\(longMessage)"}
+          - id: dwell
+            strategy: time
+            parameters: {dwell: 2s}
+            content: {title: Dwell, message: "\(longMessage)"}
+
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+
+        let run = try await CommandRun.run(TestPaths.beacond, ["run", "--config", config])
+        #expect(run.status != 0)
+        #expect(run.standardError.contains("the state store refused the changes"), "\(run.standardError)")
+        #expect(run.standardError.lowercased().contains("full"), "\(run.standardError)")
+
+        // The file is sound, and what it accepted is there for both sinks: the hook (never
+        // confirmed) holds every accepted event; the file sink delivered or still holds each.
+        let store = try SQLiteAlertStateStore(path: state, outbox: OutboxConfiguration(sinks: ["file", "hook"]))
+        let accepted =
+            try store.pending(sink: "hook", limit: 100_000).map(\.event.key) + store.deadLetters(sink: "hook").map(\.event.key)
+        let written = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["key"] as? String
+        }
+        let waiting = try store.pending(sink: "file", limit: 100_000).map(\.event.key)
+        #expect(Set(written).isSubset(of: Set(accepted)), "nothing was sent that the state file did not accept")
+        #expect(Set(waiting) == Set(accepted).subtracting(written), "what was accepted and not sent still waits")
+    }
+}
