@@ -88,6 +88,8 @@ struct ControlRoutesTests {
         arguments: [
             nil, "Bearer wrong-token-0123456789", "Bearer 0123456789abcdef012", "Bearer 0123456789abcdef01234",
             "0123456789abcdef0123", "Basic 0123456789abcdef0123",
+            // The token followed by 256 more bytes: lengths compared modulo 256 would let it in.
+            "Bearer 0123456789abcdef0123" + String(repeating: "x", count: 256),
         ] as [String?])
     func tokenRefused(authorization: String?) async {
         let posted = Posted()

@@ -41,7 +41,7 @@ public struct ControlRoutes: Sendable {
         let expected = Array("Bearer \(bearerToken)".utf8)
         let given = Array((request.authorization ?? "").utf8)
         // Constant time in the token's length: every byte is compared, whatever differs first.
-        var difference = UInt8(truncatingIfNeeded: expected.count ^ given.count)
+        var difference: UInt8 = expected.count == given.count ? 0 : 1
         for index in expected.indices { difference |= expected[index] ^ (index < given.count ? given[index] : 0) }
         return difference == 0
     }
