@@ -1,5 +1,3 @@
-import Synchronization
-
 /// What libmosquitto's callbacks hold instead of the sink itself.
 ///
 /// The client keeps one (retained) reference to the context as its user data; the context refers
@@ -11,13 +9,6 @@ final class MQTTCallbackContext: @unchecked Sendable {
     // `@unchecked`: `sink` is set once, before the client's network thread starts, and only read
     // after; weak references are loaded atomically by the runtime.
     weak var sink: MQTTSink?
-
-    /// Contexts alive (not yet released by a destroyed client), for tests.
-    static let live = Atomic<Int>(0)
-
-    init() { Self.live.add(1, ordering: .relaxed) }
-
-    deinit { Self.live.subtract(1, ordering: .relaxed) }
 
     /// The sink behind a callback's user data, if it is still there.
     static func sink(_ userData: UnsafeMutableRawPointer?) -> MQTTSink? {

@@ -45,10 +45,6 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
 
     private static let library: Void = { _ = mosquitto_lib_init() }()
 
-    /// Clients whose callback context is not yet released (it is, once the client is destroyed on
-    /// its stopping thread after the sink goes away). For tests of the client's lifetime.
-    public static var liveClients: Int { MQTTCallbackContext.live.load(ordering: .relaxed) }
-
     /// The default topic of a gateway: `beacond/<gateway>/alerts`.
     public static func defaultTopic(gateway: String) -> String { "beacond/\(gateway)/alerts" }
 

@@ -6,6 +6,8 @@ public enum AlertStoreError: Error, Hashable, Sendable, CustomStringConvertible 
     case corruptRow(table: String, reason: String)
     /// The file is not a SQLite database, or SQLite's check finds it damaged.
     case damaged(path: String, detail: String)
+    /// A backup copy could not be written to the disk.
+    case backupFailed(path: String, reason: String)
 
     /// What is wrong and what to do.
     public var description: String {
@@ -18,6 +20,8 @@ public enum AlertStoreError: Error, Hashable, Sendable, CustomStringConvertible 
             "the alert state database \(path) is damaged (\(detail)). beacond does not start on it, so that no "
                 + "alert is silently repeated or lost: restore the latest backup (`beacond state backup` writes "
                 + "them) or move the file away to start with an empty state"
+        case .backupFailed(let path, let reason):
+            "the backup \(path) could not be written to the disk (\(reason)); check the directory and free space"
         }
     }
 }

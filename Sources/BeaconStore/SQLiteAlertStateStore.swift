@@ -49,11 +49,11 @@ public final class SQLiteAlertStateStore: AlertStateStore {
         try copy.close()
         let descriptor = open(destination, O_RDONLY)
         guard descriptor >= 0 else {
-            throw AlertStoreError.damaged(path: destination, detail: "cannot reopen the copy to flush it")
+            throw AlertStoreError.backupFailed(path: destination, reason: "cannot reopen it to flush it")
         }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else {
-            throw AlertStoreError.damaged(path: destination, detail: "fsync failed: errno \(errno)")
+            throw AlertStoreError.backupFailed(path: destination, reason: "fsync failed with errno \(errno)")
         }
     }
 

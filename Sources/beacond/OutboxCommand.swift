@@ -24,8 +24,7 @@ struct OutboxCommand: ParsableCommand {
 
     /// What every action takes: the configuration, and which sink and letters.
     struct Selection: ParsableArguments {
-        @Option(help: ArgumentHelp("The gateway configuration (its `state:` file holds the dead letters).", valueName: "file"))
-        var config: String
+        @OptionGroup var stateFile: StateFileOption
 
         @Option(help: ArgumentHelp("Only this sink (its name in the configuration; all sinks by default).", valueName: "name"))
         var sink: String?
@@ -35,20 +34,12 @@ struct OutboxCommand: ParsableCommand {
 
         /// The store and the sinks chosen, or a clear error.
         func open() throws -> (store: SQLiteAlertStateStore, sinks: [String]) {
-            let configuration: GatewayConfiguration
-            do { configuration = try GatewayConfiguration.load(path: config) } catch {
-                printError("error: \(error)")
-                throw ExitCode(2)
-            }
-            guard let path = configuration.statePath else {
-                printError(
-                    "error: \(config) has no `state:` file: without one, dead letters live only in the running daemon's "
-                        + "memory and are gone when it stops; add `state: /var/lib/beacond/state.sqlite`")
-                throw ExitCode(2)
-            }
+            let (configuration, path) = try stateFile.load(
+                missing: "without one, dead letters live only in the running daemon's memory and are gone when it "
+                    + "stops; add `state: /var/lib/beacond/state.sqlite`")
             let names = configuration.sinks.map(\.name)
             if let sink, !names.contains(sink) {
-                printError("error: no sink named '\(sink)' in \(config); its sinks: \(names.joined(separator: ", "))")
+                printError("error: no sink named '\(sink)' in \(stateFile.config); its sinks: \(names.joined(separator: ", "))")
                 throw ExitCode(2)
             }
             do {

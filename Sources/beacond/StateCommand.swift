@@ -19,22 +19,13 @@ struct StateCommand: ParsableCommand {
     struct Backup: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Writes a consistent copy of the state file.")
 
-        @Option(help: ArgumentHelp("The gateway configuration (its `state:` file is copied).", valueName: "file"))
-        var config: String
+        @OptionGroup var stateFile: StateFileOption
 
         @Option(help: ArgumentHelp("Where to write the copy (replaced if it exists).", valueName: "path"))
         var to: String
 
         func run() throws {
-            let configuration: GatewayConfiguration
-            do { configuration = try GatewayConfiguration.load(path: config) } catch {
-                printError("error: \(error)")
-                throw ExitCode(2)
-            }
-            guard let path = configuration.statePath else {
-                printError("error: \(config) has no `state:` file: there is nothing to back up")
-                throw ExitCode(2)
-            }
+            let (_, path) = try stateFile.load(missing: "there is nothing to back up")
             do {
                 try SQLiteAlertStateStore(path: path).backup(to: to)
             } catch {

@@ -29,15 +29,7 @@ struct WebhookReceiverExampleTests {
             try? lifeline.fileHandleForWriting.close()
             process.waitUntilExit()
         }
-        let firstLine = await onOwnThread { () -> String in
-            var line = Data()
-            while !line.contains(0x0A) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                line.append(chunk)
-            }
-            return String(decoding: line, as: UTF8.self)
-        }
+        let firstLine = await LineReader(output.fileHandleForReading).line() ?? ""
         let port = try #require(Int(firstLine.trimmingCharacters(in: .whitespacesAndNewlines)))
         try await body("http://127.0.0.1:\(port)/beacond")
     }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Reads a child's output line by line as it comes, on a thread of its own (see
-/// ``onOwnThread(_:)``), keeping every line read.
+/// Reads a child's output line by line as it comes, keeping every line read: the one line reader
+/// of the test servers and launchers. The async calls block on a thread of their own (see
+/// ``onOwnThread(_:)``); the `blocking` ones are for initialisers that wait for a ready line.
 ///
 /// `@unchecked Sendable`: one test task reads it, one call at a time.
 public final class LineReader: @unchecked Sendable {
@@ -9,27 +10,57 @@ public final class LineReader: @unchecked Sendable {
     private var buffer = Data()
     /// Every complete line read so far.
     public private(set) var lines: [String] = []
+    /// How many of ``lines`` ``line(containing:)`` has consumed.
+    private var consumed = 0
 
     /// Reads from `handle`.
     public init(_ handle: FileHandle) { self.handle = handle }
 
+    /// The next line (after those already returned) that contains `text`; `nil` if the output ends first.
+    public func line(containing text: String = "") async -> String? {
+        await onOwnThread { self.blockingLine(containing: text) }
+    }
+
+    /// ``line(containing:)``, blocking the calling thread.
+    public func blockingLine(containing text: String = "") -> String? {
+        while true {
+            while consumed < lines.count {
+                consumed += 1
+                if text.isEmpty || lines[consumed - 1].contains(text) { return lines[consumed - 1] }
+            }
+            guard readMore() else { return nil }
+        }
+    }
+
     /// Reads until every line of `expected` has been seen (or the output ends); returns all lines.
     @discardableResult
     public func read(until expected: [String]) async -> [String] {
-        await onOwnThread { self.blockingRead(until: Set(expected)) }
+        await onOwnThread {
+            let wanted = Set(expected)
+            while !wanted.isSubset(of: Set(self.lines)), self.readMore() {}
+            return self.lines
+        }
     }
 
-    private func blockingRead(until expected: Set<String>) -> [String] {
-        while true {
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
-                buffer = Data(buffer[buffer.index(after: newline)...])
-            }
-            if expected.isSubset(of: Set(lines)) { return lines }
-            let chunk = handle.availableData
-            if chunk.isEmpty { return lines }
-            buffer += chunk
+    /// Reads to the end; returns what ``line(containing:)`` has not consumed, unfinished last line included.
+    public func rest() async -> String {
+        await onOwnThread {
+            while self.readMore() {}
+            let unread = self.lines[self.consumed...].map { $0 + "\n" }.joined()
+            return unread + String(decoding: self.buffer, as: UTF8.self)
         }
+    }
+
+    /// Reads one chunk and splits off its complete lines; `false` at the end of the output.
+    private func readMore() -> Bool {
+        let chunk = handle.availableData
+        if chunk.isEmpty { return false }
+        buffer += chunk
+        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+            buffer = Data(buffer[buffer.index(after: newline)...])
+        }
+        return true
     }
 }
 

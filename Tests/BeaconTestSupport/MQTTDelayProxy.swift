@@ -15,7 +15,7 @@ public final class MQTTDelayProxy: @unchecked Sendable {
     private let process = Process()
     private let output = Pipe()
     private let lifeline = Pipe()
-    private var buffer = Data()
+    private let log: LineReader
 
     /// Starts the proxy in front of `broker`, delaying the PUBACKs of `messageIDs` (all when empty).
     public init(broker: MosquittoBroker, delay: Duration, messageIDs: [Int] = []) throws {
@@ -30,19 +30,12 @@ public final class MQTTDelayProxy: @unchecked Sendable {
         process.standardOutput = output
         process.standardInput = lifeline
         try process.run()
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let newline = text.firstIndex(of: "\n"), let port = Int(text[..<newline]) else {
+        log = LineReader(output.fileHandleForReading)
+        guard let port = log.blockingLine().flatMap({ Int($0) }) else {
             process.terminate()
             throw CocoaError(.fileReadCorruptFile)
         }
         self.port = port
-        buffer = Data(text[text.index(after: newline)...].utf8)
     }
 
     deinit {
@@ -55,19 +48,6 @@ public final class MQTTDelayProxy: @unchecked Sendable {
 
     /// Waits until the proxy logs a line containing `text`; `nil` if it exits first.
     public func line(containing text: String) async -> String? {
-        await onOwnThread { self.blockingLine(containing: text) }
-    }
-
-    private func blockingLine(containing text: String) -> String? {
-        while true {
-            while let newline = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                buffer = Data(buffer[buffer.index(after: newline)...])
-                if line.contains(text) { return line }
-            }
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { return nil }
-            buffer += chunk
-        }
+        await log.line(containing: text)
     }
 }

@@ -14,16 +14,16 @@ public final class RunningDaemon: @unchecked Sendable {
     public let process = Process()
     private let output = Pipe()
     private let errors = Pipe()
-    private var outputBuffer = Data()
-    private var errorBuffer = Data()
-    /// Every line read so far from standard error.
-    public private(set) var errorLines: [String] = []
+    private let outputLines: LineReader
+    private let errorLines: LineReader
 
     public init(arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: TestPaths.beacond)
         process.arguments = arguments
         process.standardOutput = output
         process.standardError = errors
+        outputLines = LineReader(output.fileHandleForReading)
+        errorLines = LineReader(errors.fileHandleForReading)
         try process.run()
     }
 
@@ -37,61 +37,20 @@ public final class RunningDaemon: @unchecked Sendable {
 
     /// Reads standard output until a line contains `text`; `nil` if the output ends first.
     public func outputLine(containing text: String) async -> String? {
-        await onOwnThread { self.blockingOutputLine(containing: text) }
+        await outputLines.line(containing: text)
     }
 
     /// Reads standard error until a line contains `text`; `nil` if it ends first.
     public func errorLine(containing text: String) async -> String? {
-        await onOwnThread { self.blockingErrorLine(containing: text) }
+        await errorLines.line(containing: text)
     }
 
-    /// Waits for the exit, reading the rest of both streams; returns the status and remaining output.
+    /// Waits for the exit, reading the rest of both streams; returns the status, the output not
+    /// yet read and every line of standard error.
     public func waitForExit() async -> (status: Int32, output: String, errors: String) {
-        let result = await onOwnThread { self.blockingWaitForExit() }
-        return (result.status, result.output, result.errors)
-    }
-
-    private func blockingOutputLine(containing text: String) -> String? {
-        Self.line(containing: text, from: output.fileHandleForReading, buffer: &outputBuffer) { _ in }
-    }
-
-    private func blockingErrorLine(containing text: String) -> String? {
-        var seen: [String] = []
-        defer { errorLines += seen }
-        return Self.line(containing: text, from: errors.fileHandleForReading, buffer: &errorBuffer) { seen.append($0) }
-    }
-
-    private func blockingWaitForExit() -> ExitResult {
-        let rest = output.fileHandleForReading.readDataToEndOfFile()
-        let restErrors = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let errorText = String(decoding: errorBuffer + restErrors, as: UTF8.self)
-        errorLines += errorText.split(separator: "\n").map(String.init)
-        return ExitResult(
-            status: process.terminationStatus, output: String(decoding: outputBuffer + rest, as: UTF8.self),
-            errors: errorLines.joined(separator: "\n"))
-    }
-
-    private struct ExitResult: Sendable {
-        let status: Int32
-        let output: String
-        let errors: String
-    }
-
-    private static func line(
-        containing text: String, from handle: FileHandle, buffer: inout Data,
-        seen: (String) -> Void
-    ) -> String? {
-        while true {
-            while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                buffer = Data(buffer[buffer.index(after: newline)...])
-                seen(line)
-                if line.contains(text) { return line }
-            }
-            let chunk = handle.availableData
-            if chunk.isEmpty { return nil }
-            buffer += chunk
-        }
+        let rest = await outputLines.rest()
+        _ = await errorLines.rest()
+        await BeaconTestSupport.waitForExit(process)
+        return (process.terminationStatus, rest, errorLines.lines.joined(separator: "\n"))
     }
 }
