@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "BeaconStrategyPlugins", targets: ["BeaconStrategyPlugins"]),
         .library(name: "BeaconAlertEngine", targets: ["BeaconAlertEngine"]),
         .library(name: "BeaconPipeline", targets: ["BeaconPipeline"]),
+        .library(name: "BeaconSite", targets: ["BeaconSite"]),
         .library(name: "BeaconConfiguration", targets: ["BeaconConfiguration"]),
         .library(name: "BeaconSimulator", targets: ["BeaconSimulator"]),
         .library(name: "BeaconBlueZ", targets: ["BeaconBlueZ"]),
@@ -62,6 +63,8 @@ let package = Package(
         // A header-only leaf: the processor's prefetch hint, for the ranging loop's batch path.
         .target(name: "CBeaconPrefetch"),
         .target(name: "BeaconRanging", dependencies: ["BeaconCore", "CBeaconPrefetch"], swiftSettings: swiftSettings),
+        // A site hub's stage: gateways' per-cycle records fused into rooms and positions; the report format.
+        .target(name: "BeaconSite", dependencies: ["BeaconCore", "BeaconRanging"], swiftSettings: swiftSettings),
         // The strategy contract: protocol, base class, parameters, registry, saved state.
         .target(name: "BeaconStrategyKit", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
         .target(
@@ -168,6 +171,9 @@ let package = Package(
             resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconRangingTests", dependencies: ["BeaconCore", "BeaconRanging"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "BeaconSiteTests", dependencies: ["BeaconCore", "BeaconRanging", "BeaconSite"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconStrategyKitTests",

@@ -28,12 +28,22 @@ public struct RangedBeacon: Hashable, Sendable {
     public var firstSeen: Timestamp
     /// Latest sighting.
     public var lastSeen: Timestamp
+    /// The room a site hub places the beacon in (the zone of the gateways that hear it best,
+    /// with hysteresis); `nil` for one gateway's own ranging, or while no room is known.
+    public var room: String?
+    /// Where a site hub places the beacon; `nil` for one gateway's own ranging, or while no
+    /// gateway with a known position hears it.
+    public var position: BeaconPosition?
+    /// How many gateways heard the beacon in this cycle (a site hub's evidence; 1 for one
+    /// gateway's own ranging while the beacon is seen).
+    public var gatewayCount: Int
 
     public init(
         id: BeaconID, lastAddress: BluetoothAddress, addressCount: Int = 1,
         seenThisCycle: Bool, sampleCount: Int, lastRSSI: Int8?, meanRSSI: Double?,
         filteredRSSI: Double?, measuredPower: Int8?, distance: Double?, accuracy: Double?,
-        proximity: Proximity, firstSeen: Timestamp, lastSeen: Timestamp
+        proximity: Proximity, firstSeen: Timestamp, lastSeen: Timestamp,
+        room: String? = nil, position: BeaconPosition? = nil, gatewayCount: Int? = nil
     ) {
         self.id = id
         self.lastAddress = lastAddress
@@ -49,5 +59,8 @@ public struct RangedBeacon: Hashable, Sendable {
         self.proximity = proximity
         self.firstSeen = firstSeen
         self.lastSeen = lastSeen
+        self.room = room
+        self.position = position
+        self.gatewayCount = gatewayCount ?? (seenThisCycle ? 1 : 0)
     }
 }

@@ -1,0 +1,98 @@
+import BeaconCore
+import BeaconRanging
+
+/// How a site hub fuses its gateways' records. Defaults are chosen on real multi-scanner
+/// recordings (`Docs/Site.md`, "Choosing the defaults").
+public struct SiteFusionConfiguration: Hashable, Sendable {
+    /// The hub's cycle: one fused update of every beacon per cycle (default 1 s, the gateways').
+    public var cycleLength: Duration
+    /// How long after a cycle's end the hub waits for its records before fusing it (default 1 s):
+    /// records arriving later still count for the next cycles. At most two cycles.
+    public var lateness: Duration
+    /// How old a gateway's latest record may be and still count as evidence (default 3 s): a
+    /// gateway that stops reporting a beacon drops out after this.
+    public var staleness: Duration
+    /// A beacon no gateway has reported for this long is forgotten (default 30 s).
+    public var retention: Duration
+    /// Room decisions.
+    public var room: RoomHysteresis
+    /// Position estimates.
+    public var positioning: PositioningConfiguration
+    /// Proximity bands applied to the distance to the nearest gateway.
+    public var proximity: ProximityBands
+    /// The most beacons fused at once; beyond it new beacons are refused and counted (default 200,000).
+    public var maxTracked: Int
+
+    /// Creates a configuration.
+    public init(
+        cycleLength: Duration = .seconds(1), lateness: Duration = .seconds(1), staleness: Duration = .seconds(3),
+        retention: Duration = .seconds(30), room: RoomHysteresis = RoomHysteresis(),
+        positioning: PositioningConfiguration = PositioningConfiguration(), proximity: ProximityBands = ProximityBands(),
+        maxTracked: Int = 200_000
+    ) {
+        self.cycleLength = cycleLength
+        self.lateness = lateness
+        self.staleness = staleness
+        self.retention = retention
+        self.room = room
+        self.positioning = positioning
+        self.proximity = proximity
+        self.maxTracked = maxTracked
+    }
+
+    /// Checks every value against its range, naming the key.
+    public func validate() throws(SiteConfigurationError) {
+        guard cycleLength >= .milliseconds(100) else { throw .invalid("hub.cycle must be at least 100ms") }
+        guard lateness >= .zero, lateness <= cycleLength * 2 else {
+            throw .invalid("hub.lateness must be from 0 to two cycles (\(cycleLength * 2))")
+        }
+        guard staleness >= cycleLength, staleness <= cycleLength * 60 else {
+            throw .invalid("hub.staleness must be from one cycle to 60 cycles")
+        }
+        guard retention >= staleness else { throw .invalid("hub.retention must be at least hub.staleness") }
+        guard room.margin >= 0, room.margin <= 40 else { throw .invalid("hub.room.margin must be from 0 to 40 dB") }
+        guard room.minimumDwell >= .zero else { throw .invalid("hub.room.minDwell must not be negative") }
+        guard (2...16).contains(positioning.minimumGateways) else {
+            throw .invalid("hub.position.minGateways must be from 2 to 16")
+        }
+        guard positioning.maximumDistance > 0 else { throw .invalid("hub.position.maxDistance must be positive") }
+        guard maxTracked > 0 else { throw .invalid("hub.maxTracked must be positive") }
+    }
+}
+
+/// When a beacon changes room: only when another room's best gateway hears it better than the
+/// current room's by ``margin`` dB, and keeps doing so for ``minimumDwell``.
+public struct RoomHysteresis: Hashable, Sendable {
+    /// The lead, in dB, another room needs (default 3 dB).
+    public var margin: Double
+    /// How long the lead must last before the beacon changes room (default 2 s).
+    public var minimumDwell: Duration
+
+    /// Creates the rule.
+    public init(margin: Double = 3, minimumDwell: Duration = .seconds(2)) {
+        self.margin = margin
+        self.minimumDwell = minimumDwell
+    }
+}
+
+/// How positions are estimated.
+public struct PositioningConfiguration: Hashable, Sendable {
+    /// Gateways with a position and a distance needed for multilateration (default 3); with
+    /// fewer, the position is a weighted centroid of those that hear the beacon.
+    public var minimumGateways: Int
+    /// The height of the tags, metres (positions are solved in the horizontal plane at this
+    /// height); `nil` (the default) takes the mean height of the site's gateways.
+    public var tagHeight: Double?
+    /// Distances beyond this (metres) are too uncertain to use (default 25 m).
+    public var maximumDistance: Double
+    /// How many of the strongest gateways to use (default 6).
+    public var maximumGateways: Int
+
+    /// Creates the configuration.
+    public init(minimumGateways: Int = 3, tagHeight: Double? = nil, maximumDistance: Double = 25, maximumGateways: Int = 6) {
+        self.minimumGateways = minimumGateways
+        self.tagHeight = tagHeight
+        self.maximumDistance = maximumDistance
+        self.maximumGateways = maximumGateways
+    }
+}

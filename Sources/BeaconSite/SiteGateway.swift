@@ -1,0 +1,59 @@
+import BeaconCore
+
+/// One gateway of a site, as the hub knows it: its id (what it publishes under), the room it
+/// stands in, and where its antenna is.
+public struct SiteGateway: Hashable, Sendable {
+    /// The gateway's id: the `site.gateway` of its configuration, and the last level of its topics.
+    public var id: String
+    /// The room (or zone) the gateway covers; a beacon heard best by this gateway is in this room.
+    public var room: String?
+    /// Antenna position in the site's frame, metres; gateways without one still decide rooms,
+    /// but take no part in positions.
+    public var position: SitePoint?
+    /// Added to every RSSI this gateway reports (dB): evens out receivers of different
+    /// sensitivity (a dongle that reads 4 dB low gets `rssiOffset: 4`). Default 0.
+    public var rssiOffset: Double
+
+    /// Whether `id` can name a gateway: 1–64 letters, digits, `-`, `_` or `.` (it is an MQTT
+    /// topic level, so `/`, `+` and `#` are out).
+    public static func isValidID(_ id: String) -> Bool {
+        let utf8 = id.utf8
+        guard (1...64).contains(utf8.count) else { return false }
+        return utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == 0x2D || byte == 0x5F || byte == 0x2E
+        }
+    }
+
+    /// Creates a gateway.
+    public init(id: String, room: String? = nil, position: SitePoint? = nil, rssiOffset: Double = 0) {
+        self.id = id
+        self.room = room
+        self.position = position
+        self.rssiOffset = rssiOffset
+    }
+}
+
+/// A point of the site's frame, metres.
+public struct SitePoint: Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    public var z: Double
+
+    /// Creates a point.
+    @inlinable
+    public init(x: Double, y: Double, z: Double) {
+        self.x = x
+        self.y = y
+        self.z = z
+    }
+
+    /// The straight-line distance to `other`, metres.
+    @inlinable
+    public func distance(to other: SitePoint) -> Double {
+        let dx = x - other.x
+        let dy = y - other.y
+        let dz = z - other.z
+        return (dx * dx + dy * dy + dz * dz).squareRoot()
+    }
+}
