@@ -79,7 +79,9 @@ let package = Package(
         // The stages after a source, and the one task that owns them: no NIO, HTTP, SQLite or radio.
         .target(
             name: "BeaconPipeline",
-            dependencies: ["BeaconCore", "BeaconWire", "BeaconRanging", "BeaconStrategyKit", "BeaconAlertEngine"],
+            dependencies: [
+                "BeaconCore", "BeaconWire", "BeaconRanging", "BeaconSite", "BeaconStrategyKit", "BeaconAlertEngine",
+            ],
             swiftSettings: swiftSettings),
         // Outgoing HTTP(S) on the platform's URL loading (libcurl on Linux): no TLS stack to build.
         // FoundationNetworking links libcurl itself, except when the Swift runtime is linked statically.
@@ -190,7 +192,7 @@ let package = Package(
         .testTarget(
             name: "BeaconPipelineTests",
             dependencies: [
-                "BeaconCore", "BeaconStrategyKit", "BeaconAlertEngine", "BeaconPipeline",
+                "BeaconCore", "BeaconStrategyKit", "BeaconAlertEngine", "BeaconPipeline", "BeaconSite",
                 "BeaconStrategies", "BeaconTestSupport",
             ],
             swiftSettings: swiftSettings),

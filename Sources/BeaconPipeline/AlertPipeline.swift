@@ -1,6 +1,7 @@
 import BeaconAlertEngine
 import BeaconCore
 import BeaconRanging
+import BeaconSite
 import BeaconStrategyKit
 import BeaconWire
 
@@ -28,6 +29,8 @@ public final class AlertPipeline {
     }
 
     private var ranging: RangingLoop
+    /// A site hub's fusion, which takes the ranging loop's place (`nil` for one gateway's pipeline).
+    let site: SiteFusion?
     var engine: AlertEngine
     var alerts: [ConfiguredAlert]
     /// Where each input's changes are committed, in one transaction.
@@ -47,7 +50,7 @@ public final class AlertPipeline {
     var decidedThrough: Timestamp?
     private var idleUpdate = RangingUpdate(cycleStart: .epoch, time: .epoch)
     /// The ranging cycle's length (kept here: the ranging loop is busy while it calls back).
-    private let cycleLength: Duration
+    let cycleLength: Duration
     private let decoder = CaptureDecoder()
     private var triggers: [AlertTrigger] = []
     /// A batch's sightings, handed to the ranging loop together (it overlaps their cache misses).
@@ -60,16 +63,22 @@ public final class AlertPipeline {
         var statistics = counters
         statistics.refusedBeacons = ranging.refusedBeacons
         statistics.cappedEvictions = ranging.cappedEvictions
+        if let site {
+            statistics.site = site.statistics
+            statistics.malformedReports = malformedReports
+        }
         return statistics
     }
     /// The counters the stages update (the ranging loop keeps its own, read by ``statistics``).
     private var counters = PipelineStatistics()
+    /// Gateway reports refused as malformed (a site hub).
+    var malformedReports = 0
     /// Whether beacons' presence changes are kept for ``takePresenceChanges()`` (off: no cost).
     public var recordsPresence = false
     private var presence: [BeaconID: Proximity] = [:]
     private var presenceChanges: [BeaconPresence] = []
     /// The latest time the pipeline has reached: a packet's timestamp or an ``advance(to:emit:)``.
-    public private(set) var latestTime: Timestamp?
+    public internal(set) var latestTime: Timestamp?
 
     /// Builds the stages.
     /// - Parameters:
@@ -80,12 +89,16 @@ public final class AlertPipeline {
     ///   - registry: where the alerts' strategies come from.
     ///   - store: where the engine (and, if it keeps them, the strategies) keep their state; a
     ///     pipeline built on a store that keeps strategy state restores it.
+    ///   - site: a site hub's fusion: the pipeline then takes gateways' reports
+    ///     (``ingest(reports:emit:)``) instead of packets, and its rooms are the regions strategies
+    ///     may name.
     /// - Throws: ``PipelineError`` naming the alert whose strategy or policy is invalid.
     public init(
         alerts definitions: [PipelineAlert], ranging rangingConfiguration: RangingConfiguration = RangingConfiguration(),
         layouts: [BeaconLayout] = [], maxPending: Int = AlertEngineConfiguration.defaultMaxPending,
-        registry: StrategyRegistry, store: any AlertStateStore = InMemoryAlertStateStore()
+        registry: StrategyRegistry, store: any AlertStateStore = InMemoryAlertStateStore(), site: SiteFusion? = nil
     ) throws(PipelineError) {
+        self.site = site
         alerts = try Self.configure(definitions, registry: registry, reusing: [])
         self.store = store
         self.layouts = layouts
@@ -96,11 +109,13 @@ public final class AlertPipeline {
         } catch {
             throw .ranging(error.description)
         }
-        cycleLength = ranging.configuration.cycleLength
-        let regionIDs = ranging.configuration.regions.map(\.id)
+        cycleLength = site?.configuration.cycleLength ?? ranging.configuration.cycleLength
+        let regionIDs = ranging.configuration.regions.map(\.id) + (site?.layout.rooms ?? [])
         for alert in alerts {
             guard let region = alert.strategy.regionsObserved.first(where: { !regionIDs.contains($0) }) else { continue }
-            let known = regionIDs.isEmpty ? "none is configured" : "known: " + regionIDs.joined(separator: ", ")
+            let known =
+                regionIDs.isEmpty
+                ? "none is configured" : "known: " + regionIDs.joined(separator: ", ") + (site == nil ? "" : " (rooms count as regions)")
             throw .strategy(alertID: alert.definition.id, message: "region '\(region)' is not under ranging.regions (\(known))")
         }
         do {
@@ -220,6 +235,7 @@ public final class AlertPipeline {
         // reused buffers referenced and force a copy every cycle.
         if latestTime.map({ now > $0 }) ?? true { latestTime = now }
         try ranging.advance(to: now) { try decide($0) }
+        try site?.advance(to: now) { try decide($0) }
         try runIdleCycles()
         try catchUpEngine(to: now)
         try finishInput(emit)
@@ -238,7 +254,7 @@ public final class AlertPipeline {
     public var nextEngineDeadline: Timestamp? { engine.nextDeadline }
 
     /// Beacons currently tracked by the ranging loop.
-    public var trackedBeacons: Int { ranging.trackedCount }
+    public var trackedBeacons: Int { site?.trackedCount ?? ranging.trackedCount }
 
     // MARK: Stages
 
@@ -277,7 +293,7 @@ public final class AlertPipeline {
         }
     }
 
-    private func decide(_ update: RangingUpdate) throws {
+    func decide(_ update: RangingUpdate) throws {
         try runIdleCycles(through: update.time - cycleLength)
         counters.cycles += 1
         try evaluate(update)
@@ -286,8 +302,8 @@ public final class AlertPipeline {
     /// Runs the cycles the ranging loop skipped (it tracked nothing) up to the start of its
     /// current cycle, or up to `limit`, as empty cycles — while any strategy remembers a beacon;
     /// once none does, they could change nothing and are skipped.
-    private func runIdleCycles(through limit: Timestamp? = nil) throws {
-        guard let reached = limit ?? ranging.currentCycleStart else { return }
+    func runIdleCycles(through limit: Timestamp? = nil) throws {
+        guard let reached = limit ?? site?.currentCycleStart ?? ranging.currentCycleStart else { return }
         guard var last = decidedThrough else {
             if limit == nil { decidedThrough = reached }
             return
@@ -333,7 +349,7 @@ public final class AlertPipeline {
 
     /// Ends an input: writes its changes (engine, events, strategy state) in one transaction,
     /// then hands its events to `emit`.
-    private func finishInput(_ emit: (RoutedEvent) throws -> Void) throws {
+    func finishInput(_ emit: (RoutedEvent) throws -> Void) throws {
         output.changes += collectStrategyChanges()
         if !output.isEmpty {
             do {

@@ -1,5 +1,6 @@
 import BeaconAlertEngine
 import BeaconCore
+import BeaconSite
 import BeaconStrategyKit
 
 /// What a running pipeline takes from its ``PipelineInbox``: each is one input, decided and
@@ -7,6 +8,8 @@ import BeaconStrategyKit
 public enum PipelineInput: Sendable {
     /// A source's batch of packets (a copy: a source lends its batch only for the call).
     case packets(PacketBatch)
+    /// Gateways' reports, for a site hub's pipeline.
+    case reports([GatewayReportMessage])
     /// The time has come to `Timestamp`: cycles end and alerts fall due while nothing is heard
     /// (a live source's clock tick).
     case advance(to: Timestamp)
@@ -33,7 +36,7 @@ public enum PipelineInput: Sendable {
         switch self {
         case .post(_, _, let reply): reply.resume(with: .failure(error))
         case .replaceAlerts(_, _, let reply): reply.resume(with: .failure(error))
-        case .packets, .advance, .sourceEnded: break
+        case .packets, .reports, .advance, .sourceEnded: break
         }
     }
 }

@@ -1,5 +1,6 @@
 import BeaconAlertEngine
 import BeaconCore
+import BeaconSite
 import BeaconStrategyKit
 import Synchronization
 
@@ -19,9 +20,14 @@ public final class PipelineRunner: Sendable {
     /// The time of the last packet fed so far (for ``PipelineInput/sourceEnded(closingAfter:)``).
     private let lastPacket = Mutex<Timestamp?>(nil)
 
+    /// Told about each gateway report a site hub's pipeline refuses (for the log).
+    private let refusedReport: @Sendable (GatewayReportError) -> Void
+
     /// Creates a runner whose inbox holds at most `capacity` waiting inputs.
-    public init(capacity: Int = 16) {
+    /// - Parameter refusedReport: told about each gateway report refused as malformed (a site hub).
+    public init(capacity: Int = 16, refusedReport: @escaping @Sendable (GatewayReportError) -> Void = { _ in }) {
         inbox = PipelineInbox(capacity: capacity)
+        self.refusedReport = refusedReport
     }
 
     /// The pipeline as of its latest input.
@@ -69,10 +75,14 @@ public final class PipelineRunner: Sendable {
         switch input {
         case .packets(let batch):
             try pipeline.ingest(batch, emit: emit)
+        case .reports(let reports):
+            try pipeline.ingest(reports: reports, refused: refusedReport, emit: emit)
         case .advance(let time):
             try pipeline.advance(to: time, emit: emit)
         case .sourceEnded(let closingAfter):
-            if let last = lastPacket.withLock({ $0 }) { try pipeline.advance(to: last + closingAfter, emit: emit) }
+            if let last = lastPacket.withLock({ $0 }) ?? pipeline.latestTime {
+                try pipeline.advance(to: last + closingAfter + pipeline.siteLateness, emit: emit)
+            }
         case .post(let fact, let time, let reply):
             let at =
                 switch time {
@@ -115,6 +125,11 @@ public final class PipelineRunner: Sendable {
     public func send(_ batch: borrowing PacketBatch) async throws {
         if let time = batch.records.last?.timestamp { lastPacket.withLock { $0 = time } }
         try await inbox.send(.packets(copy batch))
+    }
+
+    /// Sends gateways' reports (a site hub; waiting while the inbox is full).
+    public func send(reports: [GatewayReportMessage]) async throws {
+        try await inbox.send(.reports(reports))
     }
 
     /// Runs `source` to its end, sending each batch; then sends

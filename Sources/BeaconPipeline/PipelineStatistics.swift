@@ -1,3 +1,5 @@
+import BeaconSite
+
 /// Counters of what a pipeline has processed.
 public struct PipelineStatistics: Hashable, Sendable {
     /// Packets received from the source.
@@ -16,6 +18,10 @@ public struct PipelineStatistics: Hashable, Sendable {
     public var refusedBeacons = 0
     /// Beacons evicted to keep room under that cap.
     public var cappedEvictions = 0
+    /// A site hub's fusion counters (`nil` for one gateway's pipeline).
+    public var site: SiteFusionStatistics?
+    /// Gateway reports refused as malformed (a site hub).
+    public var malformedReports = 0
 
     public init() {}
 

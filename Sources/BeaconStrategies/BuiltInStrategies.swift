@@ -7,7 +7,7 @@ public enum BuiltInStrategies {
 
     /// Every stock registration.
     public static var all: [StrategyRegistration] {
-        [time, proximity, enter, exit, rssi, region, composite(.allOf), composite(.anyOf), cooldown]
+        [time, proximity, enter, exit, rssi, region, moved, area, composite(.allOf), composite(.anyOf), cooldown]
     }
 
     /// `time`: dwell time (``TimeAlertStrategy``).
@@ -24,11 +24,15 @@ public enum BuiltInStrategies {
             ParameterDeclaration(
                 "proximity", .proximity,
                 "When set, only cycles at least this close count as present."),
+            ParameterDeclaration(
+                "room", .string,
+                "When set (a site hub), only cycles in which the beacon is in this room count as present."),
         ] + Base.parameterDeclarations()
     ) { parameters, _ in
         let options = TimeAlertStrategy.Configuration(
             dwell: try positive(parameters, "dwell"), gap: try parameters.duration("gap"),
-            minimumProximity: try parameters.proximity("proximity"), base: try Base(parameters))
+            minimumProximity: try parameters.proximity("proximity"), room: try optionalString(parameters, "room"),
+            base: try Base(parameters))
         return TimeAlertStrategy(options)
     }
 
@@ -89,6 +93,65 @@ public enum BuiltInStrategies {
         return RegionAlertStrategy(region: try parameters.string("region"), on: kind)
     }
 
+    /// `moved`: a site hub moved a beacon from one room to another (``RoomChangeAlertStrategy``).
+    public static let moved = StrategyRegistration(
+        key: RoomChangeAlertStrategy.key,
+        summary: "Fires when a site hub moves a beacon from room `from` to room `to` (either may be left out: any room).",
+        parameters: [
+            ParameterDeclaration("from", .string, "The room left; any room when not set."),
+            ParameterDeclaration("to", .string, "The room entered; any other room when not set."),
+            ParameterDeclaration(
+                "within", .duration, default: .duration(.seconds(60)),
+                "The longest time between the last cycle in `from` and the first in `to`."),
+        ] + Base.parameterDeclarations(defaults: .init(resetWhenConditionInvalid: true))
+    ) { parameters, _ in
+        let from = try optionalString(parameters, "from")
+        let to = try optionalString(parameters, "to")
+        if let from, from == to { throw parameters.invalid("to", "names the same room as from") }
+        return RoomChangeAlertStrategy(
+            .init(from: from, to: to, within: try positive(parameters, "within"), base: try Base(parameters)))
+    }
+
+    /// `area`: a site hub places a beacon within a circle or a rectangle of the floor plan (``AreaAlertStrategy``).
+    public static let area = StrategyRegistration(
+        key: AreaAlertStrategy.key,
+        summary:
+            "Fires once a site hub has placed a beacon within `radius` m of (`x`, `y`), or within the rectangle"
+            + " `xMin`…`xMax` × `yMin`…`yMax`, for `cycles` consecutive cycles.",
+        parameters: [
+            ParameterDeclaration("x", .number, "The circle's centre, x (metres, site frame)."),
+            ParameterDeclaration("y", .number, "The circle's centre, y."),
+            ParameterDeclaration("radius", .number, "The circle's radius, metres."),
+            ParameterDeclaration("xMin", .number, "The rectangle's west edge."),
+            ParameterDeclaration("xMax", .number, "The rectangle's east edge."),
+            ParameterDeclaration("yMin", .number, "The rectangle's south edge."),
+            ParameterDeclaration("yMax", .number, "The rectangle's north edge."),
+            ParameterDeclaration("cycles", .integer, default: .integer(2), "Consecutive cycles inside required."),
+            ParameterDeclaration("maxError", .number, "When set, positions less certain than this (metres) do not count."),
+        ] + Base.parameterDeclarations(defaults: .init(resetWhenConditionInvalid: true))
+    ) { parameters, _ in
+        let circle = try ["x", "y", "radius"].map { name throws(StrategyConfigurationError) in try optionalNumber(parameters, name) }
+        let box = try ["xMin", "xMax", "yMin", "yMax"].map { name throws(StrategyConfigurationError) in
+            try optionalNumber(parameters, name)
+        }
+        let shape: AreaAlertStrategy.Shape
+        if circle.allSatisfy({ $0 != nil }) && box.allSatisfy({ $0 == nil }) {
+            guard circle[2]! > 0 else { throw parameters.invalid("radius", "must be more than 0") }
+            shape = .circle(x: circle[0]!, y: circle[1]!, radius: circle[2]!)
+        } else if box.allSatisfy({ $0 != nil }) && circle.allSatisfy({ $0 == nil }) {
+            guard box[0]! < box[1]!, box[2]! < box[3]! else {
+                throw parameters.invalid("xMax", "the rectangle needs xMin < xMax and yMin < yMax")
+            }
+            shape = .rectangle(xMin: box[0]!, xMax: box[1]!, yMin: box[2]!, yMax: box[3]!)
+        } else {
+            throw parameters.invalid("x", "give either x, y and radius (a circle) or xMin, xMax, yMin and yMax (a rectangle)")
+        }
+        return AreaAlertStrategy(
+            .init(
+                shape: shape, cycles: try atLeastOne(parameters, "cycles"),
+                maximumError: try optionalNumber(parameters, "maxError"), base: try Base(parameters)))
+    }
+
     /// `rssi`: filtered RSSI above a threshold for N cycles (``RSSIThresholdAlertStrategy``).
     public static let rssi = StrategyRegistration(
         key: RSSIThresholdAlertStrategy.key,
@@ -145,6 +208,18 @@ public enum BuiltInStrategies {
         let value = try parameters.duration(name)
         guard value > .zero else { throw parameters.invalid(name, "must be longer than 0s") }
         return value
+    }
+
+    private static func optionalString(_ parameters: ResolvedParameters, _ name: String) throws(StrategyConfigurationError)
+        -> String?
+    {
+        parameters.values[name] == nil ? nil : try parameters.string(name)
+    }
+
+    private static func optionalNumber(_ parameters: ResolvedParameters, _ name: String) throws(StrategyConfigurationError)
+        -> Double?
+    {
+        parameters.values[name] == nil ? nil : try parameters.number(name)
     }
 
     private static func atLeastOne(_ parameters: ResolvedParameters, _ name: String) throws(StrategyConfigurationError) -> Int {

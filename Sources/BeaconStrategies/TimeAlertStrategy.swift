@@ -4,7 +4,8 @@ import BeaconStrategyKit
 /// Dwell time: fires once a beacon has been present continuously for ``Configuration/dwell``.
 ///
 /// A cycle counts as present when the beacon was seen and, if ``Configuration/minimumProximity``
-/// is set, was at least that close (a cycle outside counts like an unseen one). A beacon that
+/// is set, was at least that close, and, if ``Configuration/room`` is set, a site hub placed it
+/// in that room (a cycle outside counts like an unseen one). A beacon that
 /// was not present for longer than ``Configuration/gap`` starts a new visit at its next present
 /// cycle. The condition is "the current visit has lasted `dwell`": it holds from the first present
 /// cycle `now` with `now - visit start >= dwell` (the strategy fires then) until the visit ends,
@@ -20,17 +21,21 @@ public final class TimeAlertStrategy: BeaconAlertStrategyBase<TimeVisit> {
         public var gap: Duration
         /// When set, only cycles at least this close count as present.
         public var minimumProximity: Proximity?
+        /// When set, only cycles in which a site hub places the beacon in this room count as
+        /// present: dwell in a room, whichever gateways hear it.
+        public var room: String?
         /// The base options (reset, retention).
         public var base: StrategyBaseConfiguration
 
         /// Creates a configuration.
         public init(
             dwell: Duration = .seconds(60), gap: Duration = .seconds(3),
-            minimumProximity: Proximity? = nil, base: StrategyBaseConfiguration = .init()
+            minimumProximity: Proximity? = nil, room: String? = nil, base: StrategyBaseConfiguration = .init()
         ) {
             self.dwell = dwell
             self.gap = gap
             self.minimumProximity = minimumProximity
+            self.room = room
             self.base = base
         }
     }
@@ -51,8 +56,12 @@ public final class TimeAlertStrategy: BeaconAlertStrategyBase<TimeVisit> {
 
     public override var minimumRetention: Duration { options.gap }
 
+    /// The room, when the dwell is in one (a site hub's rooms count as regions).
+    public override var regionsObserved: [String] { options.room.map { [$0] } ?? [] }
+
     public override func isPresent(_ beacon: RangedBeacon) -> Bool {
         guard beacon.seenThisCycle else { return false }
+        if let room = options.room, beacon.room != room { return false }
         guard let minimum = options.minimumProximity else { return true }
         return beacon.proximity.isWithin(minimum)
     }

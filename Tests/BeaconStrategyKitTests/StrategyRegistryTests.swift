@@ -10,7 +10,7 @@ struct StrategyRegistryTests {
 
     @Test("the built-in keys")
     func keys() {
-        #expect(registry.keys == ["all-of", "any-of", "cooldown", "enter", "exit", "proximity", "region", "rssi", "time"])
+        #expect(registry.keys == ["all-of", "any-of", "area", "cooldown", "enter", "exit", "moved", "proximity", "region", "rssi", "time"])
     }
 
     @Test("typed parameters reach the strategy")

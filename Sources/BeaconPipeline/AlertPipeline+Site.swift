@@ -1,0 +1,56 @@
+import BeaconAlertEngine
+import BeaconCore
+import BeaconSite
+
+extension AlertPipeline {
+    /// Takes gateways' reports (a site hub's pipeline) and runs every cycle they complete —
+    /// the fused beacons — through strategies and engine, as one input.
+    ///
+    /// The reports' times are the clock, as packets are for one gateway: the fusion closes each
+    /// cycle once its lateness has passed. A report that cannot be decoded is counted
+    /// (``PipelineStatistics/malformedReports``) and skipped; its error is handed to
+    /// `refused`.
+    /// - Precondition: the pipeline was built with a `site`.
+    public func ingest(
+        reports: [GatewayReportMessage], refused: (GatewayReportError) -> Void = { _ in },
+        emit: (RoutedEvent) throws -> Void
+    ) throws {
+        guard let site else { preconditionFailure("gateway reports reach only a pipeline built with a site") }
+        for message in reports {
+            switch message {
+            case .encoded(let bytes, let receivedAt):
+                let failure: GatewayReportError? = bytes.withUnsafeBytes { buffer in
+                    do throws(GatewayReportError) {
+                        try site.ingest(report: buffer, receivedAt: receivedAt)
+                        return nil
+                    } catch {
+                        return error
+                    }
+                }
+                if let failure {
+                    malformedReports += 1
+                    refused(failure)
+                }
+            case .decoded(let header, let records):
+                site.ingest(records, header: header)
+            }
+        }
+        if let reached = site.latestTime {
+            if latestTime.map({ reached > $0 }) ?? true { latestTime = reached }
+            try site.advance(to: reached) { try decide($0) }
+        }
+        try runIdleCycles()
+        try finishInput(emit)
+    }
+
+    /// How long after a cycle's end a site hub fuses it (zero for one gateway's pipeline): what a
+    /// source's end adds so that the last cycle is closed.
+    public var siteLateness: Duration { site?.configuration.lateness ?? .zero }
+
+    /// Calls `body` with each gateway's RSSI of `beacon` in the last fused cycle (a site hub; for
+    /// presence output). Gateways are named by id.
+    public func forEachGatewayEvidence(of beacon: BeaconID, _ body: (_ gateway: String, _ rssi: Double?) -> Void) {
+        guard let site else { return }
+        site.forEachEvidence(of: beacon) { index, rssi in body(site.layout.gateways[index].id, rssi) }
+    }
+}
