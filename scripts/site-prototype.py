@@ -330,7 +330,7 @@ def room_hysteresis(frames, margin=ROOM_MARGIN_DB, min_dwell=ROOM_MIN_DWELL_S, m
         for g in sc:
             if g == cur:
                 continue
-            if sc[g] - base >= margin:
+            if sc[g] - base >= margin and sc[g] > base:  # margin 0: a tie does not switch
                 since.setdefault(g, i)
                 if i - since[g] >= min_dwell:
                     ready.append(g)
@@ -349,7 +349,8 @@ def room_hysteresis(frames, margin=ROOM_MARGIN_DB, min_dwell=ROOM_MIN_DWELL_S, m
 def score_rooms(ticks, rooms, stays, step_us=100_000):
     """(share of stay time right, flaps, flaps per hour of stay, switches over the whole walk).
     The hub's answer of tick T holds until the next tick; stay time is sampled every 0.1 s.
-    A flap is a room change at a tick strictly inside a stay."""
+    A flap is a change, at a tick strictly inside a stay, to a room other than the stay's (a late
+    switch into the stay's room is lag, counted only in the share right)."""
     ok = tot = 0
     for st in stays:
         t = st["from"]
@@ -362,7 +363,7 @@ def score_rooms(ticks, rooms, stays, step_us=100_000):
     flaps = 0
     for st in stays:
         rs = [rooms[k] for k, T in enumerate(ticks) if st["from"] < T < st["to"]]
-        flaps += sum(1 for a, b in zip(rs, rs[1:]) if a != b)
+        flaps += sum(1 for a, b in zip(rs, rs[1:]) if a != b and b != st["room"])
     stay_s = sum(st["to"] - st["from"] for st in stays) / US
     return ok / tot, flaps, flaps / (stay_s / 3600.0), switches
 

@@ -40,7 +40,7 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
     private let handle: OpaquePointer
     /// What libmosquitto's callbacks reach this sink through: retained by the client, released
     /// only after `mosquitto_destroy`, so a callback never runs against a freed object.
-    let context: MQTTCallbackContext
+    let context: MQTTCallbackContext<MQTTSink>
     private let state = Mutex(State())
 
     private static let library: Void = { _ = mosquitto_lib_init() }()
@@ -68,17 +68,17 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
         }
         self.handle = handle
         context = MQTTCallbackContext()
-        context.sink = self
+        context.owner = self
         // libmosquitto holds one reference to the context, given back in `deinit` after destroy.
         mosquitto_user_data_set(handle, Unmanaged.passRetained(context).toOpaque())
         mosquitto_connect_callback_set(handle) { _, context, code in
-            MQTTCallbackContext.sink(context)?.connected(code: code)
+            MQTTCallbackContext<MQTTSink>.owner(context)?.connected(code: code)
         }
         mosquitto_disconnect_callback_set(handle) { _, context, _ in
-            MQTTCallbackContext.sink(context)?.connectionChanged(connected: false)
+            MQTTCallbackContext<MQTTSink>.owner(context)?.connectionChanged(connected: false)
         }
         mosquitto_publish_callback_set(handle) { _, context, messageID in
-            MQTTCallbackContext.sink(context)?.acknowledged(messageID)
+            MQTTCallbackContext<MQTTSink>.owner(context)?.acknowledged(messageID)
         }
         mosquitto_reconnect_delay_set(handle, 1, 30, true)
         // Every stored property is set: from here a throw runs `deinit`, which destroys the

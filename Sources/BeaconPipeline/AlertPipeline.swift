@@ -73,6 +73,10 @@ public final class AlertPipeline {
     private var counters = PipelineStatistics()
     /// Gateway reports refused as malformed (a site hub).
     var malformedReports = 0
+    /// Called with each cycle's update (ranged or fused beacons) before strategies see it: a
+    /// gateway publishes its records to a site from here, `replay --presence` writes its lines.
+    /// The update is lent for the call; it runs on the pipeline's task.
+    public var cycleObserver: ((RangingUpdate) -> Void)?
     /// Whether beacons' presence changes are kept for ``takePresenceChanges()`` (off: no cost).
     public var recordsPresence = false
     private var presence: [BeaconID: Proximity] = [:]
@@ -296,6 +300,7 @@ public final class AlertPipeline {
     func decide(_ update: RangingUpdate) throws {
         try runIdleCycles(through: update.time - cycleLength)
         counters.cycles += 1
+        cycleObserver?(update)
         try evaluate(update)
     }
 

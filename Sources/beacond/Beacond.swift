@@ -18,6 +18,7 @@ struct Beacond: AsyncParsableCommand {
         subcommands: [
             // One line per subcommand; keep alphabetical.
             RunCommand.self,
+            HubCommand.self,
             CheckConfigCommand.self,
             PostEventCommand.self,
             OutboxCommand.self,

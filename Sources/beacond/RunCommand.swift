@@ -47,13 +47,29 @@ struct RunCommand: AsyncParsableCommand {
     var logLevel: Logger.Level = .info
 
     func run() async throws {
+        try await Self.run(config: config, plugins: plugins, logLevel: logLevel)
+    }
+
+    /// Runs the daemon of a configuration file; `asHub` makes it a site hub (`beacond hub`).
+    static func run(config: String, plugins: [String], logLevel: Logger.Level, asHub: Bool = false) async throws {
         let logger = DaemonLogging.logger(level: logLevel)
         var registry = StrategyRegistry.builtIn()
         for path in plugins { try StrategyPluginLoader.load(path: path, into: &registry) }
         let gateway: Gateway
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         do {
-            let configuration = try GatewayConfiguration.load(path: config)
+            var configuration = try GatewayConfiguration.load(path: config)
+            if asHub {
+                guard configuration.source == nil || configuration.source == .hub else {
+                    throw HubCommand.Problem(
+                        "\(config): source: \(configuration.source!) — a hub's input is its gateways' reports: leave source: out (or write source: hub), or use beacond run")
+                }
+                guard configuration.site != nil, configuration.hub != nil else {
+                    throw HubCommand.Problem(
+                        "\(config): a hub needs site: {name: …, broker: {host: …, port: …}} and gateways: [{id: …, room: …, position: [x, y, z]}, …] (see Docs/Site.md)")
+                }
+                configuration.source = .hub
+            }
             gateway = try buildGateway(configuration, file: config, registry: registry, logger: logger)
             if let control = configuration.control {
                 let server = try await ControlServer.bind(host: control.host, port: control.port, routes: gateway.controlRoutes)

@@ -49,7 +49,7 @@ struct MQTTAcknowledgementTests {
     func contextReleasedAfterDestroy() async throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
-        var weakContexts: [() -> MQTTCallbackContext?] = []
+        var weakContexts: [() -> MQTTCallbackContext<MQTTSink>?] = []
         for n in 0..<20 {
             let sink = try MQTTSink(host: "127.0.0.1", port: broker.port, topic: "beacond/life/\(n)", clientID: "life-\(n)")
             try await sink.deliver(Self.event(n))

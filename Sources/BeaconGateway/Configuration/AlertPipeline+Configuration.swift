@@ -1,21 +1,31 @@
 import BeaconAlertEngine
 import BeaconPipeline
 import BeaconRanging
+import BeaconSite
 import BeaconStrategyKit
 
 extension AlertPipeline {
     /// Builds the pipeline a configuration file describes: its alerts, ranging (unless
-    /// `ranging` overrides it), vendors' layouts and `maxPending`.
+    /// `ranging` overrides it), vendors' layouts and `maxPending` — and, for a site hub
+    /// (`source: hub`), the fusion of its gateways in place of ranging.
     /// - Throws: `PipelineError` naming the alert whose strategy or policy is invalid.
     public convenience init(
         configuration: GatewayConfiguration, registry: StrategyRegistry,
         ranging: RangingConfiguration? = nil,
         store: any AlertStateStore = InMemoryAlertStateStore()
     ) throws(PipelineError) {
+        var site: SiteFusion?
+        if configuration.source == .hub, let hub = configuration.hub {
+            do {
+                site = try SiteFusion(layout: hub.layout, configuration: hub.fusion)
+            } catch {
+                throw .ranging("hub: \(error)")
+            }
+        }
         try self.init(
             alerts: try Self.pipelineAlerts(configuration.alerts), ranging: ranging ?? configuration.ranging,
             layouts: configuration.layouts, maxPending: configuration.maxPending, registry: registry,
-            store: store)
+            store: store, site: site)
     }
 
     /// Replaces the alert definitions without a restart, as the same method over `PipelineAlert` values.

@@ -1,6 +1,7 @@
 import BeaconAlertEngine
 import BeaconConfiguration
 import BeaconRanging
+import BeaconSite
 import BeaconWire
 
 /// The gateway configuration file: the source, the state file, the sinks and the alerts.
@@ -28,6 +29,11 @@ public struct GatewayConfiguration: Sendable {
     public var remoteAlerts: RemoteAlertsConfiguration?
     /// Vendors' beacon frames beyond the built-in ones (`layouts:`), tried in order after them.
     public var layouts: [BeaconLayout] = []
+    /// The site this gateway (or hub) belongs to (`site:`): a gateway publishes each ranging
+    /// cycle there; a hub subscribes.
+    public var site: SiteSettings?
+    /// The hub's gateways and fusion (`gateways:` and `hub:`), with `source: hub`.
+    public var hub: HubSettings?
 
     public init(
         alerts: [AlertDefinition] = [], maxPending: Int = AlertEngineConfiguration.defaultMaxPending,
@@ -45,7 +51,10 @@ public struct GatewayConfiguration: Sendable {
         self.ranging = ranging
     }
 
-    static let keys = ["source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging", "http", "layouts"]
+    static let keys = [
+        "source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging", "http", "layouts", "site", "gateways",
+        "hub",
+    ]
 
     /// Reads and validates a configuration document; `sinks:` entries are read by the kinds
     /// `sinkKinds` has.
@@ -101,6 +110,30 @@ public struct GatewayConfiguration: Sendable {
         ranging =
             try node["ranging"].map { n throws(ConfigurationError) in try RangingConfiguration(node: n) }
             ?? RangingConfiguration()
+        site = try node["site"].map { n throws(ConfigurationError) in try SiteSettings(node: n) }
+        if let gateways = node["gateways"] {
+            hub = try HubSettings.read(gateways: gateways, hub: node["hub"])
+        } else if let hubNode = node["hub"] {
+            throw hubNode.error("a hub needs its gateways: add gateways: [{id: …, room: …, position: [x, y, z]}, …]")
+        }
+        if source == .hub {
+            guard hub != nil else {
+                throw (node["source"] ?? node).error(
+                    "source: hub needs the site's gateways: add gateways: [{id: …, room: …, position: [x, y, z]}, …]")
+            }
+            guard let site else {
+                throw (node["source"] ?? node).error("source: hub needs site: {name: …, broker: {host: …, port: …}}")
+            }
+            if let hubSettings = hub, hubSettings.partition.of > site.topics.bucketCount {
+                throw (node["hub"] ?? node).error(
+                    "hub.partition.of (\(hubSettings.partition.of)) exceeds site.buckets (\(site.topics.bucketCount)): a hub would have no bucket")
+            }
+            if node["ranging"] != nil {
+                throw node["ranging"]!.error("a hub does no ranging of its own: its cycle and proximity bands are under hub:")
+            }
+        } else if hub != nil, let source = node["source"] {
+            throw source.error("gateways: and hub: describe a site hub: use source: hub (or `beacond hub`)")
+        }
     }
 
     /// Loads a configuration file.

@@ -52,14 +52,7 @@ extension RangingConfiguration {
             distanceModel = .logDistance(model)
         }
         if let value = node["measuredPower"] { defaultMeasuredPower = Int8(try value.integer(in: -127...20)) }
-        if let bands = node["proximity"] {
-            try bands.checkKeys(allowed: ["immediate", "near", "enterMargin", "leaveMargin"])
-            proximity = ProximityBands(
-                immediateBelow: try bands["immediate"]?.number() ?? 0.5,
-                nearBelow: try bands["near"]?.number() ?? 3.0,
-                enterMargin: try bands["enterMargin"]?.number() ?? 0.1,
-                leaveMargin: try bands["leaveMargin"]?.number() ?? 0.1)
-        }
+        if let bands = node["proximity"] { proximity = try ProximityBands(node: bands) }
         if let value = node["exitTimeout"] { defaultExitTimeout = try value.duration() }
         if let value = node["maxTracked"] { maxTracked = try value.integer(in: 1...10_000_000) }
         if let list = node["regions"] {

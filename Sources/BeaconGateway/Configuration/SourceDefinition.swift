@@ -14,11 +14,13 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
     case replay(path: String, speed: Double?)
     /// A BlueZ HCI adapter and how to scan it.
     case hci(HCISourceSettings)
+    /// A site hub: the site's gateways' reports, from the broker of `site:`.
+    case hub
 
     /// A BlueZ HCI adapter (`nil`: the first one that is up) with the default scan settings.
     public static func hci(adapter: String?) -> SourceDefinition { .hci(HCISourceSettings(adapter: adapter)) }
 
-    static let kinds = ["simulate", "replay", "hci"]
+    static let kinds = ["simulate", "replay", "hci", "hub"]
 
     /// The source as written in configuration (`replay:FILE at 10x`).
     public var description: String {
@@ -27,6 +29,7 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
         case .simulate(let path, let speed): return "simulate:\(path)" + pace(speed)
         case .replay(let path, let speed): return "replay:\(path)" + pace(speed)
         case .hci(let radio): return "hci:" + (radio.adapter ?? "first adapter")
+        case .hub: return "hub" 
         }
     }
 
@@ -78,8 +81,11 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
             return kind == "simulate" ? .simulate(path: path, speed: speed) : .replay(path: path, speed: speed)
         case "hci":
             return .hci(adapter: argument.flatMap { $0.isEmpty ? nil : $0 })
+        case "hub":
+            guard argument?.isEmpty ?? true else { throw node.error("hub takes no argument: write source: hub") }
+            return .hub
         default:
-            throw node.error("unknown source '\(kind)'; write simulate:FILE, replay:FILE or hci:hci0")
+            throw node.error("unknown source '\(kind)'; write simulate:FILE, replay:FILE, hci:hci0 or hub")
         }
     }
 }

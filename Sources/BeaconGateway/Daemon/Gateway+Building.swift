@@ -4,6 +4,7 @@ import BeaconCore
 import BeaconMQTT
 import BeaconPipeline
 import BeaconSimulator
+import BeaconSite
 import BeaconSinks
 import BeaconStore
 import BeaconStrategies
@@ -30,6 +31,12 @@ public func buildGateway(
 ) throws(GatewayError) -> Gateway {
     guard let sourceDefinition = configuration.source else { throw .noSource(file: file) }
     let metrics = GatewayMetrics()
+    if sourceDefinition == .hub, let site = configuration.site, let hub = configuration.hub {
+        let subscription = SiteSubscription(
+            settings: site, buckets: hub.buckets(of: site.topics.bucketCount), hubIndex: hub.partition.index)
+        return try buildGateway(
+            configuration, feed: .site(subscription), registry: registry, clock: clock, metrics: metrics, logger: logger)
+    }
     let (source, isLive) = try makeSource(sourceDefinition, metrics: metrics, logger: logger)
     return try buildGateway(
         configuration, source: source, isLive: isLive, registry: registry, clock: clock,
@@ -54,6 +61,15 @@ public func buildGateway(
     registry: StrategyRegistry = .builtIn(), clock: AnyTimestampClock = .wall,
     metrics: GatewayMetrics = GatewayMetrics(),
     logger: Logger = Logger(label: "beacond")
+) throws(GatewayError) -> Gateway {
+    try buildGateway(
+        configuration, feed: .advertisements(source, isLive: isLive), registry: registry, clock: clock, metrics: metrics,
+        logger: logger)
+}
+
+func buildGateway(
+    _ configuration: GatewayConfiguration, feed: GatewayFeed, registry: StrategyRegistry, clock: AnyTimestampClock,
+    metrics: GatewayMetrics, logger: Logger
 ) throws(GatewayError) -> Gateway {
     var sinks: [(name: String, sink: any AlertSink)] = []
     var observers: [any BeaconStateObserver] = []
@@ -90,6 +106,17 @@ public func buildGateway(
         throw .pipeline(error)
     }
     for warning in pipeline.durabilityWarnings { logger.warning("state: \(warning)") }
+    if let site = configuration.site, case .advertisements = feed {
+        // A gateway of a site: each cycle's records go to the site's broker too.
+        do {
+            let publisher = try SitePublisher(settings: site)
+            pipeline.cycleObserver = { update in publisher.publish(update) }
+            logger.info(
+                "publishing each cycle to site '\(site.topics.site)' as gateway '\(site.gateway)' via \(site.host):\(site.port)")
+        } catch {
+            throw .source("site: \(error)")
+        }
+    }
 
     // Filled once the dispatchers exist: a dead letter's notice wakes the other sinks' dispatchers.
     let notified = DispatcherDirectory()
@@ -162,7 +189,7 @@ public func buildGateway(
             })
     }
     return Gateway(
-        configuration: configuration, source: source, isLive: isLive, pipeline: pipeline,
+        configuration: configuration, feed: feed, pipeline: pipeline,
         remoteAlerts: remote, registry: registry, sinks: dispatchers, outbox: outbox, metrics: metrics,
         stateObservers: observers, clock: clock, logger: logger)
 }
@@ -185,6 +212,8 @@ private func makeSource(
         } catch {
             throw .source("\(path): \(error)")
         }
+    case .hub:
+        throw .source("source: hub needs site: and gateways: (a site hub's configuration)")
     case .hci(let radio):
         do {
             let configuration = try radio.scannerConfiguration()

@@ -29,9 +29,9 @@ public final class Gateway: Sendable {
     /// The configuration it was built from.
     public let configuration: GatewayConfiguration
     /// The source's name (`hci0`, `replay:…`, `sim:…`).
-    public var sourceName: String { source.name }
-    let source: any AdvertisementSource
-    let isLive: Bool
+    public var sourceName: String { feed.name }
+    let feed: GatewayFeed
+    var isLive: Bool { feed.isLive }
     /// The owner of the pipeline's state; everything else sends it inputs or reads its snapshot.
     let runner: PipelineRunner
     let pipelineService: PipelineService
@@ -54,15 +54,14 @@ public final class Gateway: Sendable {
     private let ownGroup = Mutex<(group: ServiceGroup?, stopRequested: Bool)>((nil, false))
 
     init(
-        configuration: GatewayConfiguration, source: any AdvertisementSource, isLive: Bool,
+        configuration: GatewayConfiguration, feed: GatewayFeed,
         pipeline: sending AlertPipeline, remoteAlerts: RemoteAlertDefinitions? = nil,
         registry: StrategyRegistry = StrategyRegistry(), sinks: [(name: String, dispatcher: OutboxDispatcher)],
         outbox: any Outbox, metrics: GatewayMetrics, stateObservers: [any BeaconStateObserver] = [],
         clock: AnyTimestampClock, logger: Logger
     ) {
         self.configuration = configuration
-        self.source = source
-        self.isLive = isLive
+        self.feed = feed
         let runner = PipelineRunner()
         self.runner = runner
         let lifecycle = GatewayLifecycle()
@@ -87,7 +86,7 @@ public final class Gateway: Sendable {
         services = Self.makeServices(
             sinks: sinks, outbox: outbox, observers: stateObservers, pipeline: pipelineService, remote: remoteService,
             source: SourceService(
-                source: source, isLive: isLive, runner: runner, clock: clock, ready: firstCheck, lifecycle: lifecycle),
+                feed: feed, runner: runner, clock: clock, ready: firstCheck, lifecycle: lifecycle),
             lifecycle: lifecycle, logger: logger)
     }
 

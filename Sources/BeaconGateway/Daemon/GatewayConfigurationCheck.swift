@@ -1,6 +1,7 @@
 import BeaconPipeline
 import BeaconRanging
 import BeaconSimulator
+import BeaconSite
 import BeaconStrategies
 import BeaconStrategyKit
 import Foundation
@@ -28,7 +29,7 @@ public func checkGatewayConfiguration(path: String, registry: StrategyRegistry =
         do { _ = try Scenario.load(path: scenario) } catch { throw GatewayError.source("\(error)") }
     case .replay(let capture, _):
         do { _ = try CaptureReplaySource(path: capture) } catch { throw GatewayError.source("\(capture): \(error)") }
-    case .hci:
+    case .hci, .hub:
         break
     }
     do {
@@ -37,7 +38,14 @@ public func checkGatewayConfiguration(path: String, registry: StrategyRegistry =
         throw GatewayError.pipeline(error)
     }
     let sinks = configuration.sinks.map(\.name).joined(separator: ", ")
-    return "source \(source), state \(configuration.statePath ?? "in memory"), "
+    let site = configuration.site.map { site in
+        let role =
+            source == .hub
+            ? "hub of \(configuration.hub?.layout.gateways.count ?? 0) gateways in \(configuration.hub?.layout.rooms.count ?? 0) rooms"
+            : "gateway '\(site.gateway)'"
+        return ", site \(site.topics.site) (\(role), broker \(site.host):\(site.port))"
+    }
+    return "source \(source)\(site ?? ""), state \(configuration.statePath ?? "in memory"), "
         + "sinks [\(sinks)], \(configuration.alerts.count) alerts"
         + (configuration.control.map { ", http \($0.host):\($0.port)" } ?? "")
 }

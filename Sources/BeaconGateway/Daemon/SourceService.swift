@@ -7,8 +7,7 @@ import ServiceLifecycle
 /// fall due while nothing is heard. It starts feeding once `ready` is answered (the remote alert
 /// definitions' first check), and stops at the group's graceful shutdown.
 struct SourceService: Service {
-    let source: any AdvertisementSource
-    let isLive: Bool
+    let feed: GatewayFeed
     let runner: PipelineRunner
     let clock: AnyTimestampClock
     let ready: PipelineReply<Void>?
@@ -20,6 +19,12 @@ struct SourceService: Service {
         try await cancelledAtShutdown { [self] in
             try await ready?.value
             do {
+                if case .site(let subscription) = feed {
+                    // A hub runs until it is stopped; cycles close on its clock, every 200 ms.
+                    try await subscription.run(runner: runner, clock: clock, tick: .milliseconds(200))
+                    return
+                }
+                guard case .advertisements(let source, let isLive) = feed else { return }
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     if isLive {
                         group.addTask {

@@ -1,0 +1,24 @@
+import BeaconCore
+
+/// Where a daemon's pipeline gets its input: a source of advertisements (a radio, a capture, a
+/// simulation), or — for a site hub — its gateways' reports from the broker.
+enum GatewayFeed: Sendable {
+    case advertisements(any AdvertisementSource, isLive: Bool)
+    case site(SiteSubscription)
+
+    var name: String {
+        switch self {
+        case .advertisements(let source, _): source.name
+        case .site(let subscription): subscription.name
+        }
+    }
+
+    /// Whether the feed runs on the wall clock (its posted events happen now, not at the
+    /// pipeline's own time).
+    var isLive: Bool {
+        switch self {
+        case .advertisements(_, let isLive): isLive
+        case .site: true
+        }
+    }
+}

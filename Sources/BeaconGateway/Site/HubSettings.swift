@@ -1,0 +1,109 @@
+import BeaconConfiguration
+import BeaconCore
+import BeaconRanging
+import BeaconSite
+
+/// What a site hub needs beyond `site:`: the gateways (`gateways:`), the fusion's settings and
+/// which buckets this hub takes (`hub:`).
+///
+/// ```yaml
+/// gateways:
+///   - {id: hall-nw, room: hall, position: [5, 5, 3]}
+///   - {id: shop, room: shop, position: [35, 5, 3], rssiOffset: 4}
+/// hub:
+///   cycle: 1s
+///   lateness: 1s
+///   staleness: 3s
+///   retention: 30s
+///   room: {margin: 3, minDwell: 2s}
+///   position: {minGateways: 3, tagHeight: 1.2, maxDistance: 25, maxGateways: 6}
+///   partition: {index: 0, of: 2}     # this hub takes the buckets b with b mod 2 = 0
+/// ```
+public struct HubSettings: Sendable {
+    /// The gateways and rooms.
+    public var layout: SiteLayout
+    /// The fusion's settings.
+    public var fusion: SiteFusionConfiguration
+    /// This hub's share of the buckets: `index` of `of` hubs.
+    public var partition: (index: Int, of: Int)
+
+    /// Creates settings.
+    public init(layout: SiteLayout, fusion: SiteFusionConfiguration = SiteFusionConfiguration(), partition: (index: Int, of: Int) = (0, 1)) {
+        self.layout = layout
+        self.fusion = fusion
+        self.partition = partition
+    }
+
+    /// The buckets this hub subscribes to, out of `bucketCount`.
+    public func buckets(of bucketCount: Int) -> [Int] {
+        (0..<bucketCount).filter { $0 % partition.of == partition.index }
+    }
+
+    static func read(gateways gatewaysNode: ConfigNode, hub hubNode: ConfigNode?) throws(ConfigurationError) -> HubSettings {
+        var gateways: [SiteGateway] = []
+        for entry in try gatewaysNode.sequence(of: "gateways") {
+            try entry.checkKeys(allowed: ["id", "room", "position", "rssiOffset"], in: "gateways[]")
+            let id = try entry.required("id").string()
+            guard SiteGateway.isValidID(id) else {
+                throw entry["id"]!.error("gateway id '\(id)' cannot be a topic level: use 1–64 letters, digits, '-', '_' or '.'")
+            }
+            var position: SitePoint?
+            if let node = entry["position"] {
+                let values = try node.numbers(count: 2...3, "a position [x, y, z] in metres")
+                position = SitePoint(x: values[0], y: values[1], z: values.count == 3 ? values[2] : 0)
+            }
+            if gateways.contains(where: { $0.id == id }) {
+                throw entry["id"]!.error("gateway id '\(id)' is listed twice: every gateway needs its own id")
+            }
+            gateways.append(
+                SiteGateway(
+                    id: id, room: try entry["room"]?.string(), position: position,
+                    rssiOffset: try entry["rssiOffset"]?.number(in: -40...40, "an offset from -40 to 40 dB") ?? 0))
+        }
+        let layout: SiteLayout
+        do {
+            layout = try SiteLayout(gateways: gateways)
+        } catch {
+            throw gatewaysNode.error(error.description)
+        }
+        var fusion = SiteFusionConfiguration()
+        var partition = (index: 0, of: 1)
+        if let hub = hubNode {
+            try hub.checkKeys(
+                allowed: ["cycle", "lateness", "staleness", "retention", "room", "position", "proximity", "maxTracked", "partition"],
+                in: "hub")
+            if let n = hub["cycle"] { fusion.cycleLength = try n.positiveDuration() }
+            if let n = hub["lateness"] { fusion.lateness = try n.duration() }
+            if let n = hub["staleness"] { fusion.staleness = try n.positiveDuration() }
+            if let n = hub["retention"] { fusion.retention = try n.positiveDuration() }
+            if let n = hub["maxTracked"] { fusion.maxTracked = try n.integer(in: 1...10_000_000) }
+            if let room = hub["room"] {
+                try room.checkKeys(allowed: ["margin", "minDwell"], in: "hub.room")
+                if let n = room["margin"] { fusion.room.margin = try n.number(in: 0...40, "a margin from 0 to 40 dB") }
+                if let n = room["minDwell"] { fusion.room.minimumDwell = try n.duration() }
+            }
+            if let position = hub["position"] {
+                try position.checkKeys(allowed: ["minGateways", "tagHeight", "maxDistance", "maxGateways"], in: "hub.position")
+                if let n = position["minGateways"] { fusion.positioning.minimumGateways = try n.integer(in: 2...16) }
+                if let n = position["maxGateways"] { fusion.positioning.maximumGateways = try n.integer(in: 2...32) }
+                if let n = position["tagHeight"] { fusion.positioning.tagHeight = try n.number(in: -100...100, "a height in metres") }
+                if let n = position["maxDistance"] {
+                    fusion.positioning.maximumDistance = try n.number(in: 0.5...1000, "a distance from 0.5 to 1000 m")
+                }
+            }
+            if let n = hub["proximity"] { fusion.proximity = try ProximityBands(node: n) }
+            if let p = hub["partition"] {
+                try p.checkKeys(allowed: ["index", "of"], in: "hub.partition")
+                let of = try p.required("of").integer(in: 1...SiteTopics.maxBucketCount)
+                let index = try p.required("index").integer(in: 0...(of - 1))
+                partition = (index, of)
+            }
+            do {
+                try fusion.validate()
+            } catch {
+                throw hub.error(error.description)
+            }
+        }
+        return HubSettings(layout: layout, fusion: fusion, partition: partition)
+    }
+}

@@ -1,0 +1,92 @@
+import BeaconConfiguration
+import BeaconMQTT
+import BeaconSite
+
+/// The `site:` section: which site a gateway belongs to, its id there, and the broker that
+/// carries the site's reports. A gateway with it publishes each ranging cycle; a hub reads the
+/// same section to subscribe.
+///
+/// ```yaml
+/// site:
+///   name: museum                     # a topic level
+///   gateway: hall-nw                 # this gateway's id (a gateway; default: the host name)
+///   broker: {host: 127.0.0.1, port: 1883, username: …, password: …, tls: {ca: …}}
+///   topicPrefix: beacond/site        # default
+///   buckets: 16                      # the same on every gateway and hub of the site
+///   format: binary                   # or json
+/// ```
+public struct SiteSettings: Hashable, Sendable {
+    /// The site's topics (prefix, name, bucket count).
+    public var topics: SiteTopics
+    /// This gateway's id (what it publishes under).
+    public var gateway: String
+    /// The broker's host.
+    public var host: String
+    /// The broker's port.
+    public var port: Int
+    /// Credentials and TLS.
+    public var connection: MQTTConnectionOptions
+    /// How reports are encoded.
+    public var format: GatewayReportFormat
+
+    /// Creates settings.
+    public init(
+        topics: SiteTopics, gateway: String, host: String = "127.0.0.1", port: Int = 1883,
+        connection: MQTTConnectionOptions = MQTTConnectionOptions(), format: GatewayReportFormat = .binary
+    ) {
+        self.topics = topics
+        self.gateway = gateway
+        self.host = host
+        self.port = port
+        self.connection = connection
+        self.format = format
+    }
+
+    static let keys = ["name", "gateway", "broker", "topicPrefix", "buckets", "format"]
+
+    init(node: ConfigNode) throws(ConfigurationError) {
+        try node.checkKeys(allowed: Self.keys, in: "site")
+        let name = try node.required("name").string()
+        let gatewayNode = node["gateway"]
+        let gateway = try gatewayNode?.string() ?? SinkDefinition.hostName()
+        guard SiteGateway.isValidID(gateway) else {
+            throw (gatewayNode ?? node).error(
+                "the gateway id '\(gateway)' cannot be a topic level: use 1–64 letters, digits, '-', '_' or '.'"
+                    + (gatewayNode == nil ? " (it defaults to the host name: set site.gateway)" : ""))
+        }
+        var host = "127.0.0.1"
+        var port = 1883
+        var connection = MQTTConnectionOptions()
+        if let broker = node["broker"] {
+            try broker.checkKeys(allowed: ["host", "port", "username", "password", "tls"], in: "site.broker")
+            host = try broker["host"]?.string() ?? host
+            port = try broker["port"]?.integer(in: 1...65535) ?? port
+            connection.username = try broker["username"]?.string()
+            connection.password = try broker["password"]?.string()
+            if connection.password != nil && connection.username == nil {
+                throw broker.error("a password needs a username: add 'username:'")
+            }
+            if let tlsNode = broker["tls"] {
+                try tlsNode.checkKeys(allowed: ["ca", "cert", "key"])
+                let tls = MQTTConnectionOptions.TLS(
+                    caFile: try tlsNode.required("ca").string(), certFile: try tlsNode["cert"]?.string(),
+                    keyFile: try tlsNode["key"]?.string())
+                if (tls.certFile == nil) != (tls.keyFile == nil) { throw tlsNode.error("give both 'cert' and 'key', or neither") }
+                connection.tls = tls
+            }
+        }
+        let topics = SiteTopics(
+            prefix: try node["topicPrefix"]?.string() ?? "beacond/site", site: name,
+            bucketCount: try node["buckets"]?.integer(in: 1...SiteTopics.maxBucketCount) ?? SiteTopics.defaultBucketCount)
+        do {
+            try topics.validate()
+        } catch {
+            throw node.error(error.description)
+        }
+        let format = try node["format"].map { n throws(ConfigurationError) in
+            GatewayReportFormat(rawValue: try n.choice(GatewayReportFormat.allCases.map(\.rawValue)))!
+        }
+        self.init(
+            topics: topics, gateway: gateway, host: host, port: port, connection: connection, format: format ?? .binary)
+    }
+}

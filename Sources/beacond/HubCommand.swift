@@ -1,0 +1,38 @@
+import ArgumentParser
+import Logging
+
+/// `beacond hub --config site.yaml`: a site hub — its gateways' reports from the broker, fused
+/// into rooms and positions, through the configured strategies, engine and sinks.
+struct HubCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hub",
+        abstract: "Runs a site hub: fuses the gateways' reports into rooms and positions, then alerts as configured.",
+        discussion: """
+            The configuration has site: (name, broker), gateways: (id, room, position of each), \
+            optionally hub: (fusion settings, partition), and the same alerts:, state:, sinks: and \
+            http: as beacond run; it is beacond run with source: hub. See Docs/Site.md.
+            Exit status: 0 after a signal; 2 for a configuration that cannot run; 1 otherwise.
+            """
+    )
+
+    /// A configuration that cannot be a hub's.
+    struct Problem: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    @Option(help: ArgumentHelp("The site hub's configuration (YAML).", valueName: "file"))
+    var config: String
+
+    @Option(
+        name: .customLong("plugin"),
+        help: ArgumentHelp("Load strategies from this plugin (a shared library).", valueName: "path"))
+    var plugins: [String] = []
+
+    @Option(help: ArgumentHelp("How much to log.", valueName: "level"))
+    var logLevel: Logger.Level = .info
+
+    func run() async throws {
+        try await RunCommand.run(config: config, plugins: plugins, logLevel: logLevel, asHub: true)
+    }
+}
