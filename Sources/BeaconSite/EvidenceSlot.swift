@@ -1,4 +1,4 @@
-/// One gateway's record of one beacon for one hub cycle, as the hub keeps it (24 bytes).
+/// One gateway's record of one beacon for one hub cycle, as the hub keeps it (32 bytes).
 ///
 /// A hub keeps four per beacon and gateway, indexed by the cycle's number modulo 4, so records
 /// of the cycles still open (lateness) and of the last closed one live side by side.
@@ -7,6 +7,8 @@ struct EvidenceSlot {
     var cycle: Int64 = -1
     /// Filtered RSSI with the gateway's offset applied, dBm; NaN: none.
     var rssi: Float = .nan
+    /// The cycle's mean RSSI with the gateway's offset applied, dBm; NaN: none.
+    var mean: Float = .nan
     /// Distance, metres; NaN: none.
     var distance: Float = .nan
     /// Distance uncertainty, metres; NaN: none.

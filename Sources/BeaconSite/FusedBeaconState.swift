@@ -14,9 +14,8 @@ struct FusedBeaconState {
     /// Since when ``candidate`` has led (ns).
     var candidateSince: Int64 = 0
     var proximity: Proximity = .unknown
-    /// The previous position, to start the next solution from (NaN: none).
-    var x: Double = .nan
-    var y: Double = .nan
+    /// Its smoothed position.
+    var tracker = PositionTracker()
     var measuredPower: Int8?
 
     init(id: BeaconID, time: Timestamp) {

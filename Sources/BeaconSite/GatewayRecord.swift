@@ -10,6 +10,9 @@ public struct GatewayRecord: Hashable, Sendable {
     public var beacon: BeaconID
     /// The filtered RSSI, dBm (`nil` when the gateway has no usable signal).
     public var rssi: Double?
+    /// The mean RSSI of the cycle's sightings, dBm (`nil` when none had one): what rooms and
+    /// positions are fused from, since the filter lags several seconds behind a walking tag.
+    public var meanRSSI: Double?
     /// The gateway's distance estimate, metres.
     public var distance: Double?
     /// The distance's uncertainty (one standard deviation), metres.
@@ -26,11 +29,12 @@ public struct GatewayRecord: Hashable, Sendable {
     /// Creates a record.
     @inlinable
     public init(
-        beacon: BeaconID, rssi: Double?, distance: Double?, accuracy: Double?, sampleCount: Int, seen: Bool,
+        beacon: BeaconID, rssi: Double?, meanRSSI: Double? = nil, distance: Double?, accuracy: Double?, sampleCount: Int, seen: Bool,
         lastSeen: Timestamp, measuredPower: Int8? = nil
     ) {
         self.beacon = beacon
         self.rssi = rssi
+        self.meanRSSI = meanRSSI
         self.distance = distance
         self.accuracy = accuracy
         self.sampleCount = sampleCount
@@ -43,7 +47,7 @@ public struct GatewayRecord: Hashable, Sendable {
     @inlinable
     public init(_ beacon: RangedBeacon) {
         self.init(
-            beacon: beacon.id, rssi: beacon.filteredRSSI, distance: beacon.distance, accuracy: beacon.accuracy,
+            beacon: beacon.id, rssi: beacon.filteredRSSI, meanRSSI: beacon.meanRSSI, distance: beacon.distance, accuracy: beacon.accuracy,
             sampleCount: beacon.sampleCount, seen: beacon.seenThisCycle, lastSeen: beacon.lastSeen,
             measuredPower: beacon.measuredPower)
     }

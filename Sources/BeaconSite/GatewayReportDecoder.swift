@@ -66,7 +66,7 @@ public enum GatewayReportDecoder {
         // Walk the records' kinds to know the expected length before passing anything on.
         var offset = headerSize + idLength
         for _ in 0..<count {
-            guard offset < bytes.count else { throw .truncated(expected: offset + 28, got: bytes.count) }
+            guard offset < bytes.count else { throw .truncated(expected: offset + 30, got: bytes.count) }
             let kind = bytes[offset] & 0x7F
             guard let beaconKind = BeaconID.Kind(rawValue: kind) else { throw .invalidField("beacon kind \(kind)") }
             offset += recordSize(beaconKind)
@@ -79,7 +79,7 @@ public enum GatewayReportDecoder {
     }
 
     @inline(__always)
-    static func recordSize(_ kind: BeaconID.Kind) -> Int { kind == .eddystoneUID ? 28 : 32 }
+    static func recordSize(_ kind: BeaconID.Kind) -> Int { kind == .eddystoneUID ? 30 : 34 }
 
     private static func forEachBinaryRecord(
         _ bytes: UnsafeRawBufferPointer, header: GatewayReportHeader, _ body: (GatewayRecord) -> Void
@@ -106,20 +106,21 @@ public enum GatewayReportDecoder {
                     namespaceLow: high << 16 | low >> 48, instance: low & 0xFFFF_FFFF_FFFF)
             }
             let rssi = Int16(bitPattern: load(UInt16.self, bytes, cursor))
-            let distance = load(UInt16.self, bytes, cursor + 2)
-            let accuracy = load(UInt16.self, bytes, cursor + 4)
-            let samples = load(UInt16.self, bytes, cursor + 6)
-            let age = load(UInt16.self, bytes, cursor + 8)
-            let power = Int8(bitPattern: bytes[cursor + 10])
+            let mean = Int16(bitPattern: load(UInt16.self, bytes, cursor + 2))
+            let distance = load(UInt16.self, bytes, cursor + 4)
+            let accuracy = load(UInt16.self, bytes, cursor + 6)
+            let samples = load(UInt16.self, bytes, cursor + 8)
+            let age = load(UInt16.self, bytes, cursor + 10)
+            let power = Int8(bitPattern: bytes[cursor + 12])
             body(
                 GatewayRecord(
                     beacon: beacon, rssi: rssi == .min ? nil : Double(rssi) / 100,
-                    distance: distance == .max ? nil : Double(distance) / 100,
+                    meanRSSI: mean == .min ? nil : Double(mean) / 100, distance: distance == .max ? nil : Double(distance) / 100,
                     accuracy: accuracy == .max ? nil : Double(accuracy) / 100,
                     sampleCount: Int(samples), seen: kindByte & 0x80 != 0,
                     lastSeen: header.time - .milliseconds(Int64(age)),
                     measuredPower: power == 127 ? nil : power))
-            offset = cursor + 11
+            offset = cursor + 13
         }
     }
 
@@ -162,6 +163,7 @@ public enum GatewayReportDecoder {
     private struct JSONRecord: Decodable {
         var beacon: JSONBeacon
         var rssi: Double?
+        var mean: Double?
         var distance: Double?
         var accuracy: Double?
         var samples: Int
@@ -203,7 +205,7 @@ public enum GatewayReportDecoder {
             }
             records.append(
                 GatewayRecord(
-                    beacon: beacon, rssi: r.rssi, distance: r.distance, accuracy: r.accuracy, sampleCount: r.samples,
+                    beacon: beacon, rssi: r.rssi, meanRSSI: r.mean, distance: r.distance, accuracy: r.accuracy, sampleCount: r.samples,
                     seen: r.seen, lastSeen: time - .milliseconds(Int64(r.ageMs)), measuredPower: r.measuredPower.map { Int8($0) }))
         }
         return (

@@ -23,13 +23,14 @@ import BeaconCore
 /// | 16 | identity bytes 0–15 (UUID / id1 / namespace + instance), big-endian as on air |
 /// | 4 | major, minor (id2, id3) big-endian; absent for Eddystone-UID |
 /// | 2 | filtered RSSI, 1/100 dBm, signed; -32768 = none |
+/// | 2 | the cycle's mean RSSI, 1/100 dBm, signed; -32768 = none |
 /// | 2 | distance, cm; 65535 = none |
 /// | 2 | distance uncertainty, cm; 65535 = none |
 /// | 2 | sightings in the cycle |
 /// | 2 | age of the latest sighting at the cycle end, ms; 65535 = 65.535 s or more |
 /// | 1 | measured power, dBm, signed; 127 = none |
 ///
-/// 32 bytes per iBeacon or AltBeacon record, 28 per Eddystone-UID record. The JSON format
+/// 34 bytes per iBeacon or AltBeacon record, 30 per Eddystone-UID record. The JSON format
 /// carries the same fields under readable names (see `Docs/Site.md`).
 public struct GatewayReportEncoder: Sendable {
     /// The binary layout's version.
@@ -98,7 +99,8 @@ public struct GatewayReportEncoder: Sendable {
             appendBigEndian(record.beacon.high)
             appendBigEndian(record.beacon.low)
             if record.beacon.kind != .eddystoneUID { appendBigEndian(record.beacon.tail) }
-            appendLittleEndian(UInt16(bitPattern: record.rssi.map { Int16(clamping: Int(($0 * 100).rounded())) } ?? Int16.min))
+            appendLittleEndian(Self.centidecibels(record.rssi))
+            appendLittleEndian(Self.centidecibels(record.meanRSSI))
             appendLittleEndian(Self.centimetres(record.distance))
             appendLittleEndian(Self.centimetres(record.accuracy))
             appendLittleEndian(UInt16(clamping: record.sampleCount))
@@ -112,6 +114,8 @@ public struct GatewayReportEncoder: Sendable {
                 record.beacon.writeJSON(to: &json)
                 json.key("rssi")
                 if let rssi = record.rssi { json.value(rssi, decimals: 2) } else { json.null() }
+                json.key("mean")
+                if let mean = record.meanRSSI { json.value(mean, decimals: 2) } else { json.null() }
                 json.key("distance")
                 if let distance = record.distance { json.value(distance, decimals: 2) } else { json.null() }
                 json.key("accuracy")
@@ -136,6 +140,11 @@ public struct GatewayReportEncoder: Sendable {
         case .json:
             bytes.append(contentsOf: "]}".utf8)
         }
+    }
+
+    static func centidecibels(_ dBm: Double?) -> UInt16 {
+        guard let dBm, dBm.isFinite else { return UInt16(bitPattern: .min) }
+        return UInt16(bitPattern: Int16(max(-32_767, min(32_767, (dBm * 100).rounded()))))
     }
 
     static func centimetres(_ metres: Double?) -> UInt16 {

@@ -1,101 +1,147 @@
 import BeaconCore
 
-/// Position estimates from gateways' distances: weighted least squares in the horizontal plane
-/// at the tags' height, solved by Gauss–Newton with Levenberg damping, started from a weighted
-/// centroid; and the weighted centroid itself as the fallback for fewer gateways.
+
+/// Position estimates from several gateways' RSSI: weighted least squares in the RSSI domain,
+/// with the centroid of the strongest gateways as start and fallback.
 ///
-/// Works on a caller-owned evidence buffer; allocates nothing.
+/// The model is the log-distance one the gateways range with: a gateway at distance ρ measures
+/// a path loss of `10·n·logarithm10(ρ) + b` dB, where `b` is one offset common to all gateways (it
+/// absorbs a beacon whose measured power is off — a tag in a pocket, a wrong calibration),
+/// softly held to 0 by a prior of ``PositioningConfiguration/offsetPrior`` dB. The unknowns
+/// (x, y, b) are found by Gauss–Newton with step halving in the horizontal plane at the tags'
+/// height; fitting in dB rather than in metres keeps the far gateways' large distance errors from
+/// dominating. Works on a caller-owned buffer; allocates nothing.
 enum Multilateration {
-    /// The weighted least-squares position: minimises Σ wᵢ (‖p − gᵢ‖ − dᵢ)² with wᵢ = 1/σᵢ².
-    /// `evidence` needs at least 3 entries. The error is √(trace of the covariance), scaled by
-    /// the fit's residual variance when that is larger than the stated uncertainties imply.
+    /// Why a solution was not taken (the caller falls back to the centroid).
     static func solve(
-        _ evidence: UnsafeBufferPointer<PositionEvidence>, height: Double, start: (x: Double, y: Double)? = nil,
+        _ evidence: UnsafeBufferPointer<PositionEvidence>, height: Double, exponent: Double, offsetPrior: Double,
         bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
-    ) -> BeaconPosition {
-        let centroid = weightedCentroid(evidence, height: height)
-        var x = start?.x ?? centroid.x
-        var y = start?.y ?? centroid.y
-        var lambda = 1e-3
-        var cost = weightedCost(evidence, x: x, y: y, height: height)
-        var normal = (a: 0.0, b: 0.0, c: 0.0)
-        for _ in 0..<12 {
-            // Normal equations (Jᵀ W J) δ = −Jᵀ W r, with J the unit vectors from the gateways.
-            var a = 0.0, b = 0.0, c = 0.0, gx = 0.0, gy = 0.0
+    ) -> BeaconPosition? {
+        let start = centroid(evidence, height: height, strongest: 4)
+        let k = 10 * exponent / naturalLogarithmOf10
+        let priorWeight = 1 / (offsetPrior * offsetPrior)
+        var x = start.x
+        var y = start.y
+        var b = 0.0
+        func cost(_ x: Double, _ y: Double, _ b: Double) -> Double {
+            var sum = b * b * priorWeight
             for e in evidence {
                 let dx = x - e.x
                 let dy = y - e.y
                 let dz = height - e.z
-                let range = max(1e-6, (dx * dx + dy * dy + dz * dz).squareRoot())
-                let w = 1 / (e.sigma * e.sigma)
-                let jx = dx / range
-                let jy = dy / range
-                let r = range - e.distance
-                a += w * jx * jx
-                b += w * jx * jy
-                c += w * jy * jy
-                gx += w * jx * r
-                gy += w * jy * r
+                let rho = max(0.5, (dx * dx + dy * dy + dz * dz).squareRoot())
+                let r = 10 * exponent * logarithm10(rho) - e.loss - b
+                sum += e.weight * r * r
             }
-            normal = (a, b, c)
-            var accepted = false
-            for _ in 0..<6 {
-                let da = a * (1 + lambda) + 1e-9
-                let dc = c * (1 + lambda) + 1e-9
-                let det = da * dc - b * b
-                guard det.isFinite, abs(det) > 1e-18 else { break }
-                let stepX = -(dc * gx - b * gy) / det
-                let stepY = -(da * gy - b * gx) / det
-                let nx = min(max(x + stepX, bounds.minX), bounds.maxX)
-                let ny = min(max(y + stepY, bounds.minY), bounds.maxY)
-                let newCost = weightedCost(evidence, x: nx, y: ny, height: height)
-                if newCost <= cost {
-                    let moved = abs(nx - x) + abs(ny - y)
+            return sum
+        }
+        var current = cost(x, y, b)
+        var converged = false
+        var normal = Matrix3()
+        for _ in 0..<50 {
+            // Normal equations (JᵀWJ + prior) δ = −(JᵀW r + prior·b).
+            normal = Matrix3()
+            normal.m22 = priorWeight
+            var g = (x: 0.0, y: 0.0, b: b * priorWeight)
+            for e in evidence {
+                let dx = x - e.x
+                let dy = y - e.y
+                let dz = height - e.z
+                let squared = dx * dx + dy * dy + dz * dz
+                let rho = max(0.5, squared.squareRoot())
+                let r = 10 * exponent * logarithm10(rho) - e.loss - b
+                let (jx, jy) = rho > 0.5 ? (k * dx / squared, k * dy / squared) : (0, 0)
+                let w = e.weight
+                normal.m00 += w * jx * jx
+                normal.m01 += w * jx * jy
+                normal.m02 -= w * jx
+                normal.m11 += w * jy * jy
+                normal.m12 -= w * jy
+                normal.m22 += w
+                g.x += w * jx * r
+                g.y += w * jy * r
+                g.b -= w * r
+            }
+            guard let step = normal.solve(-g.x, -g.y, -g.b) else { return nil }
+            var scale = 1.0
+            var taken = false
+            for _ in 0..<12 {
+                let nx = x + scale * step.0
+                let ny = y + scale * step.1
+                let nb = b + scale * step.2
+                let next = cost(nx, ny, nb)
+                if next <= current {
+                    let moved = scale * (abs(step.0) + abs(step.1))
                     x = nx
                     y = ny
-                    cost = newCost
-                    lambda = max(1e-6, lambda / 4)
-                    accepted = moved > 1e-3
+                    b = nb
+                    current = next
+                    taken = true
+                    converged = moved < 1e-3
                     break
                 }
-                lambda *= 8
+                scale /= 2
             }
-            if !accepted { break }
+            if !taken { converged = true }  // no descent left: a minimum, as far as steps go
+            if converged { break }
         }
+        guard converged, x >= bounds.minX, x <= bounds.maxX, y >= bounds.minY, y <= bounds.maxY,
+            let inverse = normal.inverse()
+        else { return nil }
         let degrees = Double(max(1, evidence.count - 2))
-        let scale = max(1, cost / degrees)
-        let det = normal.a * normal.c - normal.b * normal.b
-        let variance = det > 1e-18 ? (normal.a + normal.c) / det * scale : centroid.error * centroid.error
+        let scale = max(1, current / degrees)
+        let variance = (inverse.m00 + inverse.m11) * scale
+        guard variance.isFinite, variance >= 0 else { return nil }
         return BeaconPosition(x: x, y: y, z: height, error: variance.squareRoot())
     }
 
-    /// The centroid of the gateways weighted by 1/d² (a closer gateway pulls harder), at the
-    /// tags' height. The error is the weighted mean horizontal distance the gateways put the
-    /// beacon at (one gateway: its own distance).
-    static func weightedCentroid(_ evidence: UnsafeBufferPointer<PositionEvidence>, height: Double) -> BeaconPosition {
-        var sw = 0.0, sx = 0.0, sy = 0.0, sd = 0.0
-        for e in evidence {
-            let dz = height - e.z
-            let horizontal = max(0.25, (max(0, e.distance * e.distance - dz * dz)).squareRoot())
-            let w = 1 / (horizontal * horizontal)
+    /// The centroid of the `strongest` gateways (by mean RSSI; the buffer is sorted strongest
+    /// first), weighted by 1/d, at the tags' height. The error is the weighted mean of their
+    /// distances.
+    static func centroid(_ evidence: UnsafeBufferPointer<PositionEvidence>, height: Double, strongest: Int) -> BeaconPosition {
+        var sw = 0.0
+        var sx = 0.0
+        var sy = 0.0
+        var sd = 0.0
+        for e in evidence.prefix(strongest) {
+            let w = 1 / max(0.25, e.distance)
             sw += w
             sx += w * e.x
             sy += w * e.y
-            sd += w * horizontal
+            sd += w * e.distance
         }
         guard sw > 0 else { return BeaconPosition(x: 0, y: 0, z: height, error: .infinity) }
         return BeaconPosition(x: sx / sw, y: sy / sw, z: height, error: sd / sw)
     }
+}
 
-    private static func weightedCost(_ evidence: UnsafeBufferPointer<PositionEvidence>, x: Double, y: Double, height: Double) -> Double {
-        var cost = 0.0
-        for e in evidence {
-            let dx = x - e.x
-            let dy = y - e.y
-            let dz = height - e.z
-            let r = (dx * dx + dy * dy + dz * dz).squareRoot() - e.distance
-            cost += r * r / (e.sigma * e.sigma)
-        }
-        return cost
+/// A symmetric 3×3 matrix (upper triangle), for the normal equations.
+struct Matrix3 {
+    var m00 = 0.0, m01 = 0.0, m02 = 0.0, m11 = 0.0, m12 = 0.0, m22 = 0.0
+
+    var determinant: Double {
+        m00 * (m11 * m22 - m12 * m12) - m01 * (m01 * m22 - m12 * m02) + m02 * (m01 * m12 - m11 * m02)
+    }
+
+    /// The inverse (symmetric), or `nil` when singular.
+    func inverse() -> Matrix3? {
+        let det = determinant
+        guard det.isFinite, abs(det) > 1e-12 else { return nil }
+        var r = Matrix3()
+        r.m00 = (m11 * m22 - m12 * m12) / det
+        r.m01 = (m02 * m12 - m01 * m22) / det
+        r.m02 = (m01 * m12 - m02 * m11) / det
+        r.m11 = (m00 * m22 - m02 * m02) / det
+        r.m12 = (m01 * m02 - m00 * m12) / det
+        r.m22 = (m00 * m11 - m01 * m01) / det
+        return r
+    }
+
+    /// Solves M·v = (a, b, c), or `nil` when singular.
+    func solve(_ a: Double, _ b: Double, _ c: Double) -> (Double, Double, Double)? {
+        guard let i = inverse() else { return nil }
+        return (
+            i.m00 * a + i.m01 * b + i.m02 * c, i.m01 * a + i.m11 * b + i.m12 * c, i.m02 * a + i.m12 * b + i.m22 * c
+        )
     }
 }

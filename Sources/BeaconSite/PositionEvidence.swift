@@ -1,10 +1,15 @@
-/// One gateway's contribution to a position estimate: where it is, how far it puts the beacon,
-/// how sure it is, and how strongly it hears it.
+/// One gateway's contribution to a position estimate in one cycle.
 struct PositionEvidence {
+    /// The gateway's antenna.
     var x: Double
     var y: Double
     var z: Double
+    /// The path loss it measured, dB: the beacon's measured power minus the cycle's mean RSSI.
+    var loss: Double
+    /// 1/σ² of that loss, from the model's spread and the gateway's own uncertainty.
+    var weight: Double
+    /// The gateway's distance estimate, metres (for the centroid fallback).
     var distance: Double
-    var sigma: Double
+    /// The cycle's mean RSSI (offset applied), to rank gateways.
     var rssi: Double
 }

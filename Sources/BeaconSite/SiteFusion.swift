@@ -14,14 +14,16 @@ import BeaconRanging
 ///   the following cycles, and one older than the hub keeps is dropped (both counted).
 /// - **Evidence.** For each gateway, the newest record of the beacon no older than
 ///   ``SiteFusionConfiguration/staleness``.
-/// - **Room.** The room whose best gateway hears the beacon loudest, with hysteresis
-///   (``RoomHysteresis``). Room changes are reported as region exits and entries, with the room's
-///   name as the region id, so region strategies and `cancelOn: regionExit` work on rooms.
-/// - **Position.** Weighted least squares on the distances of the strongest gateways with a
-///   known position (at least ``PositioningConfiguration/minimumGateways``), else their
-///   weighted centroid.
+/// - **Room.** The room whose best gateway hears the beacon loudest over the last two cycles
+///   (mean RSSI), with hysteresis (``RoomHysteresis``). Room changes are reported as region exits
+///   and entries, with the room's name as the region id, so region strategies and
+///   `cancelOn: regionExit` work on rooms.
+/// - **Position.** Weighted least squares in the RSSI domain over the gateways with a known
+///   position that heard the beacon in the cycle (at least
+///   ``PositioningConfiguration/minimumGateways``), else the centroid of the strongest;
+///   smoothed by a constant-velocity Kalman filter (``PositionTracker``).
 ///
-/// Memory: 96 bytes per beacon and gateway of evidence plus about 160 per beacon. Nothing is
+/// Memory: 128 bytes per beacon and gateway of evidence plus about 200 per beacon. Nothing is
 /// allocated per record or per cycle once the tables have grown. A hub belongs to one task.
 public final class SiteFusion {
     /// The site's gateways and rooms.
@@ -51,6 +53,7 @@ public final class SiteFusion {
     private let retentionNanoseconds: Int64
     private let tagHeight: Double
     private let bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+    private let cycleSeconds: Double
     private let roomNames: [String]
 
     /// Creates a hub's fusion for `layout`.
@@ -70,7 +73,8 @@ public final class SiteFusion {
         tagHeight =
             configuration.positioning.tagHeight
             ?? (positioned.isEmpty ? 0 : positioned.reduce(0) { $0 + $1.z } / Double(positioned.count))
-        let margin = 5.0
+        let margin = configuration.positioning.boundsMargin
+        cycleSeconds = Double(cycleNanoseconds) / 1e9
         bounds = (
             (positioned.map(\.x).min() ?? 0) - margin, (positioned.map(\.y).min() ?? 0) - margin,
             (positioned.map(\.x).max() ?? 0) + margin, (positioned.map(\.y).max() ?? 0) + margin
@@ -179,6 +183,7 @@ public final class SiteFusion {
         let offsetDB = layout.gateways[gateway].rssiOffset
         slots[s] = EvidenceSlot(
             cycle: cycle, rssi: record.rssi.map { Float($0 + offsetDB) } ?? .nan,
+            mean: record.meanRSSI.map { Float($0 + offsetDB) } ?? .nan,
             distance: record.distance.map(Float.init) ?? .nan, accuracy: record.accuracy.map(Float.init) ?? .nan,
             samples: UInt16(clamping: record.sampleCount), seen: record.seen)
     }
@@ -271,7 +276,7 @@ public final class SiteFusion {
             leaveRoom(b, at: time)
             return nil
         }
-        // Loudest and nearest gateways.
+        // Loudest and nearest gateways; room scores from the raw means of the last two cycles.
         var bestRSSI: Float = -.infinity
         var nearest: Float = .infinity
         var nearestAccuracy: Float = .nan
@@ -279,18 +284,18 @@ public final class SiteFusion {
         for s in evidenceScratch {
             let slot = slots[s]
             let g = (s / EvidenceSlot.perGateway) % gatewayCount
-            if !slot.rssi.isNaN {
-                bestRSSI = max(bestRSSI, slot.rssi)
-                let room = layout.roomOfGateway[g]
-                if room >= 0 { roomScores[room] = max(roomScores[room], slot.rssi) }
-            }
+            if !slot.rssi.isNaN { bestRSSI = max(bestRSSI, slot.rssi) }
             if !slot.distance.isNaN && slot.distance < nearest {
                 nearest = slot.distance
                 nearestAccuracy = slot.accuracy
             }
+            let room = layout.roomOfGateway[g]
+            if room >= 0, let score = recentMean(beacon: b, gateway: g, cycle: cycle) {
+                roomScores[room] = max(roomScores[room], score)
+            }
         }
         decideRoom(b, at: time)
-        let position = locate(b)
+        let position = locate(b, cycle: cycle)
         let distance = nearest.isFinite ? Double(nearest) : nil
         let proximity = configuration.proximity.proximity(distance: distance, current: beacons[b].proximity)
         beacons[b].proximity = proximity
@@ -312,7 +317,10 @@ public final class SiteFusion {
             best = Int32(i)
             bestScore = score
         }
-        guard best >= 0 else { return } // no gateway with a room hears it: the room stays as it is
+        guard best >= 0 else {
+            beacons[b].candidate = -1 // no gateway with a room heard it lately: the room stays as it is
+            return
+        }
         let current = beacons[b].room
         if current < 0 {
             enterRoom(b, best, at: time)
@@ -322,8 +330,9 @@ public final class SiteFusion {
             beacons[b].candidate = -1
             return
         }
-        let currentScore = roomScores[Int(current)]
-        guard Double(bestScore - currentScore) >= configuration.room.margin || !currentScore.isFinite else {
+        let currentScore = roomScores[Int(current)].isFinite ? roomScores[Int(current)] : Self.silentRoomScore
+        // A lead of the margin, and a real lead (a tie never moves a beacon, even without margin).
+        guard Double(bestScore - currentScore) >= configuration.room.margin, bestScore > currentScore else {
             beacons[b].candidate = -1
             return
         }
@@ -338,6 +347,25 @@ public final class SiteFusion {
         }
     }
 
+    /// The score of the current room when none of its gateways heard the beacon lately, dBm.
+    static let silentRoomScore: Float = -105
+
+    /// The mean RSSI of a gateway's sightings of beacon `b` in cycles `cycle − 1` and `cycle`,
+    /// weighted by their counts; `nil` when it heard nothing in them.
+    @inline(__always)
+    private func recentMean(beacon b: Int, gateway g: Int, cycle: Int64) -> Float? {
+        let base = (b * gatewayCount + g) * EvidenceSlot.perGateway
+        var sum: Float = 0
+        var count: Float = 0
+        for i in 0..<EvidenceSlot.perGateway {
+            let slot = slots[base + i]
+            guard slot.cycle == cycle || slot.cycle == cycle - 1, slot.samples > 0, !slot.mean.isNaN else { continue }
+            sum += Float(slot.samples) * slot.mean
+            count += Float(slot.samples)
+        }
+        return count > 0 ? sum / count : nil
+    }
+
     private func enterRoom(_ b: Int, _ room: Int32, at time: Timestamp) {
         beacons[b].room = room
         beacons[b].candidate = -1
@@ -346,6 +374,7 @@ public final class SiteFusion {
     }
 
     private func leaveRoom(_ b: Int, at time: Timestamp) {
+        beacons[b].tracker.reset()
         let room = beacons[b].room
         guard room >= 0 else { return }
         beacons[b].room = -1
@@ -354,46 +383,53 @@ public final class SiteFusion {
             RegionEvent(kind: .exit, regionID: roomNames[Int(room)], beacon: beacons[b].id, time: time))
     }
 
-    private func locate(_ b: Int) -> BeaconPosition? {
+    private func locate(_ b: Int, cycle: Int64) -> BeaconPosition? {
         positionScratch.removeAll(keepingCapacity: true)
         let positioning = configuration.positioning
-        for s in evidenceScratch {
+        let power = Double(beacons[b].measuredPower ?? -59)
+        let tenN = 10 * positioning.pathLossExponent
+        let modelVariance = positioning.modelSigma * positioning.modelSigma
+        for g in 0..<gatewayCount {
+            // This cycle's sightings only: a record within its grace repeats a stale RSSI.
+            let s = (b * gatewayCount + g) * EvidenceSlot.perGateway + Int(cycle & EvidenceSlot.mask)
             let slot = slots[s]
-            let g = (s / EvidenceSlot.perGateway) % gatewayCount
-            guard let point = layout.gateways[g].position, !slot.distance.isNaN,
-                Double(slot.distance) <= positioning.maximumDistance
-            else { continue }
-            let d = Double(slot.distance)
-            let stated = slot.accuracy.isNaN ? 0.3 * d : Double(slot.accuracy)
+            guard slot.cycle == cycle, slot.samples > 0, !slot.mean.isNaN, let point = layout.gateways[g].position else {
+                continue
+            }
+            let distance = slot.distance.isNaN ? 10 : Double(slot.distance)
+            // The gateway's own uncertainty, back in dB: σ = 10·n·logarithm10(1 + accuracy/distance).
+            let innovation = slot.accuracy.isNaN || distance <= 0 ? 0 : tenN * logarithm10(1 + Double(slot.accuracy) / distance)
             positionScratch.append(
                 PositionEvidence(
-                    x: point.x, y: point.y, z: point.z, distance: d, sigma: max(0.5, stated, 0.2 * d),
-                    rssi: slot.rssi.isNaN ? -200 : Double(slot.rssi)))
+                    x: point.x, y: point.y, z: point.z, loss: power - Double(slot.mean),
+                    weight: 1 / (modelVariance + innovation * innovation / Double(slot.samples)), distance: distance,
+                    rssi: Double(slot.mean)))
         }
-        guard !positionScratch.isEmpty else { return nil }
-        // Strongest first (insertion sort: a handful of entries), then keep the strongest few.
-        for i in 1..<positionScratch.count {
-            var j = i
-            while j > 0 && positionScratch[j].rssi > positionScratch[j - 1].rssi {
-                positionScratch.swapAt(j, j - 1)
-                j -= 1
+        var fix: BeaconPosition?
+        if !positionScratch.isEmpty {
+            // Strongest first (insertion sort: a handful of entries).
+            for i in 1..<positionScratch.count {
+                var j = i
+                while j > 0 && positionScratch[j].rssi > positionScratch[j - 1].rssi {
+                    positionScratch.swapAt(j, j - 1)
+                    j -= 1
+                }
+            }
+            fix = positionScratch.withUnsafeBufferPointer { evidence in
+                if evidence.count >= positioning.minimumGateways,
+                    let solved = Multilateration.solve(
+                        evidence, height: tagHeight, exponent: positioning.pathLossExponent,
+                        offsetPrior: positioning.offsetPrior, bounds: bounds)
+                {
+                    statistics.multilaterations += 1
+                    return solved
+                }
+                statistics.centroids += 1
+                return Multilateration.centroid(evidence, height: tagHeight, strongest: 4)
             }
         }
-        if positionScratch.count > positioning.maximumGateways {
-            positionScratch.removeLast(positionScratch.count - positioning.maximumGateways)
-        }
-        let previous = beacons[b].x.isNaN ? nil : (x: beacons[b].x, y: beacons[b].y)
-        let position = positionScratch.withUnsafeBufferPointer { evidence in
-            if evidence.count >= positioning.minimumGateways {
-                statistics.multilaterations += 1
-                return Multilateration.solve(evidence, height: tagHeight, start: previous, bounds: bounds)
-            }
-            statistics.centroids += 1
-            return Multilateration.weightedCentroid(evidence, height: tagHeight)
-        }
-        beacons[b].x = position.x
-        beacons[b].y = position.y
-        return position
+        guard let q = positioning.tracking else { return fix }
+        return beacons[b].tracker.step(fix: fix, dt: cycleSeconds, processNoise: q, height: tagHeight)
     }
 
     private func evict(_ b: Int) {

@@ -55,21 +55,33 @@ public struct SiteFusionConfiguration: Hashable, Sendable {
         guard (2...16).contains(positioning.minimumGateways) else {
             throw .invalid("hub.position.minGateways must be from 2 to 16")
         }
-        guard positioning.maximumDistance > 0 else { throw .invalid("hub.position.maxDistance must be positive") }
+        guard positioning.pathLossExponent > 0.5, positioning.pathLossExponent < 6 else {
+            throw .invalid("hub.position.pathLossExponent must be between 0.5 and 6")
+        }
+        guard positioning.modelSigma > 0, positioning.offsetPrior > 0 else {
+            throw .invalid("hub.position.modelSigma and offsetPrior must be positive")
+        }
+        guard (positioning.tracking ?? 1) >= 0, positioning.boundsMargin >= 0 else {
+            throw .invalid("hub.position.tracking and boundsMargin must not be negative")
+        }
         guard maxTracked > 0 else { throw .invalid("hub.maxTracked must be positive") }
     }
 }
 
 /// When a beacon changes room: only when another room's best gateway hears it better than the
 /// current room's by ``margin`` dB, and keeps doing so for ``minimumDwell``.
+///
+/// A gateway's score is the mean RSSI of its sightings over the last two cycles (weighted by
+/// their counts; raw, not filtered: the filter lags a walking tag by seconds); a room's is its
+/// best gateway's.
 public struct RoomHysteresis: Hashable, Sendable {
-    /// The lead, in dB, another room needs (default 3 dB).
+    /// The lead, in dB, another room needs (default 4 dB).
     public var margin: Double
     /// How long the lead must last before the beacon changes room (default 2 s).
     public var minimumDwell: Duration
 
     /// Creates the rule.
-    public init(margin: Double = 3, minimumDwell: Duration = .seconds(2)) {
+    public init(margin: Double = 4, minimumDwell: Duration = .seconds(2)) {
         self.margin = margin
         self.minimumDwell = minimumDwell
     }
@@ -77,22 +89,39 @@ public struct RoomHysteresis: Hashable, Sendable {
 
 /// How positions are estimated.
 public struct PositioningConfiguration: Hashable, Sendable {
-    /// Gateways with a position and a distance needed for multilateration (default 3); with
-    /// fewer, the position is a weighted centroid of those that hear the beacon.
+    /// Gateways hearing the beacon in the cycle needed for multilateration (default 3); with
+    /// fewer, the position is the centroid of those that do.
     public var minimumGateways: Int
     /// The height of the tags, metres (positions are solved in the horizontal plane at this
     /// height); `nil` (the default) takes the mean height of the site's gateways.
     public var tagHeight: Double?
-    /// Distances beyond this (metres) are too uncertain to use (default 25 m).
-    public var maximumDistance: Double
-    /// How many of the strongest gateways to use (default 6).
-    public var maximumGateways: Int
+    /// The path-loss exponent of the RSSI model (default 1.5, the gateways' ranging default; use
+    /// the same value as their `ranging.pathLossExponent`).
+    public var pathLossExponent: Double
+    /// The spread of one cycle's mean RSSI about the model, dB (default 6, measured on real
+    /// recordings at 4.5 and 17 m).
+    public var modelSigma: Double
+    /// How far, in dB, the beacon's common offset may stray from its measured power before it
+    /// costs as much as one gateway's misfit (default 10).
+    public var offsetPrior: Double
+    /// The process noise of position tracking, m²/s³ (default 0.5: people walking); `nil` turns
+    /// tracking off (each cycle's fix as it is).
+    public var tracking: Double?
+    /// How far outside the gateways' bounding box a multilaterated fix may fall before it is
+    /// distrusted and the centroid used instead, metres (default 2).
+    public var boundsMargin: Double
 
     /// Creates the configuration.
-    public init(minimumGateways: Int = 3, tagHeight: Double? = nil, maximumDistance: Double = 25, maximumGateways: Int = 6) {
+    public init(
+        minimumGateways: Int = 3, tagHeight: Double? = nil, pathLossExponent: Double = 1.5, modelSigma: Double = 6,
+        offsetPrior: Double = 10, tracking: Double? = 0.5, boundsMargin: Double = 2
+    ) {
         self.minimumGateways = minimumGateways
         self.tagHeight = tagHeight
-        self.maximumDistance = maximumDistance
-        self.maximumGateways = maximumGateways
+        self.pathLossExponent = pathLossExponent
+        self.modelSigma = modelSigma
+        self.offsetPrior = offsetPrior
+        self.tracking = tracking
+        self.boundsMargin = boundsMargin
     }
 }

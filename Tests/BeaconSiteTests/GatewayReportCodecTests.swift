@@ -13,13 +13,13 @@ struct GatewayReportCodecTests {
     static var records: [GatewayRecord] {
         [
             GatewayRecord(
-                beacon: ibeacon, rssi: -67.25, distance: 2.31, accuracy: 0.8, sampleCount: 9, seen: true,
+                beacon: ibeacon, rssi: -67.25, meanRSSI: -64.5, distance: 2.31, accuracy: 0.8, sampleCount: 9, seen: true,
                 lastSeen: time - .milliseconds(120), measuredPower: -59),
             GatewayRecord(
                 beacon: altbeacon, rssi: nil, distance: nil, accuracy: nil, sampleCount: 0, seen: false,
                 lastSeen: time - .seconds(2)),
             GatewayRecord(
-                beacon: eddystone, rssi: -90.5, distance: 18.07, accuracy: 6.5, sampleCount: 1, seen: true,
+                beacon: eddystone, rssi: -90.5, meanRSSI: -91, distance: 18.07, accuracy: 6.5, sampleCount: 1, seen: true,
                 lastSeen: time, measuredPower: -41),
         ]
     }
@@ -45,22 +45,23 @@ struct GatewayReportCodecTests {
         #expect(String(decoding: bytes[19...], as: UTF8.self) == "hall-nw")
     }
 
-    @Test("an iBeacon record is 32 bytes laid out as documented; Eddystone-UID 28", .tags(.wire))
+    @Test("an iBeacon record is 34 bytes laid out as documented; Eddystone-UID 30", .tags(.wire))
     func recordLayout() {
         let one = Self.encode(.binary, [Self.records[0]])
         let record = Array(one[26...])
-        #expect(record.count == 32)
+        #expect(record.count == 34)
         #expect(record[0] == 0x80) // iBeacon, seen
         #expect(Array(record[1..<5]) == [0x5A, 0x4B, 0xCF, 0xCE])
         #expect(Array(record[17..<21]) == [0x00, 0x01, 0x02, 0x03]) // major 1, minor 0x0203
         #expect(Array(record[21..<23]) == [0xBB, 0xE5]) // -6725 = 0xE5BB
-        #expect(Array(record[23..<25]) == [0xE7, 0x00]) // 231 cm
-        #expect(Array(record[25..<27]) == [0x50, 0x00]) // 80 cm
-        #expect(Array(record[27..<29]) == [9, 0])
-        #expect(Array(record[29..<31]) == [120, 0]) // 120 ms old
-        #expect(record[31] == 0xC5) // -59
+        #expect(Array(record[23..<25]) == [0xCE, 0xE6]) // -6450 = 0xE6CE
+        #expect(Array(record[25..<27]) == [0xE7, 0x00]) // 231 cm
+        #expect(Array(record[27..<29]) == [0x50, 0x00]) // 80 cm
+        #expect(Array(record[29..<31]) == [9, 0])
+        #expect(Array(record[31..<33]) == [120, 0]) // 120 ms old
+        #expect(record[33] == 0xC5) // -59
         let eddystone = Self.encode(.binary, [Self.records[2]])
-        #expect(eddystone.count - 26 == 28)
+        #expect(eddystone.count - 26 == 30)
         #expect(eddystone[26] == 0x82)
     }
 
@@ -75,12 +76,12 @@ struct GatewayReportCodecTests {
     func compactness() {
         let many = (0..<100).map { i in
             GatewayRecord(
-                beacon: .iBeacon(uuidHigh: 1, uuidLow: 2, major: 3, minor: UInt16(i)), rssi: -70.5, distance: 4.2,
+                beacon: .iBeacon(uuidHigh: 1, uuidLow: 2, major: 3, minor: UInt16(i)), rssi: -70.5, meanRSSI: -71, distance: 4.2,
                 accuracy: 1.1, sampleCount: 8, seen: true, lastSeen: Self.time - .milliseconds(90), measuredPower: -59)
         }
         let binary = Self.encode(.binary, many).count
         let json = Self.encode(.json, many).count
-        #expect(binary == 26 + 100 * 32)
+        #expect(binary == 26 + 100 * 34)
         #expect(binary * 5 < json)
     }
 

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconSite
+import Foundation
 import Testing
 
 @Suite("Site fusion: rooms, positions, time")
@@ -16,8 +17,8 @@ struct SiteFusionTests {
     ) {
         let time = at(seconds) + gatewayClockAhead
         let record = GatewayRecord(
-            beacon: beacon, rssi: rssi, distance: distance, accuracy: distance.map { $0 * 0.2 }, sampleCount: 5,
-            seen: rssi != nil, lastSeen: time)
+            beacon: beacon, rssi: rssi, meanRSSI: rssi, distance: distance, accuracy: distance.map { $0 * 0.2 },
+            sampleCount: rssi == nil ? 0 : 5, seen: rssi != nil, lastSeen: time)
         let header = GatewayReportHeader(gateway: gateway, time: time, cycleLength: .seconds(1), recordCount: 1)
         #expect(fusion.ingest([record], header: header, receivedAt: receivedAt))
     }
@@ -43,13 +44,13 @@ struct SiteFusionTests {
     @Test("a beacon changes room only once another room leads by the margin for the minimum time")
     func roomHysteresis() throws {
         let fusion = try Self.twoRooms()
-        // (cycle end, hall's RSSI, shop's RSSI)
+        // (cycle end, hall's RSSI, shop's RSSI); a room's score is its mean over two cycles.
         let script: [(Double, Double, Double)] = [
-            (1, -60, -70),
-            (2, -70, -68), (3, -70, -68),  // the shop leads by 2 dB: under the margin
-            (4, -70, -65), (5, -70, -65),  // by 5 dB, but for less than 2 s
-            (6, -70, -71),  // the lead is lost: it starts again
-            (7, -72, -66), (8, -72, -66), (9, -72, -66),  // 6 dB from 7 s on: the room changes at 9 s
+            (1, -60, -70),  // hall
+            (2, -70, -68), (3, -70, -68),  // scores -65/-69, then -70/-68: the shop leads by 2 dB, under the margin
+            (4, -70, -65), (5, -70, -65),  // -70/-66.5, -70/-65: a lead from 4 s, but for less than 2 s
+            (6, -70, -71), (7, -72, -66),  // -70/-68, -71/-68.5: the lead is lost, the wait starts again
+            (8, -72, -66), (9, -72, -66), (10, -72, -66),  // -72/-66 from 8 s: the room changes at 10 s
         ]
         var rooms: [String?] = []
         var events: [String] = []
@@ -62,21 +63,27 @@ struct SiteFusionTests {
                 events += regionEvents.map { "\($0.kind.rawValue) \($0.regionID) @\(Int(($0.time - Self.base).components.seconds))" }
             }
         }
-        #expect(rooms == ["hall", "hall", "hall", "hall", "hall", "hall", "hall", "hall", "shop"])
-        #expect(events == ["enter hall @1", "exit hall @9", "enter shop @9"])
+        #expect(rooms == Array(repeating: "hall", count: 9) + ["shop"])
+        #expect(events == ["enter hall @1", "exit hall @10", "enter shop @10"])
         #expect(fusion.statistics.roomChanges == 1)
     }
 
-    @Test("without hysteresis the same script flaps between rooms")
+    @Test("a tag between two rooms flaps without hysteresis and stays put with it")
     func noHysteresisFlaps() throws {
-        let fusion = try Self.twoRooms(margin: 0, dwell: .zero)
-        var rooms: [String?] = []
-        for (t, hall, shop) in [(1.0, -60.0, -70.0), (2, -70, -68), (3, -66, -68), (4, -70, -65)] {
-            Self.report(fusion, gateway: "a", at: t, rssi: hall)
-            Self.report(fusion, gateway: "b", at: t, rssi: shop)
-            rooms += Self.advance(fusion, to: t).map { $0.1.first?.room }
+        // Each gateway leads for two cycles in turn: the two-cycle means swap every other cycle.
+        let script: [(Double, Double, Double)] = [(1, -60, -70), (2, -70, -60), (3, -70, -60), (4, -60, -70), (5, -60, -70)]
+        func rooms(_ fusion: SiteFusion) -> [String?] {
+            var rooms: [String?] = []
+            for (t, hall, shop) in script {
+                Self.report(fusion, gateway: "a", at: t, rssi: hall)
+                Self.report(fusion, gateway: "b", at: t, rssi: shop)
+                rooms += Self.advance(fusion, to: t).map { $0.1.first?.room }
+            }
+            return rooms
         }
-        #expect(rooms == ["hall", "shop", "hall", "shop"])
+        // Ties (2 s and 4 s) do not switch, even without a margin.
+        #expect(try rooms(Self.twoRooms(margin: 0, dwell: .zero)) == ["hall", "hall", "shop", "shop", "hall"])
+        #expect(try rooms(Self.twoRooms()) == ["hall", "hall", "hall", "hall", "hall"])
     }
 
     @Test("a gateway's RSSI offset evens out a deaf receiver")
@@ -92,7 +99,7 @@ struct SiteFusionTests {
         #expect(beacon.filteredRSSI == -57)
     }
 
-    static func square(minimumGateways: Int = 3) throws -> SiteFusion {
+    static func square(tracking: Double? = 0.5) throws -> SiteFusion {
         let corners = [(0.0, 0.0), (10, 0), (0, 10), (10, 10)]
         let layout = try SiteLayout(
             gateways: corners.enumerated().map { i, c in
@@ -101,50 +108,86 @@ struct SiteFusionTests {
         return try SiteFusion(
             layout: layout,
             configuration: SiteFusionConfiguration(
-                lateness: .zero, positioning: PositioningConfiguration(minimumGateways: minimumGateways, tagHeight: 1.5)))
+                lateness: .zero, positioning: PositioningConfiguration(tagHeight: 1.5, tracking: tracking)))
     }
 
-    @Test("exact distances from four gateways give the position to the centimetre")
+    /// The RSSI the hub's model expects at `d` metres from a beacon of measured power -59 dBm.
+    static func modelRSSI(_ d: Double) -> Double { -59 - 15 * log10(d) }
+
+    @Test("RSSI that fits the model exactly gives the position to the centimetre")
     func multilaterationExact() throws {
         let fusion = try Self.square()
         let truth = (x: 3.0, y: 4.0)
         for (i, c) in [(0.0, 0.0), (10, 0), (0, 10), (10, 10)].enumerated() {
             let d = ((truth.x - c.0) * (truth.x - c.0) + (truth.y - c.1) * (truth.y - c.1)).squareRoot()
-            Self.report(fusion, gateway: "g\(i)", at: 1, rssi: -60 - d, distance: d)
+            Self.report(fusion, gateway: "g\(i)", at: 1, rssi: Self.modelRSSI(d), distance: d)
         }
         let beacon = try #require(Self.advance(fusion, to: 1).first?.1.first)
         let position = try #require(beacon.position)
-        // Distances travel in centimetres: the solution is as good as that.
         #expect(abs(position.x - 3) < 0.01 && abs(position.y - 4) < 0.01, "\(position)")
         #expect(position.z == 1.5)
         #expect(beacon.gatewayCount == 4)
         #expect(fusion.statistics.multilaterations == 1)
     }
 
-    @Test("one overestimated distance moves the position less than the error it carries")
+    @Test("a beacon whose every RSSI is 6 dB low (a tag in a pocket) is still placed: the common offset absorbs it")
+    func multilaterationCommonOffset() throws {
+        let fusion = try Self.square()
+        for (i, c) in [(0.0, 0.0), (10, 0), (0, 10), (10, 10)].enumerated() {
+            let d = ((3 - c.0) * (3 - c.0) + (4 - c.1) * (4 - c.1)).squareRoot()
+            Self.report(fusion, gateway: "g\(i)", at: 1, rssi: Self.modelRSSI(d) - 6, distance: d)
+        }
+        let position = try #require(Self.advance(fusion, to: 1).first?.1.first?.position)
+        #expect(abs(position.x - 3) < 0.05 && abs(position.y - 4) < 0.05, "\(position)")
+    }
+
+    @Test("one gateway 8 dB off moves the position, by less than its stated error allows")
     func multilaterationNoisy() throws {
         let fusion = try Self.square()
-        // True position (5, 5): every distance is 7.07 m; one gateway says 11 m.
-        for (i, d) in [7.07, 7.07, 7.07, 11.0].enumerated() {
-            Self.report(fusion, gateway: "g\(i)", at: 1, rssi: -70, distance: d)
+        // True position (5, 5): every gateway is 7.07 m away; the last one reads 8 dB low.
+        for (i, offset) in [0.0, 0, 0, -8].enumerated() {
+            Self.report(fusion, gateway: "g\(i)", at: 1, rssi: Self.modelRSSI(50.0.squareRoot()) + offset, distance: 7.07)
         }
         let position = try #require(Self.advance(fusion, to: 1).first?.1.first?.position)
         let error = ((position.x - 5) * (position.x - 5) + (position.y - 5) * (position.y - 5)).squareRoot()
-        #expect(error < 2, "\(position)")
-        #expect(error > 0.1)  // it did move: the estimate is not the centre by construction
-        #expect(position.error > 0.3 && position.error < 5, "\(position)")
+        #expect(error > 0.1 && error < 3, "\(position)")
+        // Moved away from the weak gateway at (10, 10).
+        #expect(position.x < 5 && position.y < 5, "\(position)")
+        #expect(position.error > error / 3, "\(position)")
     }
 
-    @Test("with fewer gateways than multilateration needs, the position is the 1/d²-weighted centroid")
+    @Test("with fewer gateways than multilateration needs, the position is the 1/d-weighted centroid")
     func centroidFallback() throws {
         let fusion = try Self.square()
         Self.report(fusion, gateway: "g0", at: 1, rssi: -55, distance: 1)
         Self.report(fusion, gateway: "g1", at: 1, rssi: -80, distance: 9)
         let position = try #require(Self.advance(fusion, to: 1).first?.1.first?.position)
-        // Weights 1 and 1/81: x = (0·1 + 10/81) / (1 + 1/81) = 10/82.
-        #expect(abs(position.x - 10.0 / 82) < 1e-9)
+        // Weights 1 and 1/9: x = (0·1 + 10/9) / (1 + 1/9) = 1. The first fix starts the track as it is.
+        #expect(abs(position.x - 1) < 1e-9)
         #expect(position.y == 0)
         #expect(fusion.statistics.centroids == 1)
+    }
+
+    @Test("tracking smooths a jump: a fix 4 m away moves the position part of the way")
+    func tracking() throws {
+        let fusion = try Self.square()
+        func cycle(_ t: Double, x: Double, y: Double) throws -> BeaconPosition {
+            for (i, c) in [(0.0, 0.0), (10, 0), (0, 10), (10, 10)].enumerated() {
+                let d = ((x - c.0) * (x - c.0) + (y - c.1) * (y - c.1)).squareRoot()
+                Self.report(fusion, gateway: "g\(i)", at: t, rssi: Self.modelRSSI(d), distance: d)
+            }
+            return try #require(Self.advance(fusion, to: t).first?.1.first?.position)
+        }
+        for t in 1...10 { _ = try cycle(Double(t), x: 3, y: 4) }
+        let jumped = try cycle(11, x: 7, y: 4)
+        #expect(jumped.x > 3.5 && jumped.x < 6.9, "\(jumped)")
+        let untracked = try Self.square(tracking: nil)
+        for (i, c) in [(0.0, 0.0), (10, 0), (0, 10), (10, 10)].enumerated() {
+            let d = ((7 - c.0) * (7 - c.0) + (4 - c.1) * (4 - c.1)).squareRoot()
+            Self.report(untracked, gateway: "g\(i)", at: 1, rssi: Self.modelRSSI(d), distance: d)
+        }
+        let raw = try #require(Self.advance(untracked, to: 1).first?.1.first?.position)
+        #expect(abs(raw.x - 7) < 0.01)
     }
 
     @Test("gateways without a position decide rooms but give no position")
@@ -232,7 +275,7 @@ struct SiteFusionTests {
         let fusion = try Self.twoRooms()
         var encoder = GatewayReportEncoder(gateway: "b")
         encoder.begin(time: Self.at(1), cycleLength: .seconds(1))
-        encoder.append(GatewayRecord(beacon: Self.tag, rssi: -61.5, distance: 3, accuracy: 1, sampleCount: 4, seen: true, lastSeen: Self.at(1)))
+        encoder.append(GatewayRecord(beacon: Self.tag, rssi: -61.5, meanRSSI: -60, distance: 3, accuracy: 1, sampleCount: 4, seen: true, lastSeen: Self.at(1)))
         encoder.finish()
         let taken = try encoder.bytes.withUnsafeBytes { try fusion.ingest(report: $0) }
         #expect(taken)

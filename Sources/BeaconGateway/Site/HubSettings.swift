@@ -15,8 +15,8 @@ import BeaconSite
 ///   lateness: 1s
 ///   staleness: 3s
 ///   retention: 30s
-///   room: {margin: 3, minDwell: 2s}
-///   position: {minGateways: 3, tagHeight: 1.2, maxDistance: 25, maxGateways: 6}
+///   room: {margin: 4, minDwell: 2s}
+///   position: {minGateways: 3, tagHeight: 1.2, pathLossExponent: 1.5, modelSigma: 6, offsetPrior: 10, tracking: 0.5}
 ///   partition: {index: 0, of: 2}     # this hub takes the buckets b with b mod 2 = 0
 /// ```
 public struct HubSettings: Sendable {
@@ -83,13 +83,21 @@ public struct HubSettings: Sendable {
                 if let n = room["minDwell"] { fusion.room.minimumDwell = try n.duration() }
             }
             if let position = hub["position"] {
-                try position.checkKeys(allowed: ["minGateways", "tagHeight", "maxDistance", "maxGateways"], in: "hub.position")
+                try position.checkKeys(
+                    allowed: ["minGateways", "tagHeight", "pathLossExponent", "modelSigma", "offsetPrior", "tracking", "boundsMargin"],
+                    in: "hub.position")
                 if let n = position["minGateways"] { fusion.positioning.minimumGateways = try n.integer(in: 2...16) }
-                if let n = position["maxGateways"] { fusion.positioning.maximumGateways = try n.integer(in: 2...32) }
                 if let n = position["tagHeight"] { fusion.positioning.tagHeight = try n.number(in: -100...100, "a height in metres") }
-                if let n = position["maxDistance"] {
-                    fusion.positioning.maximumDistance = try n.number(in: 0.5...1000, "a distance from 0.5 to 1000 m")
+                if let n = position["pathLossExponent"] {
+                    fusion.positioning.pathLossExponent = try n.number(in: 0.6...5.9, "an exponent from 0.6 to 5.9")
                 }
+                if let n = position["modelSigma"] { fusion.positioning.modelSigma = try n.number(in: 0.5...30, "from 0.5 to 30 dB") }
+                if let n = position["offsetPrior"] { fusion.positioning.offsetPrior = try n.number(in: 0.5...60, "from 0.5 to 60 dB") }
+                if let n = position["tracking"] {
+                    fusion.positioning.tracking =
+                        n.scalarText == "off" ? nil : try n.number(in: 0.001...100, "off or a process noise from 0.001 to 100")
+                }
+                if let n = position["boundsMargin"] { fusion.positioning.boundsMargin = try n.number(in: 0...100, "metres") }
             }
             if let n = hub["proximity"] { fusion.proximity = try ProximityBands(node: n) }
             if let p = hub["partition"] {
