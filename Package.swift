@@ -146,7 +146,7 @@ let package = Package(
             name: "beacond",
             dependencies: [
                 "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit", "BeaconStrategies",
-                "BeaconStrategyPlugins", "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconGateway",
+                "BeaconStrategyPlugins", "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconSite", "BeaconGateway",
                 "BeaconSinks", "BeaconStore", "CBeacondVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -210,14 +210,17 @@ public final class SiteFusion {
         currentCycleStart = Timestamp(nanosecondsSinceEpoch: start)
     }
 
-    /// Calls `body` with each gateway's evidence of `beacon` in the last fused cycle (gateway
-    /// index and RSSI, offset applied), strongest first is not guaranteed.
+    /// Calls `body` with each gateway's evidence of `beacon` in the last fused cycle: the gateway's
+    /// index and its RSSI (offset applied) — the cycle's mean when it heard the beacon in that
+    /// cycle, else its latest filtered value (a gateway within its grace).
     public func forEachEvidence(of beacon: BeaconID, _ body: (_ gateway: Int, _ rssi: Double?) -> Void) {
         guard let b = indexByID[beacon], let start = currentCycleStart else { return }
         let cycle = start.nanosecondsSinceEpoch / cycleNanoseconds
         for g in 0..<gatewayCount {
             if let s = newestSlot(beacon: b, gateway: g, cycle: cycle) {
-                body(g, slots[s].rssi.isNaN ? nil : Double(slots[s].rssi))
+                let slot = slots[s]
+                let rssi = slot.cycle == cycle && slot.samples > 0 && !slot.mean.isNaN ? slot.mean : slot.rssi
+                body(g, rssi.isNaN ? nil : Double(rssi))
             }
         }
     }

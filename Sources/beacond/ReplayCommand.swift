@@ -4,6 +4,7 @@ import BeaconCore
 import BeaconGateway
 import BeaconPipeline
 import BeaconSimulator
+import BeaconSite
 import BeaconStrategies
 import BeaconStrategyKit
 import BeaconStrategyPlugins
@@ -18,14 +19,24 @@ struct ReplayCommand: AsyncParsableCommand {
             Captures: btsnoop (btmon -w, Android HCI logs), pcap and pcapng (HCI H4 or LE sniffers).
             Events are JSON lines on stdout (event, alert, beacon, strategy, time, …); a summary goes \
             to stderr. Time is the capture's own, so the result does not depend on --speed.
+            With --site SITE.yaml (gateways: [{id, room, position: [x, y, z], capture: FILE}]) the \
+            captures are a site's, one per gateway: each is ranged on its own, their packets merged by \
+            timestamp, and every gateway's per-cycle records fused by a hub into rooms and positions \
+            before the alerts; --presence FILE writes one JSON line per beacon per cycle (Docs/Site.md).
             """
     )
 
     @Argument(help: ArgumentHelp("Capture files, replayed one after the other.", valueName: "capture"))
-    var captures: [String]
+    var captures: [String] = []
 
     @Option(help: ArgumentHelp("The gateway configuration (YAML) with the alert definitions.", valueName: "file"))
-    var config: String
+    var config: String?
+
+    @Option(help: ArgumentHelp("A site: one capture per gateway, fused by a hub (see Docs/Site.md).", valueName: "site.yaml"))
+    var site: String?
+
+    @Option(help: ArgumentHelp("With --site: write each fused beacon's room and position per cycle here.", valueName: "file"))
+    var presence: String?
 
     @Option(help: ArgumentHelp("max (default) or a factor over real time, e.g. 1 or 10.", valueName: "max|N"))
     var speed: String = "max"
@@ -41,9 +52,20 @@ struct ReplayCommand: AsyncParsableCommand {
         if speed != "max", Double(speed).map({ $0 > 0 }) != true {
             throw ValidationError("--speed takes max or a positive number, not '\(speed)'")
         }
+        if site == nil {
+            if captures.isEmpty { throw ValidationError("give capture files, or --site SITE.yaml") }
+            if config == nil { throw ValidationError("--config FILE is needed: it holds the alert definitions") }
+            if presence != nil { throw ValidationError("--presence goes with --site") }
+        } else if !captures.isEmpty {
+            throw ValidationError("with --site the captures are listed in the site file (gateways[].capture), not on the command line")
+        }
     }
 
     func run() async throws {
+        if let site {
+            try await replaySite(site)
+            return
+        }
         let pipeline = try makePipeline()
         var output = StandardOutput()
         for path in captures {
@@ -65,11 +87,49 @@ struct ReplayCommand: AsyncParsableCommand {
         printError(Self.summary(pipeline.statistics))
     }
 
+    private func replaySite(_ path: String) async throws {
+        var registry = StrategyRegistry.builtIn()
+        for plugin in plugins { try StrategyPluginLoader.load(path: plugin, into: &registry) }
+        let replay: SiteReplay
+        let presenceFile: PresenceFile?
+        do {
+            let document = try SiteReplayDocument.load(path: path)
+            let alerts = try config.map { file in try GatewayConfiguration.load(path: file).pipelineAlerts() } ?? []
+            presenceFile = try presence.map { try PresenceFile(path: $0) }
+            replay = try SiteReplay(
+                document: document, alerts: alerts, registry: registry, presence: presenceFile.map { file in { file.write($0) } })
+        } catch {
+            printError("error: \(error)")
+            throw ExitCode(2)
+        }
+        var output = StandardOutput()
+        do {
+            try await replay.run { routed in output.write(routed.event.jsonLine) }
+        } catch {
+            output.flush()
+            printError("error: \(error)")
+            throw ExitCode(1)
+        }
+        output.flush()
+        try presenceFile?.close()
+        for capture in replay.captureSummaries {
+            let errors = capture.errors.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", ")
+            printError("\(capture.path): \(capture.records) records" + (errors.isEmpty ? "" : ", unreadable: \(errors)"))
+        }
+        let statistics = replay.hub.statistics
+        if let site = statistics.site {
+            printError(
+                "site: \(site.reports) reports, \(site.records) records, \(site.cycles) cycles, \(site.roomChanges) room changes, "
+                    + "\(site.multilaterations) multilaterated and \(site.centroids) centroid positions")
+        }
+        printError(Self.summary(statistics))
+    }
+
     private func makePipeline() throws -> AlertPipeline {
         var registry = StrategyRegistry.builtIn()
         for path in plugins { try StrategyPluginLoader.load(path: path, into: &registry) }
         do {
-            return try AlertPipeline(configuration: GatewayConfiguration.load(path: config), registry: registry)
+            return try AlertPipeline(configuration: GatewayConfiguration.load(path: config!), registry: registry)
         } catch {
             printError("error: \(error)")
             throw ExitCode(2)

@@ -46,3 +46,10 @@ extension AlertPipeline {
         return alerts
     }
 }
+
+extension GatewayConfiguration {
+    /// The configuration's alerts as a pipeline runs them (for pipelines built by hand: a site replay's hub).
+    public func pipelineAlerts() throws(PipelineError) -> [PipelineAlert] {
+        try AlertPipeline.pipelineAlerts(alerts)
+    }
+}

@@ -39,10 +39,12 @@ public struct HubSettings: Sendable {
         (0..<bucketCount).filter { $0 % partition.of == partition.index }
     }
 
-    static func read(gateways gatewaysNode: ConfigNode, hub hubNode: ConfigNode?) throws(ConfigurationError) -> HubSettings {
+    static func read(
+        gateways gatewaysNode: ConfigNode, hub hubNode: ConfigNode?, gatewayKeys: [String] = []
+    ) throws(ConfigurationError) -> HubSettings {
         var gateways: [SiteGateway] = []
         for entry in try gatewaysNode.sequence(of: "gateways") {
-            try entry.checkKeys(allowed: ["id", "room", "position", "rssiOffset"], in: "gateways[]")
+            try entry.checkKeys(allowed: ["id", "room", "position", "rssiOffset"] + gatewayKeys, in: "gateways[]")
             let id = try entry.required("id").string()
             guard SiteGateway.isValidID(id) else {
                 throw entry["id"]!.error("gateway id '\(id)' cannot be a topic level: use 1–64 letters, digits, '-', '_' or '.'")

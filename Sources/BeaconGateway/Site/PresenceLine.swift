@@ -1,0 +1,46 @@
+import BeaconCore
+import BeaconPipeline
+
+/// One line of a site's presence output (`replay --site --presence FILE`): a fused beacon at the
+/// end of a hub cycle.
+///
+/// `{"time":"…","beacon":{…},"room":"hall"|null,"position":{"x":…,"y":…,"z":…,"error":…}|null,"gateways":{"ID":-67.5,…}}`
+/// — `gateways` holds each gateway's RSSI that counted in the cycle (its mean over the cycle's
+/// sightings; a gateway within its grace gives its latest filtered value).
+enum PresenceLine {
+    /// Writes the lines of every beacon of `update` (the hub pipeline's cycle) to `write`.
+    static func write(_ update: RangingUpdate, hub: AlertPipeline, to write: (String) -> Void) {
+        for beacon in update.beacons {
+            var json = JSONWriter()
+            json.object { json in
+                json.member("time", update.time.rfc3339String)
+                json.key("beacon")
+                beacon.id.writeJSON(to: &json)
+                json.member("room", beacon.room)
+                json.key("position")
+                if let p = beacon.position {
+                    json.object { json in
+                        json.key("x")
+                        json.value(p.x, decimals: 2)
+                        json.key("y")
+                        json.value(p.y, decimals: 2)
+                        json.key("z")
+                        json.value(p.z, decimals: 2)
+                        json.key("error")
+                        json.value(p.error, decimals: 2)
+                    }
+                } else {
+                    json.null()
+                }
+                json.key("gateways")
+                json.object { json in
+                    hub.forEachGatewayEvidence(of: beacon.id) { id, rssi in
+                        json.key(id)
+                        if let rssi { json.value(rssi, decimals: 1) } else { json.null() }
+                    }
+                }
+            }
+            write(json.string + "\n")
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import BeaconConfiguration
+import BeaconRanging
+import BeaconSite
+import FoundationEssentials
+
+/// The file `beacond replay --site` reads: the site's gateways, each with its capture, and
+/// optionally the hub's settings and the gateways' ranging.
+///
+/// ```yaml
+/// gateways:
+///   - {id: Room201, room: Room201, position: [0, 0, 2], capture: Room201.btsnoop}
+///   - …
+/// hub: {room: {margin: 4, minDwell: 2s}}     # optional, as for beacond hub
+/// ranging: {filter: arma}                    # optional: every gateway's ranging
+/// ```
+/// Capture paths are relative to the file.
+public struct SiteReplayDocument: Sendable {
+    /// The gateways, their rooms and positions, and the hub's settings.
+    public var hub: HubSettings
+    /// Each gateway's capture (absolute, or relative to the working directory), in gateway order.
+    public var captures: [String]
+    /// The gateways' ranging.
+    public var ranging: RangingConfiguration
+
+    /// Reads a site replay file.
+    public static func load(path: String) throws(ConfigurationError) -> SiteReplayDocument {
+        let node = try ConfigNode.load(path: path)
+        try node.checkKeys(allowed: ["gateways", "hub", "ranging"])
+        let gatewaysNode = try node.required("gateways")
+        let hub = try HubSettings.read(gateways: gatewaysNode, hub: node["hub"], gatewayKeys: ["capture"])
+        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+        var captures: [String] = []
+        for entry in try gatewaysNode.sequence() {
+            let capture = try entry.required("capture").string()
+            captures.append(capture.hasPrefix("/") ? capture : directory + "/" + capture)
+        }
+        let ranging = try node["ranging"].map { n throws(ConfigurationError) in try RangingConfiguration(node: n) } ?? RangingConfiguration()
+        return SiteReplayDocument(hub: hub, captures: captures, ranging: ranging)
+    }
+}
