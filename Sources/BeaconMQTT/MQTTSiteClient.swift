@@ -37,9 +37,14 @@ public final class MQTTSiteClient: @unchecked Sendable {
 
     /// Creates the client and starts connecting in the background.
     /// - Parameters:
-    ///   - subscriptions: topic filters to receive, with `onMessage` (called on libmosquitto's
-    ///     network thread; keep it short — hand the message on).
-    ///   - statusTopic: when given, a retained `online`/`offline` status with a last will.
+    ///   - host: the broker's host.
+    ///   - port: the broker's port.
+    ///   - options: credentials, TLS and, when it has a status topic, a retained
+    ///     `online`/`offline` status with a last will.
+    ///   - clientID: the MQTT client id (`nil`: one is made up).
+    ///   - subscriptions: topic filters to receive (QoS 0).
+    ///   - onMessage: receives each message, on libmosquitto's network thread: keep it short —
+    ///     hand the message on.
     /// - Throws: ``MQTTSinkError/library(operation:message:)`` if the client cannot be created.
     public init(
         host: String, port: Int = 1883, options: MQTTConnectionOptions = MQTTConnectionOptions(), clientID: String? = nil,
@@ -80,7 +85,8 @@ public final class MQTTSiteClient: @unchecked Sendable {
             if code != MOSQ_ERR_SUCCESS.rawValue {
                 throw .library(
                     operation: "tls_set",
-                    message: String(cString: mosquitto_strerror(code)) + " (ca \(tls.caFile)); check that the files exist and are readable PEM")
+                    message: String(cString: mosquitto_strerror(code))
+                        + " (ca \(tls.caFile)); check that the files exist and are readable PEM")
             }
         }
         if let status = options.statusTopic {

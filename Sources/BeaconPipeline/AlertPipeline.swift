@@ -94,7 +94,7 @@ public final class AlertPipeline {
     ///   - store: where the engine (and, if it keeps them, the strategies) keep their state; a
     ///     pipeline built on a store that keeps strategy state restores it.
     ///   - site: a site hub's fusion: the pipeline then takes gateways' reports
-    ///     (``ingest(reports:emit:)``) instead of packets, and its rooms are the regions strategies
+    ///     (`ingest(reports:refused:emit:)`) instead of packets, and its rooms are the regions strategies
     ///     may name.
     /// - Throws: ``PipelineError`` naming the alert whose strategy or policy is invalid.
     public init(
@@ -119,7 +119,8 @@ public final class AlertPipeline {
             guard let region = alert.strategy.regionsObserved.first(where: { !regionIDs.contains($0) }) else { continue }
             let known =
                 regionIDs.isEmpty
-                ? "none is configured" : "known: " + regionIDs.joined(separator: ", ") + (site == nil ? "" : " (rooms count as regions)")
+                ? "none is configured"
+                : "known: " + regionIDs.joined(separator: ", ") + (site == nil ? "" : " (rooms count as regions)")
             throw .strategy(alertID: alert.definition.id, message: "region '\(region)' is not under ranging.regions (\(known))")
         }
         do {

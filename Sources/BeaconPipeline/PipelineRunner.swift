@@ -24,7 +24,9 @@ public final class PipelineRunner: Sendable {
     private let refusedReport: @Sendable (GatewayReportError) -> Void
 
     /// Creates a runner whose inbox holds at most `capacity` waiting inputs.
-    /// - Parameter refusedReport: told about each gateway report refused as malformed (a site hub).
+    /// - Parameters:
+    ///   - capacity: how many inputs may wait.
+    ///   - refusedReport: told about each gateway report refused as malformed (a site hub).
     public init(capacity: Int = 16, refusedReport: @escaping @Sendable (GatewayReportError) -> Void = { _ in }) {
         inbox = PipelineInbox(capacity: capacity)
         self.refusedReport = refusedReport

@@ -78,8 +78,12 @@ public enum SiteScoring {
     }
 
     /// Scores the presence lines at `presencePath` against the truth at `truthPath`.
-    /// - Parameter tolerance: how far from a presence line's time a true position may be (default 0.5 s).
-    public static func score(presence presencePath: String, truth truthPath: String, tolerance: Duration = .milliseconds(500)) throws
+    /// - Parameters:
+    ///   - presencePath: presence lines (`replay --site --presence`).
+    ///   - truthPath: stays or positions (see the type's summary).
+    ///   - tolerance: how far from a presence line's time a true position may be (default 0.5 s).
+    public static func score(presence presencePath: String, truth truthPath: String, tolerance: Duration = .milliseconds(500))
+        throws
         -> Report
     {
         var stays: [Stay] = []
@@ -117,7 +121,9 @@ public enum SiteScoring {
         report.staySeconds = stays.reduce(0) { $0 + ($1.to - $1.from).secondsValue }
         var previousInStay: [BeaconID: (stay: Int, room: String?)] = [:]
         for line in presence {
-            if let s = stays.firstIndex(where: { ($0.beacon ?? line.beacon) == line.beacon && $0.from <= line.time && line.time <= $0.to }) {
+            if let s = stays.firstIndex(where: {
+                ($0.beacon ?? line.beacon) == line.beacon && $0.from <= line.time && line.time <= $0.to
+            }) {
                 report.roomSamples += 1
                 if line.room == stays[s].room { report.roomRight += 1 }
                 if let previous = previousInStay[line.beacon], previous.stay == s, previous.room != line.room,
@@ -129,8 +135,7 @@ public enum SiteScoring {
             } else {
                 previousInStay[line.beacon] = nil
             }
-            guard let truth = nearest(positions, to: line.time, beacon: line.beacon), abs((truth.time - line.time).secondsValue) <= tolerance.secondsValue
-            else { continue }
+            guard let truth = truePosition(positions, at: line.time, beacon: line.beacon, tolerance: tolerance) else { continue }
             guard let estimate = line.position else {
                 report.missingPositions += 1
                 continue
@@ -143,16 +148,36 @@ public enum SiteScoring {
         return report
     }
 
-    private static func nearest(_ positions: [TruePosition], to time: Timestamp, beacon: BeaconID) -> TruePosition? {
-        // Binary search for the first sample at or after `time`, then the closer of it and the one before.
+    /// The true position at `time`: interpolated between the samples either side when both are
+    /// within `tolerance`, else the nearer one within it.
+    private static func truePosition(_ positions: [TruePosition], at time: Timestamp, beacon: BeaconID, tolerance: Duration)
+        -> TruePosition?
+    {
+        // Binary search for the first sample at or after `time`.
         var low = 0
         var high = positions.count
         while low < high {
             let mid = (low + high) / 2
             if positions[mid].time < time { low = mid + 1 } else { high = mid }
         }
-        let candidates = [low - 1, low].filter { positions.indices.contains($0) }.map { positions[$0] }
-            .filter { ($0.beacon ?? beacon) == beacon }
-        return candidates.min { abs(($0.time - time).secondsValue) < abs(($1.time - time).secondsValue) }
+        let limit = tolerance.secondsValue
+        func near(_ index: Int) -> TruePosition? {
+            guard positions.indices.contains(index), (positions[index].beacon ?? beacon) == beacon,
+                abs((positions[index].time - time).secondsValue) <= limit
+            else { return nil }
+            return positions[index]
+        }
+        switch (near(low - 1), near(low)) {
+        case (let before?, let after?):
+            let span = (after.time - before.time).secondsValue
+            let f = span > 0 ? (time - before.time).secondsValue / span : 0
+            return TruePosition(
+                beacon: beacon, time: time, x: before.x + f * (after.x - before.x), y: before.y + f * (after.y - before.y),
+                z: before.z + f * (after.z - before.z))
+        case (let only?, nil), (nil, let only?):
+            return only
+        case (nil, nil):
+            return nil
+        }
     }
 }

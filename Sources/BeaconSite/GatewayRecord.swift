@@ -29,7 +29,8 @@ public struct GatewayRecord: Hashable, Sendable {
     /// Creates a record.
     @inlinable
     public init(
-        beacon: BeaconID, rssi: Double?, meanRSSI: Double? = nil, distance: Double?, accuracy: Double?, sampleCount: Int, seen: Bool,
+        beacon: BeaconID, rssi: Double?, meanRSSI: Double? = nil, distance: Double?, accuracy: Double?, sampleCount: Int,
+        seen: Bool,
         lastSeen: Timestamp, measuredPower: Int8? = nil
     ) {
         self.beacon = beacon
@@ -47,7 +48,8 @@ public struct GatewayRecord: Hashable, Sendable {
     @inlinable
     public init(_ beacon: RangedBeacon) {
         self.init(
-            beacon: beacon.id, rssi: beacon.filteredRSSI, meanRSSI: beacon.meanRSSI, distance: beacon.distance, accuracy: beacon.accuracy,
+            beacon: beacon.id, rssi: beacon.filteredRSSI, meanRSSI: beacon.meanRSSI, distance: beacon.distance,
+            accuracy: beacon.accuracy,
             sampleCount: beacon.sampleCount, seen: beacon.seenThisCycle, lastSeen: beacon.lastSeen,
             measuredPower: beacon.measuredPower)
     }

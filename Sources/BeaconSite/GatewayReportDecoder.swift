@@ -205,8 +205,10 @@ public enum GatewayReportDecoder {
             }
             records.append(
                 GatewayRecord(
-                    beacon: beacon, rssi: r.rssi, meanRSSI: r.mean, distance: r.distance, accuracy: r.accuracy, sampleCount: r.samples,
-                    seen: r.seen, lastSeen: time - .milliseconds(Int64(r.ageMs)), measuredPower: r.measuredPower.map { Int8($0) }))
+                    beacon: beacon, rssi: r.rssi, meanRSSI: r.mean, distance: r.distance, accuracy: r.accuracy,
+                    sampleCount: r.samples,
+                    seen: r.seen, lastSeen: time - .milliseconds(Int64(r.ageMs)), measuredPower: r.measuredPower.map { Int8($0) })
+            )
         }
         return (
             GatewayReportHeader(

@@ -1,11 +1,10 @@
 import BeaconCore
 
-
 /// Position estimates from several gateways' RSSI: weighted least squares in the RSSI domain,
 /// with the centroid of the strongest gateways as start and fallback.
 ///
 /// The model is the log-distance one the gateways range with: a gateway at distance ρ measures
-/// a path loss of `10·n·logarithm10(ρ) + b` dB, where `b` is one offset common to all gateways (it
+/// a path loss of `10·n·log10(ρ) + b` dB, where `b` is one offset common to all gateways (it
 /// absorbs a beacon whose measured power is off — a tag in a pocket, a wrong calibration),
 /// softly held to 0 by a prior of ``PositioningConfiguration/offsetPrior`` dB. The unknowns
 /// (x, y, b) are found by Gauss–Newton with step halving in the horizontal plane at the tags'
@@ -82,36 +81,57 @@ enum Multilateration {
                 }
                 scale /= 2
             }
-            if !taken { converged = true }  // no descent left: a minimum, as far as steps go
+            if !taken { converged = true } // no descent left: a minimum, as far as steps go
             if converged { break }
         }
-        guard converged, x >= bounds.minX, x <= bounds.maxX, y >= bounds.minY, y <= bounds.maxY,
-            let inverse = normal.inverse()
-        else { return nil }
-        let degrees = Double(max(1, evidence.count - 2))
-        let scale = max(1, current / degrees)
+        guard converged, x >= bounds.minX, x <= bounds.maxX, y >= bounds.minY, y <= bounds.maxY else { return nil }
+        // The covariance at the solution: the normal matrix there, scaled by the misfit per
+        // degree of freedom (three unknowns; the prior is not a measurement) when that exceeds 1.
+        normal = Matrix3()
+        normal.m22 = priorWeight
+        var misfit = 0.0
+        for e in evidence {
+            let dx = x - e.x
+            let dy = y - e.y
+            let dz = height - e.z
+            let squared = dx * dx + dy * dy + dz * dz
+            let rho = max(0.5, squared.squareRoot())
+            let r = 10 * exponent * logarithm10(rho) - e.loss - b
+            let (jx, jy) = rho > 0.5 ? (k * dx / squared, k * dy / squared) : (0, 0)
+            normal.m00 += e.weight * jx * jx
+            normal.m01 += e.weight * jx * jy
+            normal.m02 -= e.weight * jx
+            normal.m11 += e.weight * jy * jy
+            normal.m12 -= e.weight * jy
+            normal.m22 += e.weight
+            misfit += e.weight * r * r
+        }
+        guard let inverse = normal.inverse() else { return nil }
+        let degrees = Double(max(1, evidence.count - 3))
+        let scale = max(1, misfit / degrees)
         let variance = (inverse.m00 + inverse.m11) * scale
         guard variance.isFinite, variance >= 0 else { return nil }
         return BeaconPosition(x: x, y: y, z: height, error: variance.squareRoot())
     }
 
     /// The centroid of the `strongest` gateways (by mean RSSI; the buffer is sorted strongest
-    /// first), weighted by 1/d, at the tags' height. The error is the weighted mean of their
-    /// distances.
+    /// first), weighted by 1/d, at the tags' height. The error is the mean of their distances.
     static func centroid(_ evidence: UnsafeBufferPointer<PositionEvidence>, height: Double, strongest: Int) -> BeaconPosition {
         var sw = 0.0
         var sx = 0.0
         var sy = 0.0
         var sd = 0.0
+        var count = 0.0
         for e in evidence.prefix(strongest) {
-            let w = 1 / max(0.25, e.distance)
+            let w = 1 / e.distance
             sw += w
             sx += w * e.x
             sy += w * e.y
-            sd += w * e.distance
+            sd += e.distance
+            count += 1
         }
         guard sw > 0 else { return BeaconPosition(x: 0, y: 0, z: height, error: .infinity) }
-        return BeaconPosition(x: sx / sw, y: sy / sw, z: height, error: sd / sw)
+        return BeaconPosition(x: sx / sw, y: sy / sw, z: height, error: sd / count)
     }
 }
 

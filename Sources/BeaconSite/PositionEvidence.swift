@@ -8,7 +8,7 @@ struct PositionEvidence {
     var loss: Double
     /// 1/σ² of that loss, from the model's spread and the gateway's own uncertainty.
     var weight: Double
-    /// The gateway's distance estimate, metres (for the centroid fallback).
+    /// The distance this cycle's mean RSSI gives under the model, metres (for the centroid).
     var distance: Double
     /// The cycle's mean RSSI (offset applied), to rank gateways.
     var rssi: Double

@@ -55,7 +55,7 @@ struct PositionTracker {
             }
         } else {
             guard let fix, fix.error.isFinite else { return nil }
-            let r = fix.error * fix.error / 2
+            let r = max(fix.error * fix.error / 2, 1)
             x = Axis(p: fix.x, v: 0, pp: r, pv: 0, vv: 1)
             y = Axis(p: fix.y, v: 0, pp: r, pv: 0, vv: 1)
             isTracking = true

@@ -7,7 +7,7 @@ import BeaconRanging
 /// engine run on it.
 ///
 /// - **Time.** Each gateway's times are mapped onto the hub's clock by a per-gateway offset
-///   (``GatewayClock``) when reports carry a receive time (a live hub), and used as they are
+///   (the minimum of recent receive-minus-send times) when reports carry a receive time (a live hub), and used as they are
 ///   otherwise (replay and simulation share one clock). A record belongs to the hub cycle whose
 ///   end is the first at or after its time. A cycle is fused once the hub's time has passed its
 ///   end by ``SiteFusionConfiguration/lateness``; a record that comes later still counts for
@@ -21,7 +21,7 @@ import BeaconRanging
 /// - **Position.** Weighted least squares in the RSSI domain over the gateways with a known
 ///   position that heard the beacon in the cycle (at least
 ///   ``PositioningConfiguration/minimumGateways``), else the centroid of the strongest;
-///   smoothed by a constant-velocity Kalman filter (``PositionTracker``).
+///   smoothed by a constant-velocity Kalman filter.
 ///
 /// Memory: 128 bytes per beacon and gateway of evidence plus about 200 per beacon. Nothing is
 /// allocated per record or per cycle once the tables have grown. A hub belongs to one task.
@@ -57,7 +57,9 @@ public final class SiteFusion {
     private let roomNames: [String]
 
     /// Creates a hub's fusion for `layout`.
-    public init(layout: SiteLayout, configuration: SiteFusionConfiguration = SiteFusionConfiguration()) throws(SiteConfigurationError) {
+    public init(layout: SiteLayout, configuration: SiteFusionConfiguration = SiteFusionConfiguration())
+        throws(SiteConfigurationError)
+    {
         try configuration.validate()
         self.layout = layout
         self.configuration = configuration
@@ -93,8 +95,10 @@ public final class SiteFusion {
 
     /// Takes one encoded report (either format). Returns false when its gateway is not part of the
     /// site (the report is dropped and counted).
-    /// - Parameter receivedAt: when the hub received it (its own clock), to align the gateway's
-    ///   clock; `nil` when gateway and hub share a clock (replay, simulation).
+    /// - Parameters:
+    ///   - bytes: the report as received.
+    ///   - receivedAt: when the hub received it (its own clock), to align the gateway's clock;
+    ///     `nil` when gateway and hub share a clock (replay, simulation).
     /// - Throws: ``GatewayReportError`` for a report that is not complete and valid (nothing of it is used).
     @discardableResult
     public func ingest(report bytes: UnsafeRawBufferPointer, receivedAt: Timestamp? = nil) throws(GatewayReportError) -> Bool {
@@ -134,7 +138,8 @@ public final class SiteFusion {
         let offset = receivedAt.map { clocks[gateway].observe(sent: sent, received: $0.nanosecondsSinceEpoch) } ?? 0
         reportTime = sent &+ offset
         if currentCycleStart == nil {
-            currentCycleStart = Timestamp(nanosecondsSinceEpoch: (cycleIndex(endingAtOrAfter: reportTime) - 1) &* cycleNanoseconds)
+            currentCycleStart = Timestamp(
+                nanosecondsSinceEpoch: (cycleIndex(endingAtOrAfter: reportTime) - 1) &* cycleNanoseconds)
         }
         return (gateway, offset)
     }
@@ -399,14 +404,16 @@ public final class SiteFusion {
             guard slot.cycle == cycle, slot.samples > 0, !slot.mean.isNaN, let point = layout.gateways[g].position else {
                 continue
             }
-            let distance = slot.distance.isNaN ? 10 : Double(slot.distance)
-            // The gateway's own uncertainty, back in dB: σ = 10·n·logarithm10(1 + accuracy/distance).
-            let innovation = slot.accuracy.isNaN || distance <= 0 ? 0 : tenN * logarithm10(1 + Double(slot.accuracy) / distance)
+            let loss = power - Double(slot.mean)
+            // The gateway's own uncertainty, back in dB: σ = 10·n·log10(1 + accuracy/distance).
+            let stated = slot.distance.isNaN ? 0 : Double(slot.distance)
+            let innovation = slot.accuracy.isNaN || stated <= 0 ? 0 : tenN * logarithm10(1 + Double(slot.accuracy) / stated)
             positionScratch.append(
                 PositionEvidence(
-                    x: point.x, y: point.y, z: point.z, loss: power - Double(slot.mean),
-                    weight: 1 / (modelVariance + innovation * innovation / Double(slot.samples)), distance: distance,
-                    rssi: Double(slot.mean)))
+                    x: point.x, y: point.y, z: point.z, loss: loss,
+                    weight: 1 / (modelVariance + innovation * innovation / Double(slot.samples)),
+                    // From this cycle's mean, as the fit uses: the filtered distance lags a walking tag.
+                    distance: max(0.1, exponent10(loss / tenN)), rssi: Double(slot.mean)))
         }
         var fix: BeaconPosition?
         if !positionScratch.isEmpty {

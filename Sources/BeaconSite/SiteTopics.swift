@@ -59,7 +59,9 @@ public struct SiteTopics: Hashable, Sendable {
             throw .invalid("site name '\(site)' is not usable: use letters, digits, '-', '_' or '.' (it is a topic level)")
         }
         guard !prefix.isEmpty, !prefix.contains("+"), !prefix.contains("#"), !prefix.hasPrefix("/"), !prefix.hasSuffix("/") else {
-            throw .invalid("site.topicPrefix '\(prefix)' is not usable: levels separated by '/', without '+', '#' or a leading or trailing '/'")
+            throw .invalid(
+                "site.topicPrefix '\(prefix)' is not usable: levels separated by '/', without '+', '#' or a leading or trailing '/'"
+            )
         }
     }
 }

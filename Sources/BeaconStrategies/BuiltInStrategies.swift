@@ -130,7 +130,9 @@ public enum BuiltInStrategies {
             ParameterDeclaration("maxError", .number, "When set, positions less certain than this (metres) do not count."),
         ] + Base.parameterDeclarations(defaults: .init(resetWhenConditionInvalid: true))
     ) { parameters, _ in
-        let circle = try ["x", "y", "radius"].map { name throws(StrategyConfigurationError) in try optionalNumber(parameters, name) }
+        let circle = try ["x", "y", "radius"].map { name throws(StrategyConfigurationError) in
+            try optionalNumber(parameters, name)
+        }
         let box = try ["xMin", "xMax", "yMin", "yMax"].map { name throws(StrategyConfigurationError) in
             try optionalNumber(parameters, name)
         }

@@ -57,7 +57,8 @@ struct ReplayCommand: AsyncParsableCommand {
             if config == nil { throw ValidationError("--config FILE is needed: it holds the alert definitions") }
             if presence != nil { throw ValidationError("--presence goes with --site") }
         } else if !captures.isEmpty {
-            throw ValidationError("with --site the captures are listed in the site file (gateways[].capture), not on the command line")
+            throw ValidationError(
+                "with --site the captures are listed in the site file (gateways[].capture), not on the command line")
         }
     }
 

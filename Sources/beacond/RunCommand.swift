@@ -62,11 +62,13 @@ struct RunCommand: AsyncParsableCommand {
             if asHub {
                 guard configuration.source == nil || configuration.source == .hub else {
                     throw HubCommand.Problem(
-                        "\(config): source: \(configuration.source!) — a hub's input is its gateways' reports: leave source: out (or write source: hub), or use beacond run")
+                        "\(config): source: \(configuration.source!) — a hub's input is its gateways' reports: leave source: out (or write source: hub), or use beacond run"
+                    )
                 }
                 guard configuration.site != nil, configuration.hub != nil else {
                     throw HubCommand.Problem(
-                        "\(config): a hub needs site: {name: …, broker: {host: …, port: …}} and gateways: [{id: …, room: …, position: [x, y, z]}, …] (see Docs/Site.md)")
+                        "\(config): a hub needs site: {name: …, broker: {host: …, port: …}} and gateways: [{id: …, room: …, position: [x, y, z]}, …] (see Docs/Site.md)"
+                    )
                 }
                 configuration.source = .hub
             }

@@ -107,8 +107,13 @@ struct GatewayReportCodecTests {
         var id = good
         id[20] = UInt8(ascii: "/")
         #expect(refusal(id) == .invalidField("gateway id 'h/ll-nw'"))
-        #expect(refusal(Array(#"{"v":2,"gateway":"a","time":"2025-01-01T09:00:00Z","cycleMs":1000,"records":[]}"#.utf8)) == .unsupportedVersion(2))
-        if case .invalidField = refusal(Array(#"{"v":1}"#.utf8)) {} else { Issue.record("a JSON report without fields was taken") }
+        #expect(
+            refusal(Array(#"{"v":2,"gateway":"a","time":"2025-01-01T09:00:00Z","cycleMs":1000,"records":[]}"#.utf8))
+                == .unsupportedVersion(2))
+        if case .invalidField = refusal(Array(#"{"v":1}"#.utf8)) {
+        } else {
+            Issue.record("a JSON report without fields was taken")
+        }
     }
 
     @Test("no prefix, bit flip or random byte string crashes the decoder")
@@ -138,7 +143,8 @@ struct GatewayReportCodecTests {
         let topics = SiteTopics(site: "museum", bucketCount: 16)
         var counts = Array(repeating: 0, count: 16)
         for minor in 0..<16_000 {
-            let id = BeaconID.iBeacon(uuidHigh: 0x5A4B_CFCE_174E_4BAC, uuidLow: 0xA814_092E_77F6_B7E5, major: 1, minor: UInt16(minor))
+            let id = BeaconID.iBeacon(
+                uuidHigh: 0x5A4B_CFCE_174E_4BAC, uuidLow: 0xA814_092E_77F6_B7E5, major: 1, minor: UInt16(minor))
             let bucket = topics.bucket(of: id)
             #expect(bucket == topics.bucket(of: id))
             counts[bucket] += 1

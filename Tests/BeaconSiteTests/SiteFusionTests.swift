@@ -46,11 +46,11 @@ struct SiteFusionTests {
         let fusion = try Self.twoRooms()
         // (cycle end, hall's RSSI, shop's RSSI); a room's score is its mean over two cycles.
         let script: [(Double, Double, Double)] = [
-            (1, -60, -70),  // hall
-            (2, -70, -68), (3, -70, -68),  // scores -65/-69, then -70/-68: the shop leads by 2 dB, under the margin
-            (4, -70, -65), (5, -70, -65),  // -70/-66.5, -70/-65: a lead from 4 s, but for less than 2 s
-            (6, -70, -71), (7, -72, -66),  // -70/-68, -71/-68.5: the lead is lost, the wait starts again
-            (8, -72, -66), (9, -72, -66), (10, -72, -66),  // -72/-66 from 8 s: the room changes at 10 s
+            (1, -60, -70), // hall
+            (2, -70, -68), (3, -70, -68), // scores -65/-69, then -70/-68: the shop leads by 2 dB, under the margin
+            (4, -70, -65), (5, -70, -65), // -70/-66.5, -70/-65: a lead from 4 s, but for less than 2 s
+            (6, -70, -71), (7, -72, -66), // -70/-68, -71/-68.5: the lead is lost, the wait starts again
+            (8, -72, -66), (9, -72, -66), (10, -72, -66), // -72/-66 from 8 s: the room changes at 10 s
         ]
         var rooms: [String?] = []
         var events: [String] = []
@@ -60,7 +60,9 @@ struct SiteFusionTests {
             for (time, beacons, regionEvents, _) in Self.advance(fusion, to: t) {
                 #expect(time == Self.at(t))
                 rooms.append(beacons.first?.room)
-                events += regionEvents.map { "\($0.kind.rawValue) \($0.regionID) @\(Int(($0.time - Self.base).components.seconds))" }
+                events += regionEvents.map {
+                    "\($0.kind.rawValue) \($0.regionID) @\(Int(($0.time - Self.base).components.seconds))"
+                }
             }
         }
         #expect(rooms == Array(repeating: "hall", count: 9) + ["shop"])
@@ -93,7 +95,7 @@ struct SiteFusionTests {
         ])
         let fusion = try SiteFusion(layout: layout, configuration: SiteFusionConfiguration(lateness: .zero))
         Self.report(fusion, gateway: "a", at: 1, rssi: -60)
-        Self.report(fusion, gateway: "b", at: 1, rssi: -65)  // -57 once corrected
+        Self.report(fusion, gateway: "b", at: 1, rssi: -65) // -57 once corrected
         let beacon = try #require(Self.advance(fusion, to: 1).first?.1.first)
         #expect(beacon.room == "shop")
         #expect(beacon.filteredRSSI == -57)
@@ -159,11 +161,12 @@ struct SiteFusionTests {
     @Test("with fewer gateways than multilateration needs, the position is the 1/d-weighted centroid")
     func centroidFallback() throws {
         let fusion = try Self.square()
-        Self.report(fusion, gateway: "g0", at: 1, rssi: -55, distance: 1)
-        Self.report(fusion, gateway: "g1", at: 1, rssi: -80, distance: 9)
+        // The distances come from the cycle's mean RSSI under the model: 1 m and 9 m.
+        Self.report(fusion, gateway: "g0", at: 1, rssi: Self.modelRSSI(1), distance: 1)
+        Self.report(fusion, gateway: "g1", at: 1, rssi: Self.modelRSSI(9), distance: 9)
         let position = try #require(Self.advance(fusion, to: 1).first?.1.first?.position)
         // Weights 1 and 1/9: x = (0·1 + 10/9) / (1 + 1/9) = 1. The first fix starts the track as it is.
-        #expect(abs(position.x - 1) < 1e-9)
+        #expect(abs(position.x - 1) < 1e-6)
         #expect(position.y == 0)
         #expect(fusion.statistics.centroids == 1)
     }
@@ -206,16 +209,16 @@ struct SiteFusionTests {
     func lateness() throws {
         let fusion = try Self.twoRooms(lateness: .seconds(1))
         Self.report(fusion, gateway: "a", at: 1, rssi: -60)
-        #expect(Self.advance(fusion, to: 1.5).isEmpty)  // cycle 1 waits until 2 s
-        Self.report(fusion, gateway: "b", at: 1, rssi: -50)  // in time: it decides the room
+        #expect(Self.advance(fusion, to: 1.5).isEmpty) // cycle 1 waits until 2 s
+        Self.report(fusion, gateway: "b", at: 1, rssi: -50) // in time: it decides the room
         let first = Self.advance(fusion, to: 2)
         #expect(first.map(\.0) == [Self.at(1)])
         #expect(first.first?.1.first?.room == "shop")
         #expect(first.first?.1.first?.gatewayCount == 2)
         Self.report(fusion, gateway: "a", at: 2, rssi: -60)
-        _ = Self.advance(fusion, to: 6)  // cycles 2–5 fused
-        Self.report(fusion, gateway: "a", at: 4, rssi: -60)  // late, still within the kept cycles
-        Self.report(fusion, gateway: "a", at: 1, rssi: -60)  // too old to keep
+        _ = Self.advance(fusion, to: 6) // cycles 2–5 fused
+        Self.report(fusion, gateway: "a", at: 4, rssi: -60) // late, still within the kept cycles
+        Self.report(fusion, gateway: "a", at: 1, rssi: -60) // too old to keep
         #expect(fusion.statistics.lateRecords == 1)
         #expect(fusion.statistics.staleRecords == 1)
     }
@@ -262,7 +265,8 @@ struct SiteFusionTests {
     @Test("reports from a gateway that is not in the layout are dropped and named")
     func unknownGateway() throws {
         let fusion = try Self.twoRooms()
-        let record = GatewayRecord(beacon: Self.tag, rssi: -60, distance: nil, accuracy: nil, sampleCount: 1, seen: true, lastSeen: Self.at(1))
+        let record = GatewayRecord(
+            beacon: Self.tag, rssi: -60, distance: nil, accuracy: nil, sampleCount: 1, seen: true, lastSeen: Self.at(1))
         let header = GatewayReportHeader(gateway: "stranger", time: Self.at(1), cycleLength: .seconds(1), recordCount: 1)
         #expect(!fusion.ingest([record], header: header))
         #expect(fusion.statistics.unknownGatewayReports == 1)
@@ -275,7 +279,10 @@ struct SiteFusionTests {
         let fusion = try Self.twoRooms()
         var encoder = GatewayReportEncoder(gateway: "b")
         encoder.begin(time: Self.at(1), cycleLength: .seconds(1))
-        encoder.append(GatewayRecord(beacon: Self.tag, rssi: -61.5, meanRSSI: -60, distance: 3, accuracy: 1, sampleCount: 4, seen: true, lastSeen: Self.at(1)))
+        encoder.append(
+            GatewayRecord(
+                beacon: Self.tag, rssi: -61.5, meanRSSI: -60, distance: 3, accuracy: 1, sampleCount: 4, seen: true,
+                lastSeen: Self.at(1)))
         encoder.finish()
         let taken = try encoder.bytes.withUnsafeBytes { try fusion.ingest(report: $0) }
         #expect(taken)

@@ -10,7 +10,10 @@ struct StrategyRegistryTests {
 
     @Test("the built-in keys")
     func keys() {
-        #expect(registry.keys == ["all-of", "any-of", "area", "cooldown", "enter", "exit", "moved", "proximity", "region", "rssi", "time"])
+        #expect(
+            registry.keys == [
+                "all-of", "any-of", "area", "cooldown", "enter", "exit", "moved", "proximity", "region", "rssi", "time",
+            ])
     }
 
     @Test("typed parameters reach the strategy")
@@ -66,8 +69,8 @@ struct StrategyRegistryTests {
         #expect((allOf.children[1] as? ProximityAlertStrategy)?.options.proximity == .immediate)
     }
 
-    static let allKeys = "all-of, any-of, cooldown, enter, exit, proximity, region, rssi, time"
-    static let timeParameters = "dwell, gap, proximity, maxTimeBeforeReset, resetWhenConditionInvalid, retention"
+    static let allKeys = "all-of, any-of, area, cooldown, enter, exit, moved, proximity, region, rssi, time"
+    static let timeParameters = "dwell, gap, proximity, room, maxTimeBeforeReset, resetWhenConditionInvalid, retention"
     static let durationExpectation = "a duration: a number and a unit — ms, s, m, h or d (500ms, 3s, 1.5s, 10m, 2h, 1d)"
 
     /// (configuration mapping, exact error message): each message names the key, the parameter

@@ -126,7 +126,8 @@ public struct GatewayConfiguration: Sendable {
             }
             if let hubSettings = hub, hubSettings.partition.of > site.topics.bucketCount {
                 throw (node["hub"] ?? node).error(
-                    "hub.partition.of (\(hubSettings.partition.of)) exceeds site.buckets (\(site.topics.bucketCount)): a hub would have no bucket")
+                    "hub.partition.of (\(hubSettings.partition.of)) exceeds site.buckets (\(site.topics.bucketCount)): a hub would have no bucket"
+                )
             }
             if node["ranging"] != nil {
                 throw node["ranging"]!.error("a hub does no ranging of its own: its cycle and proximity bands are under hub:")

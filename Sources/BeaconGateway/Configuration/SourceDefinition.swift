@@ -29,7 +29,7 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
         case .simulate(let path, let speed): return "simulate:\(path)" + pace(speed)
         case .replay(let path, let speed): return "replay:\(path)" + pace(speed)
         case .hci(let radio): return "hci:" + (radio.adapter ?? "first adapter")
-        case .hub: return "hub" 
+        case .hub: return "hub"
         }
     }
 

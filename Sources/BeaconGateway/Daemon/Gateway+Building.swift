@@ -4,8 +4,8 @@ import BeaconCore
 import BeaconMQTT
 import BeaconPipeline
 import BeaconSimulator
-import BeaconSite
 import BeaconSinks
+import BeaconSite
 import BeaconStore
 import BeaconStrategies
 import BeaconStrategyKit

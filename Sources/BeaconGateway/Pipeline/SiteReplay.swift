@@ -32,8 +32,12 @@ public final class SiteReplay {
     public private(set) var captureSummaries: [(path: String, records: Int, errors: [String: Int])] = []
 
     /// Builds the gateways' pipelines (ranging only) and the hub's (with `alerts`).
-    /// - Parameter presence: when given, receives the presence lines (``PresenceLine``) of every
-    ///   fused cycle.
+    /// - Parameters:
+    ///   - document: the site's gateways, captures and settings.
+    ///   - alerts: the hub's alerts.
+    ///   - registry: where their strategies come from.
+    ///   - presence: when given, receives the presence lines of every fused cycle (one JSON
+    ///     object and a newline per beacon; see Docs/Site.md).
     public init(
         document: SiteReplayDocument, alerts: [PipelineAlert], registry: StrategyRegistry,
         presence: ((String) -> Void)? = nil

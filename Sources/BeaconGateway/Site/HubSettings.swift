@@ -28,7 +28,9 @@ public struct HubSettings: Sendable {
     public var partition: (index: Int, of: Int)
 
     /// Creates settings.
-    public init(layout: SiteLayout, fusion: SiteFusionConfiguration = SiteFusionConfiguration(), partition: (index: Int, of: Int) = (0, 1)) {
+    public init(
+        layout: SiteLayout, fusion: SiteFusionConfiguration = SiteFusionConfiguration(), partition: (index: Int, of: Int) = (0, 1)
+    ) {
         self.layout = layout
         self.fusion = fusion
         self.partition = partition
@@ -72,7 +74,9 @@ public struct HubSettings: Sendable {
         var partition = (index: 0, of: 1)
         if let hub = hubNode {
             try hub.checkKeys(
-                allowed: ["cycle", "lateness", "staleness", "retention", "room", "position", "proximity", "maxTracked", "partition"],
+                allowed: [
+                    "cycle", "lateness", "staleness", "retention", "room", "position", "proximity", "maxTracked", "partition",
+                ],
                 in: "hub")
             if let n = hub["cycle"] { fusion.cycleLength = try n.positiveDuration() }
             if let n = hub["lateness"] { fusion.lateness = try n.duration() }
@@ -86,15 +90,23 @@ public struct HubSettings: Sendable {
             }
             if let position = hub["position"] {
                 try position.checkKeys(
-                    allowed: ["minGateways", "tagHeight", "pathLossExponent", "modelSigma", "offsetPrior", "tracking", "boundsMargin"],
+                    allowed: [
+                        "minGateways", "tagHeight", "pathLossExponent", "modelSigma", "offsetPrior", "tracking", "boundsMargin",
+                    ],
                     in: "hub.position")
                 if let n = position["minGateways"] { fusion.positioning.minimumGateways = try n.integer(in: 2...16) }
-                if let n = position["tagHeight"] { fusion.positioning.tagHeight = try n.number(in: -100...100, "a height in metres") }
+                if let n = position["tagHeight"] {
+                    fusion.positioning.tagHeight = try n.number(in: -100...100, "a height in metres")
+                }
                 if let n = position["pathLossExponent"] {
                     fusion.positioning.pathLossExponent = try n.number(in: 0.6...5.9, "an exponent from 0.6 to 5.9")
                 }
-                if let n = position["modelSigma"] { fusion.positioning.modelSigma = try n.number(in: 0.5...30, "from 0.5 to 30 dB") }
-                if let n = position["offsetPrior"] { fusion.positioning.offsetPrior = try n.number(in: 0.5...60, "from 0.5 to 60 dB") }
+                if let n = position["modelSigma"] {
+                    fusion.positioning.modelSigma = try n.number(in: 0.5...30, "from 0.5 to 30 dB")
+                }
+                if let n = position["offsetPrior"] {
+                    fusion.positioning.offsetPrior = try n.number(in: 0.5...60, "from 0.5 to 60 dB")
+                }
                 if let n = position["tracking"] {
                     fusion.positioning.tracking =
                         n.scalarText == "off" ? nil : try n.number(in: 0.001...100, "off or a process noise from 0.001 to 100")

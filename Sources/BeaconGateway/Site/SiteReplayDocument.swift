@@ -34,7 +34,9 @@ public struct SiteReplayDocument: Sendable {
             let capture = try entry.required("capture").string()
             captures.append(capture.hasPrefix("/") ? capture : directory + "/" + capture)
         }
-        let ranging = try node["ranging"].map { n throws(ConfigurationError) in try RangingConfiguration(node: n) } ?? RangingConfiguration()
+        let ranging =
+            try node["ranging"].map { n throws(ConfigurationError) in try RangingConfiguration(node: n) }
+            ?? RangingConfiguration()
         return SiteReplayDocument(hub: hub, captures: captures, ranging: ranging)
     }
 }

@@ -27,7 +27,9 @@ final class SiteSubscription: Sendable {
 
     /// `hub:<site>@<broker> buckets …`.
     var name: String {
-        let taken = buckets.count == settings.topics.bucketCount ? "all \(buckets.count)" : buckets.map(String.init).joined(separator: ",")
+        let taken =
+            buckets.count == settings.topics.bucketCount
+            ? "all \(buckets.count)" : buckets.map(String.init).joined(separator: ",")
         return "hub:\(settings.topics.site)@\(settings.host):\(settings.port) (buckets \(taken))"
     }
 
