@@ -33,7 +33,7 @@ struct SiteReplayTests {
         let accuracy = try #require(report.roomAccuracy)
         #expect(accuracy >= 0.9, "\(report.text)")
         #expect(report.flaps == 0, "\(report.text)")
-        #expect(report.roomSamples >= 160)  // the five stays, 169 s, are all covered
+        #expect(report.roomSamples >= 160) // the five stays, 169 s, are all covered
         // Over the whole walk (201 → 202 → 203 → 204 → 201) the room changes a handful of times, not dozens.
         let changes = try #require(replay.hub.statistics.site?.roomChanges)
         #expect((3...6).contains(changes), "\(changes) room changes")
@@ -56,8 +56,11 @@ struct SiteReplayTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/site.yaml"
         try "gateways:\n  - {id: a, room: hall}\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect { try SiteReplayDocument.load(path: path) } throws: { "\($0)".contains("site.yaml:2") && "\($0)".contains("capture") }
-        try "gateways:\n  - {id: a, room: hall, capture: a.btsnoop, colour: red}\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect { try SiteReplayDocument.load(path: path) } throws: {
+            "\($0)".contains("site.yaml:2") && "\($0)".contains("capture")
+        }
+        try "gateways:\n  - {id: a, room: hall, capture: a.btsnoop, colour: red}\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
         #expect { try SiteReplayDocument.load(path: path) } throws: { "\($0)".contains("colour") }
     }
 }
