@@ -13,14 +13,18 @@ CORPUS="$OUT/corpus"
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -enable-upcoming-feature ExistentialAny)
 mkdir -p "$OUT/modules" "$CORPUS"
 
-echo "== building (BeaconCore, BeaconWire, harness)"
+echo "== building (BeaconCore, BeaconWire, the report format of BeaconSite, harness)"
 swiftc "${FLAGS[@]}" -module-name BeaconCore -emit-module -emit-module-path "$OUT/modules/BeaconCore.swiftmodule" \
     -emit-library -static -o "$OUT/libBeaconCore.a" "$ROOT"/Sources/BeaconCore/*.swift
 swiftc "${FLAGS[@]}" -module-name BeaconWire -I "$OUT/modules" -emit-module \
     -emit-module-path "$OUT/modules/BeaconWire.swiftmodule" -emit-library -static -o "$OUT/libBeaconWire.a" \
     $(find "$ROOT/Sources/BeaconWire" -name '*.swift')
+# The report format's files of BeaconSite (the fusion itself needs BeaconRanging and is not fuzzed).
+swiftc "${FLAGS[@]}" -module-name BeaconSite -I "$OUT/modules" -emit-module \
+    -emit-module-path "$OUT/modules/BeaconSite.swiftmodule" -emit-library -static -o "$OUT/libBeaconSite.a" \
+    "$ROOT"/Sources/BeaconSite/{GatewayRecord,GatewayReportDecoder,GatewayReportEncoder,GatewayReportError,GatewayReportFormat,GatewayReportHeader,SiteGateway}.swift
 swiftc "${FLAGS[@]}" -module-name WireFuzz -I "$OUT/modules" "$ROOT/Fuzz/WireFuzz/WireFuzz.swift" \
-    "$OUT/libBeaconWire.a" "$OUT/libBeaconCore.a" -o "$OUT/wire-fuzz"
+    "$OUT/libBeaconSite.a" "$OUT/libBeaconWire.a" "$OUT/libBeaconCore.a" -o "$OUT/wire-fuzz"
 
 echo "== seeding the corpus from Tests/BeaconWireTests/Fixtures"
 for raw in "$ROOT"/Tests/BeaconWireTests/Fixtures/*.raw; do

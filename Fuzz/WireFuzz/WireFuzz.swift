@@ -1,15 +1,29 @@
 // libFuzzer harness for BeaconWire: feeds arbitrary bytes to the H4 framer (whole and split),
 // the LE advertising report parser, the AD structure iterator, the AD element and beacon frame
 // decoders, the lazily built strings, and — as a whole file — the capture readers (btsnoop,
-// pcap, pcapng) with the capture decoder (HCI events and sniffer link-layer PDUs).
+// pcap, pcapng) with the capture decoder (HCI events and sniffer link-layer PDUs); and a site's
+// gateway reports (BeaconSite's decoder, binary and JSON).
 // Built and run by scripts/fuzz.sh.
 import BeaconCore
+import BeaconSite
 import BeaconWire
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func wireFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
     var sink = 0
+
+    // 0. The input as a gateway report; and with the binary magic in front, so that the fuzzer
+    // reaches the record parser without having to find the header first.
+    var records = 0
+    if let header = try? decodeReport(bytes, &records) { sink &+= header.recordCount &+ records }
+    if size >= 2 {
+        var framed: [UInt8] = [0x62, 0x73, 1, 0]
+        framed.append(contentsOf: bytes)
+        framed.withUnsafeBytes { framedBytes in
+            if let header = try? decodeReport(framedBytes, &records) { sink &+= header.recordCount }
+        }
+    }
 
     // 1. The input as an H4 stream, whole and split at a point chosen by the input.
     var whole: [Int] = []
@@ -89,4 +103,14 @@ func parseAdvertisingData(_ data: UnsafeRawBufferPointer) -> Int {
         if let frame = layout.frame(inStructureData: data) { sink &+= Int(frame.id.minor) }
     }
     return sink
+}
+
+/// Decodes a gateway report, counting its records; the header if it was whole and valid.
+func decodeReport(_ bytes: UnsafeRawBufferPointer, _ records: inout Int) throws -> GatewayReportHeader? {
+    var found: GatewayReportHeader?
+    var count = 0
+    try GatewayReportDecoder.decode(bytes, header: { found = $0 }, record: { _ in count += 1 })
+    records = count
+    if let found { precondition(found.recordCount == count, "a valid report's records match its count") }
+    return found
 }
