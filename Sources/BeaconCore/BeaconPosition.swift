@@ -23,13 +23,4 @@ public struct BeaconPosition: Hashable, Sendable {
         self.z = z
         self.error = error
     }
-
-    /// The straight-line distance to the point (`x`, `y`, `z`), metres.
-    @inlinable
-    public func distance(toX px: Double, y py: Double, z pz: Double) -> Double {
-        let dx = x - px
-        let dy = y - py
-        let dz = z - pz
-        return (dx * dx + dy * dy + dz * dz).squareRoot()
-    }
 }

@@ -43,8 +43,6 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
     let context: MQTTCallbackContext<MQTTSink>
     private let state = Mutex(State())
 
-    private static let library: Void = { _ = mosquitto_lib_init() }()
-
     /// The default topic of a gateway: `beacond/<gateway>/alerts`.
     public static func defaultTopic(gateway: String) -> String { "beacond/\(gateway)/alerts" }
 
@@ -56,21 +54,16 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
         clientID: String? = nil, timeout: Duration = .seconds(10),
         clock: any Clock<Duration> = ContinuousClock()
     ) throws(MQTTSinkError) {
-        _ = Self.library
         self.host = host
         self.port = port
         self.topic = topic
         self.timeout = timeout
         self.options = options
         self.clock = clock
-        guard let handle = mosquitto_new(clientID, true, nil) else {
-            throw .library(operation: "new", message: "cannot create a client (out of memory or bad client id)")
-        }
-        self.handle = handle
-        context = MQTTCallbackContext()
+        let context = MQTTCallbackContext<MQTTSink>()
+        handle = try MQTTClientLifecycle.create(clientID: clientID, context: context)
+        self.context = context
         context.owner = self
-        // libmosquitto holds one reference to the context, given back in `deinit` after destroy.
-        mosquitto_user_data_set(handle, Unmanaged.passRetained(context).toOpaque())
         mosquitto_connect_callback_set(handle) { _, context, code in
             MQTTCallbackContext<MQTTSink>.owner(context)?.connected(code: code)
         }
@@ -80,63 +73,20 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
         mosquitto_publish_callback_set(handle) { _, context, messageID in
             MQTTCallbackContext<MQTTSink>.owner(context)?.acknowledged(messageID)
         }
-        mosquitto_reconnect_delay_set(handle, 1, 30, true)
         // Every stored property is set: from here a throw runs `deinit`, which destroys the
         // client (destroying it here too would free it twice).
-        try configure(options)
-        // A refused first attempt is fine: the network thread keeps reconnecting.
-        _ = mosquitto_connect_async(handle, host, Int32(port), 30)
-        let started = mosquitto_loop_start(handle)
-        if started != MOSQ_ERR_SUCCESS.rawValue {
-            throw .library(operation: "loop_start", message: String(cString: mosquitto_strerror(started)))
-        }
-    }
-
-    private func configure(_ options: MQTTConnectionOptions) throws(MQTTSinkError) {
-        func check(_ code: Int32, _ operation: String, _ advice: String) throws(MQTTSinkError) {
-            guard code != MOSQ_ERR_SUCCESS.rawValue else { return }
-            throw .library(operation: operation, message: String(cString: mosquitto_strerror(code)) + advice)
-        }
-        if let username = options.username {
-            try check(mosquitto_username_pw_set(handle, username, options.password), "username_pw_set", "")
-        }
-        if let tls = options.tls {
-            try check(
-                mosquitto_tls_set(handle, tls.caFile, nil, tls.certFile, tls.keyFile, nil), "tls_set",
-                " (ca \(tls.caFile)\(tls.certFile.map { ", cert \($0)" } ?? "")\(tls.keyFile.map { ", key \($0)" } ?? ""));"
-                    + " check that the files exist, are readable PEM, and that cert and key go together")
-        }
-        if let status = options.statusTopic {
-            let offline = Array("offline".utf8)
-            try check(mosquitto_will_set(handle, status, Int32(offline.count), offline, 1, true), "will_set", "")
-        }
+        try MQTTClientLifecycle.configure(handle, options)
+        try MQTTClientLifecycle.start(handle, host: host, port: port)
     }
 
     deinit {
         // A callback that starts from now on finds no sink (the context's reference is weak and
-        // already nil) and does nothing. Deliveries still waiting fail. The client is stopped on
-        // a thread of its own, since libmosquitto's network thread may be in the middle of a
-        // (re)connection; it is asked to stop, never cancelled: `mosquitto_loop_stop(_, true)` is
-        // `pthread_cancel`, which can interrupt it inside malloc or OpenSSL and corrupt the heap.
-        // Only once it is destroyed — no callback can run any more — is the context released.
+        // already nil) and does nothing. Deliveries still waiting fail.
         let waiters = state.withLock { state in
             state.acknowledgements.removeAllWaiters() + state.waitingForConnection.values
         }
         for waiter in waiters { waiter.resume(throwing: CancellationError()) }
-        let client = ClientHandle(handle)
-        let context = Unmanaged.passUnretained(self.context)
-        Thread.detachNewThread {
-            mosquitto_disconnect(client.handle)
-            mosquitto_loop_stop(client.handle, false)
-            mosquitto_destroy(client.handle)
-            context.release()
-        }
-    }
-
-    /// A libmosquitto client handed to the thread that stops it (and nobody else).
-    private struct ClientHandle: @unchecked Sendable {
-        let handle: OpaquePointer
-        init(_ handle: OpaquePointer) { self.handle = handle }
+        MQTTClientLifecycle.stop(handle, context: context)
     }
 
     /// `mqtt://host:port/topic`.

@@ -17,10 +17,7 @@ public final class MQTTSiteClient: @unchecked Sendable {
 
     private struct State {
         var connected = false
-        var refusal: String?
         var dropped = 0
-        var published = 0
-        var received = 0
     }
 
     /// The broker's host.
@@ -33,7 +30,6 @@ public final class MQTTSiteClient: @unchecked Sendable {
     private let context: MQTTCallbackContext<MQTTSiteClient>
     private let onMessage: MessageHandler?
     private let state = Mutex(State())
-    private static let library: Void = { _ = mosquitto_lib_init() }()
 
     /// Creates the client and starts connecting in the background.
     /// - Parameters:
@@ -50,19 +46,15 @@ public final class MQTTSiteClient: @unchecked Sendable {
         host: String, port: Int = 1883, options: MQTTConnectionOptions = MQTTConnectionOptions(), clientID: String? = nil,
         subscriptions: [String] = [], onMessage: MessageHandler? = nil
     ) throws(MQTTSinkError) {
-        _ = Self.library
         self.host = host
         self.port = port
         self.subscriptions = subscriptions
         self.onMessage = onMessage
         statusTopic = options.statusTopic
-        guard let handle = mosquitto_new(clientID, true, nil) else {
-            throw .library(operation: "new", message: "cannot create a client (out of memory or bad client id)")
-        }
-        self.handle = handle
-        context = MQTTCallbackContext()
+        let context = MQTTCallbackContext<MQTTSiteClient>()
+        handle = try MQTTClientLifecycle.create(clientID: clientID, context: context)
+        self.context = context
         context.owner = self
-        mosquitto_user_data_set(handle, Unmanaged.passRetained(context).toOpaque())
         mosquitto_connect_callback_set(handle) { _, context, code in
             MQTTCallbackContext<MQTTSiteClient>.owner(context)?.connected(code: code)
         }
@@ -73,50 +65,15 @@ public final class MQTTSiteClient: @unchecked Sendable {
             guard let message, let client = MQTTCallbackContext<MQTTSiteClient>.owner(context) else { return }
             client.received(message.pointee)
         }
-        mosquitto_reconnect_delay_set(handle, 1, 30, true)
-        if let username = options.username {
-            let code = mosquitto_username_pw_set(handle, username, options.password)
-            if code != MOSQ_ERR_SUCCESS.rawValue {
-                throw .library(operation: "username_pw_set", message: String(cString: mosquitto_strerror(code)))
-            }
-        }
-        if let tls = options.tls {
-            let code = mosquitto_tls_set(handle, tls.caFile, nil, tls.certFile, tls.keyFile, nil)
-            if code != MOSQ_ERR_SUCCESS.rawValue {
-                throw .library(
-                    operation: "tls_set",
-                    message: String(cString: mosquitto_strerror(code))
-                        + " (ca \(tls.caFile)); check that the files exist and are readable PEM")
-            }
-        }
-        if let status = options.statusTopic {
-            let offline = Array("offline".utf8)
-            _ = mosquitto_will_set(handle, status, Int32(offline.count), offline, 1, true)
-        }
-        _ = mosquitto_connect_async(handle, host, Int32(port), 30)
-        let started = mosquitto_loop_start(handle)
-        if started != MOSQ_ERR_SUCCESS.rawValue {
-            throw .library(operation: "loop_start", message: String(cString: mosquitto_strerror(started)))
-        }
+        // Every stored property is set: from here a throw runs `deinit`, which destroys the client.
+        try MQTTClientLifecycle.configure(handle, options)
+        try MQTTClientLifecycle.start(handle, host: host, port: port)
     }
 
     private let statusTopic: String?
 
     deinit {
-        let client = ClientHandle(handle)
-        let context = Unmanaged.passUnretained(self.context)
-        // Stopped on a thread of its own and never cancelled (see MQTTSink's deinit).
-        Thread.detachNewThread {
-            mosquitto_disconnect(client.handle)
-            mosquitto_loop_stop(client.handle, false)
-            mosquitto_destroy(client.handle)
-            context.release()
-        }
-    }
-
-    private struct ClientHandle: @unchecked Sendable {
-        let handle: OpaquePointer
-        init(_ handle: OpaquePointer) { self.handle = handle }
+        MQTTClientLifecycle.stop(handle, context: context)
     }
 
     /// `host:port`.
@@ -125,17 +82,8 @@ public final class MQTTSiteClient: @unchecked Sendable {
     /// Whether the client is connected now.
     public var isConnected: Bool { state.withLock { $0.connected } }
 
-    /// Why the broker refused the last connection attempt, if it did.
-    public var refusal: String? { state.withLock { $0.refusal } }
-
     /// Reports dropped because the broker was away.
     public var dropped: Int { state.withLock { $0.dropped } }
-
-    /// Messages published.
-    public var published: Int { state.withLock { $0.published } }
-
-    /// Messages received.
-    public var received: Int { state.withLock { $0.received } }
 
     /// Publishes `payload` to `topic` with QoS 0, not retained; returns false (and counts a drop)
     /// when not connected. Never waits.
@@ -146,7 +94,7 @@ public final class MQTTSiteClient: @unchecked Sendable {
             return false
         }
         let code = mosquitto_publish(handle, nil, topic, Int32(payload.count), payload.baseAddress, 0, false)
-        state.withLock { code == MOSQ_ERR_SUCCESS.rawValue ? ($0.published += 1) : ($0.dropped += 1) }
+        if code != MOSQ_ERR_SUCCESS.rawValue { state.withLock { $0.dropped += 1 } }
         return code == MOSQ_ERR_SUCCESS.rawValue
     }
 
@@ -163,11 +111,7 @@ public final class MQTTSiteClient: @unchecked Sendable {
 
     private func connected(code: Int32) {
         guard code == 0 else {
-            let reason = String(cString: mosquitto_connack_string(code))
-            state.withLock {
-                $0.refusal = reason
-                $0.connected = false
-            }
+            state.withLock { $0.connected = false } // refused: libmosquitto tries again
             return
         }
         for filter in subscriptions { _ = mosquitto_subscribe(handle, nil, filter, 0) }
@@ -175,14 +119,10 @@ public final class MQTTSiteClient: @unchecked Sendable {
             let online = Array("online".utf8)
             _ = mosquitto_publish(handle, nil, status, Int32(online.count), online, 1, true)
         }
-        state.withLock {
-            $0.refusal = nil
-            $0.connected = true
-        }
+        state.withLock { $0.connected = true }
     }
 
     private func received(_ message: mosquitto_message) {
-        state.withLock { $0.received += 1 }
         guard let onMessage, let topic = message.topic else { return }
         let payload: [UInt8] =
             if let bytes = message.payload, message.payloadlen > 0 {

@@ -66,7 +66,7 @@ public struct GatewayReportEncoder: Sendable {
         bytes.removeAll(keepingCapacity: true)
         recordCount = 0
         self.time = time
-        let cycleMilliseconds = UInt32(clamping: cycleLength.milliseconds)
+        let cycleMilliseconds = UInt32(clamping: cycleLength.nanoseconds / 1_000_000)
         switch format {
         case .binary:
             bytes.append(Self.magic.0)
@@ -92,7 +92,7 @@ public struct GatewayReportEncoder: Sendable {
     /// Appends one record (at most ``maxRecords`` per report).
     public mutating func append(_ record: GatewayRecord) {
         precondition(!isFull, "a gateway report holds at most \(Self.maxRecords) records")
-        let age = max(0, (time - record.lastSeen).milliseconds)
+        let age = Int(max(0, (time - record.lastSeen).nanoseconds / 1_000_000))
         switch format {
         case .binary:
             bytes.append(record.beacon.kind.rawValue | (record.seen ? 0x80 : 0))
@@ -164,13 +164,5 @@ public struct GatewayReportEncoder: Sendable {
 
     private mutating func appendDecimal(_ value: Int) {
         bytes.append(contentsOf: String(value).utf8)
-    }
-}
-
-extension Duration {
-    /// Whole milliseconds (towards zero).
-    var milliseconds: Int {
-        let (seconds, attoseconds) = components
-        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
     }
 }

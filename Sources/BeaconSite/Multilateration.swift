@@ -11,56 +11,22 @@ import BeaconCore
 /// height; fitting in dB rather than in metres keeps the far gateways' large distance errors from
 /// dominating. Works on a caller-owned buffer; allocates nothing.
 enum Multilateration {
-    /// Why a solution was not taken (the caller falls back to the centroid).
+    /// The weighted least-squares position, or `nil` when the fit is singular, does not converge
+    /// in 50 iterations or lands outside `bounds` (the caller then falls back to the centroid).
     static func solve(
         _ evidence: UnsafeBufferPointer<PositionEvidence>, height: Double, exponent: Double, offsetPrior: Double,
         bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
     ) -> BeaconPosition? {
+        let model = Model(height: height, exponent: exponent, priorWeight: 1 / (offsetPrior * offsetPrior))
         let start = centroid(evidence, height: height, strongest: 4)
-        let k = 10 * exponent / naturalLogarithmOf10
-        let priorWeight = 1 / (offsetPrior * offsetPrior)
         var x = start.x
         var y = start.y
         var b = 0.0
-        func cost(_ x: Double, _ y: Double, _ b: Double) -> Double {
-            var sum = b * b * priorWeight
-            for e in evidence {
-                let dx = x - e.x
-                let dy = y - e.y
-                let dz = height - e.z
-                let rho = max(0.5, (dx * dx + dy * dy + dz * dz).squareRoot())
-                let r = 10 * exponent * logarithm10(rho) - e.loss - b
-                sum += e.weight * r * r
-            }
-            return sum
-        }
-        var current = cost(x, y, b)
+        var current = model.cost(evidence, x, y, b)
         var converged = false
-        var normal = Matrix3()
         for _ in 0..<50 {
             // Normal equations (JᵀWJ + prior) δ = −(JᵀW r + prior·b).
-            normal = Matrix3()
-            normal.m22 = priorWeight
-            var g = (x: 0.0, y: 0.0, b: b * priorWeight)
-            for e in evidence {
-                let dx = x - e.x
-                let dy = y - e.y
-                let dz = height - e.z
-                let squared = dx * dx + dy * dy + dz * dz
-                let rho = max(0.5, squared.squareRoot())
-                let r = 10 * exponent * logarithm10(rho) - e.loss - b
-                let (jx, jy) = rho > 0.5 ? (k * dx / squared, k * dy / squared) : (0, 0)
-                let w = e.weight
-                normal.m00 += w * jx * jx
-                normal.m01 += w * jx * jy
-                normal.m02 -= w * jx
-                normal.m11 += w * jy * jy
-                normal.m12 -= w * jy
-                normal.m22 += w
-                g.x += w * jx * r
-                g.y += w * jy * r
-                g.b -= w * r
-            }
+            let (normal, g, _) = model.linearise(evidence, x, y, b)
             guard let step = normal.solve(-g.x, -g.y, -g.b) else { return nil }
             var scale = 1.0
             var taken = false
@@ -68,7 +34,7 @@ enum Multilateration {
                 let nx = x + scale * step.0
                 let ny = y + scale * step.1
                 let nb = b + scale * step.2
-                let next = cost(nx, ny, nb)
+                let next = model.cost(evidence, nx, ny, nb)
                 if next <= current {
                     let moved = scale * (abs(step.0) + abs(step.1))
                     x = nx
@@ -85,33 +51,70 @@ enum Multilateration {
             if converged { break }
         }
         guard converged, x >= bounds.minX, x <= bounds.maxX, y >= bounds.minY, y <= bounds.maxY else { return nil }
-        // The covariance at the solution: the normal matrix there, scaled by the misfit per
-        // degree of freedom (three unknowns; the prior is not a measurement) when that exceeds 1.
-        normal = Matrix3()
-        normal.m22 = priorWeight
-        var misfit = 0.0
-        for e in evidence {
+        // The covariance at the solution, scaled by the misfit per degree of freedom (three
+        // unknowns; the prior is not a measurement) when that exceeds 1.
+        let (normal, _, misfit) = model.linearise(evidence, x, y, b)
+        guard let inverse = normal.inverse() else { return nil }
+        let degrees = Double(max(1, evidence.count - 3))
+        let variance = (inverse.m00 + inverse.m11) * max(1, misfit / degrees)
+        guard variance.isFinite, variance >= 0 else { return nil }
+        return BeaconPosition(x: x, y: y, z: height, error: variance.squareRoot())
+    }
+
+    /// The RSSI model at the tags' height: each gateway's residual and its derivatives.
+    private struct Model {
+        let height: Double
+        let exponent: Double
+        let priorWeight: Double
+
+        /// A gateway's residual (dB) at (x, y, b) and its derivatives in x and y (in b it is −1).
+        @inline(__always)
+        func residual(_ e: PositionEvidence, _ x: Double, _ y: Double, _ b: Double) -> (r: Double, jx: Double, jy: Double) {
             let dx = x - e.x
             let dy = y - e.y
             let dz = height - e.z
             let squared = dx * dx + dy * dy + dz * dz
             let rho = max(0.5, squared.squareRoot())
             let r = 10 * exponent * logarithm10(rho) - e.loss - b
-            let (jx, jy) = rho > 0.5 ? (k * dx / squared, k * dy / squared) : (0, 0)
-            normal.m00 += e.weight * jx * jx
-            normal.m01 += e.weight * jx * jy
-            normal.m02 -= e.weight * jx
-            normal.m11 += e.weight * jy * jy
-            normal.m12 -= e.weight * jy
-            normal.m22 += e.weight
-            misfit += e.weight * r * r
+            guard rho > 0.5 else { return (r, 0, 0) }
+            let k = 10 * exponent / naturalLogarithmOf10
+            return (r, k * dx / squared, k * dy / squared)
         }
-        guard let inverse = normal.inverse() else { return nil }
-        let degrees = Double(max(1, evidence.count - 3))
-        let scale = max(1, misfit / degrees)
-        let variance = (inverse.m00 + inverse.m11) * scale
-        guard variance.isFinite, variance >= 0 else { return nil }
-        return BeaconPosition(x: x, y: y, z: height, error: variance.squareRoot())
+
+        /// Σ w r² plus the offset's prior.
+        func cost(_ evidence: UnsafeBufferPointer<PositionEvidence>, _ x: Double, _ y: Double, _ b: Double) -> Double {
+            var sum = b * b * priorWeight
+            for e in evidence {
+                let r = residual(e, x, y, b).r
+                sum += e.weight * r * r
+            }
+            return sum
+        }
+
+        /// The normal matrix JᵀWJ + prior, the gradient JᵀW r + prior·b, and the misfit Σ w r².
+        func linearise(_ evidence: UnsafeBufferPointer<PositionEvidence>, _ x: Double, _ y: Double, _ b: Double) -> (
+            normal: Matrix3, gradient: (x: Double, y: Double, b: Double), misfit: Double
+        ) {
+            var normal = Matrix3()
+            normal.m22 = priorWeight
+            var g = (x: 0.0, y: 0.0, b: b * priorWeight)
+            var misfit = 0.0
+            for e in evidence {
+                let (r, jx, jy) = residual(e, x, y, b)
+                let w = e.weight
+                normal.m00 += w * jx * jx
+                normal.m01 += w * jx * jy
+                normal.m02 -= w * jx
+                normal.m11 += w * jy * jy
+                normal.m12 -= w * jy
+                normal.m22 += w
+                g.x += w * jx * r
+                g.y += w * jy * r
+                g.b -= w * r
+                misfit += w * r * r
+            }
+            return (normal, g, misfit)
+        }
     }
 
     /// The centroid of the `strongest` gateways (by mean RSSI; the buffer is sorted strongest

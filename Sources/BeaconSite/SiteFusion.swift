@@ -458,11 +458,3 @@ public final class SiteFusion {
         slots.removeLast(width)
     }
 }
-
-extension Duration {
-    /// Whole nanoseconds.
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
-    }
-}

@@ -47,13 +47,4 @@ public struct SitePoint: Hashable, Sendable {
         self.y = y
         self.z = z
     }
-
-    /// The straight-line distance to `other`, metres.
-    @inlinable
-    public func distance(to other: SitePoint) -> Double {
-        let dx = x - other.x
-        let dy = y - other.y
-        let dz = z - other.z
-        return (dx * dx + dy * dy + dz * dz).squareRoot()
-    }
 }

@@ -48,7 +48,4 @@ public struct SiteLayout: Sendable {
 
     @usableFromInline
     func lookup(_ id: String) -> Int? { indexByID[id] }
-
-    /// How many gateways have a known position.
-    public var positionedGatewayCount: Int { gateways.count(where: { $0.position != nil }) }
 }

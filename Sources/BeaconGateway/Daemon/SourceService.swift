@@ -19,24 +19,24 @@ struct SourceService: Service {
         try await cancelledAtShutdown { [self] in
             try await ready?.value
             do {
-                if case .site(let subscription) = feed {
+                switch feed {
+                case .site(let subscription):
                     // A hub runs until it is stopped; cycles close on its clock, every 200 ms.
                     try await subscription.run(runner: runner, clock: clock, tick: .milliseconds(200))
-                    return
-                }
-                guard case .advertisements(let source, let isLive) = feed else { return }
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    if isLive {
-                        group.addTask {
-                            while !Task.isCancelled {
-                                try await clock.sleep(for: tick)
-                                try await runner.advance(to: clock.now)
+                case .advertisements(let source, let isLive):
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        if isLive {
+                            group.addTask {
+                                while !Task.isCancelled {
+                                    try await clock.sleep(for: tick)
+                                    try await runner.advance(to: clock.now)
+                                }
                             }
                         }
+                        try await runner.feed(from: source)
+                        if !Task.isCancelled { lifecycle.markSourceEnded() }
+                        group.cancelAll()
                     }
-                    try await runner.feed(from: source)
-                    if !Task.isCancelled { lifecycle.markSourceEnded() }
-                    group.cancelAll()
                 }
             } catch PipelineError.stopped {
                 // The pipeline failed and stopped first: its error is the one the daemon reports

@@ -114,7 +114,7 @@ public final class SiteReplay {
     }
 
     private static func boundary(after time: Timestamp, cycle: Duration) -> Timestamp {
-        let length = cycle.components.seconds * 1_000_000_000 + cycle.components.attoseconds / 1_000_000_000
+        let length = cycle.nanoseconds
         let t = time.nanosecondsSinceEpoch
         return Timestamp(nanosecondsSinceEpoch: (t / length + 1) * length)
     }

@@ -82,20 +82,7 @@ public struct MQTTSinkSettings: SinkSettings {
             throw (node["gateway"] ?? node).error(
                 "the gateway name '\(gateway)' cannot be used in MQTT topics (no '/', '+' or '#')")
         }
-        var connection = MQTTConnectionOptions()
-        connection.username = try node["username"]?.string()
-        connection.password = try node["password"]?.string()
-        if connection.password != nil && connection.username == nil {
-            throw node.error("a password needs a username: add 'username:'")
-        }
-        if let tlsNode = node["tls"] {
-            try tlsNode.checkKeys(allowed: ["ca", "cert", "key"])
-            let tls = MQTTConnectionOptions.TLS(
-                caFile: try tlsNode.required("ca").string(), certFile: try tlsNode["cert"]?.string(),
-                keyFile: try tlsNode["key"]?.string())
-            if (tls.certFile == nil) != (tls.keyFile == nil) { throw tlsNode.error("give both 'cert' and 'key', or neither") }
-            connection.tls = tls
-        }
+        var connection = try MQTTConnectionOptions(node: node)
         if try node["status"]?.bool() ?? true { connection.statusTopic = Self.statusTopic(gateway: gateway) }
         var homeAssistant: String?
         if let discovery = node["homeAssistant"] {

@@ -61,19 +61,7 @@ public struct SiteSettings: Hashable, Sendable {
             try broker.checkKeys(allowed: ["host", "port", "username", "password", "tls"], in: "site.broker")
             host = try broker["host"]?.string() ?? host
             port = try broker["port"]?.integer(in: 1...65535) ?? port
-            connection.username = try broker["username"]?.string()
-            connection.password = try broker["password"]?.string()
-            if connection.password != nil && connection.username == nil {
-                throw broker.error("a password needs a username: add 'username:'")
-            }
-            if let tlsNode = broker["tls"] {
-                try tlsNode.checkKeys(allowed: ["ca", "cert", "key"])
-                let tls = MQTTConnectionOptions.TLS(
-                    caFile: try tlsNode.required("ca").string(), certFile: try tlsNode["cert"]?.string(),
-                    keyFile: try tlsNode["key"]?.string())
-                if (tls.certFile == nil) != (tls.keyFile == nil) { throw tlsNode.error("give both 'cert' and 'key', or neither") }
-                connection.tls = tls
-            }
+            connection = try MQTTConnectionOptions(node: broker)
         }
         let topics = SiteTopics(
             prefix: try node["topicPrefix"]?.string() ?? "beacond/site", site: name,

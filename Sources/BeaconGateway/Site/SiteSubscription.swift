@@ -16,7 +16,7 @@ final class SiteSubscription: Sendable {
     /// The buckets this hub takes.
     let buckets: [Int]
     let clientID: String
-    private let counters = Mutex((received: 0, dropped: 0))
+    private let droppedReports = Mutex(0)
     static let queueCapacity = 10_000
 
     init(settings: SiteSettings, buckets: [Int], hubIndex: Int) {
@@ -33,8 +33,8 @@ final class SiteSubscription: Sendable {
         return "hub:\(settings.topics.site)@\(settings.host):\(settings.port) (buckets \(taken))"
     }
 
-    /// Reports received and dropped at the queue.
-    var statistics: (received: Int, dropped: Int) { counters.withLock { $0 } }
+    /// Reports dropped at the full queue.
+    var dropped: Int { droppedReports.withLock { $0 } }
 
     /// Runs until cancelled.
     func run(runner: PipelineRunner, clock: AnyTimestampClock, tick: Duration) async throws {
@@ -44,10 +44,8 @@ final class SiteSubscription: Sendable {
             host: settings.host, port: settings.port, options: settings.connection, clientID: clientID,
             subscriptions: buckets.map(settings.topics.subscription(bucket:))
         ) { [self] _, payload in
-            let result = continuation.yield(.encoded(payload, receivedAt: clock.now))
-            self.counters.withLock { counters in
-                counters.received += 1
-                if case .dropped = result { counters.dropped += 1 }
+            if case .dropped = continuation.yield(.encoded(payload, receivedAt: clock.now)) {
+                self.droppedReports.withLock { $0 += 1 }
             }
         }
         defer {

@@ -1,0 +1,23 @@
+import BeaconConfiguration
+import BeaconMQTT
+
+extension MQTTConnectionOptions {
+    /// Reads `username`, `password` and `tls: {ca, cert, key}` of an MQTT sink or a site's
+    /// broker (the caller checks the keys; no status topic).
+    init(node: ConfigNode) throws(ConfigurationError) {
+        self.init()
+        username = try node["username"]?.string()
+        password = try node["password"]?.string()
+        if password != nil && username == nil {
+            throw node.error("a password needs a username: add 'username:'")
+        }
+        if let tlsNode = node["tls"] {
+            try tlsNode.checkKeys(allowed: ["ca", "cert", "key"])
+            let tls = TLS(
+                caFile: try tlsNode.required("ca").string(), certFile: try tlsNode["cert"]?.string(),
+                keyFile: try tlsNode["key"]?.string())
+            if (tls.certFile == nil) != (tls.keyFile == nil) { throw tlsNode.error("give both 'cert' and 'key', or neither") }
+            self.tls = tls
+        }
+    }
+}
