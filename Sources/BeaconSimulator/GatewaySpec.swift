@@ -10,16 +10,19 @@ public struct GatewaySpec: Hashable, Sendable {
     public var scan: ScanParameters
     /// Which HCI event the controller reports advertisements with.
     public var reportFormat: ReportFormat
+    /// The room the gateway stands for on a site (`nil` off a site).
+    public var room: String?
 
     /// Creates a gateway.
     public init(
         name: String, position: Vector3, scan: ScanParameters = .continuous,
-        reportFormat: ReportFormat = .legacy
+        reportFormat: ReportFormat = .legacy, room: String? = nil
     ) {
         self.name = name
         self.position = position
         self.scan = scan
         self.reportFormat = reportFormat
+        self.room = room
     }
 }
 

@@ -4,7 +4,7 @@ import SystemPackage
 extension GroundTruth {
     /// Writes the truth as JSON lines (schema in `Docs/Simulator.md`): a `header` line, one
     /// `gateway` and one `beacon` line each, `distance` lines (when `includeDistances`) and
-    /// `visit` lines. `write` gets each line with its newline.
+    /// `visit` lines; on a site, also the ``SiteTruth``'s `stay` and `position` lines. `write` gets each line with its newline.
     public func writeJSONLines(includeDistances: Bool = true, _ write: (String) throws -> Void) throws {
         try forEachJSONLine(includeDistances: includeDistances) { json in try write(json.string + "\n") }
     }
@@ -99,6 +99,9 @@ extension GroundTruth {
                     json.member("end", visit.end.rfc3339String)
                     json.member("duration_s", visit.duration.secondsValue)
                 })
+        }
+        if scenario.isSite {
+            try SiteTruth(scenario: scenario, sampleInterval: sampleInterval).forEachJSONLine(body)
         }
     }
 

@@ -23,11 +23,14 @@ public struct Scenario: Sendable {
     public var beacons: [BeaconSpec]
     /// People (or forklifts) that carry beacons along waypoints.
     public var walkers: [Walker]
+    /// The site's rooms, when it has some (a site scenario: every gateway's room, and the truth
+    /// of which room each beacon is in).
+    public var rooms: [ScenarioRoom]
 
     /// Creates a scenario from its parts.
     public init(
         name: String, start: Timestamp, duration: Duration, seed: UInt64, radio: RadioModel,
-        gateways: [GatewaySpec], beacons: [BeaconSpec], walkers: [Walker]
+        gateways: [GatewaySpec], beacons: [BeaconSpec], walkers: [Walker], rooms: [ScenarioRoom] = []
     ) {
         self.name = name
         self.start = start
@@ -37,10 +40,20 @@ public struct Scenario: Sendable {
         self.gateways = gateways
         self.beacons = beacons
         self.walkers = walkers
+        self.rooms = rooms
     }
 
     /// Virtual time at which the simulation ends.
     public var end: Timestamp { start + duration }
+
+    /// Whether the scenario describes a site with rooms: `beacond simulate` then runs every
+    /// gateway and a hub.
+    public var isSite: Bool { !rooms.isEmpty }
+
+    /// The room `point` is in (the first listed that contains it), or `nil` outside every room.
+    public func room(at point: Vector3) -> String? {
+        rooms.first { $0.contains(point) }?.name
+    }
 
     /// Where `beacon` is at `time`, or `nil` when it is not on site (its walker has not arrived
     /// yet or has left).

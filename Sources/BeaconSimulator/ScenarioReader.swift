@@ -5,12 +5,13 @@ import FoundationEssentials
 /// Reads a scenario's YAML tree into a ``Scenario``, expanding `count:` groups and checking
 /// every key, type and cross-reference.
 struct ScenarioReader {
-    static let topKeys = ["name", "start", "duration", "seed", "radio", "gateways", "beacons", "walkers"]
+    static let topKeys = ["name", "start", "duration", "seed", "radio", "gateways", "beacons", "walkers", "rooms"]
     static let radioKeys = [
         "path_loss_exponent", "shadowing_sigma", "fading", "rician_k", "packet_loss",
         "collisions", "airtime", "channel_spacing", "sensitivity", "minimum_distance",
     ]
-    static let gatewayKeys = ["name", "position", "scan", "report"]
+    static let gatewayKeys = ["name", "position", "scan", "report", "room"]
+    static let roomKeys = ["name", "area"]
     static let scanKeys = ["interval", "window"]
     static let beaconKeys = [
         "name", "count", "ibeacon", "altbeacon", "eddystone", "measured_power", "interval",
@@ -31,9 +32,13 @@ struct ScenarioReader {
                 return value
             } ?? 1
         let radio = try top["radio"].map(readRadio) ?? RadioModel()
+        let rooms = try readRooms(top["rooms"])
         let gatewayFields = try top.required("gateways").sequence(of: "gateways")
         guard !gatewayFields.isEmpty else { throw try top.required("gateways").invalid("at least one gateway") }
-        let gateways = try gatewayFields.map(readGateway)
+        var gateways: [GatewaySpec] = []
+        for field in gatewayFields {
+            gateways.append(try readGateway(field, rooms: rooms))
+        }
         var walkerGroups: [String: Range<Int>] = [:]
         var walkers: [Walker] = []
         var layout = SplitMix64.derived(seed: seedValue, stream: 0x1A70)
@@ -48,7 +53,29 @@ struct ScenarioReader {
         }
         return Scenario(
             name: name, start: start, duration: duration, seed: seedValue, radio: radio,
-            gateways: gateways, beacons: beacons, walkers: walkers)
+            gateways: gateways, beacons: beacons, walkers: walkers, rooms: rooms)
+    }
+
+    func readRooms(_ field: ConfigNode?) throws(ConfigurationError) -> [ScenarioRoom] {
+        guard let field else { return [] }
+        var rooms: [ScenarioRoom] = []
+        for entry in try field.sequence(of: "rooms") {
+            let map = try entry.mapping("a room", allowed: Self.roomKeys)
+            let nameField = try map.required("name")
+            let name = try nameField.string()
+            guard !rooms.contains(where: { $0.name == name }) else {
+                throw nameField.invalid("a room name not used before ('\(name)' is listed twice)")
+            }
+            let box = try map.required("area").mapping("area", allowed: Self.areaKeys)
+            let corner = try box.required("min").vector()
+            let opposite = try box.required("max").vector()
+            guard corner.x != opposite.x, corner.y != opposite.y else {
+                throw try map.required("area").invalid("a rectangle with an area (min and max differ in x and in y)")
+            }
+            rooms.append(ScenarioRoom(name: name, corner: corner, opposite: opposite))
+        }
+        guard !rooms.isEmpty else { throw field.invalid("at least one room, or no rooms: at all") }
+        return rooms
     }
 
     func readRadio(_ field: ConfigNode) throws(ConfigurationError) -> RadioModel {
@@ -85,7 +112,7 @@ struct ScenarioReader {
         return radio
     }
 
-    func readGateway(_ field: ConfigNode) throws(ConfigurationError) -> GatewaySpec {
+    func readGateway(_ field: ConfigNode, rooms: [ScenarioRoom]) throws(ConfigurationError) -> GatewaySpec {
         let map = try field.mapping("a gateway", allowed: Self.gatewayKeys)
         let name = try map.required("name").string()
         let position = try map.required("position").vector()
@@ -105,6 +132,14 @@ struct ScenarioReader {
             }
             format = value
         }
-        return GatewaySpec(name: name, position: position, scan: scan, reportFormat: format)
+        var room = rooms.first { $0.contains(position) }?.name
+        if let f = map["room"] {
+            let named = try f.string()
+            guard rooms.contains(where: { $0.name == named }) else {
+                throw f.invalid("one of the scenario's rooms (\(rooms.map(\.name).joined(separator: ", ")))")
+            }
+            room = named
+        }
+        return GatewaySpec(name: name, position: position, scan: scan, reportFormat: format, room: room)
     }
 }

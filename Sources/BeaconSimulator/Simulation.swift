@@ -10,7 +10,8 @@ import BeaconCore
 /// ```
 /// Deterministic: one scenario and seed always give the same bytes and timestamps. With
 /// `speed: .factor(x)` each batch is held back until `clock` has advanced by (its virtual time
-/// since the start) / x; tests inject a `ManualClock` (or use `.max`) and never sleep.
+/// since the start) / x; with `.wallClock`, until `wallClock` reads its virtual time. Tests
+/// inject a `ManualClock` (or use `.max`) and never sleep.
 public struct Simulation: AdvertisementSource {
     /// The scenario.
     public let scenario: Scenario
@@ -20,21 +21,34 @@ public struct Simulation: AdvertisementSource {
     public let gatewayIndex: Int
     /// Pacing.
     public let speed: SimulationSpeed
-    /// The clock pacing uses (unused at `.max`).
+    /// The clock pacing uses at `.factor`.
     public let clock: any Clock<Duration>
+    /// The clock whose time is the virtual time at `.wallClock`.
+    public let wallClock: AnyTimestampClock
     /// Largest batch, in packets.
     public let maxBatchPackets: Int
     /// Largest span of virtual time in one batch.
     public let maxBatchSpan: Duration
 
-    /// Creates a run of `scenario` at one gateway.
+    /// Creates a run of `scenario` at one gateway. At `.wallClock` a scenario whose start has
+    /// passed on `wallClock` is moved to start at the next whole second (``scenario`` is the
+    /// moved one).
     public init(
         scenario: Scenario, seed: UInt64? = nil, gatewayIndex: Int = 0, speed: SimulationSpeed = .max,
-        clock: any Clock<Duration> = ContinuousClock(), maxBatchPackets: Int = 1024,
-        maxBatchSpan: Duration = .milliseconds(100)
+        clock: any Clock<Duration> = ContinuousClock(), wallClock: AnyTimestampClock = .wall,
+        maxBatchPackets: Int = 1024, maxBatchSpan: Duration = .milliseconds(100)
     ) {
         precondition(scenario.gateways.indices.contains(gatewayIndex), "no gateway at index \(gatewayIndex)")
+        var scenario = scenario
+        if speed == .wallClock {
+            let now = wallClock.now.nanosecondsSinceEpoch
+            if scenario.start.nanosecondsSinceEpoch < now {
+                let second: Int64 = 1_000_000_000
+                scenario.start = Timestamp(nanosecondsSinceEpoch: (now / second + 1) * second)
+            }
+        }
         self.scenario = scenario
+        self.wallClock = wallClock
         self.seed = seed ?? scenario.seed
         self.gatewayIndex = gatewayIndex
         self.speed = speed
@@ -80,10 +94,17 @@ public struct Simulation: AdvertisementSource {
             batch.removeAll()
             more = engine.fill(&batch, until: horizon, maxPackets: maxBatchPackets)
             if batch.count >= maxBatchPackets { horizon = engine.virtualTime }
-            if case .factor(let factor) = speed, let clockStart {
+            switch speed {
+            case .factor(let factor):
+                guard let clockStart else { break }
                 let virtualElapsed = engine.virtualTime - scenario.start
                 let due = clockStart.advanced(by: virtualElapsed / factor)
                 if due > clock.now { try await clock.sleep(until: due, tolerance: nil) }
+            case .wallClock:
+                let wait = engine.virtualTime - wallClock.now
+                if wait > .zero { try await wallClock.sleep(for: wait) }
+            case .max:
+                break
             }
             if !batch.isEmpty { try await deliver(batch) }
             progress(engine.virtualTime, engine.statistics)

@@ -18,4 +18,15 @@ public struct SimulationStatistics: Hashable, Sendable {
 
     /// Creates empty statistics.
     public init() {}
+
+    /// Adds another gateway's counts to these (a site's totals).
+    public mutating func add(_ other: SimulationStatistics) {
+        advertisements += other.advertisements
+        outOfRange += other.outOfRange
+        missedByScanner += other.missedByScanner
+        lostToCollisions += other.lostToCollisions
+        lostToPacketLoss += other.lostToPacketLoss
+        belowSensitivity += other.belowSensitivity
+        reports += other.reports
+    }
 }

@@ -6,8 +6,9 @@ import Foundation
 ///
 /// Reads the presence lines of `replay --site --presence` (or a simulated site's) and a truth
 /// file whose lines are either stays — `{"from","to","room"}` — or positions —
-/// `{"time","x","y","z"}` — each optionally with a `beacon` (an identity object); lines without
-/// one apply to every beacon.
+/// `{"time","x","y","z"}` — each optionally with the beacon's identity object, as `beacon` or
+/// as `id`; lines without one apply to every beacon. In a simulator's truth file (lines with a
+/// `type`) only the `stay` and `position` lines are read.
 public enum SiteScoring {
     /// The scores.
     public struct Report: Hashable, Sendable {
@@ -89,7 +90,9 @@ public enum SiteScoring {
         var stays: [Stay] = []
         var positions: [TruePosition] = []
         try Scoring.forEachObject(path: truthPath) { line, object in
-            let beacon = try object["beacon"].map { try Scoring.beaconID($0, file: truthPath, line: line) }
+            if let type = object["type"] as? String, type != "stay", type != "position" { return }
+            let identity = object["id"] ?? object["beacon"]
+            let beacon = try identity.map { try Scoring.beaconID($0, file: truthPath, line: line) }
             if let room = object["room"] as? String, let from = (object["from"] as? String).flatMap(Timestamp.init(rfc3339:)),
                 let to = (object["to"] as? String).flatMap(Timestamp.init(rfc3339:))
             {
@@ -116,14 +119,15 @@ public enum SiteScoring {
             }
             presence.append(Presence(beacon: beacon, time: time, room: object["room"] as? String, position: position))
         }
-        positions.sort { $0.time < $1.time }
+        // Per beacon (`nil`: lines for every beacon), in time order.
+        let positionsByBeacon = Dictionary(grouping: positions, by: \.beacon).mapValues { $0.sorted { $0.time < $1.time } }
+        let staysByBeacon = Dictionary(grouping: stays.indices, by: { stays[$0].beacon })
         var report = Report()
         report.staySeconds = stays.reduce(0) { $0 + ($1.to - $1.from).secondsValue }
         var previousInStay: [BeaconID: (stay: Int, room: String?)] = [:]
         for line in presence {
-            if let s = stays.firstIndex(where: {
-                ($0.beacon ?? line.beacon) == line.beacon && $0.from <= line.time && line.time <= $0.to
-            }) {
+            let candidates = staysByBeacon[line.beacon] ?? staysByBeacon[nil] ?? []
+            if let s = candidates.first(where: { stays[$0].from <= line.time && line.time <= stays[$0].to }) {
                 report.roomSamples += 1
                 if line.room == stays[s].room { report.roomRight += 1 }
                 if let previous = previousInStay[line.beacon], previous.stay == s, previous.room != line.room,
@@ -135,7 +139,9 @@ public enum SiteScoring {
             } else {
                 previousInStay[line.beacon] = nil
             }
-            guard let truth = truePosition(positions, at: line.time, beacon: line.beacon, tolerance: tolerance) else { continue }
+            guard let samples = positionsByBeacon[line.beacon] ?? positionsByBeacon[nil],
+                let truth = truePosition(samples, at: line.time, tolerance: tolerance)
+            else { continue }
             guard let estimate = line.position else {
                 report.missingPositions += 1
                 continue
@@ -148,9 +154,10 @@ public enum SiteScoring {
         return report
     }
 
-    /// The true position at `time`: interpolated between the samples either side when both are
-    /// within `tolerance`, else the nearer one within it.
-    private static func truePosition(_ positions: [TruePosition], at time: Timestamp, beacon: BeaconID, tolerance: Duration)
+    /// The true position at `time` among one beacon's samples (in time order): interpolated
+    /// between the samples either side when both are within `tolerance`, else the nearer one
+    /// within it.
+    private static func truePosition(_ positions: [TruePosition], at time: Timestamp, tolerance: Duration)
         -> TruePosition?
     {
         // Binary search for the first sample at or after `time`.
@@ -162,8 +169,7 @@ public enum SiteScoring {
         }
         let limit = tolerance.secondsValue
         func near(_ index: Int) -> TruePosition? {
-            guard positions.indices.contains(index), (positions[index].beacon ?? beacon) == beacon,
-                abs((positions[index].time - time).secondsValue) <= limit
+            guard positions.indices.contains(index), abs((positions[index].time - time).secondsValue) <= limit
             else { return nil }
             return positions[index]
         }
@@ -172,7 +178,7 @@ public enum SiteScoring {
             let span = (after.time - before.time).secondsValue
             let f = span > 0 ? (time - before.time).secondsValue / span : 0
             return TruePosition(
-                beacon: beacon, time: time, x: before.x + f * (after.x - before.x), y: before.y + f * (after.y - before.y),
+                beacon: before.beacon, time: time, x: before.x + f * (after.x - before.x), y: before.y + f * (after.y - before.y),
                 z: before.z + f * (after.z - before.z))
         case (let only?, nil), (nil, let only?):
             return only

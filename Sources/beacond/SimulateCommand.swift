@@ -4,6 +4,7 @@ import BeaconCore
 import BeaconGateway
 import BeaconPipeline
 import BeaconSimulator
+import BeaconSite
 import BeaconStrategies
 import BeaconStrategyKit
 import BeaconStrategyPlugins
@@ -24,7 +25,9 @@ struct SimulateCommand: AsyncParsableCommand {
         discussion: """
             Alert events are JSON lines on stdout. On a terminal, a progress bar and a summary table \
             go to stderr. Without --config, SCENARIO's sibling NAME.alerts.yaml is used when present.
-            Bundled scenarios: Simulator/Scenarios/{lobby,museum,warehouse,stress}.yaml.
+            A scenario with rooms: is a site: every gateway is simulated with its own ranging and a \
+            hub fuses them into rooms and positions for the alerts (--gateway simulates one alone).
+            Bundled scenarios: Simulator/Scenarios/{lobby,museum,warehouse,stress,site}.yaml.
             """
     )
 
@@ -40,14 +43,28 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Override the scenario's random seed.")
     var seed: UInt64?
 
-    @Option(help: ArgumentHelp("max (default: as fast as the CPU allows) or a factor over real time.", valueName: "max|N"))
+    @Option(
+        help: ArgumentHelp(
+            "max (default: as fast as the CPU allows), a factor over real time, or wall (the scenario's time is the wall clock's).",
+            valueName: "max|N|wall"))
     var speed: String = "max"
 
-    @Option(help: ArgumentHelp("Which gateway of the scenario to simulate: its name or index.", valueName: "gateway"))
-    var gateway: String = "0"
+    @Option(
+        help: ArgumentHelp(
+            "Which gateway of the scenario to simulate: its name or index (default: the first; on a site, all of them and the hub).",
+            valueName: "gateway"))
+    var gateway: String?
 
-    @Option(help: ArgumentHelp("Write the ground truth (distances and visits) as JSON lines.", valueName: "file.jsonl"))
+    @Option(
+        help: ArgumentHelp(
+            "Write the ground truth (distances and visits; on a site, stays and positions too) as JSON lines.",
+            valueName: "file.jsonl"))
     var truth: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "On a site, write the hub's presence lines (every fused beacon, every cycle) to this file.", valueName: "file.jsonl"))
+    var presence: String?
 
     @Option(
         help: ArgumentHelp(
@@ -66,7 +83,9 @@ struct SimulateCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if SimulationSpeed(speed) == nil { throw ValidationError("--speed takes max or a positive number, not '\(speed)'") }
+        if SimulationSpeed(speed) == nil {
+            throw ValidationError("--speed takes max, wall or a positive number, not '\(speed)'")
+        }
         if let duration, Duration(parsing: duration) == nil {
             throw ValidationError("--duration takes a duration such as 90s, 10m or 24h, not '\(duration)'")
         }
@@ -75,11 +94,17 @@ struct SimulateCommand: AsyncParsableCommand {
     func run() async throws {
         var scenario = try loadScenario()
         if let duration, let value = Duration(parsing: duration) { scenario.duration = value }
+        if scenario.isSite, gateway == nil { return try runSite(scenario) }
+        if presence != nil {
+            printError("error: --presence needs a site: a scenario with rooms:, all of whose gateways are simulated")
+            throw ExitCode(2)
+        }
         let gatewayIndex = try resolveGateway(in: scenario)
         let pipeline = try makePipeline()
         let simulation = Simulation(
             scenario: scenario, seed: seed, gatewayIndex: gatewayIndex,
             speed: SimulationSpeed(speed) ?? .max)
+        scenario = simulation.scenario
         if let truth {
             try GroundTruth(scenario: scenario).write(toFile: truth, includeDistances: scenario.beacons.count <= 1000)
         }
@@ -107,7 +132,49 @@ struct SimulateCommand: AsyncParsableCommand {
         }
     }
 
+    /// A site: every gateway and the hub, in this process, as fast as the CPU allows.
+    private func runSite(_ scenario: Scenario) throws {
+        guard SimulationSpeed(speed) == .max else {
+            printError("error: a site simulation runs as fast as it can; drop --speed (or simulate one gateway with --gateway)")
+            throw ExitCode(2)
+        }
+        if record != nil {
+            printError("error: --record takes one gateway's packets: add --gateway NAME")
+            throw ExitCode(2)
+        }
+        var registry = StrategyRegistry.builtIn()
+        for path in plugins { try StrategyPluginLoader.load(path: path, into: &registry) }
+        let presenceFile: PresenceFile?
+        let site: SiteSimulation
+        do {
+            let configuration = try configPath.map { try GatewayConfiguration.load(path: $0) } ?? GatewayConfiguration()
+            presenceFile = try presence.map { try PresenceFile(path: $0) }
+            site = try SiteSimulation(
+                scenario: scenario, seed: seed, ranging: configuration.ranging,
+                fusion: configuration.siteFusion ?? SiteFusionConfiguration(), alerts: try configuration.pipelineAlerts(),
+                registry: registry, presence: presenceFile.map { file in { file.write($0) } })
+        } catch {
+            printError("error: \(error)")
+            throw ExitCode(2)
+        }
+        if let truth {
+            try GroundTruth(scenario: scenario).write(toFile: truth, includeDistances: scenario.beacons.count <= 1000)
+        }
+        let showProgress = !quiet && isatty(STDERR_FILENO) == 1
+        var progress = ProgressBar(total: scenario.duration, enabled: showProgress)
+        var output = StandardOutput()
+        let started = ContinuousClock.now
+        let summary = try site.run(
+            progress: { time, stats in progress.update(virtual: time - scenario.start, reports: stats.reports) },
+            emit: { output.write($0.event.jsonLine) })
+        output.flush()
+        try presenceFile?.close()
+        progress.finish()
+        printError(Self.siteTable(summary, scenario: scenario, wall: ContinuousClock.now - started))
+    }
+
     private func resolveGateway(in scenario: Scenario) throws -> Int {
+        guard let gateway else { return 0 }
         if let index = Int(gateway), scenario.gateways.indices.contains(index) { return index }
         if let index = scenario.gateways.firstIndex(where: { $0.name == gateway }) { return index }
         printError(
@@ -135,6 +202,34 @@ struct SimulateCommand: AsyncParsableCommand {
         }
     }
 
+    static func siteTable(_ summary: SiteSimulation.Summary, scenario: Scenario, wall: Duration) -> String {
+        let fusion = summary.hub.site ?? SiteFusionStatistics()
+        var rows: [(String, String)] = [
+            ("scenario", "\(scenario.name) (a site: \(scenario.gateways.count) gateways, \(scenario.rooms.count) rooms)"),
+            ("virtual time", summary.virtualDuration.humanReadable),
+            ("advertisements sent", "\(summary.simulation.advertisements)"),
+            ("reports received", "\(summary.simulation.reports) (all gateways)"),
+            ("gateway records fused", "\(fusion.records)"),
+            ("hub cycles", "\(fusion.cycles)"),
+            ("room changes", "\(fusion.roomChanges)"),
+            ("positions", "\(fusion.multilaterations) multilaterated, \(fusion.centroids) centroids"),
+        ]
+        let events = summary.hub.eventsByAlert.sorted { $0.key < $1.key }
+        rows += events.isEmpty ? [("alert events", "none")] : events.map { ("alerts \($0.key)", "\($0.value)") }
+        let seconds = max(wall.secondsValue, 1e-6)
+        rows += [
+            ("wall time", "\(Double(Int(seconds * 1000)) / 1000) s"),
+            ("speed-up over real time", "\(Int(summary.virtualDuration.secondsValue / seconds))×"),
+        ]
+        return aligned(rows)
+    }
+
+    private static func aligned(_ rows: [(String, String)]) -> String {
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
+            .joined(separator: "\n")
+    }
+
     static func table(_ summary: SimulationRun.Summary, scenario: Scenario, wall: Duration) -> String {
         let virtual = summary.virtualDuration.secondsValue
         let seconds = max(wall.secondsValue, 1e-6)
@@ -154,9 +249,7 @@ struct SimulateCommand: AsyncParsableCommand {
             ("reports/s (wall)", "\(Int(Double(summary.simulation.reports) / seconds))"),
             ("speed-up over real time", "\(Int(virtual / seconds))×"),
         ]
-        let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
-            .joined(separator: "\n")
+        return aligned(rows)
     }
 }
 

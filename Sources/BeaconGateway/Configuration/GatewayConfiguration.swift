@@ -34,6 +34,9 @@ public struct GatewayConfiguration: Sendable {
     public var site: SiteSettings?
     /// The hub's gateways and fusion (`gateways:` and `hub:`), with `source: hub`.
     public var hub: HubSettings?
+    /// The fusion's settings of `hub:` without `gateways:`: in the alerts file of a simulated
+    /// site (`beacond simulate`), whose gateways are the scenario's.
+    public var siteFusion: SiteFusionConfiguration?
 
     public init(
         alerts: [AlertDefinition] = [], maxPending: Int = AlertEngineConfiguration.defaultMaxPending,
@@ -114,7 +117,11 @@ public struct GatewayConfiguration: Sendable {
         if let gateways = node["gateways"] {
             hub = try HubSettings.read(gateways: gateways, hub: node["hub"])
         } else if let hubNode = node["hub"] {
-            throw hubNode.error("a hub needs its gateways: add gateways: [{id: …, room: …, position: [x, y, z]}, …]")
+            guard node["source"] == nil else {
+                throw hubNode.error("a hub needs its gateways: add gateways: [{id: …, room: …, position: [x, y, z]}, …]")
+            }
+            // An alerts file for a simulated site: the scenario has the gateways.
+            siteFusion = try HubSettings.readOptions(hubNode).0
         }
         if source == .hub {
             guard hub != nil else {

@@ -4,12 +4,20 @@ import BeaconConfiguration
 ///
 /// Written as `simulate:FILE`, `replay:FILE` or `hci:hci0` (`hci` alone: the first adapter), or
 /// as a mapping with one of those keys and an optional `speed` (`max` or a factor over real
-/// time) for simulation and replay: `{replay: lobby.btsnoop, speed: 10}`. A radio takes the
+/// time) for simulation and replay: `{replay: lobby.btsnoop, speed: 10}`. A simulation also takes
+/// the scenario's `gateway` to be (its name; the first by default) and `speed: wall`, which runs
+/// the scenario on the wall clock so that gateways in separate processes stay in step (see
+/// ``simulate(path:speed:gateway:onWallClock:)``). A radio takes the
 /// options of `beacond scan`: `{hci: hci0, active: true, interval: 100ms, window: 100ms,
 /// watchdog: 60s, record: /var/lib/beacond/air.btsnoop}` (see ``HCISourceSettings``).
 public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
-    /// A simulator scenario file.
-    case simulate(path: String, speed: Double?)
+    /// A simulator scenario file, as heard by one of its gateways (`nil`: the first).
+    ///
+    /// `onWallClock`: the scenario's time is the wall clock's. Each batch is delivered when the
+    /// wall clock reaches its time, so every process running the scenario hears the same thing at
+    /// the same moment (a site's gateways, each in its own process); a scenario whose `start:`
+    /// has passed is moved to start now.
+    case simulate(path: String, speed: Double?, gateway: String? = nil, onWallClock: Bool = false)
     /// A capture file (btsnoop, pcap, pcapng), replayed once.
     case replay(path: String, speed: Double?)
     /// A BlueZ HCI adapter and how to scan it.
@@ -26,7 +34,9 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         func pace(_ speed: Double?) -> String { speed.map { " at \($0)x" } ?? "" }
         switch self {
-        case .simulate(let path, let speed): return "simulate:\(path)" + pace(speed)
+        case .simulate(let path, let speed, let gateway, let onWallClock):
+            return "simulate:\(path)" + (gateway.map { " (gateway \($0))" } ?? "")
+                + (onWallClock ? " on the wall clock" : pace(speed))
         case .replay(let path, let speed): return "replay:\(path)" + pace(speed)
         case .hci(let radio): return "hci:" + (radio.adapter ?? "first adapter")
         case .hub: return "hub"
@@ -40,14 +50,17 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
             self = try Self.make(kind: kind, argument: argument, speed: nil, node: node)
             return
         }
-        try node.checkKeys(allowed: Self.kinds + ["speed"] + HCISourceSettings.keys)
+        try node.checkKeys(allowed: Self.kinds + ["speed", "gateway"] + HCISourceSettings.keys)
         let given = Self.kinds.filter { node[$0] != nil }
         guard given.count == 1, let kind = given.first else {
             throw node.error("give exactly one of \(Self.kinds.joined(separator: ", ")) (e.g. replay: capture.btsnoop)")
         }
         var speed: Double?
+        var onWallClock = false
         if let speedNode = node["speed"] {
-            if speedNode.scalarText?.lowercased() != "max" {
+            if kind == "simulate", speedNode.scalarText?.lowercased() == "wall" {
+                onWallClock = true
+            } else if speedNode.scalarText?.lowercased() != "max" {
                 let value = try speedNode.number()
                 guard value > 0 else { throw speedNode.error("speed must be max or a positive factor, not \(value)") }
                 speed = value
@@ -58,6 +71,12 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
         self = try Self.make(
             kind: kind, argument: kind == "hci" ? argument : try argumentNode.string(), speed: speed,
             node: argumentNode)
+        if case .simulate(let path, let speed, _, _) = self {
+            let gateway = try node["gateway"]?.string()
+            self = .simulate(path: path, speed: speed, gateway: gateway, onWallClock: onWallClock)
+        } else if let gatewayNode = node["gateway"] {
+            throw gatewayNode.error("gateway applies to simulate (which of the scenario's gateways to be), not to \(kind)")
+        }
         if case .hci = self {
             if speed != nil { throw node.error("speed applies to simulate and replay, not to a radio") }
             self = .hci(try HCISourceSettings(adapter: argument, node: node))

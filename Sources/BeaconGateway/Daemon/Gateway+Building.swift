@@ -37,7 +37,7 @@ public func buildGateway(
         return try buildGateway(
             configuration, feed: .site(subscription), registry: registry, clock: clock, metrics: metrics, logger: logger)
     }
-    let (source, isLive) = try makeSource(sourceDefinition, metrics: metrics, logger: logger)
+    let (source, isLive) = try makeSource(sourceDefinition, clock: clock, metrics: metrics, logger: logger)
     return try buildGateway(
         configuration, source: source, isLive: isLive, registry: registry, clock: clock,
         metrics: metrics, logger: logger)
@@ -115,6 +115,18 @@ func buildGateway(
                 "publishing each cycle to site '\(site.topics.site)' as gateway '\(site.gateway)' via \(site.host):\(site.port)")
         } catch {
             throw .source("site: \(error)")
+        }
+    } else if case .site = feed, let path = configuration.hub?.presencePath {
+        // A hub's presence lines: every fused beacon, every cycle, flushed with the cycle.
+        let file: PresenceFile
+        do {
+            file = try PresenceFile(path: path)
+        } catch {
+            throw .source("hub.presence: cannot create \(path) (\(error)); check the directory exists and is writable")
+        }
+        pipeline.cycleObserver = { [unowned pipeline] update in
+            PresenceLine.write(update, hub: pipeline, to: file.write)
+            file.flush()
         }
     }
 
@@ -195,17 +207,21 @@ func buildGateway(
 }
 
 private func makeSource(
-    _ definition: SourceDefinition, metrics: GatewayMetrics,
+    _ definition: SourceDefinition, clock: AnyTimestampClock, metrics: GatewayMetrics,
     logger: Logger
 ) throws(GatewayError) -> (any AdvertisementSource, Bool) {
     switch definition {
-    case .simulate(let path, let speed):
-        do {
-            let scenario = try Scenario.load(path: path)
-            return (Simulation(scenario: scenario, speed: speed.map(SimulationSpeed.factor) ?? .max), false)
-        } catch {
-            throw .source("\(error)")
+    case .simulate(let path, let speed, let gatewayName, let onWallClock):
+        let (scenario, gatewayIndex) = try loadSimulatedGateway(path: path, gateway: gatewayName)
+        let pace: SimulationSpeed = onWallClock ? .wallClock : speed.map(SimulationSpeed.factor) ?? .max
+        let simulation = Simulation(scenario: scenario, gatewayIndex: gatewayIndex, speed: pace, wallClock: clock)
+        if onWallClock {
+            let name = scenario.gateways[gatewayIndex].name
+            let (start, end) = (simulation.scenario.start.rfc3339String, simulation.scenario.end.rfc3339String)
+            logger.info("simulating gateway '\(name)' of \(path) on the wall clock, from \(start) to \(end)")
         }
+        // On the wall clock the simulation is live: cycles close on the clock while nothing is heard.
+        return (simulation, onWallClock)
     case .replay(let path, let speed):
         do {
             return (try CaptureReplaySource(path: path, speed: speed), false)
@@ -231,4 +247,21 @@ private func makeSource(
             throw .source("\(error)")
         }
     }
+}
+
+/// The scenario at `path` and the index of its gateway named `gateway` (`nil`: the first).
+/// - Throws: ``GatewayError/source(_:)`` for a scenario that cannot be read or has no such gateway.
+func loadSimulatedGateway(path: String, gateway: String?) throws(GatewayError) -> (Scenario, Int) {
+    let scenario: Scenario
+    do {
+        scenario = try Scenario.load(path: path)
+    } catch {
+        throw .source("\(error)")
+    }
+    guard let gateway else { return (scenario, 0) }
+    guard let index = scenario.gateways.firstIndex(where: { $0.name == gateway }) else {
+        throw .source(
+            "\(path) has no gateway '\(gateway)'; its gateways are " + scenario.gateways.map(\.name).joined(separator: ", "))
+    }
+    return (scenario, index)
 }

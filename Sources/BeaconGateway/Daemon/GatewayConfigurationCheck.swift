@@ -25,8 +25,8 @@ public func checkGatewayConfiguration(path: String, registry: StrategyRegistry =
             + "(for beacond replay/simulate --config; beacond run needs a source:)"
     }
     switch source {
-    case .simulate(let scenario, _):
-        do { _ = try Scenario.load(path: scenario) } catch { throw GatewayError.source("\(error)") }
+    case .simulate(let scenario, _, let gateway, _):
+        _ = try loadSimulatedGateway(path: scenario, gateway: gateway)
     case .replay(let capture, _):
         do { _ = try CaptureReplaySource(path: capture) } catch { throw GatewayError.source("\(capture): \(error)") }
     case .hci, .hub:

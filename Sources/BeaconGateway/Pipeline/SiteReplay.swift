@@ -3,16 +3,13 @@ import BeaconCore
 import BeaconPipeline
 import BeaconRanging
 import BeaconSimulator
-import BeaconSite
 import BeaconStrategyKit
 
 /// A whole site replayed in one process on capture time: one capture per gateway, each through
-/// its own ranging, the packets of all merged by timestamp; every gateway's per-cycle records
-/// go to a hub pipeline (fusion, strategies, engine), as `beacond hub` would receive them.
+/// its own ranging, the packets of all merged by timestamp, the gateways' records fused by a hub
+/// (see ``SiteReplayDocument``).
 ///
-/// Gateways close their cycles together, on the merged time — as live gateways do on their own
-/// clocks — so a gateway that hears nothing still reports the beacons within its grace. Each
-/// capture keeps its own clock; merging by timestamp assumes they agree (for captures from
+/// Each capture keeps its own clock; merging by timestamp assumes they agree (for captures from
 /// machines without synchronised clocks, shift them first).
 public final class SiteReplay {
     /// A packet of one gateway's capture.
@@ -24,10 +21,9 @@ public final class SiteReplay {
     }
 
     public let document: SiteReplayDocument
+    private let site: SiteRun
     /// The hub's pipeline (its statistics after the run).
-    public let hub: AlertPipeline
-    private var gateways: [AlertPipeline] = []
-    private var pending: [GatewayReportMessage] = []
+    public var hub: AlertPipeline { site.hub }
     /// Per capture: records read and unreadable.
     public private(set) var captureSummaries: [(path: String, records: Int, errors: [String: Int])] = []
 
@@ -43,24 +39,8 @@ public final class SiteReplay {
         presence: ((String) -> Void)? = nil
     ) throws {
         self.document = document
-        let fusion = try SiteFusion(layout: document.hub.layout, configuration: document.hub.fusion)
-        let hub = try AlertPipeline(alerts: alerts, registry: registry, site: fusion)
-        self.hub = hub
-        if let presence {
-            hub.cycleObserver = { [unowned hub] update in PresenceLine.write(update, hub: hub, to: presence) }
-        }
-        for gateway in document.hub.layout.gateways {
-            let pipeline = try AlertPipeline(alerts: [], ranging: document.ranging, registry: registry)
-            let id = gateway.id
-            pipeline.cycleObserver = { [unowned self] update in
-                guard !update.beacons.isEmpty else { return }
-                let header = GatewayReportHeader(
-                    gateway: id, time: update.time, cycleLength: update.time - update.cycleStart,
-                    recordCount: update.beacons.count)
-                pending.append(.decoded(header, update.beacons.map(GatewayRecord.init)))
-            }
-            gateways.append(pipeline)
-        }
+        site = try SiteRun(
+            settings: document.hub, ranging: document.ranging, alerts: alerts, registry: registry, presence: presence)
     }
 
     /// Runs every capture to its end; alert events go to `emit`, in order.
@@ -82,40 +62,13 @@ public final class SiteReplay {
         packets = packets.enumerated().sorted { a, b in
             a.element.timestamp != b.element.timestamp ? a.element.timestamp < b.element.timestamp : a.offset < b.offset
         }.map(\.element)
-        let cycle = document.ranging.cycleLength
-        var batch = PacketBatch(byteCapacity: 64, packetCapacity: 1)
-        var nextBoundary: Timestamp?
         for packet in packets {
-            // Every gateway closes the cycles that ended before this packet, heard or not.
-            if let boundary = nextBoundary, packet.timestamp >= boundary {
-                for gateway in gateways { try gateway.advance(to: packet.timestamp) { _ in } }
-                nextBoundary = Self.boundary(after: packet.timestamp, cycle: cycle)
-            } else if nextBoundary == nil {
-                nextBoundary = Self.boundary(after: packet.timestamp, cycle: cycle)
+            try packet.bytes.withUnsafeBytes { bytes in
+                try site.receive(bytes, linkType: packet.linkType, at: packet.timestamp, gateway: packet.gateway, emit: emit)
             }
-            batch.removeAll()
-            batch.append(packet.bytes, linkType: packet.linkType, timestamp: packet.timestamp)
-            try gateways[packet.gateway].ingest(batch) { _ in }
-            try forward(emit)
         }
         if let last = packets.last?.timestamp {
-            let end = last + cycle
-            for gateway in gateways { try gateway.advance(to: end) { _ in } }
-            try forward(emit)
-            try hub.advance(to: end + hub.siteLateness + cycle, emit: emit)
+            try site.finish(at: last + document.ranging.cycleLength, emit: emit)
         }
-    }
-
-    private func forward(_ emit: (RoutedEvent) throws -> Void) throws {
-        guard !pending.isEmpty else { return }
-        let reports = pending
-        pending.removeAll(keepingCapacity: true)
-        try hub.ingest(reports: reports, emit: emit)
-    }
-
-    private static func boundary(after time: Timestamp, cycle: Duration) -> Timestamp {
-        let length = cycle.nanoseconds
-        let t = time.nanosecondsSinceEpoch
-        return Timestamp(nanosecondsSinceEpoch: (t / length + 1) * length)
     }
 }

@@ -18,6 +18,7 @@ import BeaconSite
 ///   room: {margin: 4, minDwell: 2s}
 ///   position: {minGateways: 3, tagHeight: 1.2, pathLossExponent: 1.5, modelSigma: 6, offsetPrior: 10, tracking: 0.5}
 ///   partition: {index: 0, of: 2}     # this hub takes the buckets b with b mod 2 = 0
+///   presence: /var/lib/beacond/presence.jsonl   # every fused beacon, every cycle
 /// ```
 public struct HubSettings: Sendable {
     /// The gateways and rooms.
@@ -26,6 +27,8 @@ public struct HubSettings: Sendable {
     public var fusion: SiteFusionConfiguration
     /// This hub's share of the buckets: `index` of `of` hubs.
     public var partition: (index: Int, of: Int)
+    /// Where to write a presence line per fused beacon per cycle (``PresenceLine``), if anywhere.
+    public var presencePath: String?
 
     /// Creates settings.
     public init(
@@ -70,12 +73,24 @@ public struct HubSettings: Sendable {
         } catch {
             throw gatewaysNode.error(error.description)
         }
+        let (fusion, partition, presencePath) = try readOptions(hubNode)
+        var settings = HubSettings(layout: layout, fusion: fusion, partition: partition)
+        settings.presencePath = presencePath
+        return settings
+    }
+
+    /// Reads `hub:` alone: the fusion's settings, the partition and the presence file.
+    static func readOptions(
+        _ hub: ConfigNode?
+    ) throws(ConfigurationError) -> (SiteFusionConfiguration, partition: (index: Int, of: Int), presence: String?) {
         var fusion = SiteFusionConfiguration()
         var partition = (index: 0, of: 1)
-        if let hub = hubNode {
+        var presencePath: String?
+        if let hub {
             try hub.checkKeys(
                 allowed: [
                     "cycle", "lateness", "staleness", "retention", "room", "position", "proximity", "maxTracked", "partition",
+                    "presence",
                 ],
                 in: "hub")
             if let n = hub["cycle"] { fusion.cycleLength = try n.positiveDuration() }
@@ -120,12 +135,13 @@ public struct HubSettings: Sendable {
                 let index = try p.required("index").integer(in: 0...(of - 1))
                 partition = (index, of)
             }
+            if let n = hub["presence"] { presencePath = try n.string() }
             do {
                 try fusion.validate()
             } catch {
                 throw hub.error(error.description)
             }
         }
-        return HubSettings(layout: layout, fusion: fusion, partition: partition)
+        return (fusion, partition, presencePath)
     }
 }

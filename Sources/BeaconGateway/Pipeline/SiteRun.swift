@@ -1,0 +1,91 @@
+import BeaconAlertEngine
+import BeaconCore
+import BeaconPipeline
+import BeaconRanging
+import BeaconSite
+import BeaconStrategyKit
+
+/// A whole site in one process: a ranging pipeline per gateway and a hub pipeline (fusion,
+/// strategies, engine) fed with every gateway's per-cycle records, as `beacond hub` would receive
+/// them. ``SiteReplay`` and ``SiteSimulation`` drive it with packets in time order.
+///
+/// Gateways close their cycles together, on the packets' time — as live gateways do on their
+/// own clocks — so a gateway that hears nothing still reports the beacons within its grace.
+final class SiteRun {
+    /// The hub's pipeline.
+    let hub: AlertPipeline
+    private var gateways: [AlertPipeline] = []
+    private var pending: [GatewayReportMessage] = []
+    private let cycle: Duration
+    private var nextBoundary: Timestamp?
+    private var batch = PacketBatch(byteCapacity: 64, packetCapacity: 1)
+
+    /// Builds the gateways' pipelines (ranging only) and the hub's.
+    /// - Parameters:
+    ///   - settings: the gateways, in the order packets name them, and the fusion.
+    ///   - ranging: every gateway's ranging.
+    ///   - alerts: the hub's alerts, and `registry` where their strategies come from.
+    ///   - presence: when given, receives the presence lines of every fused cycle.
+    init(
+        settings: HubSettings, ranging: RangingConfiguration, alerts: [PipelineAlert], registry: StrategyRegistry,
+        presence: ((String) -> Void)?
+    ) throws {
+        let fusion = try SiteFusion(layout: settings.layout, configuration: settings.fusion)
+        let hub = try AlertPipeline(alerts: alerts, registry: registry, site: fusion)
+        self.hub = hub
+        cycle = ranging.cycleLength
+        if let presence {
+            hub.cycleObserver = { [unowned hub] update in PresenceLine.write(update, hub: hub, to: presence) }
+        }
+        for gateway in settings.layout.gateways {
+            let pipeline = try AlertPipeline(alerts: [], ranging: ranging, registry: registry)
+            let id = gateway.id
+            pipeline.cycleObserver = { [unowned self] update in
+                guard !update.beacons.isEmpty else { return }
+                let header = GatewayReportHeader(
+                    gateway: id, time: update.time, cycleLength: update.time - update.cycleStart,
+                    recordCount: update.beacons.count)
+                pending.append(.decoded(header, update.beacons.map(GatewayRecord.init)))
+            }
+            gateways.append(pipeline)
+        }
+    }
+
+    /// One packet heard by the gateway at index `gateway`; packets must come in time order.
+    func receive(
+        _ packet: UnsafeRawBufferPointer, linkType: LinkType, at timestamp: Timestamp, gateway: Int,
+        emit: (RoutedEvent) throws -> Void
+    ) throws {
+        // Every gateway closes the cycles that ended before this packet, heard or not.
+        if let boundary = nextBoundary, timestamp >= boundary {
+            for pipeline in gateways { try pipeline.advance(to: timestamp) { _ in } }
+            nextBoundary = Self.boundary(after: timestamp, cycle: cycle)
+        } else if nextBoundary == nil {
+            nextBoundary = Self.boundary(after: timestamp, cycle: cycle)
+        }
+        batch.removeAll()
+        batch.append(packet, linkType: linkType, timestamp: timestamp)
+        try gateways[gateway].ingest(batch) { _ in }
+        try forward(emit)
+    }
+
+    /// Closes every gateway's cycles up to `end`, and the hub's once their records are in.
+    func finish(at end: Timestamp, emit: (RoutedEvent) throws -> Void) throws {
+        for pipeline in gateways { try pipeline.advance(to: end) { _ in } }
+        try forward(emit)
+        try hub.advance(to: end + hub.siteLateness + cycle, emit: emit)
+    }
+
+    private func forward(_ emit: (RoutedEvent) throws -> Void) throws {
+        guard !pending.isEmpty else { return }
+        let reports = pending
+        pending.removeAll(keepingCapacity: true)
+        try hub.ingest(reports: reports, emit: emit)
+    }
+
+    private static func boundary(after time: Timestamp, cycle: Duration) -> Timestamp {
+        let length = cycle.nanoseconds
+        let t = time.nanosecondsSinceEpoch
+        return Timestamp(nanosecondsSinceEpoch: (t / length + 1) * length)
+    }
+}

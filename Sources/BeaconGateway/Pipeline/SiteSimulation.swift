@@ -1,0 +1,100 @@
+import BeaconAlertEngine
+import BeaconCore
+import BeaconPipeline
+import BeaconRanging
+import BeaconSimulator
+import BeaconSite
+import BeaconStrategyKit
+
+/// A whole simulated site in one process on virtual time: every gateway of a scenario with
+/// rooms hears it through its own simulated radio and ranging, and a hub fuses their records
+/// (rooms, positions) for the strategies and the engine — `beacond simulate` of a site.
+///
+/// The hub's gateways are the scenario's: its id is the gateway's name, with its room and
+/// position. Deterministic: one scenario and seed give the same events.
+public final class SiteSimulation {
+    /// What a finished run did.
+    public struct Summary: Sendable {
+        /// The simulators' counters, summed over the gateways.
+        public var simulation: SimulationStatistics
+        /// The hub pipeline's counters (its `site` holds the fusion's).
+        public var hub: PipelineStatistics
+        /// Virtual time covered.
+        public var virtualDuration: Duration
+    }
+
+    /// The scenario.
+    public let scenario: Scenario
+    /// The seed of this run (the scenario's own unless overridden).
+    public let seed: UInt64
+    private let site: SiteRun
+    /// The hub's pipeline.
+    public var hub: AlertPipeline { site.hub }
+
+    /// Builds the gateways' pipelines and the hub's.
+    /// - Parameters:
+    ///   - scenario: a scenario with rooms (``Scenario/isSite``).
+    ///   - seed: overrides the scenario's seed.
+    ///   - ranging: every gateway's ranging.
+    ///   - fusion: the hub's settings.
+    ///   - alerts: the hub's alerts, and `registry` where their strategies come from.
+    ///   - presence: when given, receives the presence lines of every fused cycle.
+    /// - Throws: `SiteConfigurationError` for gateways that cannot make a site (a name that
+    ///   cannot be an id), or what building the pipelines throws.
+    public init(
+        scenario: Scenario, seed: UInt64? = nil, ranging: RangingConfiguration = RangingConfiguration(),
+        fusion: SiteFusionConfiguration = SiteFusionConfiguration(), alerts: [PipelineAlert],
+        registry: StrategyRegistry, presence: ((String) -> Void)? = nil
+    ) throws {
+        self.scenario = scenario
+        self.seed = seed ?? scenario.seed
+        let layout = try SiteLayout(
+            gateways: scenario.gateways.map { gateway in
+                SiteGateway(
+                    id: gateway.name, room: gateway.room,
+                    position: SitePoint(x: gateway.position.x, y: gateway.position.y, z: gateway.position.z))
+            })
+        site = try SiteRun(
+            settings: HubSettings(layout: layout, fusion: fusion), ranging: ranging, alerts: alerts, registry: registry,
+            presence: presence)
+    }
+
+    /// Runs the scenario to its end, as fast as the CPU allows; alert events go to `emit`, in order.
+    /// - Parameter progress: called every 100 ms of virtual time with the time reached and the
+    ///   simulators' counters so far.
+    public func run(
+        progress: (Timestamp, SimulationStatistics) -> Void = { _, _ in }, emit: (RoutedEvent) throws -> Void
+    ) throws -> Summary {
+        var engines = scenario.gateways.indices.map {
+            SimulationEngine(scenario: scenario, gatewayIndex: $0, seed: seed)
+        }
+        var batches = engines.map { _ in PacketBatch(byteCapacity: 1 << 14, packetCapacity: 256) }
+        // The packets of one slice of virtual time, from every gateway, put in time order.
+        var order: [(timestamp: Timestamp, gateway: Int, index: Int)] = []
+        var horizon = scenario.start
+        var statistics = SimulationStatistics()
+        while horizon < scenario.end {
+            horizon = min(horizon + .milliseconds(100), scenario.end)
+            order.removeAll(keepingCapacity: true)
+            for g in engines.indices {
+                batches[g].removeAll()
+                engines[g].fill(&batches[g], until: horizon)
+                for (index, record) in batches[g].records.enumerated() { order.append((record.timestamp, g, index)) }
+            }
+            order.sort { $0.timestamp != $1.timestamp ? $0.timestamp < $1.timestamp : $0.gateway < $1.gateway }
+            for packet in order {
+                let record = batches[packet.gateway].records[packet.index]
+                let start = Int(record.offset)
+                try batches[packet.gateway].bytes.withUnsafeBytes { all in
+                    try site.receive(
+                        UnsafeRawBufferPointer(rebasing: all[start..<(start + Int(record.length))]),
+                        linkType: record.linkType, at: record.timestamp, gateway: packet.gateway, emit: emit)
+                }
+            }
+            statistics = engines.reduce(into: SimulationStatistics()) { total, engine in total.add(engine.statistics) }
+            progress(horizon, statistics)
+        }
+        try site.finish(at: scenario.end, emit: emit)
+        return Summary(simulation: statistics, hub: hub.statistics, virtualDuration: scenario.duration)
+    }
+}

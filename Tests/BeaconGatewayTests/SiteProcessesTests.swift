@@ -1,0 +1,160 @@
+import BeaconCore
+import BeaconSimulator
+import BeaconTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A site as it runs for real: a mosquitto broker, three gateways and a hub, each a `beacond`
+/// process of its own. The gateways simulate one scenario on the wall clock (each hears it from
+/// its own position) and publish what they range; the hub fuses their reports into rooms and
+/// positions and alerts once, for the site, on a dwell in a room. Checked against the truth the
+/// scenario gives.
+@Suite("A site of separate processes over mosquitto", .serialized)
+struct SiteProcessesTests {
+    /// The walker (minor 1) dwells 15 s at (4, 5) in the hall, walks 11 m to (15, 5) in the shop
+    /// (crossing into it 6 s later, at 21 s) and dwells there 15 s; the tag on the hall's desk
+    /// (minor 2) does not move. Three gateways: two in the hall, one in the shop.
+    static func scenario(start: Timestamp) -> String {
+        """
+        name: e2e-site
+        start: \(start.rfc3339String)
+        duration: 40s
+        seed: 5
+        radio: {path_loss_exponent: 2.0, shadowing_sigma: 2.0, fading: none, packet_loss: 0.02}
+        rooms:
+          - {name: hall, area: {min: [0, 0], max: [10, 10]}}
+          - {name: shop, area: {min: [10, 0], max: [20, 10]}}
+        gateways:
+          - {name: hall-a, position: [1, 1, 2.5]}
+          - {name: hall-b, position: [5, 9, 2.5]}
+          - {name: shop, position: [14, 5, 2.5]}
+        walkers:
+          - {name: visitor, speed: 1.0, dwell: 15s, waypoints: [[4, 5, 1.2], [15, 5, 1.2]]}
+        beacons:
+          - {name: visitor-tag, ibeacon: {uuid: 0C9B3F4E-6A5D-4E2B-8C1A-5F6E7D8C9B0A, major: 1, minor: 1}, interval: 200ms, carried_by: visitor}
+          - {name: desk-tag, ibeacon: {uuid: 0C9B3F4E-6A5D-4E2B-8C1A-5F6E7D8C9B0A, major: 1, minor: 2}, interval: 200ms, position: [3, 8, 1.2]}
+
+        """
+    }
+
+    static let gateways = [
+        ("hall-a", "hall", "[1, 1, 2.5]"), ("hall-b", "hall", "[5, 9, 2.5]"), ("shop", "shop", "[14, 5, 2.5]"),
+    ]
+
+    /// Starts `beacond` with `arguments`, its standard error in `log` (read when a check fails).
+    static func start(_ arguments: [String], log: URL) throws -> Process {
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestPaths.beacond)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+        return process
+    }
+
+    static func lines(_ url: URL) -> [String] {
+        ((try? String(contentsOf: url, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    @Test(
+        "three gateway processes and a hub: rooms and positions match the truth, and the shop dwell alerts once, for the site"
+    )
+    func gatewaysAndHub() async throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let directory = broker.directory
+        // Far enough ahead for every process to start and connect before the scenario does.
+        let now = Timestamp(nanosecondsSinceEpoch: Int64(Date().timeIntervalSince1970 * 1e9))
+        let start = Timestamp(nanosecondsSinceEpoch: (now.nanosecondsSinceEpoch / 1_000_000_000 + 8) * 1_000_000_000)
+        let scenarioFile = directory.appendingPathComponent("site.yaml")
+        try Self.scenario(start: start).write(to: scenarioFile, atomically: true, encoding: .utf8)
+        let scenario = try Scenario.load(path: scenarioFile.path)
+
+        let site = "site: {name: e2e, broker: {host: 127.0.0.1, port: \(broker.port)}"
+        let hubConfiguration = directory.appendingPathComponent("hub.yaml")
+        let events = directory.appendingPathComponent("hub-events.jsonl")
+        let presence = directory.appendingPathComponent("presence.jsonl")
+        try """
+        \(site)}
+        gateways:
+        \(Self.gateways.map { "  - {id: \($0.0), room: \($0.1), position: \($0.2)}" }.joined(separator: "\n"))
+        hub:
+          position: {tagHeight: 1.2, pathLossExponent: 2.0}
+          presence: \(presence.path)
+        sinks:
+          - {type: jsonl, path: \(events.path)}
+        alerts:
+          - {id: shop-dwell, match: {uuid: 0C9B3F4E-6A5D-4E2B-8C1A-5F6E7D8C9B0A}, strategy: time, parameters: {dwell: 8s, room: shop}}
+
+        """.write(to: hubConfiguration, atomically: true, encoding: .utf8)
+        let hub = try Self.start(["hub", "--config", hubConfiguration.path], log: directory.appendingPathComponent("hub.log"))
+        defer { if hub.isRunning { kill(hub.processIdentifier, SIGKILL) } }
+
+        var gatewayProcesses: [Process] = []
+        defer { for process in gatewayProcesses where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        for (name, _, _) in Self.gateways {
+            let configuration = directory.appendingPathComponent("\(name).yaml")
+            try """
+            source: {simulate: \(scenarioFile.path), gateway: \(name), speed: wall}
+            \(site), gateway: \(name)}
+            alerts: []
+
+            """.write(to: configuration, atomically: true, encoding: .utf8)
+            gatewayProcesses.append(
+                try Self.start(["run", "--config", configuration.path], log: directory.appendingPathComponent("\(name).log")))
+        }
+        // The gateways end with the scenario.
+        for (process, gateway) in zip(gatewayProcesses, Self.gateways) {
+            await waitForExit(process)
+            #expect(
+                process.terminationStatus == 0,
+                "\(gateway.0): \(Self.lines(directory.appendingPathComponent("\(gateway.0).log")))")
+        }
+        // The hub's last cycles: the desk tag stays fused until its records go stale.
+        let end = scenario.end.rfc3339String
+        let caughtUp = await realWorkFinishes(within: .seconds(20)) {
+            Self.lines(presence).last.map { $0 >= #"{"time":""# + end } ?? false
+        }
+        kill(hub.processIdentifier, SIGTERM)
+        await waitForExit(hub)
+        let hubLog = Self.lines(directory.appendingPathComponent("hub.log"))
+        #expect(caughtUp, "the hub's presence never reached the scenario's end: \(hubLog.suffix(20))")
+        #expect(hub.terminationStatus == 0, "\(hubLog.suffix(20))")
+
+        // One dwell alert, for the walker, 8 s after the hub has it in the shop; the shop entry
+        // is the truth's, and the hub needs its room hysteresis (2 s) and a cycle or two more.
+        let truth = SiteTruth(scenario: scenario)
+        let shopStay = try #require(truth.stays().first { $0.beaconIndex == 0 && $0.room == "shop" })
+        let created = Self.lines(events).filter { $0.contains(#""event":"created""#) }
+        #expect(created.count == 1, "\(created)")
+        let alert = try #require(created.first)
+        #expect(alert.contains(#""alert":"shop-dwell""#) && alert.contains(#""minor":1}"#), "\(alert)")
+        let earliest = shopStay.from + .seconds(8)
+        let latest = earliest + .seconds(6)
+        let fired = try #require(Self.time(of: alert))
+        #expect(
+            fired >= earliest && fired <= latest,
+            "fired at \(fired.rfc3339String), truth allows \(earliest.rfc3339String)–\(latest.rfc3339String)")
+
+        // Rooms and positions, scored against the truth.
+        let truthFile = directory.appendingPathComponent("truth.jsonl")
+        try GroundTruth(scenario: scenario).write(toFile: truthFile.path)
+        let report = try SiteScoring.score(presence: presence.path, truth: truthFile.path)
+        let accuracy = try #require(report.roomAccuracy)
+        #expect(accuracy >= 0.85, "\(report.text)")
+        #expect(report.flaps == 0, "\(report.text)")
+        let median = try #require(report.medianPositionError)
+        #expect(median <= 2.0, "\(report.text)")
+        #expect(report.positionErrors.count >= 60, "\(report.text)")
+    }
+
+    static func time(of line: String) -> Timestamp? {
+        guard let range = line.range(of: #""time":""#) else { return nil }
+        return Timestamp(rfc3339: String(line[range.upperBound...].prefix(24)))
+    }
+}
