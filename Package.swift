@@ -219,8 +219,8 @@ let package = Package(
         .testTarget(
             name: "BeaconGatewayTests",
             dependencies: [
-                "BeaconGateway", "BeaconConfiguration", "BeaconStrategyKit", "BeaconAlertEngine", "BeaconPipeline", "BeaconSite",
-                "BeaconStore",
+                "BeaconGateway", "BeaconConfiguration", "BeaconStrategyKit", "BeaconStrategies", "BeaconAlertEngine",
+                "BeaconPipeline", "BeaconSite", "BeaconStore",
                 "BeaconTestSupport", "BeaconSimulator", "BeaconHTTP",
             ],
             swiftSettings: swiftSettings),

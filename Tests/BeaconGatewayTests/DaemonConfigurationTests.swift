@@ -51,6 +51,10 @@ struct DaemonConfigurationTests {
             ("source: {replay: cap.pcap, speed: 10}", .replay(path: "cap.pcap", speed: 10)),
             ("source: {simulate: site.yaml, speed: max}", .simulate(path: "site.yaml", speed: nil)),
             (
+                "source: {simulate: site.yaml, gateway: hall-a, speed: wall}",
+                .simulate(path: "site.yaml", speed: nil, gateway: "hall-a", onWallClock: true)
+            ),
+            (
                 "source: {hci: hci1, active: true, interval: 200ms, window: 50ms, watchdog: 0s, record: air.btsnoop}",
                 .hci(
                     HCISourceSettings(
@@ -77,6 +81,9 @@ struct DaemonConfigurationTests {
             ("source:\n  hci: hci0\n  interval: 1ms\n", "gw.yaml:3", "outside 2.5 ms"),
             ("source:\n  replay: a.pcap\n  record: b.btsnoop\n", "gw.yaml:3", "record applies to a radio"),
             ("source: {hci: hci0, actve: true}\n", "gw.yaml:1", "unknown key 'actve'"),
+            ("source: {replay: a.pcap, gateway: hall}\n", "gw.yaml:1", "gateway applies to simulate"),
+            ("source: {replay: a.pcap, speed: wall}\n", "gw.yaml:1", "speed"),
+            ("source: simulate:s.yaml\nhub: {room: {margin: 3}}\n", "gw.yaml:2", "a hub needs its gateways"),
             (
                 "alerts:\n  - id: a\n    strategy: enter\n    callback: not a url at all\n", "gw.yaml:4",
                 "callback 'not a url at all' is not an http:// or https:// URL"

@@ -45,22 +45,6 @@ struct SiteProcessesTests {
         ("hall-a", "hall", "[1, 1, 2.5]"), ("hall-b", "hall", "[5, 9, 2.5]"), ("shop", "shop", "[14, 5, 2.5]"),
     ]
 
-    /// Starts `beacond` with `arguments`, its standard error in `log` (read when a check fails).
-    static func start(_ arguments: [String], log: URL) throws -> Process {
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: TestPaths.beacond)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: log)
-        try process.run()
-        return process
-    }
-
-    static func lines(_ url: URL) -> [String] {
-        ((try? String(contentsOf: url, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-    }
-
     @Test(
         "three gateway processes and a hub: rooms and positions match the truth, and the shop dwell alerts once, for the site"
     )
@@ -68,9 +52,7 @@ struct SiteProcessesTests {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
         let directory = broker.directory
-        // Far enough ahead for every process to start and connect before the scenario does.
-        let now = Timestamp(nanosecondsSinceEpoch: Int64(Date().timeIntervalSince1970 * 1e9))
-        let start = Timestamp(nanosecondsSinceEpoch: (now.nanosecondsSinceEpoch / 1_000_000_000 + 8) * 1_000_000_000)
+        let start = SiteProcesses.start(in: 8)
         let scenarioFile = directory.appendingPathComponent("site.yaml")
         try Self.scenario(start: start).write(to: scenarioFile, atomically: true, encoding: .utf8)
         let scenario = try Scenario.load(path: scenarioFile.path)
@@ -92,7 +74,8 @@ struct SiteProcessesTests {
           - {id: shop-dwell, match: {uuid: 0C9B3F4E-6A5D-4E2B-8C1A-5F6E7D8C9B0A}, strategy: time, parameters: {dwell: 8s, room: shop}}
 
         """.write(to: hubConfiguration, atomically: true, encoding: .utf8)
-        let hub = try Self.start(["hub", "--config", hubConfiguration.path], log: directory.appendingPathComponent("hub.log"))
+        let hub = try SiteProcesses.start(
+            ["hub", "--config", hubConfiguration.path], log: directory.appendingPathComponent("hub.log"))
         defer { if hub.isRunning { kill(hub.processIdentifier, SIGKILL) } }
 
         var gatewayProcesses: [Process] = []
@@ -106,23 +89,24 @@ struct SiteProcessesTests {
 
             """.write(to: configuration, atomically: true, encoding: .utf8)
             gatewayProcesses.append(
-                try Self.start(["run", "--config", configuration.path], log: directory.appendingPathComponent("\(name).log")))
+                try SiteProcesses.start(
+                    ["run", "--config", configuration.path], log: directory.appendingPathComponent("\(name).log")))
         }
         // The gateways end with the scenario.
         for (process, gateway) in zip(gatewayProcesses, Self.gateways) {
             await waitForExit(process)
             #expect(
                 process.terminationStatus == 0,
-                "\(gateway.0): \(Self.lines(directory.appendingPathComponent("\(gateway.0).log")))")
+                "\(gateway.0): \(SiteProcesses.lines(directory.appendingPathComponent("\(gateway.0).log")))")
         }
         // The hub's last cycles: the desk tag stays fused until its records go stale.
         let end = scenario.end.rfc3339String
         let caughtUp = await realWorkFinishes(within: .seconds(20)) {
-            Self.lines(presence).last.map { $0 >= #"{"time":""# + end } ?? false
+            SiteProcesses.lines(presence).last.map { $0 >= #"{"time":""# + end } ?? false
         }
         kill(hub.processIdentifier, SIGTERM)
         await waitForExit(hub)
-        let hubLog = Self.lines(directory.appendingPathComponent("hub.log"))
+        let hubLog = SiteProcesses.lines(directory.appendingPathComponent("hub.log"))
         #expect(caughtUp, "the hub's presence never reached the scenario's end: \(hubLog.suffix(20))")
         #expect(hub.terminationStatus == 0, "\(hubLog.suffix(20))")
 
@@ -130,13 +114,13 @@ struct SiteProcessesTests {
         // is the truth's, and the hub needs its room hysteresis (2 s) and a cycle or two more.
         let truth = SiteTruth(scenario: scenario)
         let shopStay = try #require(truth.stays().first { $0.beaconIndex == 0 && $0.room == "shop" })
-        let created = Self.lines(events).filter { $0.contains(#""event":"created""#) }
+        let created = SiteProcesses.lines(events).filter { $0.contains(#""event":"created""#) }
         #expect(created.count == 1, "\(created)")
         let alert = try #require(created.first)
         #expect(alert.contains(#""alert":"shop-dwell""#) && alert.contains(#""minor":1}"#), "\(alert)")
         let earliest = shopStay.from + .seconds(8)
         let latest = earliest + .seconds(6)
-        let fired = try #require(Self.time(of: alert))
+        let fired = try #require(SiteProcesses.time(of: alert))
         #expect(
             fired >= earliest && fired <= latest,
             "fired at \(fired.rfc3339String), truth allows \(earliest.rfc3339String)–\(latest.rfc3339String)")
@@ -151,10 +135,5 @@ struct SiteProcessesTests {
         let median = try #require(report.medianPositionError)
         #expect(median <= 2.0, "\(report.text)")
         #expect(report.positionErrors.count >= 60, "\(report.text)")
-    }
-
-    static func time(of line: String) -> Timestamp? {
-        guard let range = line.range(of: #""time":""#) else { return nil }
-        return Timestamp(rfc3339: String(line[range.upperBound...].prefix(24)))
     }
 }

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconSimulator
+import Synchronization
 import Testing
 
 @Suite("Simulation source")
@@ -44,8 +45,46 @@ struct SimulationTests {
         _ = await task.result
     }
 
-    @Test("speed parses max and factors")
+    @Test("on the wall clock a future scenario waits for its start, then each batch is delivered once the clock reaches it")
+    func wallClock() async throws {
+        let scenario = try Scenario.load(path: TestSupport.scenarioPath("lobby.yaml"))
+        let clock = ManualClock(start: scenario.start - .seconds(30))
+        let simulation = Simulation(scenario: scenario, speed: .wallClock, wallClock: AnyTimestampClock(clock))
+        #expect(simulation.scenario.start == scenario.start) // in the future: kept
+        let delivered = Mutex<[Timestamp]>([])
+        let task = Task {
+            try await simulation.run { batch in
+                let last = batch.records.last!.timestamp
+                delivered.withLock { $0.append(last) }
+            }
+        }
+        while clock.sleeperCount == 0 { await Task.yield() }
+        // 29 s later the scenario has still not started: nothing is delivered.
+        clock.advance(by: .seconds(29))
+        for _ in 0..<1000 { await Task.yield() }
+        #expect(delivered.withLock { $0.isEmpty })
+        // 1 s past the start: the first second's batches come, none from later.
+        clock.advance(by: .seconds(2))
+        while delivered.withLock({ $0.isEmpty }) || clock.sleeperCount == 0 { await Task.yield() }
+        let times = delivered.withLock { $0 }
+        #expect(times.allSatisfy { $0 >= scenario.start && $0 <= clock.now })
+        task.cancel()
+        _ = await task.result
+    }
+
+    @Test("on the wall clock a scenario whose start has passed starts at the next whole second")
+    func wallClockLateStart() throws {
+        let scenario = try Scenario.load(path: TestSupport.scenarioPath("lobby.yaml"))
+        let now = scenario.start + .seconds(3600) + .milliseconds(250)
+        let simulation = Simulation(
+            scenario: scenario, speed: .wallClock, wallClock: AnyTimestampClock(ManualClock(start: now)))
+        #expect(simulation.scenario.start == scenario.start + .seconds(3601))
+        #expect(simulation.scenario.duration == scenario.duration)
+    }
+
+    @Test("speed parses max, wall and factors")
     func speedParsing() {
+        #expect(SimulationSpeed("wall") == .wallClock)
         #expect(SimulationSpeed("max") == .max)
         #expect(SimulationSpeed("2.5") == .factor(2.5))
         #expect(SimulationSpeed("0") == nil)

@@ -1,0 +1,36 @@
+import BeaconCore
+import BeaconTestSupport
+import Foundation
+
+/// Helpers of the tests that run a site as separate `beacond` processes.
+enum SiteProcesses {
+    /// Starts `beacond` with `arguments`, its standard error in `log` (read when a check fails).
+    static func start(_ arguments: [String], log: URL) throws -> Process {
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: TestPaths.beacond)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: log)
+        try process.run()
+        return process
+    }
+
+    /// The lines of a file (none when it does not exist yet).
+    static func lines(_ url: URL) -> [String] {
+        ((try? String(contentsOf: url, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// A scenario start far enough ahead for every process to start and connect first: `lead`
+    /// whole seconds from now.
+    static func start(in lead: Int) -> Timestamp {
+        let now = Int64(Date().timeIntervalSince1970)
+        return Timestamp(nanosecondsSinceEpoch: (now + Int64(lead)) * 1_000_000_000)
+    }
+
+    /// The `"time"` of an event or presence line.
+    static func time(of line: String) -> Timestamp? {
+        guard let range = line.range(of: #""time":""#) else { return nil }
+        return Timestamp(rfc3339: String(line[range.upperBound...].prefix(24)))
+    }
+}
