@@ -12,7 +12,7 @@ func logarithm10(_ value: Double) -> Double { log10(value) }
 
 /// 10 raised to `value`.
 @inline(__always)
-func exponent10(_ value: Double) -> Double { pow(10, value) }
+func exponent10(_ value: Double) -> Double { exp(value * naturalLogarithmOf10) }
 
 /// ln 10.
 let naturalLogarithmOf10 = 2.302_585_092_994_046

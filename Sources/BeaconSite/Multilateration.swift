@@ -13,16 +13,23 @@ import BeaconCore
 enum Multilateration {
     /// The weighted least-squares position, or `nil` when the fit is singular, does not converge
     /// in 50 iterations or lands outside `bounds` (the caller then falls back to the centroid).
+    /// - Parameter start: where to start the fit (the track's prediction); `nil`: the centroid.
     static func solve(
         _ evidence: UnsafeBufferPointer<PositionEvidence>, height: Double, exponent: Double, offsetPrior: Double,
-        bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+        bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), start: (x: Double, y: Double)? = nil
     ) -> BeaconPosition? {
         let model = Model(height: height, exponent: exponent, priorWeight: 1 / (offsetPrior * offsetPrior))
-        let start = centroid(evidence, height: height, strongest: 4)
-        var x = start.x
-        var y = start.y
+        // Start from the track's prediction when the model fits there at least as well as at the
+        // centroid: a few steps then suffice; otherwise from the centroid.
+        let centre = centroid(evidence, height: height, strongest: 4)
+        var x = centre.x
+        var y = centre.y
         var b = 0.0
         var current = model.cost(evidence, x, y, b)
+        if let start {
+            let there = model.cost(evidence, start.x, start.y, b)
+            if there <= current { (x, y, current) = (start.x, start.y, there) }
+        }
         var converged = false
         for _ in 0..<50 {
             // Normal equations (JᵀWJ + prior) δ = −(JᵀW r + prior·b).
@@ -74,9 +81,9 @@ enum Multilateration {
             let dy = y - e.y
             let dz = height - e.z
             let squared = dx * dx + dy * dy + dz * dz
-            let rho = max(0.5, squared.squareRoot())
-            let r = 10 * exponent * logarithm10(rho) - e.loss - b
-            guard rho > 0.5 else { return (r, 0, 0) }
+            // ρ is at least 0.5 m; 10·n·log10(ρ) = 5·n·log10(ρ²), without the square root.
+            guard squared > 0.25 else { return (10 * exponent * logarithm10(0.5) - e.loss - b, 0, 0) }
+            let r = 5 * exponent * logarithm10(squared) - e.loss - b
             let k = 10 * exponent / naturalLogarithmOf10
             return (r, k * dx / squared, k * dy / squared)
         }

@@ -43,6 +43,12 @@ struct PositionTracker {
     /// Forgets the track (the beacon left).
     mutating func reset() { isTracking = false }
 
+    /// Where the track expects the beacon one cycle of `dt` on (`nil` before the first fix): the
+    /// start of the next fit, a few centimetres from its answer while the beacon moves smoothly.
+    func predicted(dt: Double) -> (x: Double, y: Double)? {
+        isTracking ? (x.p + x.v * dt, y.p + y.v * dt) : nil
+    }
+
     /// Advances one cycle of `dt` seconds with `fix` (if any); returns the smoothed position.
     mutating func step(fix: BeaconPosition?, dt: Double, processNoise q: Double, height: Double) -> BeaconPosition? {
         if isTracking {

@@ -429,7 +429,8 @@ public final class SiteFusion {
                 if evidence.count >= positioning.minimumGateways,
                     let solved = Multilateration.solve(
                         evidence, height: tagHeight, exponent: positioning.pathLossExponent,
-                        offsetPrior: positioning.offsetPrior, bounds: bounds)
+                        offsetPrior: positioning.offsetPrior, bounds: bounds,
+                        start: beacons[b].tracker.predicted(dt: cycleSeconds))
                 {
                     statistics.multilaterations += 1
                     return solved

@@ -11,6 +11,7 @@ let groups: [(name: String, run: () throws -> [BenchResult])] = [
     ("capture", CaptureBenchmarks.run),
     ("strategies", StrategyBenchmarks.run),
     ("day", DayBenchmarks.run),
+    ("site", SiteBenchmarks.run),
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

@@ -1,0 +1,175 @@
+import BeaconCore
+import BeaconSite
+
+/// A site hub's fusion (issue 16): gateway records per second through `SiteFusion` at 10,000
+/// beacons × 8 gateways — each report decoded from the bytes a gateway publishes, every record
+/// filed, and every cycle fused (rooms with hysteresis, a multilateration and a track per beacon)
+/// — in the binary and the JSON format; allocations per record; bytes on the wire per record; and
+/// the hub's memory per tracked beacon per gateway.
+///
+/// The reports are encoded once, before timing, as the gateways of a 40 m × 40 m hall would send
+/// them (16 buckets each, RSSI from the log-distance model at each tag's position — tags spread
+/// over the area the gateways cover — with a fixed pseudo-random spread); each cycle re-stamps
+/// their header times in place, as if new.
+enum SiteBenchmarks {
+    static let beaconCount = 10_000
+    static let gatewayCount = 8
+    static let bucketCount = 16
+
+    static func run() throws -> [BenchResult] {
+        try [throughput(format: .binary), throughput(format: .json)]
+    }
+
+    static func layout() throws -> SiteLayout {
+        // Two rows of four on the ceiling; a room per quarter of the hall.
+        let gateways = (0..<gatewayCount).map { g in
+            let x = 5.0 + Double(g % 4) * 10
+            let y = g < 4 ? 8.0 : 32.0
+            return SiteGateway(
+                id: "gw-\(g)", room: "room-\(g % 4 / 2 + (g < 4 ? 0 : 2))", position: SitePoint(x: x, y: y, z: 3))
+        }
+        return try SiteLayout(gateways: gateways)
+    }
+
+    /// One cycle's reports of every gateway, encoded in `format`.
+    static func reports(format: GatewayReportFormat, layout: SiteLayout, time: Timestamp) -> [[UInt8]] {
+        var random = SplitMix64(seed: 16)
+        let topics = SiteTopics(site: "bench", bucketCount: bucketCount)
+        let ids = (0..<beaconCount).map { i in
+            BeaconID.iBeacon(
+                uuidHigh: 0x7A1E_0C33_52B4_4F6D, uuidLow: 0x9E8A_2C3B_4D5E_6F70, major: UInt16(i >> 16),
+                minor: UInt16(truncatingIfNeeded: i))
+        }
+        // Tags anywhere the gateways cover (their hull, as a site plans it), not outside it.
+        let positions = ids.indices.map { _ in (x: 5 + random.nextUnit() * 30, y: 8 + random.nextUnit() * 24) }
+        var reports: [[UInt8]] = []
+        for (g, gateway) in layout.gateways.enumerated() {
+            var encoders = (0..<bucketCount).map { _ in GatewayReportEncoder(gateway: gateway.id, format: format) }
+            for b in encoders.indices { encoders[b].begin(time: time, cycleLength: .seconds(1)) }
+            let point = gateway.position!
+            for (i, id) in ids.enumerated() {
+                let dx = positions[i].x - point.x
+                let dy = positions[i].y - point.y
+                let distance = (dx * dx + dy * dy + 1.8 * 1.8).squareRoot() // tags at 1.2 m, gateways at 3 m
+                let rssi = -59 - 20 * log10Approximation(distance) + (random.nextUnit() - 0.5) * 4
+                encoders[topics.bucket(of: id)].append(
+                    GatewayRecord(
+                        beacon: id, rssi: rssi, meanRSSI: rssi + 0.5, distance: distance, accuracy: distance / 4,
+                        sampleCount: 5 + g % 3, seen: true, lastSeen: time - .milliseconds(120), measuredPower: -59))
+            }
+            for b in encoders.indices {
+                encoders[b].finish()
+                reports.append(encoders[b].bytes)
+            }
+        }
+        return reports
+    }
+
+    /// log10 without Foundation (the harness avoids it): ln via the bit pattern and a series.
+    static func log10Approximation(_ x: Double) -> Double {
+        var value = x
+        var exponent = 0.0
+        while value > 2 {
+            value /= 2
+            exponent += 1
+        }
+        let t = (value - 1) / (value + 1)
+        var ln = 0.0
+        var power = t
+        var n = 1.0
+        for _ in 0..<12 {
+            ln += power / n
+            power *= t * t
+            n += 2
+        }
+        return (2 * ln + exponent * 0.6931471805599453) / 2.302585092994046
+    }
+
+    /// Writes `time` into a report's header in place (binary: bytes 4–11; JSON: the RFC 3339 text).
+    static func restamp(_ report: inout [UInt8], format: GatewayReportFormat, time: Timestamp) {
+        switch format {
+        case .binary:
+            var value = UInt64(bitPattern: time.nanosecondsSinceEpoch)
+            for i in 4..<12 {
+                report[i] = UInt8(truncatingIfNeeded: value)
+                value >>= 8
+            }
+        case .json:
+            let marker = Array(#""time":""#.utf8)
+            let text = Array(time.rfc3339String.utf8)
+            var start = 0
+            while Array(report[start..<(start + marker.count)]) != marker { start += 1 }
+            start += marker.count
+            for (i, byte) in text.enumerated() { report[start + i] = byte }
+        }
+    }
+
+    static func throughput(format: GatewayReportFormat) throws -> BenchResult {
+        let layout = try layout()
+        // Calibrated to the hall, as a site is: the path-loss exponent and the tags' height of the model.
+        var configuration = SiteFusionConfiguration()
+        configuration.positioning.pathLossExponent = 2
+        configuration.positioning.tagHeight = 1.2
+        let fusion = try SiteFusion(layout: layout, configuration: configuration)
+        let cycle: Int64 = 1_000_000_000
+        var time = Timestamp(nanosecondsSinceEpoch: 1_700_000_000 * cycle)
+        var reports = reports(format: format, layout: layout, time: time)
+        let recordsPerCycle = beaconCount * gatewayCount
+        let wireBytes = reports.reduce(0) { $0 + $1.count }
+        var fused = 0
+        var positioned = 0
+        let clock = ContinuousClock()
+        var filing = Duration.zero
+        var fusing = Duration.zero
+        let cyclesPerRun = 3
+        func feed() throws {
+            for _ in 0..<cyclesPerRun {
+                time = time + .seconds(1)
+                for i in reports.indices { restamp(&reports[i], format: format, time: time) }
+                let filed = clock.now
+                for report in reports {
+                    _ = try report.withUnsafeBytes { try fusion.ingest(report: $0) }
+                }
+                // Closes the cycle the reports describe (the default lateness is 1 s).
+                let closed = clock.now
+                fusion.advance(to: time + .seconds(1)) { update in
+                    fused &+= update.beacons.count
+                    for beacon in update.beacons where beacon.position != nil { positioned &+= 1 }
+                }
+                filing += closed - filed
+                fusing += clock.now - closed
+            }
+        }
+        let rssBefore = RangingBenchmarks.residentBytes()
+        try feed() // creates the tracked beacons and their evidence
+        let rssAfter = RangingBenchmarks.residentBytes()
+        filing = .zero
+        fusing = .zero
+        var result = try Bench.measure(
+            "site fusion: \(beaconCount) beacons × \(gatewayCount) gateways, \(format) reports",
+            items: recordsPerCycle * cyclesPerRun, unit: "records"
+        ) { try feed() }
+        precondition(fusion.trackedCount == beaconCount && fused > 0 && positioned > 0)
+        precondition(fusion.statistics.staleRecords == 0 && fusion.statistics.lateRecords == 0)
+        let statistics = fusion.statistics
+        result.extra = [
+            ("cycle (80,000 records, 10,000 fused)", Bench.format(result.bestSeconds / Double(cyclesPerRun) * 1000, 1) + " ms"),
+            (
+                "of which decoding and filing",
+                Bench.format(filing.seconds * 100 / (filing.seconds + fusing.seconds), 0) + " %"
+            ),
+            ("bytes on the wire/record", Bench.format(Double(wireBytes) / Double(recordsPerCycle), 1)),
+            (
+                "RSS growth bytes/beacon/gateway",
+                Bench.format(Double(rssAfter - rssBefore) / Double(beaconCount * gatewayCount), 0)
+            ),
+            (
+                "multilaterated",
+                Bench.format(
+                    Double(statistics.multilaterations) * 100 / Double(statistics.multilaterations + statistics.centroids), 1)
+                    + " %"
+            ),
+        ]
+        return result
+    }
+}
