@@ -136,4 +136,35 @@ struct SiteProcessesTests {
         #expect(median <= 2.0, "\(report.text)")
         #expect(report.positionErrors.count >= 60, "\(report.text)")
     }
+
+    @Test("a gateway whose site broker is unreachable still ranges, alerts and delivers to its own sinks")
+    func gatewayWithoutBroker() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("site-nobroker-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Nothing listens there: the port was free a moment ago.
+        let port = try MosquittoBroker.freePort()
+        let events = directory.appendingPathComponent("events.jsonl")
+        let configuration = directory.appendingPathComponent("gw.yaml")
+        try """
+        source: simulate:\(TestPaths.scenario("lobby"))
+        site: {name: lobby, gateway: desk, broker: {host: 127.0.0.1, port: \(port)}}
+        sinks:
+          - {type: jsonl, path: \(events.path)}
+        alerts:
+          - {id: lobby-dwell, match: {uuid: 5A4BCFCE-174E-4BAC-A814-092E77F6B7E5}, strategy: time, parameters: {dwell: 60s, gap: 10s}}
+
+        """.write(to: configuration, atomically: true, encoding: .utf8)
+        let log = directory.appendingPathComponent("gw.log")
+        let gateway = try SiteProcesses.start(["run", "--config", configuration.path], log: log)
+        await waitForExit(gateway)
+        #expect(gateway.terminationStatus == 0, "\(SiteProcesses.lines(log).suffix(10))")
+        // The lobby visitor's dwell alert (Simulator/Scenarios/lobby.yaml), created and delivered locally.
+        let lines = SiteProcesses.lines(events)
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.allSatisfy { $0.contains(#""alert":"lobby-dwell""#) && $0.contains(#""minor":1}"#) })
+        // And it says so, once.
+        let warnings = SiteProcesses.lines(log).filter { $0.contains("site: the broker 127.0.0.1:\(port) is unreachable") }
+        #expect(warnings.count == 1, "\(SiteProcesses.lines(log))")
+    }
 }

@@ -109,7 +109,7 @@ func buildGateway(
     if let site = configuration.site, case .advertisements = feed {
         // A gateway of a site: each cycle's records go to the site's broker too.
         do {
-            let publisher = try SitePublisher(settings: site)
+            let publisher = try SitePublisher(settings: site, logger: logger)
             pipeline.cycleObserver = { update in publisher.publish(update) }
             logger.info(
                 "publishing each cycle to site '\(site.topics.site)' as gateway '\(site.gateway)' via \(site.host):\(site.port)")

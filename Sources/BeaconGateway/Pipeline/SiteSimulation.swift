@@ -33,11 +33,12 @@ public final class SiteSimulation {
 
     /// Builds the gateways' pipelines and the hub's.
     /// - Parameters:
-    ///   - scenario: a scenario with rooms (``Scenario/isSite``).
+    ///   - scenario: a scenario with rooms (`Scenario.isSite`).
     ///   - seed: overrides the scenario's seed.
     ///   - ranging: every gateway's ranging.
     ///   - fusion: the hub's settings.
-    ///   - alerts: the hub's alerts, and `registry` where their strategies come from.
+    ///   - alerts: the hub's alerts.
+    ///   - registry: where their strategies come from.
     ///   - presence: when given, receives the presence lines of every fused cycle.
     /// - Throws: `SiteConfigurationError` for gateways that cannot make a site (a name that
     ///   cannot be an id), or what building the pipelines throws.
@@ -60,8 +61,10 @@ public final class SiteSimulation {
     }
 
     /// Runs the scenario to its end, as fast as the CPU allows; alert events go to `emit`, in order.
-    /// - Parameter progress: called every 100 ms of virtual time with the time reached and the
-    ///   simulators' counters so far.
+    /// - Parameters:
+    ///   - progress: called every 100 ms of virtual time with the time reached and the
+    ///     simulators' counters so far.
+    ///   - emit: receives every alert event, in order.
     public func run(
         progress: (Timestamp, SimulationStatistics) -> Void = { _, _ in }, emit: (RoutedEvent) throws -> Void
     ) throws -> Summary {

@@ -27,7 +27,7 @@ public struct HubSettings: Sendable {
     public var fusion: SiteFusionConfiguration
     /// This hub's share of the buckets: `index` of `of` hubs.
     public var partition: (index: Int, of: Int)
-    /// Where to write a presence line per fused beacon per cycle (``PresenceLine``), if anywhere.
+    /// Where to write a presence line per fused beacon per cycle (one JSON object per line; the format is in `Docs/Site.md`), if anywhere.
     public var presencePath: String?
 
     /// Creates settings.

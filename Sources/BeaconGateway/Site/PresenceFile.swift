@@ -1,6 +1,6 @@
 import SystemPackage
 
-/// A file of presence lines (``PresenceLine``), buffered: what `replay --site --presence FILE`,
+/// A file of presence lines (one JSON object per line; the format is in `Docs/Site.md`), buffered: what `replay --site --presence FILE`,
 /// `simulate --presence FILE` and a hub's `presence:` write.
 public final class PresenceFile {
     private let descriptor: FileDescriptor

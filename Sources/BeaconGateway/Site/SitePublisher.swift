@@ -1,13 +1,15 @@
 import BeaconCore
 import BeaconMQTT
 import BeaconSite
+import Logging
 
 /// A gateway's side of a site: after each ranging cycle, one report per bucket of the beacons it
 /// tracks, published with QoS 0 to `<prefix>/<site>/records/<bucket>/<gateway>`.
 ///
 /// Runs on the pipeline's task (its ``publish(_:)`` is the pipeline's cycle observer). It never
 /// waits: while the broker is away reports are dropped and counted, and the gateway's own
-/// ranging, alerts and sinks go on as before.
+/// ranging, alerts and sinks go on as before. The first drop is logged as a warning, and the
+/// return of the broker (with the count dropped meanwhile) as a notice.
 final class SitePublisher: @unchecked Sendable {
     // `@unchecked`: the encoders are used by the pipeline's task only; the client is thread-safe.
     let settings: SiteSettings
@@ -15,10 +17,14 @@ final class SitePublisher: @unchecked Sendable {
     private var encoders: [GatewayReportEncoder]
     private var topics: [String]
     private var cycleLength: Duration = .seconds(1)
+    private let logger: Logger
+    /// Reports dropped since the broker was last reachable.
+    private var droppedInOutage = 0
 
-    init(settings: SiteSettings, client: MQTTSiteClient) {
+    init(settings: SiteSettings, client: MQTTSiteClient, logger: Logger) {
         self.settings = settings
         self.client = client
+        self.logger = logger
         encoders = (0..<settings.topics.bucketCount).map { _ in
             GatewayReportEncoder(gateway: settings.gateway, format: settings.format)
         }
@@ -26,13 +32,13 @@ final class SitePublisher: @unchecked Sendable {
     }
 
     /// Connects to the site's broker (in the background).
-    convenience init(settings: SiteSettings) throws(MQTTSinkError) {
+    convenience init(settings: SiteSettings, logger: Logger) throws(MQTTSinkError) {
         var options = settings.connection
         options.statusTopic = "\(settings.topics.prefix)/\(settings.topics.site)/gateways/\(settings.gateway)/status"
         let client = try MQTTSiteClient(
             host: settings.host, port: settings.port, options: options,
             clientID: "beacond-\(settings.topics.site)-\(settings.gateway)")
-        self.init(settings: settings, client: client)
+        self.init(settings: settings, client: client, logger: logger)
     }
 
     /// Publishes the cycle's records (every tracked beacon, those within their missed-scan grace
@@ -51,7 +57,19 @@ final class SitePublisher: @unchecked Sendable {
 
     private func flush(_ bucket: Int, time: Timestamp) {
         encoders[bucket].finish()
-        encoders[bucket].bytes.withUnsafeBytes { payload in _ = client.publish(topic: topics[bucket], payload: payload) }
+        let sent = encoders[bucket].bytes.withUnsafeBytes { payload in client.publish(topic: topics[bucket], payload: payload) }
         encoders[bucket].begin(time: time, cycleLength: cycleLength)
+        if !sent {
+            if droppedInOutage == 0 {
+                let broker = client.broker
+                logger.warning(
+                    "site: the broker \(broker) is unreachable; this cycle's reports are dropped, and so on until it is back (the hub misses this gateway meanwhile; its own alerts and sinks go on)"
+                )
+            }
+            droppedInOutage += 1
+        } else if droppedInOutage > 0 {
+            logger.notice("site: the broker \(client.broker) is reachable again; \(droppedInOutage) reports were dropped")
+            droppedInOutage = 0
+        }
     }
 }
