@@ -69,19 +69,7 @@ struct SitePartitionTests {
                     ["hub", "--config", configuration.path], log: directory.appendingPathComponent("hub-\(index).log")))
         }
         let hubs = processes
-        var gateways: [Process] = []
-        for name in ["west", "east"] {
-            let configuration = directory.appendingPathComponent("\(name).yaml")
-            try """
-            source: {simulate: \(scenarioFile.path), gateway: \(name), speed: wall}
-            \(site), gateway: \(name)}
-            alerts: []
-
-            """.write(to: configuration, atomically: true, encoding: .utf8)
-            gateways.append(
-                try SiteProcesses.start(
-                    ["run", "--config", configuration.path], log: directory.appendingPathComponent("\(name).log")))
-        }
+        let gateways = try SiteProcesses.startGateways(["west", "east"], scenario: scenarioFile, site: site, in: directory)
         processes += gateways
         for gateway in gateways {
             await waitForExit(gateway)

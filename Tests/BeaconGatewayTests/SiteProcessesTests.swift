@@ -78,20 +78,9 @@ struct SiteProcessesTests {
             ["hub", "--config", hubConfiguration.path], log: directory.appendingPathComponent("hub.log"))
         defer { if hub.isRunning { kill(hub.processIdentifier, SIGKILL) } }
 
-        var gatewayProcesses: [Process] = []
+        let gatewayProcesses = try SiteProcesses.startGateways(
+            Self.gateways.map(\.0), scenario: scenarioFile, site: site, in: directory)
         defer { for process in gatewayProcesses where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        for (name, _, _) in Self.gateways {
-            let configuration = directory.appendingPathComponent("\(name).yaml")
-            try """
-            source: {simulate: \(scenarioFile.path), gateway: \(name), speed: wall}
-            \(site), gateway: \(name)}
-            alerts: []
-
-            """.write(to: configuration, atomically: true, encoding: .utf8)
-            gatewayProcesses.append(
-                try SiteProcesses.start(
-                    ["run", "--config", configuration.path], log: directory.appendingPathComponent("\(name).log")))
-        }
         // The gateways end with the scenario.
         for (process, gateway) in zip(gatewayProcesses, Self.gateways) {
             await waitForExit(process)

@@ -121,7 +121,7 @@ public struct GatewayConfiguration: Sendable {
                 throw hubNode.error("a hub needs its gateways: add gateways: [{id: …, room: …, position: [x, y, z]}, …]")
             }
             // An alerts file for a simulated site: the scenario has the gateways.
-            siteFusion = try HubSettings.readOptions(hubNode).0
+            siteFusion = try HubSettings.readOptions(hubNode).fusion
         }
         if source == .hub {
             guard hub != nil else {

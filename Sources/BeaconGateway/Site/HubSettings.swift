@@ -82,7 +82,7 @@ public struct HubSettings: Sendable {
     /// Reads `hub:` alone: the fusion's settings, the partition and the presence file.
     static func readOptions(
         _ hub: ConfigNode?
-    ) throws(ConfigurationError) -> (SiteFusionConfiguration, partition: (index: Int, of: Int), presence: String?) {
+    ) throws(ConfigurationError) -> (fusion: SiteFusionConfiguration, partition: (index: Int, of: Int), presence: String?) {
         var fusion = SiteFusionConfiguration()
         var partition = (index: 0, of: 1)
         var presencePath: String?

@@ -16,6 +16,22 @@ enum SiteProcesses {
         return process
     }
 
+    /// Starts a `beacond run` per gateway name, each simulating its gateway of `scenario` on the
+    /// wall clock and publishing to the site of `site` (a `site:` mapping without its closing
+    /// brace, to which the gateway id is added); configurations and logs go to `directory`.
+    static func startGateways(_ names: [String], scenario: URL, site: String, in directory: URL) throws -> [Process] {
+        try names.map { name in
+            let configuration = directory.appendingPathComponent("\(name).yaml")
+            try """
+            source: {simulate: \(scenario.path), gateway: \(name), speed: wall}
+            \(site), gateway: \(name)}
+            alerts: []
+
+            """.write(to: configuration, atomically: true, encoding: .utf8)
+            return try start(["run", "--config", configuration.path], log: directory.appendingPathComponent("\(name).log"))
+        }
+    }
+
     /// The lines of a file (none when it does not exist yet).
     static func lines(_ url: URL) -> [String] {
         ((try? String(contentsOf: url, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
