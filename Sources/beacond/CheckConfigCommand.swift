@@ -2,7 +2,6 @@ import ArgumentParser
 import BeaconGateway
 import BeaconStrategies
 import BeaconStrategyKit
-import BeaconStrategyPlugins
 
 /// `beacond check-config FILE`: validates a gateway configuration without starting anything.
 struct CheckConfigCommand: ParsableCommand {
@@ -23,8 +22,7 @@ struct CheckConfigCommand: ParsableCommand {
     var plugins: [String] = []
 
     func run() throws {
-        var registry = StrategyRegistry.builtIn()
-        for path in plugins { try StrategyPluginLoader.load(path: path, into: &registry) }
+        let registry = try StrategyRegistry.builtIn(plugins: plugins)
         do {
             let summary = try checkGatewayConfiguration(path: file, registry: registry)
             print("\(file): valid — \(summary)")

@@ -7,7 +7,6 @@ import BeaconSimulator
 import BeaconSite
 import BeaconStrategies
 import BeaconStrategyKit
-import BeaconStrategyPlugins
 
 /// `beacond replay CAPTURE… --config FILE`: runs captures through ranging, the configured
 /// strategies and the alert engine on capture time, printing alert events as JSON lines.
@@ -89,8 +88,7 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     private func replaySite(_ path: String) async throws {
-        var registry = StrategyRegistry.builtIn()
-        for plugin in plugins { try StrategyPluginLoader.load(path: plugin, into: &registry) }
+        let registry = try StrategyRegistry.builtIn(plugins: plugins)
         let replay: SiteReplay
         let presenceFile: PresenceFile?
         do {
@@ -127,8 +125,7 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     private func makePipeline() throws -> AlertPipeline {
-        var registry = StrategyRegistry.builtIn()
-        for path in plugins { try StrategyPluginLoader.load(path: path, into: &registry) }
+        let registry = try StrategyRegistry.builtIn(plugins: plugins)
         do {
             return try AlertPipeline(configuration: GatewayConfiguration.load(path: config!), registry: registry)
         } catch {

@@ -3,7 +3,6 @@ import BeaconBlueZ
 import BeaconGateway
 import BeaconStrategies
 import BeaconStrategyKit
-import BeaconStrategyPlugins
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -53,8 +52,7 @@ struct RunCommand: AsyncParsableCommand {
     /// Runs the daemon of a configuration file; `asHub` makes it a site hub (`beacond hub`).
     static func run(config: String, plugins: [String], logLevel: Logger.Level, asHub: Bool = false) async throws {
         let logger = DaemonLogging.logger(level: logLevel)
-        var registry = StrategyRegistry.builtIn()
-        for path in plugins { try StrategyPluginLoader.load(path: path, into: &registry) }
+        let registry = try StrategyRegistry.builtIn(plugins: plugins)
         let gateway: Gateway
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
         do {

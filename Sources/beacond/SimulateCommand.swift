@@ -7,7 +7,6 @@ import BeaconSimulator
 import BeaconSite
 import BeaconStrategies
 import BeaconStrategyKit
-import BeaconStrategyPlugins
 import Foundation
 import Synchronization
 import SystemPackage
@@ -142,8 +141,7 @@ struct SimulateCommand: AsyncParsableCommand {
             printError("error: --record takes one gateway's packets: add --gateway NAME")
             throw ExitCode(2)
         }
-        var registry = StrategyRegistry.builtIn()
-        for path in plugins { try StrategyPluginLoader.load(path: path, into: &registry) }
+        let registry = try StrategyRegistry.builtIn(plugins: plugins)
         let presenceFile: PresenceFile?
         let site: SiteSimulation
         do {
@@ -191,8 +189,7 @@ struct SimulateCommand: AsyncParsableCommand {
     }
 
     private func makePipeline() throws -> AlertPipeline {
-        var registry = StrategyRegistry.builtIn()
-        for path in plugins { try StrategyPluginLoader.load(path: path, into: &registry) }
+        let registry = try StrategyRegistry.builtIn(plugins: plugins)
         do {
             let configuration = try configPath.map { try GatewayConfiguration.load(path: $0) } ?? GatewayConfiguration()
             return try AlertPipeline(configuration: configuration, registry: registry)

@@ -1,7 +1,6 @@
 import ArgumentParser
 import BeaconStrategies
 import BeaconStrategyKit
-import BeaconStrategyPlugins
 
 /// `beacond strategies`: lists every strategy key configuration may use, with its parameters,
 /// their types, defaults and documentation — the stock strategies plus those of `--plugin`s.
@@ -29,8 +28,7 @@ struct StrategiesCommand: ParsableCommand {
     var plugins: [String] = []
 
     func run() throws {
-        var registry = StrategyRegistry.builtIn()
-        for path in plugins { try StrategyPluginLoader.load(path: path, into: &registry) }
+        let registry = try StrategyRegistry.builtIn(plugins: plugins)
         switch format {
         case .text: print(registry.listingText(), terminator: "")
         case .json: print(try registry.listingJSON())
