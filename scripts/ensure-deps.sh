@@ -5,10 +5,11 @@
 #                                  FoundationNetworking's libcurl, linked by name for static builds)
 #   scripts/ensure-deps.sh test    + tshark, bluez (btmon) to cross-check written captures; mosquitto and
 #                                  mosquitto-clients (MQTT sink tests), python3 (the webhook tests' HTTP server), openssl (a test CA for MQTT over TLS)
+#                                  chromium (the status page in a headless browser), python3-jsonschema (its API against Docs/status-api.schema.json)
 set -euo pipefail
 want=(libbluetooth-dev libsqlite3-dev libmosquitto-dev libcurl4-openssl-dev pkg-config)
 case "${1:-build}" in
-    test) want+=(tshark bluez mosquitto mosquitto-clients python3 openssl) ;;
+    test) want+=(tshark bluez mosquitto mosquitto-clients python3 python3-jsonschema openssl chromium) ;;
 esac
 missing=()
 for p in "${want[@]}"; do

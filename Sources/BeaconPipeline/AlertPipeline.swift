@@ -258,6 +258,9 @@ public final class AlertPipeline {
     /// The earliest time at which the engine has something due, if any.
     public var nextEngineDeadline: Timestamp? { engine.nextDeadline }
 
+    /// The ranging loop's latest update (for an inspection).
+    var rangingUpdate: RangingUpdate { ranging.latestUpdate }
+
     /// Beacons currently tracked by the ranging loop.
     public var trackedBeacons: Int { site?.trackedCount ?? ranging.trackedCount }
 

@@ -66,6 +66,9 @@ public final class PipelineInbox<Element: Sendable>: Sendable {
         state = Mutex(State())
     }
 
+    /// Whether ``finish()`` was called (no more inputs are taken).
+    public var isFinished: Bool { state.withLock { $0.finished } }
+
     /// Inputs waiting to be taken.
     public var waiting: Int { state.withLock { $0.count + $0.producers.count } }
 

@@ -21,6 +21,9 @@ public enum PipelineInput: Sendable {
     case post(EngineFact, at: PostTime, reply: PipelineReply<PipelinePostReceipt>)
     /// A new set of alerts (remote-administered configuration); the reply says whether it was taken.
     case replaceAlerts([PipelineAlert], StrategyRegistry, reply: PipelineReply<Void>)
+    /// A request for a ``PipelineInspection`` (a status page): answered between two inputs,
+    /// changes nothing.
+    case inspect(reply: PipelineReply<PipelineInspection>)
 
     /// When a posted fact happens.
     public enum PostTime: Sendable {
@@ -36,6 +39,7 @@ public enum PipelineInput: Sendable {
         switch self {
         case .post(_, _, let reply): reply.resume(with: .failure(error))
         case .replaceAlerts(_, _, let reply): reply.resume(with: .failure(error))
+        case .inspect(let reply): reply.resume(with: .failure(error))
         case .packets, .reports, .advance, .sourceEnded: break
         }
     }

@@ -19,6 +19,8 @@ public final class PipelineRunner: Sendable {
     private let published = Mutex(PipelineSnapshot())
     /// The time of the last packet fed so far (for ``PipelineInput/sourceEnded(closingAfter:)``).
     private let lastPacket = Mutex<Timestamp?>(nil)
+    /// The latest inspection answered, and the final one once the run has ended.
+    private let lastInspection = Mutex<PipelineInspection?>(nil)
 
     /// Told about each gateway report a site hub's pipeline refuses (for the log).
     private let refusedReport: @Sendable (GatewayReportError) -> Void
@@ -56,10 +58,19 @@ public final class PipelineRunner: Sendable {
             // What will not be handled is answered, so that no sender waits forever.
             inbox.finish()
             for input in inbox.removeAll() { input.fail(PipelineError.stopped) }
+            // What the pipeline ended with stays visible (a status page after a simulation).
+            let final = pipeline.inspect()
+            lastInspection.withLock { $0 = final }
         }
         pipeline.recordsPresence = pipeline.recordsPresence || presence != nil
         publish(pipeline, alertsChanged: true)
         while let input = await inbox.next() {
+            if case .inspect(let reply) = input {
+                let inspection = pipeline.inspect()
+                lastInspection.withLock { $0 = inspection }
+                reply.resume(with: .success(inspection))
+                continue
+            }
             try handle(input, pipeline: pipeline, emit: emit)
             if let presence {
                 let changes = pipeline.takePresenceChanges()
@@ -104,6 +115,8 @@ public final class PipelineRunner: Sendable {
             reply.resume(
                 with: Result { () throws(PipelineError) in try pipeline.replaceAlerts(alerts, registry: registry) }
                     .mapError { $0 as any Error })
+        case .inspect(let reply):
+            reply.resume(with: .success(pipeline.inspect()))
         }
     }
 
@@ -164,6 +177,21 @@ public final class PipelineRunner: Sendable {
         let reply = PipelineReply<Void>()
         try await inbox.send(.replaceAlerts(alerts, registry, reply: reply))
         try await reply.value
+    }
+
+    /// A look at the pipeline's beacons, strategies and waiting alerts, taken between two inputs;
+    /// once the run has ended, the last one taken (updated at the end), if any was.
+    /// - Throws: ``PipelineError/stopped`` when the run was never started and will not be.
+    public func inspect() async throws -> PipelineInspection {
+        if inbox.isFinished, let last = lastInspection.withLock({ $0 }) { return last }
+        let reply = PipelineReply<PipelineInspection>()
+        do {
+            try await inbox.send(.inspect(reply: reply))
+            return try await reply.value
+        } catch {
+            if let last = lastInspection.withLock({ $0 }) { return last }
+            throw error
+        }
     }
 
     /// Takes no more inputs: the run handles what is waiting, then returns.

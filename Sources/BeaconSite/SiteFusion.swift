@@ -88,6 +88,11 @@ public final class SiteFusion {
     /// Beacons being fused.
     public var trackedCount: Int { beacons.count }
 
+    /// The update of the latest cycle fused (empty before the first), with every beacon's room
+    /// and position. Keeping the copy past the next cycle makes that cycle allocate a new buffer
+    /// (the fusion reuses its own): read it on demand only.
+    public var latestUpdate: RangingUpdate { update }
+
     /// Ids of gateways that sent reports but are not in the layout (for the log).
     public var unknownGatewayIDs: [String] { unknownGateways.sorted() }
 

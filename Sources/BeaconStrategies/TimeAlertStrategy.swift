@@ -78,6 +78,14 @@ public final class TimeAlertStrategy: BeaconAlertStrategyBase<TimeVisit> {
         visit.lastDetection = now
     }
 
+    /// The current visit's length against ``Configuration/dwell`` (zero between visits).
+    public override func progress(of visit: TimeVisit, now: Timestamp) -> StrategyProgress? {
+        guard let start = visit.start, let last = visit.lastDetection, now - last <= options.gap else {
+            return StrategyProgress(elapsed: .zero, of: options.dwell)
+        }
+        return StrategyProgress(elapsed: last - start, of: options.dwell)
+    }
+
     public override func isConditionValid(_ visit: TimeVisit, now: Timestamp) -> Bool {
         guard let start = visit.start, let last = visit.lastDetection, now - last <= options.gap else { return false }
         return last - start >= options.dwell

@@ -88,4 +88,10 @@ public protocol BeaconAlertStrategy<Parameter>: AnyObject {
     /// Throws when an entry cannot be read (the caller then starts that strategy afresh).
     /// (Default: nothing.)
     func restoreState(_ entries: [StrategyStateEntry]) throws
+    /// Appends where each remembered beacon stands (action, condition, progress, reset), for a
+    /// status page. Called on demand only, never per cycle. (Default: nothing, and the page
+    /// says the strategy reports no state.)
+    func collectStatuses(now: Timestamp, into statuses: inout [StrategyBeaconStatus])
+    /// Whether ``collectStatuses(now:into:)`` reports the strategy's beacons. (Default: false.)
+    var reportsStatuses: Bool { get }
 }

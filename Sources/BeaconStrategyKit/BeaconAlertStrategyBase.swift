@@ -95,6 +95,10 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     /// example an exit strategy's away time. The retention is never shorter.
     open var minimumRetention: Duration { .zero }
 
+    /// How far `value` is towards the condition at `now`, for the status page (default: none).
+    /// A dwell returns its elapsed time against its threshold.
+    open func progress(of value: Value, now: Timestamp) -> StrategyProgress? { nil }
+
     /// Whether `Value` must be saved for a restart to lose nothing (default true). A subclass
     /// whose value is not `Codable` and may start afresh after a restart says so with `false`;
     /// the bookkeeping (action status, last seen) is saved either way.
@@ -175,6 +179,22 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
         hintPosition = 0
         if hints.count > ids.count { hints.removeLast(hints.count - ids.count) }
     }
+
+    /// Every remembered beacon's bookkeeping, with ``progress(of:now:)`` and, for a beacon whose
+    /// action is done, when it resets if it stays unseen.
+    open func collectStatuses(now: Timestamp, into statuses: inout [StrategyBeaconStatus]) {
+        for slot in ids.indices {
+            let book = books[slot]
+            statuses.append(
+                StrategyBeaconStatus(
+                    beacon: ids[slot], actionStatus: book.actionStatus, conditionValid: book.conditionValid,
+                    lastSeen: book.lastSeen, progress: progress(of: values[slot], now: now),
+                    resetsAt: book.actionStatus == .actionDone ? book.lastSeen + configuration.maxTimeBeforeReset : nil))
+        }
+    }
+
+    /// True: the base reports every remembered beacon.
+    public var reportsStatuses: Bool { true }
 
     /// How many beacons the strategy currently remembers.
     public final var trackedBeaconCount: Int { ids.count }

@@ -44,9 +44,15 @@ struct SimulateCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "max (default: as fast as the CPU allows), a factor over real time, or wall (the scenario's time is the wall clock's).",
+            "max (default: as fast as the CPU allows; 1 with --serve), a factor over real time, or wall (the scenario's time is the wall clock's).",
             valueName: "max|N|wall"))
-    var speed: String = "max"
+    var speed: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Serve the status page (and its API) on this address while the simulation runs, and after it until Ctrl-C.",
+            valueName: "host:port"))
+    var serve: String?
 
     @Option(
         help: ArgumentHelp(
@@ -82,8 +88,11 @@ struct SimulateCommand: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if SimulationSpeed(speed) == nil {
+        if let speed, SimulationSpeed(speed) == nil {
             throw ValidationError("--speed takes max, wall or a positive number, not '\(speed)'")
+        }
+        if let serve, ControlConfiguration(listening: serve) == nil {
+            throw ValidationError("--serve takes HOST:PORT, e.g. 127.0.0.1:8080 (port 0: any free one), not '\(serve)'")
         }
         if let duration, Duration(parsing: duration) == nil {
             throw ValidationError("--duration takes a duration such as 90s, 10m or 24h, not '\(duration)'")
@@ -93,6 +102,7 @@ struct SimulateCommand: AsyncParsableCommand {
     func run() async throws {
         var scenario = try loadScenario()
         if let duration, let value = Duration(parsing: duration) { scenario.duration = value }
+        if let serve { return try await serveWhileSimulating(on: serve) }
         if scenario.isSite, gateway == nil { return try runSite(scenario) }
         if presence != nil {
             printError("error: --presence needs a site: a scenario with rooms:, all of whose gateways are simulated")
@@ -102,7 +112,7 @@ struct SimulateCommand: AsyncParsableCommand {
         let pipeline = try makePipeline()
         let simulation = Simulation(
             scenario: scenario, seed: seed, gatewayIndex: gatewayIndex,
-            speed: SimulationSpeed(speed) ?? .max)
+            speed: speed.flatMap(SimulationSpeed.init) ?? .max)
         scenario = simulation.scenario
         if let truth {
             try GroundTruth(scenario: scenario).write(toFile: truth, includeDistances: scenario.beacons.count <= 1000)
@@ -133,7 +143,7 @@ struct SimulateCommand: AsyncParsableCommand {
 
     /// A site: every gateway and the hub, in this process, as fast as the CPU allows.
     private func runSite(_ scenario: Scenario) throws {
-        guard SimulationSpeed(speed) == .max else {
+        guard speed.flatMap(SimulationSpeed.init) ?? .max == .max else {
             printError("error: a site simulation runs as fast as it can; drop --speed (or simulate one gateway with --gateway)")
             throw ExitCode(2)
         }
@@ -182,7 +192,7 @@ struct SimulateCommand: AsyncParsableCommand {
     }
 
     /// The configuration given, or the scenario's sibling `NAME.alerts.yaml`, or none.
-    private var configPath: String? {
+    var configPath: String? {
         if let config { return config }
         let sibling = (scenario.hasSuffix(".yaml") ? String(scenario.dropLast(5)) : scenario) + ".alerts.yaml"
         return access(sibling, R_OK) == 0 ? sibling : nil

@@ -27,6 +27,16 @@ public struct ControlConfiguration: Hashable, Sendable {
         self.token = token
     }
 
+    /// Parses `HOST:PORT` (`[::1]:9464` for IPv6), without a token; `nil` when it is not of that form.
+    public init?(listening text: String) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65535).contains(port), colon > text.startIndex
+        else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        self.init(host: host, port: port)
+    }
+
     /// Whether the address is a loopback one.
     public var isLoopback: Bool { host == "localhost" || host == "::1" || host.hasPrefix("127.") }
 
@@ -43,15 +53,11 @@ public struct ControlConfiguration: Hashable, Sendable {
         var control = ControlConfiguration()
         if let listenNode = node["listen"] {
             let listen = try listenNode.string()
-            guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
-                (0...65535).contains(port), colon > listen.startIndex
-            else {
+            guard let address = ControlConfiguration(listening: listen) else {
                 throw listenNode.error("'\(listen)' is not HOST:PORT (e.g. 127.0.0.1:9464)")
             }
-            var host = String(listen[..<colon])
-            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-            control.host = host
-            control.port = port
+            control.host = address.host
+            control.port = address.port
         }
         control.token = try readToken(node)
         if control.token == nil, !control.isLoopback {

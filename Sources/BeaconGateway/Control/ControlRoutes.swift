@@ -1,4 +1,5 @@
 import BeaconCore
+import Foundation
 
 /// What the control endpoint answers, independent of the HTTP server that carries it:
 ///
@@ -7,12 +8,15 @@ import BeaconCore
 /// | `GET /metrics` | every metric, Prometheus text format 0.0.4 |
 /// | `GET /health` | `{"status":"ok",…}` |
 /// | `POST /events/NAME` | posts the named event for every beacon; `?beacon=ID` for one (`ibeacon:UUID:1:2`) |
+/// | `GET /`, `GET /api/…` | the status page and its API (``StatusRoutes``), when the daemon has one |
 ///
 /// A posted event cancels the pending alerts whose `cancelOn` lists `{event: NAME}`; the answer
 /// (`202`) says how many. Names are 1–64 characters of letters, digits, `.`, `_` and `-`.
 ///
-/// With a ``bearerToken`` every request must carry `Authorization: Bearer <token>` (compared in
-/// constant time); any other is answered `401` and reaches no route.
+/// With a ``bearerToken`` every request must carry `Authorization: Bearer <token>`, or — what a
+/// browser sends once it has asked for the password — `Authorization: Basic` with the token as
+/// the password (any user name); both compared in constant time. Any other request is answered
+/// `401` and reaches no route.
 public struct ControlRoutes: Sendable {
     /// The metrics in the Prometheus text format.
     public var metrics: @Sendable () -> String
@@ -22,13 +26,16 @@ public struct ControlRoutes: Sendable {
     public var postEvent: @Sendable (_ name: String, _ beacon: BeaconID?) async throws -> ExternalEventReceipt
     /// The token every request must carry (`nil`: none needed).
     public var bearerToken: String?
+    /// The status page and its API, if served.
+    public var status: StatusRoutes?
 
     /// Creates routes from what they serve.
     public init(
         metrics: @escaping @Sendable () -> String, health: @escaping @Sendable () -> String,
         postEvent: @escaping @Sendable (_ name: String, _ beacon: BeaconID?) async throws -> ExternalEventReceipt,
-        bearerToken: String? = nil
+        bearerToken: String? = nil, status: StatusRoutes? = nil
     ) {
+        self.status = status
         self.metrics = metrics
         self.health = health
         self.postEvent = postEvent
@@ -38,8 +45,14 @@ public struct ControlRoutes: Sendable {
     /// Whether `request` may be answered: no token is needed, or it carries the right one.
     func isAuthorized(_ request: ControlRequest) -> Bool {
         guard let bearerToken else { return true }
+        let authorization = request.authorization ?? ""
+        var given = Array(authorization.utf8)
+        if authorization.hasPrefix("Basic ") {
+            // base64(user:password): the password is the token.
+            let decoded = Data(base64Encoded: String(authorization.dropFirst(6))).map { Array($0) } ?? []
+            given = Array("Bearer ".utf8) + (decoded.firstIndex(of: UInt8(ascii: ":")).map { Array(decoded[($0 + 1)...]) } ?? [])
+        }
         let expected = Array("Bearer \(bearerToken)".utf8)
-        let given = Array((request.authorization ?? "").utf8)
         // Constant time in the token's length: every byte is compared, whatever differs first.
         var difference: UInt8 = expected.count == given.count ? 0 : 1
         for index in expected.indices { difference |= expected[index] ^ (index < given.count ? given[index] : 0) }
@@ -51,11 +64,19 @@ public struct ControlRoutes: Sendable {
     /// Answers one request.
     public func respond(to request: ControlRequest) async -> ControlResponse {
         guard isAuthorized(request) else {
-            return .error(
+            var refused = ControlResponse.error(
                 401,
                 "this endpoint needs 'Authorization: Bearer <token>' with the token of its 'http:' configuration "
-                    + "(beacond post-event --token-file PATH)")
+                    + "(beacond post-event --token-file PATH), or the token as the password of the page")
+            refused.headers = [("WWW-Authenticate", #"Bearer realm="beacond""#)]
+            // The page asks a browser for the token as a password. Only the page: a programmatic
+            // client offered Basic may try it on its own (libcurl does) instead of failing.
+            if request.path == "/" || request.path == "/index.html" {
+                refused.headers.append(("WWW-Authenticate", #"Basic realm="beacond", charset="UTF-8""#))
+            }
+            return refused
         }
+        if let status, let response = await status.respond(to: request) { return response }
         switch request.path {
         case "/metrics":
             guard request.method == "GET" || request.method == "HEAD" else { return Self.methodNotAllowed(request, "GET") }
@@ -67,7 +88,10 @@ public struct ControlRoutes: Sendable {
             guard request.method == "POST" else { return Self.methodNotAllowed(request, "POST") }
             return await post(name: String(path.dropFirst(Self.eventsPrefix.count)), query: request.query)
         default:
-            return .error(404, "no such endpoint: \(request.path); try GET /metrics, GET /health or POST /events/NAME")
+            return .error(
+                404,
+                "no such endpoint: \(request.path); try GET /metrics, GET /health, POST /events/NAME"
+                    + (status == nil ? "" : " or GET / (the status page)"))
         }
     }
 

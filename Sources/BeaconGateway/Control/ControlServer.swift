@@ -2,13 +2,16 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import ServiceLifecycle
+import Synchronization
 
 /// The daemon's HTTP endpoint (`http: {listen: 127.0.0.1:9464}`): metrics for Prometheus, a
 /// health check, and named events posted to the running daemon (see ``ControlRoutes``).
 ///
-/// One request per connection (`Connection: close`), bodies up to 64 KiB: it answers a scraper
-/// and an operator, not a crowd. It binds in ``bind(host:port:routes:)`` so that a port in use
-/// is an error at start, and serves in ``run()`` until graceful shutdown.
+/// One request per connection (`Connection: close`), bodies up to 64 KiB: it answers a scraper,
+/// an operator and a few status pages, not a crowd. A streamed response (the page's
+/// Server-Sent Events) holds its connection; at most ``maxStreams`` at once, the next is answered
+/// `503`. It binds in ``bind(host:port:routes:)`` so that a port in use is an error at start, and
+/// serves in ``run()`` until graceful shutdown.
 public final class ControlServer: Service, Sendable {
     /// Where it listens, as bound (the real port when 0 was asked for).
     public let host: String
@@ -17,11 +20,23 @@ public final class ControlServer: Service, Sendable {
     private let channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
     private let routes: ControlRoutes
     static let maxBody = 64 * 1024
+    /// Each connection's kernel send buffer, bytes (the kernel doubles it).
+    static let sendBuffer = 128 * 1024
+    /// The most streamed responses open at once.
+    public static let maxStreams = 16
+    private let streams = Atomic<Int>(0)
+    /// How long a streamed chunk may wait for a client that does not read before the
+    /// connection is closed.
+    public let streamWriteTimeout: Duration
+
+    /// Streamed responses open now.
+    public var openStreams: Int { streams.load(ordering: .relaxed) }
 
     private init(
         host: String, port: Int, channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>,
-        routes: ControlRoutes
+        routes: ControlRoutes, streamWriteTimeout: Duration
     ) {
+        self.streamWriteTimeout = streamWriteTimeout
         self.host = host
         self.port = port
         self.channel = channel
@@ -29,11 +44,21 @@ public final class ControlServer: Service, Sendable {
     }
 
     /// Binds `host:port` (0: any free port).
+    /// - Parameters:
+    ///   - host: the address to listen on.
+    ///   - port: the port (0: any free one).
+    ///   - routes: what it answers.
+    ///   - streamWriteTimeout: how long a streamed chunk may wait for a client that does not read.
     /// - Throws: ``GatewayError/control(_:)`` saying why it cannot listen and what to change.
-    public static func bind(host: String, port: Int, routes: ControlRoutes) async throws(GatewayError) -> ControlServer {
+    public static func bind(
+        host: String, port: Int, routes: ControlRoutes, streamWriteTimeout: Duration = .seconds(30)
+    ) async throws(GatewayError) -> ControlServer {
         do {
             let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                // A fixed send buffer: what a client that stops reading holds in the kernel is
+                // bounded (autotuning would let it grow to megabytes).
+                .childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(Self.sendBuffer))
                 .bind(host: host, port: port) { child in
                     child.eventLoop.makeCompletedFuture {
                         try child.pipeline.syncOperations.configureHTTPServerPipeline()
@@ -41,7 +66,9 @@ public final class ControlServer: Service, Sendable {
                             wrappingChannelSynchronously: child)
                     }
                 }
-            return ControlServer(host: host, port: channel.channel.localAddress?.port ?? port, channel: channel, routes: routes)
+            return ControlServer(
+                host: host, port: channel.channel.localAddress?.port ?? port, channel: channel, routes: routes,
+                streamWriteTimeout: streamWriteTimeout)
         } catch {
             throw .control(
                 "cannot listen on \(host):\(port) (\(error)); choose another address or port "
@@ -97,23 +124,60 @@ public final class ControlServer: Service, Sendable {
                             to: ControlRequest(
                                 method: head.method.rawValue, target: head.uri, body: body,
                                 authorization: head.headers.first(name: "Authorization")))
-                    try await Self.write(response, headOnly: head.method == .HEAD, to: outbound)
+                    if response.stream != nil, head.method != .HEAD {
+                        try await stream(response, to: outbound)
+                    } else {
+                        try await Self.write(response, headOnly: head.method == .HEAD, to: outbound)
+                    }
                     return
                 }
             }
         }
     }
 
+    /// Writes a streamed response until its producer returns or the client goes away.
+    private func stream(
+        _ response: ControlResponse, to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
+    ) async throws {
+        guard streams.add(1, ordering: .relaxed).newValue <= Self.maxStreams else {
+            streams.subtract(1, ordering: .relaxed)
+            let busy = ControlResponse.error(503, "\(Self.maxStreams) streams are open already; close a page and retry")
+            try await Self.write(busy, headOnly: false, to: outbound)
+            return
+        }
+        defer { streams.subtract(1, ordering: .relaxed) }
+        var headers = HTTPHeaders([("Content-Type", response.contentType), ("Cache-Control", "no-cache")])
+        for header in response.headers { headers.add(name: header.name, value: header.value) }
+        try await outbound.write(
+            .head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers)))
+        let timeout = streamWriteTimeout
+        try await response.stream?(
+            ControlStreamWriter { text in
+                // A client that stops reading leaves the write waiting: give up after the timeout.
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { try await outbound.write(.body(.byteBuffer(ByteBuffer(string: text)))) }
+                    group.addTask {
+                        try await Task.sleep(for: timeout)
+                        throw CancellationError()
+                    }
+                    try await group.next()
+                    group.cancelAll()
+                }
+            })
+        try await outbound.write(.end(nil))
+    }
+
     private static func write(
         _ response: ControlResponse, headOnly: Bool,
         to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
     ) async throws {
-        let body = ByteBuffer(string: response.body)
+        let body = response.bytes.map { ByteBuffer(bytes: $0) } ?? ByteBuffer(string: response.body)
         var headers = HTTPHeaders([
             ("Content-Type", response.contentType), ("Content-Length", String(body.readableBytes)),
             ("Connection", "close"),
         ])
-        if response.status == 401 { headers.add(name: "WWW-Authenticate", value: #"Bearer realm="beacond""#) }
+        for header in response.headers { headers.add(name: header.name, value: header.value) }
+
         try await outbound.write(
             .head(
                 HTTPResponseHead(

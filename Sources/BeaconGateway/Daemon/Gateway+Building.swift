@@ -73,11 +73,12 @@ func buildGateway(
 ) throws(GatewayError) -> Gateway {
     var sinks: [(name: String, sink: any AlertSink)] = []
     var observers: [any BeaconStateObserver] = []
+    let alertLog = AlertLog(sinks: configuration.sinks.map(\.name))
     for definition in configuration.sinks {
         do {
             let built = try definition.settings.makeSink()
             if let observer = built.stateObserver { observers.append(observer) }
-            sinks.append((definition.name, MeteredSink(built.sink, sinkName: definition.name, metrics: metrics)))
+            sinks.append((definition.name, MeteredSink(built.sink, sinkName: definition.name, metrics: metrics, log: alertLog)))
         } catch {
             throw .sink(name: definition.name, message: "\(error)")
         }
@@ -203,7 +204,7 @@ func buildGateway(
     return Gateway(
         configuration: configuration, feed: feed, pipeline: pipeline,
         remoteAlerts: remote, registry: registry, sinks: dispatchers, outbox: outbox, metrics: metrics,
-        stateObservers: observers, clock: clock, logger: logger)
+        stateObservers: observers, alertLog: alertLog, clock: clock, logger: logger)
 }
 
 private func makeSource(

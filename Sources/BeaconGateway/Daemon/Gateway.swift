@@ -45,6 +45,10 @@ public final class Gateway: Sendable {
     let logger: Logger
     let clock: AnyTimestampClock
     let lifecycle: GatewayLifecycle
+    /// The latest alert events and their deliveries (the status page's log).
+    public let alertLog: AlertLog
+    /// What the status page shows, gathered only when someone looks.
+    public let statusBoard: StatusBoard
     /// The daemon's services, in the order a service group starts them; it stops them in reverse
     /// (source first, sinks last). Add the control endpoint before them, so that it stops last.
     /// The source ending by itself shuts the group down gracefully; a failure anywhere does too,
@@ -58,8 +62,10 @@ public final class Gateway: Sendable {
         pipeline: sending AlertPipeline, remoteAlerts: RemoteAlertDefinitions? = nil,
         registry: StrategyRegistry = StrategyRegistry(), sinks: [(name: String, dispatcher: OutboxDispatcher)],
         outbox: any Outbox, metrics: GatewayMetrics, stateObservers: [any BeaconStateObserver] = [],
-        clock: AnyTimestampClock, logger: Logger
+        alertLog: AlertLog? = nil, clock: AnyTimestampClock, logger: Logger
     ) {
+        let alertLog = alertLog ?? AlertLog(sinks: sinks.map(\.name))
+        self.alertLog = alertLog
         self.configuration = configuration
         self.feed = feed
         let runner = PipelineRunner()
@@ -68,7 +74,7 @@ public final class Gateway: Sendable {
         self.lifecycle = lifecycle
         let dispatchers = sinks.map(\.dispatcher)
         pipelineService = PipelineService(
-            runner: runner, pipeline: pipeline, observers: stateObservers,
+            runner: runner, pipeline: pipeline, observers: stateObservers, alertLog: alertLog,
             notify: { for dispatcher in dispatchers { dispatcher.notify() } })
         self.sinks = sinks
         self.outbox = outbox
@@ -77,6 +83,11 @@ public final class Gateway: Sendable {
         self.remoteAlerts = remoteAlerts
         self.registry = registry
         self.clock = clock
+        statusBoard = StatusBoard(
+            sources: StatusBoard.Sources(
+                sourceName: feed.name, inspect: { try await runner.inspect() },
+                outbox: { sinks.map { sink in (sink.name, (try? outbox.backlog(sink: sink.name)) ?? 0) } }),
+            log: alertLog)
         // The source starts once the remote alert definitions have had their first check.
         let firstCheck = remoteAlerts.map { _ in PipelineReply<Void>() }
         let remoteService = remoteAlerts.map { remote in
@@ -180,7 +191,8 @@ public final class Gateway: Sendable {
         return ExternalEventReceipt(name: name, beacon: beacon, time: receipt.time, cancelled: cancelled)
     }
 
-    /// The control endpoint's routes for this gateway: metrics, health, posted events.
+    /// The control endpoint's routes for this gateway: metrics, health, posted events, and the
+    /// status page with its API.
     public var controlRoutes: ControlRoutes {
         ControlRoutes(
             metrics: { [self] in
@@ -203,6 +215,7 @@ public final class Gateway: Sendable {
             postEvent: { [self] name, beacon in
                 try await post(event: name, beacon: beacon)
             },
-            bearerToken: configuration.control?.token)
+            bearerToken: configuration.control?.token,
+            status: StatusRoutes(board: statusBoard, floorPlan: configuration.hub?.floorPlan))
     }
 }

@@ -1,3 +1,4 @@
+import BeaconAlertEngine
 import BeaconPipeline
 import BeaconStrategyKit
 import ServiceLifecycle
@@ -5,7 +6,8 @@ import Synchronization
 
 /// The task that owns the daemon's pipeline (see ``PipelineRunner``): it takes the inbox's
 /// inputs until the group's graceful shutdown, then handles what is still waiting and returns.
-/// Every event it emits is already in each sink's outbox; it wakes the dispatchers. Beacons'
+/// Every event it emits is already in each sink's outbox; it wakes the dispatchers and notes the
+/// event in the status page's ``AlertLog``. Beacons'
 /// presence changes go to the state observers (``StateObserversService`` closes them, last).
 final class PipelineService: Service, Sendable {
     let runner: PipelineRunner
@@ -13,11 +15,13 @@ final class PipelineService: Service, Sendable {
     private let pipeline: Mutex<AlertPipeline?>
     private let notify: @Sendable () -> Void
     private let observers: [any BeaconStateObserver]
+    private let alertLog: AlertLog
 
     init(
         runner: PipelineRunner, pipeline: sending AlertPipeline, observers: [any BeaconStateObserver],
-        notify: @escaping @Sendable () -> Void
+        alertLog: AlertLog, notify: @escaping @Sendable () -> Void
     ) {
+        self.alertLog = alertLog
         self.runner = runner
         self.pipeline = Mutex(pipeline)
         self.observers = observers
@@ -27,9 +31,14 @@ final class PipelineService: Service, Sendable {
     func run() async throws {
         guard let pipeline = pipeline.withLock({ $0.take() }) else { return }
         let observers = observers
+        let alertLog = alertLog
         try await withGracefulShutdownHandler {
             try await runner.run(
-                pipeline, emit: { _ in notify() },
+                pipeline,
+                emit: { routed in
+                    alertLog.record(routed.event)
+                    notify()
+                },
                 presence: observers.isEmpty
                     ? nil
                     : { changes in

@@ -2,17 +2,26 @@ import BeaconSinks
 import Metrics
 
 /// A sink that counts and times what it passes on: deliveries, failures, and how long each
-/// delivery took (`beacond_sink_*{sink="…"}`), on the clock it is given.
+/// delivery took (`beacond_sink_*{sink="…"}`), on the clock it is given; and tells the status
+/// page's ``AlertLog`` what became of each event.
 public struct MeteredSink: AlertSink {
     private let base: any AlertSink
     private let deliveries: Metrics.Counter
     private let failures: Metrics.Counter
     private let latency: Metrics.Timer
     private let clock: ContinuousClock
+    private let sinkName: String
+    private let log: AlertLog?
 
-    /// Wraps `base`, labelling its metrics with `sinkName` (its name in configuration).
-    public init(_ base: any AlertSink, sinkName: String, metrics: GatewayMetrics, clock: ContinuousClock = ContinuousClock()) {
+    /// Wraps `base`, labelling its metrics with `sinkName` (its name in configuration) and
+    /// recording each attempt's outcome in `log`, if given.
+    public init(
+        _ base: any AlertSink, sinkName: String, metrics: GatewayMetrics, log: AlertLog? = nil,
+        clock: ContinuousClock = ContinuousClock()
+    ) {
         self.base = base
+        self.sinkName = sinkName
+        self.log = log
         deliveries = metrics.counter("beacond_sink_deliveries_total", [("sink", sinkName)])
         failures = metrics.counter("beacond_sink_failures_total", [("sink", sinkName)])
         latency = Metrics.Timer(
@@ -33,10 +42,12 @@ public struct MeteredSink: AlertSink {
             try await base.deliver(event)
         } catch {
             failures.increment()
+            log?.record(sink: sinkName, key: event.key, .failed("\(error)"))
             throw error
         }
         latency.record(duration: start.duration(to: clock.now))
         deliveries.increment()
+        log?.record(sink: sinkName, key: event.key, .delivered)
     }
 
     /// Flushes the wrapped sink; a failed flush counts as a failure.

@@ -2,6 +2,7 @@ import BeaconConfiguration
 import BeaconCore
 import BeaconRanging
 import BeaconSite
+import Foundation
 
 /// What a site hub needs beyond `site:`: the gateways (`gateways:`), the fusion's settings and
 /// which buckets this hub takes (`hub:`).
@@ -19,6 +20,7 @@ import BeaconSite
 ///   position: {minGateways: 3, tagHeight: 1.2, pathLossExponent: 1.5, modelSigma: 6, offsetPrior: 10, tracking: 0.5}
 ///   partition: {index: 0, of: 2}     # this hub takes the buckets b with b mod 2 = 0
 ///   presence: /var/lib/beacond/presence.jsonl   # every fused beacon, every cycle
+///   floorPlan: {image: /etc/beacond/plan.png, min: [0, 0], max: [40, 20]}   # under the status page's map
 /// ```
 public struct HubSettings: Sendable {
     /// The gateways and rooms.
@@ -29,6 +31,8 @@ public struct HubSettings: Sendable {
     public var partition: (index: Int, of: Int)
     /// Where to write a presence line per fused beacon per cycle (one JSON object per line; the format is in `Docs/Site.md`), if anywhere.
     public var presencePath: String?
+    /// The image the status page draws under its map, if any.
+    public var floorPlan: FloorPlan?
 
     /// Creates settings.
     public init(
@@ -73,24 +77,28 @@ public struct HubSettings: Sendable {
         } catch {
             throw gatewaysNode.error(error.description)
         }
-        let (fusion, partition, presencePath) = try readOptions(hubNode)
-        var settings = HubSettings(layout: layout, fusion: fusion, partition: partition)
-        settings.presencePath = presencePath
+        let options = try readOptions(hubNode)
+        var settings = HubSettings(layout: layout, fusion: options.fusion, partition: options.partition)
+        settings.presencePath = options.presence
+        settings.floorPlan = options.floorPlan
         return settings
     }
 
-    /// Reads `hub:` alone: the fusion's settings, the partition and the presence file.
+    /// Reads `hub:` alone: the fusion's settings, the partition, the presence file and the floor plan.
     static func readOptions(
         _ hub: ConfigNode?
-    ) throws(ConfigurationError) -> (fusion: SiteFusionConfiguration, partition: (index: Int, of: Int), presence: String?) {
+    ) throws(ConfigurationError) -> (
+        fusion: SiteFusionConfiguration, partition: (index: Int, of: Int), presence: String?, floorPlan: FloorPlan?
+    ) {
         var fusion = SiteFusionConfiguration()
         var partition = (index: 0, of: 1)
         var presencePath: String?
+        var floorPlan: FloorPlan?
         if let hub {
             try hub.checkKeys(
                 allowed: [
                     "cycle", "lateness", "staleness", "retention", "room", "position", "proximity", "maxTracked", "partition",
-                    "presence",
+                    "presence", "floorPlan",
                 ],
                 in: "hub")
             if let n = hub["cycle"] { fusion.cycleLength = try n.positiveDuration() }
@@ -136,12 +144,28 @@ public struct HubSettings: Sendable {
                 partition = (index, of)
             }
             if let n = hub["presence"] { presencePath = try n.string() }
+            if let n = hub["floorPlan"] { floorPlan = try readFloorPlan(n) }
             do {
                 try fusion.validate()
             } catch {
                 throw hub.error(error.description)
             }
         }
-        return (fusion, partition, presencePath)
+        return (fusion, partition, presencePath, floorPlan)
+    }
+
+    /// `{image: PATH, min: [x, y], max: [x, y]}`: the image must be readable now.
+    private static func readFloorPlan(_ node: ConfigNode) throws(ConfigurationError) -> FloorPlan {
+        try node.checkKeys(allowed: ["image", "min", "max"], in: "hub.floorPlan")
+        let image = try node.required("image").string()
+        guard FileManager.default.isReadableFile(atPath: image) else {
+            throw node["image"]!.error("cannot read the floor plan image \(image): check the path and its permissions")
+        }
+        let min = try node.required("min").numbers(count: 2...2, "the image's bottom-left corner [x, y] in metres")
+        let max = try node.required("max").numbers(count: 2...2, "the image's top-right corner [x, y] in metres")
+        guard max[0] > min[0], max[1] > min[1] else {
+            throw node.error("the floor plan's max [x, y] must be above and right of its min")
+        }
+        return FloorPlan(image: image, min: (min[0], min[1]), max: (max[0], max[1]))
     }
 }

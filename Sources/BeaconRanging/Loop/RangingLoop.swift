@@ -80,6 +80,11 @@ public struct RangingLoop: Sendable {
     /// Number of beacons currently tracked (listed, in grace, or awaiting eviction).
     public var trackedCount: Int { hot.count + pendingNewBeacons }
 
+    /// The update of the latest cycle closed (empty before the first). Reading it is free; keeping
+    /// the copy past the next cycle makes that cycle allocate a new buffer (the loop reuses its
+    /// own), so a status page reads it on demand only.
+    public var latestUpdate: RangingUpdate { update }
+
     /// Feeds one sighting. First emits, through `onUpdate`, the update of every cycle that ended
     /// at or before the sighting's timestamp.
     ///

@@ -1,0 +1,40 @@
+/// A site's floor plan drawn under the status page's map: an image (PNG, JPEG or SVG) stretched
+/// over the rectangle from ``min`` to ``max`` in site coordinates (metres, like the gateways'
+/// positions). `hub: {floorPlan: {image: plan.png, min: [0, 0], max: [20, 12]}}`.
+public struct FloorPlan: Sendable, Hashable {
+    /// The image file's path.
+    public var image: String
+    /// The site coordinates of the image's bottom-left corner.
+    public var min: (x: Double, y: Double)
+    /// The site coordinates of the image's top-right corner.
+    public var max: (x: Double, y: Double)
+
+    /// Creates a floor plan.
+    public init(image: String, min: (x: Double, y: Double), max: (x: Double, y: Double)) {
+        self.image = image
+        self.min = min
+        self.max = max
+    }
+
+    public static func == (a: FloorPlan, b: FloorPlan) -> Bool {
+        a.image == b.image && a.min == b.min && a.max == b.max
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(image)
+        hasher.combine(min.x)
+        hasher.combine(min.y)
+        hasher.combine(max.x)
+        hasher.combine(max.y)
+    }
+
+    /// The image's `Content-Type`, from its extension.
+    var contentType: String {
+        switch image.split(separator: ".").last?.lowercased() {
+        case "svg": "image/svg+xml"
+        case "jpg", "jpeg": "image/jpeg"
+        case "webp": "image/webp"
+        default: "image/png"
+        }
+    }
+}

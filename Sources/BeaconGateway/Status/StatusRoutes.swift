@@ -1,0 +1,105 @@
+import BeaconCore
+import Foundation
+
+/// The status page and its API on the control endpoint (see ``StatusAPI`` for the documents):
+/// `GET /` is the page, `GET /api/events` a stream of Server-Sent Events (one `status` event per
+/// refresh, at most one a second, only while the page is open).
+public struct StatusRoutes: Sendable {
+    /// Where the data comes from.
+    public let board: StatusBoard
+    /// A site's floor plan, if configured.
+    public let floorPlan: FloorPlan?
+    /// How often the event stream looks for a new refresh.
+    public let streamInterval: Duration
+
+    /// Creates the routes.
+    public init(board: StatusBoard, floorPlan: FloorPlan? = nil, streamInterval: Duration = .seconds(1)) {
+        self.board = board
+        self.floorPlan = floorPlan
+        self.streamInterval = streamInterval
+    }
+
+    /// Answers `request` when its path is the page's or its API's; `nil` otherwise.
+    func respond(to request: ControlRequest) async -> ControlResponse? {
+        let path = request.path
+        guard path == "/" || path == "/index.html" || path.hasPrefix("/api/") else { return nil }
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return .error(405, "\(request.method) \(path) is not supported; use GET")
+        }
+        if path == "/" || path == "/index.html" {
+            var page = ControlResponse(status: 200, contentType: "text/html; charset=utf-8", body: StatusPage.html)
+            page.headers = [("Cache-Control", "no-cache"), ("Content-Security-Policy", StatusPage.contentSecurityPolicy)]
+            return page
+        }
+        if path == "/api/events" { return events() }
+        if path == "/api/site/floorplan" { return floorPlanImage() }
+        let snapshot: StatusBoard.Snapshot
+        do {
+            snapshot = try await board.current()
+        } catch {
+            return .error(503, "the pipeline has not answered: \(error)")
+        }
+        switch path {
+        case "/api/status": return Self.json(StatusAPI.status(snapshot, board: board))
+        case "/api/beacons":
+            if let sort = request.query["sort"], !StatusAPI.beaconSorts.contains(sort) {
+                return .error(400, "sort=\(sort) is not one of \(StatusAPI.beaconSorts.joined(separator: ", "))")
+            }
+            return Self.json(StatusAPI.beacons(snapshot, query: request.query))
+        case "/api/beacons/history":
+            guard let text = request.query["id"], let id = BeaconID(text) else {
+                return .error(400, "give the beacon as ?id=ibeacon:UUID:major:minor (or altbeacon:…, eddystone-uid:…)")
+            }
+            return Self.json(StatusAPI.history(snapshot, beacon: id, samples: board.history(of: id)))
+        case "/api/strategies": return Self.json(StatusAPI.strategies(snapshot, query: request.query))
+        case "/api/alerts": return Self.json(StatusAPI.alerts(snapshot, log: board.log, query: request.query))
+        case "/api/site": return Self.json(StatusAPI.site(snapshot, query: request.query, floorPlan: floorPlan))
+        default:
+            return .error(
+                404,
+                "no such endpoint: \(path); the API has /api/status, /api/events, /api/beacons, /api/beacons/history, "
+                    + "/api/strategies, /api/alerts and /api/site (Docs/Daemon.md)")
+        }
+    }
+
+    private static func json(_ body: String) -> ControlResponse {
+        var response = ControlResponse(status: 200, body: body + "\n")
+        response.headers = [("Cache-Control", "no-cache")]
+        return response
+    }
+
+    /// `text/event-stream`: a `status` event (the `/api/status` document) whenever the board
+    /// has refreshed, checked every ``streamInterval``; a comment every 15 s keeps proxies from
+    /// closing a quiet stream. One event is written at a time, each waiting for the client.
+    private func events() -> ControlResponse {
+        let board = board
+        let interval = streamInterval
+        return ControlResponse(contentType: "text/event-stream") { write in
+            try await write("retry: 2000\n\n")
+            var sent = 0
+            var quiet = Duration.zero
+            while !Task.isCancelled {
+                if let snapshot = try? await board.current(), snapshot.version != sent {
+                    sent = snapshot.version
+                    quiet = .zero
+                    try await write("event: status\ndata: \(StatusAPI.status(snapshot, board: board))\n\n")
+                } else if quiet >= .seconds(15) {
+                    quiet = .zero
+                    try await write(": still here\n\n")
+                }
+                try await Task.sleep(for: interval)
+                quiet += interval
+            }
+        }
+    }
+
+    private func floorPlanImage() -> ControlResponse {
+        guard let floorPlan else { return .error(404, "no floor plan is configured (hub: {floorPlan: {image: …}})") }
+        guard let data = FileManager.default.contents(atPath: floorPlan.image) else {
+            return .error(500, "cannot read the floor plan image \(floorPlan.image)")
+        }
+        var response = ControlResponse(status: 200, contentType: floorPlan.contentType, body: "")
+        response.bytes = [UInt8](data)
+        return response
+    }
+}

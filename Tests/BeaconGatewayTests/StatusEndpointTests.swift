@@ -1,0 +1,199 @@
+import BeaconCore
+import BeaconGateway
+import BeaconHTTP
+import BeaconPipeline
+import BeaconTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The status page's endpoint: its token, and what a client that never reads or vanishes
+/// costs (the server's buffers are bounded, the stream gives up, nothing else waits).
+@Suite("The status page's endpoint: authentication and slow clients")
+struct StatusEndpointTests {
+    /// A board over a stand-in pipeline that counts its inspections; with `refresh` zero every
+    /// request is a new refresh (a new event for a stream).
+    /// Counts a stand-in pipeline's inspections.
+    final class Counter: Sendable {
+        let count = Atomic(0)
+    }
+
+    static func board(counting inspections: Counter = Counter(), refresh: Duration = .zero) -> StatusBoard {
+        StatusBoard(
+            sources: .init(
+                sourceName: "test",
+                inspect: {
+                    inspections.count.add(1, ordering: .relaxed)
+                    return PipelineInspection()
+                }, outbox: { [] }),
+            log: AlertLog(sinks: []), refreshInterval: refresh)
+    }
+
+    static func routes(token: String?, board: StatusBoard, streamInterval: Duration = .seconds(1)) -> ControlRoutes {
+        ControlRoutes(
+            metrics: { "" }, health: { "{}" },
+            postEvent: { name, beacon in ExternalEventReceipt(name: name, beacon: beacon, time: .epoch, cancelled: 0) },
+            bearerToken: token, status: StatusRoutes(board: board, streamInterval: streamInterval))
+    }
+
+    @Test("with a token, the page and the API need it: as a Bearer, or as a browser's Basic password")
+    func tokenGuardsThePage() async throws {
+        let token = "0123456789abcdef-status"
+        let routes = Self.routes(token: token, board: Self.board())
+        func status(_ path: String, _ authorization: String?) async -> Int {
+            await routes.respond(to: ControlRequest(method: "GET", target: path, authorization: authorization)).status
+        }
+        let basic = { (password: String) in "Basic " + Data("anyone:\(password)".utf8).base64EncodedString() }
+        for path in ["/", "/api/status", "/api/beacons", "/api/events"] {
+            #expect(await status(path, nil) == 401, "\(path)")
+            #expect(await status(path, "Bearer wrong-token-of-length") == 401, "\(path)")
+            #expect(await status(path, basic("not-the-token")) == 401, "\(path)")
+            #expect(await status(path, basic(token)) == 200, "\(path)")
+            #expect(await status(path, "Bearer \(token)") == 200, "\(path)")
+        }
+        #expect(await status("/", "Basic !!!not base64") == 401)
+    }
+
+    @Test("a refused request over HTTP asks a browser for the password (WWW-Authenticate: Basic)")
+    func browserChallenge() async throws {
+        let server = try await ControlServer.bind(
+            host: "127.0.0.1", port: 0, routes: Self.routes(token: "0123456789abcdef-status", board: Self.board()))
+        let serving = Task { try await server.run() }
+        defer {
+            server.close()
+            serving.cancel()
+        }
+        // A raw client: an HTTP library offered Basic might answer the challenge by itself.
+        let client = try RawClient(port: server.port)
+        defer { client.close() }
+        try client.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let page = try await onOwnThread { try client.read(until: "\r\n\r\n") }
+        #expect(page.hasPrefix("HTTP/1.1 401"), "\(page)")
+        #expect(page.lowercased().contains(#"www-authenticate: basic realm="beacond""#), "\(page)")
+        // The API answers a program with the Bearer challenge alone.
+        let api = try await HTTPClient.shared.send(HTTPRequest(url: server.url + "/api/status", timeout: .seconds(10)))
+        #expect(api.status == 401)
+        let challenge: String = api.headers.first { $0.key.lowercased() == "www-authenticate" }?.value ?? ""
+        #expect(challenge == #"Bearer realm="beacond""#, "\(api.headers)")
+    }
+
+    /// A client opens the event stream and never reads. The server writes events as fast as the
+    /// connection takes them (a new refresh every millisecond); once the socket's buffers are
+    /// full the writes wait, so no more events are made, and after the write timeout the
+    /// connection is closed. Meanwhile another request is answered at once.
+    @Test("a client that never reads holds bounded buffers, then is dropped; others are served meanwhile")
+    func neverReadingClient() async throws {
+        let inspections = Counter()
+        let server = try await ControlServer.bind(
+            host: "127.0.0.1", port: 0,
+            routes: Self.routes(token: nil, board: Self.board(counting: inspections), streamInterval: .milliseconds(1)),
+            streamWriteTimeout: .seconds(2))
+        let serving = Task { try await server.run() }
+        defer {
+            server.close()
+            serving.cancel()
+        }
+        let client = try RawClient(port: server.port, receiveBuffer: 4096)
+        defer { client.close() }
+        try client.send("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+
+        // The producer stalls: the count of inspections stops growing while the client sleeps.
+        var stalled = false
+        var previous = -1
+        for _ in 0..<100 where !stalled {
+            try await Task.sleep(for: .milliseconds(300))
+            let now = inspections.count.load(ordering: .relaxed)
+            stalled = now == previous && now > 0
+            previous = now
+        }
+        #expect(stalled, "the stream kept producing for a client that does not read")
+        let produced = inspections.count.load(ordering: .relaxed)
+        // Each event is about 300 bytes: what is held is the socket buffers' worth (a 256 KiB
+        // send buffer, 4 KiB received, 64 KiB in the channel), about 1,100 events; not more.
+        #expect(produced < 3_000, "\(produced) events for a client that read nothing")
+
+        let other = try await HTTPClient.shared.send(HTTPRequest(url: server.url + "/api/status", timeout: .seconds(5)))
+        #expect(other.status == 200)
+
+        // The stalled write gives up after its timeout: the stream closes.
+        let closed = await waitFor(within: .seconds(20)) { server.openStreams == 0 }
+        #expect(closed, "the stream of a client that never reads was never closed")
+    }
+
+    @Test("a client that goes away ends its stream")
+    func vanishedClient() async throws {
+        let server = try await ControlServer.bind(
+            host: "127.0.0.1", port: 0,
+            routes: Self.routes(token: nil, board: Self.board(), streamInterval: .milliseconds(50)))
+        let serving = Task { try await server.run() }
+        defer {
+            server.close()
+            serving.cancel()
+        }
+        let client = try RawClient(port: server.port)
+        try client.send("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let head = try await onOwnThread { try client.read(until: "event: status") }
+        #expect(head.contains("200 OK") && head.lowercased().contains("content-type: text/event-stream"), "\(head)")
+        #expect(server.openStreams == 1)
+        client.close()
+        let ended = await waitFor(within: .seconds(10)) { server.openStreams == 0 }
+        #expect(ended)
+    }
+}
+
+/// Checks `condition` every 50 ms of the wall clock (a real server's doing) until it holds or
+/// `limit` has passed.
+func waitFor(within limit: Duration, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+    return condition()
+}
+
+/// A TCP client with a chosen receive buffer, that reads only when asked.
+final class RawClient: @unchecked Sendable {
+    private var fd: Int32
+
+    init(port: Int, receiveBuffer: Int32? = nil) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+    }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        guard write(fd, bytes, bytes.count) == bytes.count else { throw POSIXError(.EIO) }
+    }
+
+    /// Reads until `marker` has arrived (blocking).
+    func read(until marker: String) throws -> String {
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while !String(decoding: received, as: UTF8.self).contains(marker) {
+            let count = Glibc.read(fd, &chunk, chunk.count)
+            guard count > 0 else { throw POSIXError(.ECONNRESET) }
+            received += chunk[..<count]
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    func close() {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
+}
