@@ -68,6 +68,7 @@ struct SiteProcessesTests {
         hub:
           position: {tagHeight: 1.2, pathLossExponent: 2.0}
           presence: \(presence.path)
+        http: {listen: "127.0.0.1:0"}
         sinks:
           - {type: jsonl, path: \(events.path)}
         alerts:
@@ -93,6 +94,17 @@ struct SiteProcessesTests {
         let caughtUp = await realWorkFinishes(within: .seconds(20)) {
             SiteProcesses.lines(presence).last.map { $0 >= #"{"time":""# + end } ?? false
         }
+        // The hub's status page knows the site: its gateways, their rooms, a schema-valid document.
+        let announced = SiteProcesses.lines(directory.appendingPathComponent("hub.log"))
+            .first { $0.contains("control endpoint on http://127.0.0.1:") }
+        let url = try #require(announced?.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
+        let (siteStatus, siteDocument) = try await StatusPageTests.get(url + "/api/site")
+        #expect(siteStatus == 200)
+        #expect(siteDocument.contains(#""site":true"#), "\(siteDocument)")
+        for gateway in Self.gateways {
+            #expect(siteDocument.contains(#"{"id":"\#(gateway.0)","room":"\#(gateway.1)","position":{"#), "\(siteDocument)")
+        }
+        try await StatusPageTests.validate(siteDocument, as: "site", in: directory)
         kill(hub.processIdentifier, SIGTERM)
         await waitForExit(hub)
         let hubLog = SiteProcesses.lines(directory.appendingPathComponent("hub.log"))

@@ -38,8 +38,6 @@ struct StatusPageTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = directory.appendingPathComponent("gateway.yaml").path
         try """
-        source: {simulate: \(TestPaths.scenario("lobby")), speed: 20}
-        http: {listen: "127.0.0.1:0"}
         sinks:
           - {type: jsonl, path: "-"}
         alerts:
@@ -55,16 +53,31 @@ struct StatusPageTests {
             delay: 1h
 
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = try RunningDaemon(arguments: ["run", "--config", config])
-        let announced = try #require(await daemon.errorLine(containing: "control endpoint on http://127.0.0.1:"))
-        let url = try #require(announced.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
+        // Served: the page stays up after the simulation's end, however slow the checks below are.
+        let daemon = try RunningDaemon(arguments: [
+            "simulate", TestPaths.scenario("lobby"), "--config", config, "--serve", "127.0.0.1:0", "--speed", "2",
+        ])
+        let announced = try #require(await daemon.errorLine(containing: "the status page is on http://127.0.0.1:"))
+        let page = try #require(announced.split(separator: " ").first { $0.hasPrefix("http://") })
+        let url = String(page.dropLast()) // without the page's "/"
         _ = try #require(await daemon.outputLine(containing: #""event":"delivered","alert":"lobby-dwell""#))
 
-        let (pageStatus, page) = try await Self.get(url + "/")
-        #expect(pageStatus == 200 && page.contains("<title>beacond status</title>"))
+        let (_, beacons) = try await Self.get(url + "/api/beacons?filter=welcome")
+        #expect(beacons.contains(#""id":"\#(Self.visitor)","title":"Welcome""#), "\(beacons)")
+        try await Self.validate(beacons, as: "beacons", in: directory)
+        try await Task.sleep(for: .milliseconds(1100)) // a second refresh, so the history has samples
+        let (_, history) = try await Self.get(url + "/api/beacons/history?id=\(Self.visitor)")
+        #expect(history.contains(#""filtered":-"#), "\(history)")
+        let (_, strategies) = try await Self.get(url + "/api/strategies?alert=lobby-dwell")
+        #expect(strategies.contains(#""beacon":"\#(Self.visitor)","status":"actionDone""#), "\(strategies)")
+        let (_, alerts) = try await Self.get(url + "/api/alerts")
+        #expect(alerts.contains(#""alert":"later","beacon":"\#(Self.visitor)","reason":"delay""#), "\(alerts)")
+        #expect(alerts.contains(#""event":"delivered","alert":"lobby-dwell""#), "\(alerts)")
+        #expect(alerts.contains(#""deliveries":{"jsonl:-":{"status":"delivered"}}"#), "\(alerts)")
+        let (pageStatus, html) = try await Self.get(url + "/")
+        #expect(pageStatus == 200 && html.contains("<title>beacond status</title>"))
         let (_, first) = try await Self.get(url + "/api/status")
         try await Self.validate(first, as: "status", in: directory)
-        try await Task.sleep(for: .milliseconds(1100)) // a second refresh, so the history has samples
         for (path, name) in [
             ("/api/status", "status"), ("/api/beacons?sort=rssi&order=desc", "beacons"),
             ("/api/beacons/history?id=\(Self.visitor)", "history"), ("/api/strategies", "strategies"),
@@ -74,16 +87,6 @@ struct StatusPageTests {
             #expect(status == 200, "\(path): \(body)")
             try await Self.validate(body, as: name, in: directory)
         }
-        let (_, beacons) = try await Self.get(url + "/api/beacons?filter=welcome")
-        #expect(beacons.contains(#""id":"\#(Self.visitor)","title":"Welcome""#), "\(beacons)")
-        let (_, history) = try await Self.get(url + "/api/beacons/history?id=\(Self.visitor)")
-        #expect(history.contains(#""filtered":-"#), "\(history)")
-        let (_, strategies) = try await Self.get(url + "/api/strategies?alert=lobby-dwell")
-        #expect(strategies.contains(#""beacon":"\#(Self.visitor)","status":"actionDone""#), "\(strategies)")
-        let (_, alerts) = try await Self.get(url + "/api/alerts")
-        #expect(alerts.contains(#""alert":"later","beacon":"\#(Self.visitor)","reason":"delay""#), "\(alerts)")
-        #expect(alerts.contains(#""event":"delivered","alert":"lobby-dwell""#), "\(alerts)")
-        #expect(alerts.contains(#""deliveries":{"jsonl:-":{"status":"delivered"}}"#), "\(alerts)")
         let (badStatus, bad) = try await Self.get(url + "/api/beacons?sort=colour")
         #expect(badStatus == 400 && bad.contains("sort=colour is not one of"), "\(bad)")
         kill(daemon.process.processIdentifier, SIGTERM)
