@@ -10,7 +10,7 @@ import Synchronization
 /// One request per connection (`Connection: close`), bodies up to 64 KiB: it answers a scraper,
 /// an operator and a few status pages, not a crowd. A streamed response (the page's
 /// Server-Sent Events) holds its connection; at most ``maxStreams`` at once, the next is answered
-/// `503`. It binds in ``bind(host:port:routes:)`` so that a port in use is an error at start, and
+/// `503`. It binds in ``bind(host:port:routes:streamWriteTimeout:)`` so that a port in use is an error at start, and
 /// serves in ``run()`` until graceful shutdown.
 public final class ControlServer: Service, Sendable {
     /// Where it listens, as bound (the real port when 0 was asked for).

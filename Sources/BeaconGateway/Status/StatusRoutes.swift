@@ -1,7 +1,7 @@
 import BeaconCore
 import Foundation
 
-/// The status page and its API on the control endpoint (see ``StatusAPI`` for the documents):
+/// The status page and its API on the control endpoint (`Docs/Daemon.md` lists the documents):
 /// `GET /` is the page, `GET /api/events` a stream of Server-Sent Events (one `status` event per
 /// refresh, at most one a second, only while the page is open).
 public struct StatusRoutes: Sendable {
