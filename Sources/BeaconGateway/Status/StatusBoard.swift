@@ -78,18 +78,25 @@ public final class StatusBoard: Sendable {
     /// - Throws: the pipeline's error when it never answered (it stopped before the first look).
     public func current() async throws -> Snapshot {
         let now = clock.now
-        let task: Task<Snapshot, any Error> = state.withLock { state in
+        enum Next {
+            case fresh(Snapshot)
+            case wait(Task<Snapshot, any Error>)
+        }
+        let next: Next = state.withLock { state in
             if let last = state.lastRequest, last.duration(to: now) > idleForget { state.histories.removeAll() }
             state.lastRequest = now
             if let snapshot = state.snapshot, let takenAt = state.takenAt, takenAt.duration(to: now) < refreshInterval {
-                return Task { snapshot }
+                return .fresh(snapshot)
             }
-            if let refreshing = state.refreshing { return refreshing }
+            if let refreshing = state.refreshing { return .wait(refreshing) }
             let refreshing = Task { try await self.refresh() }
             state.refreshing = refreshing
-            return refreshing
+            return .wait(refreshing)
         }
-        return try await task.value
+        switch next {
+        case .fresh(let snapshot): return snapshot
+        case .wait(let task): return try await task.value
+        }
     }
 
     /// Takes an inspection and files its samples into the histories.
