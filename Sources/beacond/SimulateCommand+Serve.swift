@@ -1,4 +1,5 @@
 import ArgumentParser
+import BeaconCore
 import BeaconGateway
 import BeaconSimulator
 import BeaconStrategyKit
@@ -14,7 +15,8 @@ import UnixSignals
 extension SimulateCommand {
     /// `--serve HOST:PORT`: the simulation runs as the daemon would run it (source, pipeline,
     /// outbox, sinks; events as JSON lines on stdout), paced at `--speed` (real time by default),
-    /// with the status page on the address; the page stays up after the end until Ctrl-C.
+    /// with the status page on the address; the page stays up after the end until Ctrl-C, or for
+    /// `--linger`.
     func serveWhileSimulating(on address: String) async throws {
         guard var control = ControlConfiguration(listening: address) else { throw ExitCode(2) }
         let logger = DaemonLogging.logger(level: .notice)
@@ -65,7 +67,13 @@ extension SimulateCommand {
             group.addTask { try await server.run() }
             try await gateway.run()
             if !stopped.load(ordering: .relaxed) {
-                printError("beacond: the simulation has ended; the page shows its last state until Ctrl-C")
+                if let linger = linger.flatMap(Duration.init(parsing:)) {
+                    printError("beacond: the simulation has ended; the page shows its last state for \(linger.humanReadable)")
+                    try? await Task.sleep(for: linger)
+                    server.close()
+                } else {
+                    printError("beacond: the simulation has ended; the page shows its last state until Ctrl-C")
+                }
             }
             try await group.waitForAll()
         }

@@ -56,6 +56,12 @@ struct SimulateCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "With --serve: how long the page stays up after the simulation ends (default: until Ctrl-C).",
+            valueName: "duration"))
+    var linger: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Which gateway of the scenario to simulate: its name or index (default: the first; on a site, all of them and the hub).",
             valueName: "gateway"))
     var gateway: String?
@@ -93,6 +99,9 @@ struct SimulateCommand: AsyncParsableCommand {
         }
         if let serve, ControlConfiguration(listening: serve) == nil {
             throw ValidationError("--serve takes HOST:PORT, e.g. 127.0.0.1:8080 (port 0: any free one), not '\(serve)'")
+        }
+        if let linger, Duration(parsing: linger) == nil || serve == nil {
+            throw ValidationError("--linger takes a duration such as 30s or 10m, and applies to --serve")
         }
         if let duration, Duration(parsing: duration) == nil {
             throw ValidationError("--duration takes a duration such as 90s, 10m or 24h, not '\(duration)'")

@@ -85,6 +85,14 @@ struct DaemonConfigurationTests {
             ("source: {replay: a.pcap, speed: wall}\n", "gw.yaml:1", "speed"),
             ("source: simulate:s.yaml\nhub: {room: {margin: 3}}\n", "gw.yaml:2", "a hub needs its gateways"),
             (
+                "gateways:\n  - {id: g, room: r, position: [0, 0, 2]}\nhub:\n  floorPlan: {image: /no/plan.png, min: [0, 0], max: [9, 9]}\n",
+                "gw.yaml:4", "cannot read the floor plan image /no/plan.png"
+            ),
+            (
+                "gateways:\n  - {id: g, room: r, position: [0, 0, 2]}\nhub:\n  floorPlan: {image: /dev/null, min: [5, 0], max: [1, 9]}\n",
+                "gw.yaml:4", "must be above and right of its min"
+            ),
+            (
                 "alerts:\n  - id: a\n    strategy: enter\n    callback: not a url at all\n", "gw.yaml:4",
                 "callback 'not a url at all' is not an http:// or https:// URL"
             ),

@@ -33,11 +33,13 @@ struct StatusEndpointTests {
             log: AlertLog(sinks: []), refreshInterval: refresh)
     }
 
-    static func routes(token: String?, board: StatusBoard, streamInterval: Duration = .seconds(1)) -> ControlRoutes {
+    static func routes(
+        token: String?, board: StatusBoard, streamInterval: Duration = .seconds(1), floorPlan: FloorPlan? = nil
+    ) -> ControlRoutes {
         ControlRoutes(
             metrics: { "" }, health: { "{}" },
             postEvent: { name, beacon in ExternalEventReceipt(name: name, beacon: beacon, time: .epoch, cancelled: 0) },
-            bearerToken: token, status: StatusRoutes(board: board, streamInterval: streamInterval))
+            bearerToken: token, status: StatusRoutes(board: board, floorPlan: floorPlan, streamInterval: streamInterval))
     }
 
     @Test("with a token, the page and the API need it: as a Bearer, or as a browser's Basic password")
@@ -124,6 +126,25 @@ struct StatusEndpointTests {
         // The stalled write gives up after its timeout: the stream closes.
         let closed = await waitFor(within: .seconds(60)) { server.openStreams == 0 }
         #expect(closed, "the stream of a client that never reads was never closed")
+    }
+
+    @Test("a configured floor plan is served as its image, and /api/site places it")
+    func floorPlan() async throws {
+        let image = NSTemporaryDirectory() + "beacond-plan-\(UUID().uuidString).png"
+        let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+        try Data(bytes).write(to: URL(fileURLWithPath: image))
+        defer { try? FileManager.default.removeItem(atPath: image) }
+        let routes = Self.routes(token: nil, board: Self.board(), floorPlan: FloorPlan(image: image, min: (0, 0), max: (40, 20)))
+        let served = await routes.respond(to: ControlRequest(method: "GET", target: "/api/site/floorplan"))
+        #expect(served.status == 200)
+        #expect(served.contentType == "image/png")
+        #expect(served.bytes == bytes)
+        let site = await routes.respond(to: ControlRequest(method: "GET", target: "/api/site"))
+        let expected = #""floorPlan":{"image":"/api/site/floorplan","min":[0,0],"max":[40,20]}"#
+        #expect(site.body.contains(expected), "\(site.body)")
+        let none = await Self.routes(token: nil, board: Self.board())
+            .respond(to: ControlRequest(method: "GET", target: "/api/site/floorplan"))
+        #expect(none.status == 404)
     }
 
     @Test("a client that goes away ends its stream")

@@ -55,7 +55,8 @@ struct StatusPageTests {
         """.write(toFile: config, atomically: true, encoding: .utf8)
         // Served: the page stays up after the simulation's end, however slow the checks below are.
         let daemon = try RunningDaemon(arguments: [
-            "simulate", TestPaths.scenario("lobby"), "--config", config, "--serve", "127.0.0.1:0", "--speed", "2",
+            "simulate", TestPaths.scenario("lobby"), "--config", config, "--serve", "127.0.0.1:0", "--speed", "2", "--linger",
+            "60s",
         ])
         let announced = try #require(await daemon.errorLine(containing: "the status page is on http://127.0.0.1:"))
         let page = try #require(announced.split(separator: " ").first { $0.hasPrefix("http://") })
@@ -99,7 +100,7 @@ struct StatusPageTests {
     @Test("in a browser: the lobby's beacons appear, visitor 1's dwell reaches the alert, the log shows it")
     func browserFollowsTheLobby() async throws {
         let daemon = try RunningDaemon(arguments: [
-            "simulate", TestPaths.scenario("lobby"), "--serve", "127.0.0.1:0", "--speed", "6",
+            "simulate", TestPaths.scenario("lobby"), "--serve", "127.0.0.1:0", "--speed", "6", "--linger", "60s",
         ])
         let announced = try #require(await daemon.errorLine(containing: "the status page is on http://127.0.0.1:"))
         let url = try #require(announced.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))

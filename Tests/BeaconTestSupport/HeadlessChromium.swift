@@ -45,7 +45,10 @@ public final class HeadlessChromium: @unchecked Sendable {
         profile = NSTemporaryDirectory() + "beacond-chromium-\(UUID().uuidString)"
         var toBrowser: [Int32] = [0, 0]
         var fromBrowser: [Int32] = [0, 0]
+        // Close-on-exec: only the copies made as fds 3 and 4 reach the browser, and no other child
+        // started meanwhile (by another test) inherits either end.
         guard pipe(&toBrowser) == 0, pipe(&fromBrowser) == 0 else { throw Failure(description: "pipe: \(errno)") }
+        for fd in toBrowser + fromBrowser { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         let arguments = [
             executable, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
             "--disable-extensions", "--disable-background-networking", "--disable-sync", "--hide-scrollbars",
@@ -57,9 +60,6 @@ public final class HeadlessChromium: @unchecked Sendable {
         // The browser reads commands on fd 3 and writes replies on fd 4.
         posix_spawn_file_actions_adddup2(&actions, toBrowser[0], 3)
         posix_spawn_file_actions_adddup2(&actions, fromBrowser[1], 4)
-        for fd in [toBrowser[0], toBrowser[1], fromBrowser[0], fromBrowser[1]] where fd > 4 {
-            posix_spawn_file_actions_addclose(&actions, fd)
-        }
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var child: pid_t = 0
