@@ -65,10 +65,9 @@ public final class PipelineRunner: Sendable {
         pipeline.recordsPresence = pipeline.recordsPresence || presence != nil
         publish(pipeline, alertsChanged: true)
         while let input = await inbox.next() {
-            if case .inspect(let reply) = input {
-                let inspection = pipeline.inspect()
-                lastInspection.withLock { $0 = inspection }
-                reply.resume(with: .success(inspection))
+            if case .inspect = input {
+                // A look changes nothing: no presence to take, nothing to publish.
+                try handle(input, pipeline: pipeline, emit: emit)
                 continue
             }
             try handle(input, pipeline: pipeline, emit: emit)
@@ -116,7 +115,9 @@ public final class PipelineRunner: Sendable {
                 with: Result { () throws(PipelineError) in try pipeline.replaceAlerts(alerts, registry: registry) }
                     .mapError { $0 as any Error })
         case .inspect(let reply):
-            reply.resume(with: .success(pipeline.inspect()))
+            let inspection = pipeline.inspect()
+            lastInspection.withLock { $0 = inspection }
+            reply.resume(with: .success(inspection))
         }
     }
 

@@ -16,11 +16,6 @@ struct HubCommand: AsyncParsableCommand {
     )
 
     /// A configuration that cannot be a hub's.
-    struct Problem: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-    }
-
     @Option(help: ArgumentHelp("The site hub's configuration (YAML).", valueName: "file"))
     var config: String
 

@@ -59,12 +59,12 @@ struct RunCommand: AsyncParsableCommand {
             var configuration = try GatewayConfiguration.load(path: config)
             if asHub {
                 guard configuration.source == nil || configuration.source == .hub else {
-                    throw HubCommand.Problem(
+                    throw CommandProblem(
                         "\(config): source: \(configuration.source!) — a hub's input is its gateways' reports: leave source: out (or write source: hub), or use beacond run"
                     )
                 }
                 guard configuration.site != nil, configuration.hub != nil else {
-                    throw HubCommand.Problem(
+                    throw CommandProblem(
                         "\(config): a hub needs site: {name: …, broker: {host: …, port: …}} and gateways: [{id: …, room: …, position: [x, y, z]}, …] (see Docs/Site.md)"
                     )
                 }

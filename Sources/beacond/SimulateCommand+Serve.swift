@@ -18,19 +18,19 @@ extension SimulateCommand {
     /// with the status page on the address; the page stays up after the end until Ctrl-C, or for
     /// `--linger`.
     func serveWhileSimulating(on address: String) async throws {
-        guard var control = ControlConfiguration(listening: address) else { throw ExitCode(2) }
+        guard var control = ControlConfiguration(listening: address) else { throw ExitCode(2) } // validate() checked it
         let logger = DaemonLogging.logger(level: .notice)
         let gateway: Gateway
         let server: ControlServer
         do {
             let loaded = try Scenario.load(path: scenario)
             if loaded.isSite, self.gateway == nil {
-                throw ServeProblem(
+                throw CommandProblem(
                     "\(scenario) is a site: --serve shows one daemon's page, so name the gateway to watch (--gateway NAME); "
                         + "a site's page is its hub's (beacond hub with http:, see Docs/Site.md)")
             }
             guard control.isLoopback else {
-                throw ServeProblem(
+                throw CommandProblem(
                     "--serve \(address) is reachable from other machines; serve on 127.0.0.1, or run beacond run "
                         + "with http: {listen: …, tokenFile: …} to require a token")
             }
@@ -45,7 +45,6 @@ extension SimulateCommand {
             if configuration.sinks.isEmpty {
                 configuration.sinks = [SinkDefinition(type: "jsonl", settings: JSONLinesSinkSettings(path: "-"))]
             }
-            control.token = nil
             configuration.control = control
             gateway = try buildGateway(
                 configuration, file: configPath ?? scenario, registry: try StrategyRegistry.builtIn(plugins: plugins),
@@ -77,11 +76,5 @@ extension SimulateCommand {
             }
             try await group.waitForAll()
         }
-    }
-
-    /// Why `--serve` cannot run, said as the error.
-    struct ServeProblem: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
     }
 }

@@ -98,7 +98,7 @@ struct SiteProcessesTests {
         let announced = SiteProcesses.lines(directory.appendingPathComponent("hub.log"))
             .first { $0.contains("control endpoint on http://127.0.0.1:") }
         let url = try #require(announced?.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
-        let (siteStatus, siteDocument) = try await StatusPageTests.get(url + "/api/site")
+        let (siteStatus, siteDocument) = try await DaemonControlTests.get(url + "/api/site")
         #expect(siteStatus == 200)
         #expect(siteDocument.contains(#""site":true"#), "\(siteDocument)")
         for gateway in Self.gateways {

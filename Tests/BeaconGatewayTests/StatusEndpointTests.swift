@@ -124,7 +124,7 @@ struct StatusEndpointTests {
         #expect(other.status == 200)
 
         // The stalled write gives up after its timeout: the stream closes.
-        let closed = await waitFor(within: .seconds(60)) { server.openStreams == 0 }
+        let closed = await realWorkFinishes(within: .seconds(60)) { server.openStreams == 0 }
         #expect(closed, "the stream of a client that never reads was never closed")
     }
 
@@ -163,20 +163,9 @@ struct StatusEndpointTests {
         #expect(head.contains("200 OK") && head.lowercased().contains("content-type: text/event-stream"), "\(head)")
         #expect(server.openStreams == 1)
         client.close()
-        let ended = await waitFor(within: .seconds(10)) { server.openStreams == 0 }
+        let ended = await realWorkFinishes(within: .seconds(10)) { server.openStreams == 0 }
         #expect(ended)
     }
-}
-
-/// Checks `condition` every 50 ms of the wall clock (a real server's doing) until it holds or
-/// `limit` has passed.
-func waitFor(within limit: Duration, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(50))
-    }
-    return condition()
 }
 
 /// A TCP client with a chosen receive buffer, that reads only when asked.

@@ -11,11 +11,6 @@ import Testing
 struct StatusPageTests {
     static let visitor = "ibeacon:5A4BCFCE-174E-4BAC-A814-092E77F6B7E5:1:1"
 
-    static func get(_ url: String) async throws -> (Int, String) {
-        let response = try await HTTPClient.shared.send(HTTPRequest(url: url, timeout: .seconds(10)))
-        return (response.status, String(decoding: response.body, as: UTF8.self))
-    }
-
     /// Checks `document` against the schema's `$defs/name` with Python's `jsonschema`.
     static func validate(_ document: String, as name: String, in directory: URL) async throws {
         let file = directory.appendingPathComponent("\(name).json")
@@ -63,32 +58,32 @@ struct StatusPageTests {
         let url = String(page.dropLast()) // without the page's "/"
         _ = try #require(await daemon.outputLine(containing: #""event":"delivered","alert":"lobby-dwell""#))
 
-        let (_, beacons) = try await Self.get(url + "/api/beacons?filter=welcome")
+        let (_, beacons) = try await DaemonControlTests.get(url + "/api/beacons?filter=welcome")
         #expect(beacons.contains(#""id":"\#(Self.visitor)","title":"Welcome""#), "\(beacons)")
         try await Self.validate(beacons, as: "beacons", in: directory)
         try await Task.sleep(for: .milliseconds(1100)) // a second refresh, so the history has samples
-        let (_, history) = try await Self.get(url + "/api/beacons/history?id=\(Self.visitor)")
+        let (_, history) = try await DaemonControlTests.get(url + "/api/beacons/history?id=\(Self.visitor)")
         #expect(history.contains(#""filtered":-"#), "\(history)")
-        let (_, strategies) = try await Self.get(url + "/api/strategies?alert=lobby-dwell")
+        let (_, strategies) = try await DaemonControlTests.get(url + "/api/strategies?alert=lobby-dwell")
         #expect(strategies.contains(#""beacon":"\#(Self.visitor)","status":"actionDone""#), "\(strategies)")
-        let (_, alerts) = try await Self.get(url + "/api/alerts")
+        let (_, alerts) = try await DaemonControlTests.get(url + "/api/alerts")
         #expect(alerts.contains(#""alert":"later","beacon":"\#(Self.visitor)","reason":"delay""#), "\(alerts)")
         #expect(alerts.contains(#""event":"delivered","alert":"lobby-dwell""#), "\(alerts)")
         #expect(alerts.contains(#""deliveries":{"jsonl:-":{"status":"delivered"}}"#), "\(alerts)")
-        let (pageStatus, html) = try await Self.get(url + "/")
+        let (pageStatus, html) = try await DaemonControlTests.get(url + "/")
         #expect(pageStatus == 200 && html.contains("<title>beacond status</title>"))
-        let (_, first) = try await Self.get(url + "/api/status")
+        let (_, first) = try await DaemonControlTests.get(url + "/api/status")
         try await Self.validate(first, as: "status", in: directory)
         for (path, name) in [
             ("/api/status", "status"), ("/api/beacons?sort=rssi&order=desc", "beacons"),
             ("/api/beacons/history?id=\(Self.visitor)", "history"), ("/api/strategies", "strategies"),
             ("/api/alerts", "alerts"), ("/api/site", "site"),
         ] {
-            let (status, body) = try await Self.get(url + path)
+            let (status, body) = try await DaemonControlTests.get(url + path)
             #expect(status == 200, "\(path): \(body)")
             try await Self.validate(body, as: name, in: directory)
         }
-        let (badStatus, bad) = try await Self.get(url + "/api/beacons?sort=colour")
+        let (badStatus, bad) = try await DaemonControlTests.get(url + "/api/beacons?sort=colour")
         #expect(badStatus == 400 && bad.contains("sort=colour is not one of"), "\(bad)")
         kill(daemon.process.processIdentifier, SIGTERM)
         _ = await daemon.waitForExit()

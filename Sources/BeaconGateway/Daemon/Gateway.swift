@@ -86,7 +86,7 @@ public final class Gateway: Sendable {
         statusBoard = StatusBoard(
             sources: StatusBoard.Sources(
                 sourceName: feed.name, inspect: { try await runner.inspect() },
-                outbox: { sinks.map { sink in (sink.name, (try? outbox.backlog(sink: sink.name)) ?? 0) } }),
+                outbox: { sinks.map { sink in (sink.name, Self.backlog(of: sink.name, in: outbox)) } }),
             log: alertLog)
         // The source starts once the remote alert definitions have had their first check.
         let firstCheck = remoteAlerts.map { _ in PipelineReply<Void>() }
@@ -158,7 +158,9 @@ public final class Gateway: Sendable {
     public var statistics: PipelineStatistics { runner.snapshot.statistics }
 
     /// Events waiting in a sink's outbox (0 if the outbox cannot be read).
-    private func backlog(of sink: String) -> Int {
+    private func backlog(of sink: String) -> Int { Self.backlog(of: sink, in: outbox) }
+
+    private static func backlog(of sink: String, in outbox: any Outbox) -> Int {
         (try? outbox.backlog(sink: sink)) ?? 0
     }
 

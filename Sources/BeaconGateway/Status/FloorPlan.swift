@@ -1,7 +1,7 @@
 /// A site's floor plan drawn under the status page's map: an image (PNG, JPEG or SVG) stretched
 /// over the rectangle from ``min`` to ``max`` in site coordinates (metres, like the gateways'
 /// positions). `hub: {floorPlan: {image: plan.png, min: [0, 0], max: [20, 12]}}`.
-public struct FloorPlan: Sendable, Hashable {
+public struct FloorPlan: Sendable {
     /// The image file's path.
     public var image: String
     /// The site coordinates of the image's bottom-left corner.
@@ -14,18 +14,6 @@ public struct FloorPlan: Sendable, Hashable {
         self.image = image
         self.min = min
         self.max = max
-    }
-
-    public static func == (a: FloorPlan, b: FloorPlan) -> Bool {
-        a.image == b.image && a.min == b.min && a.max == b.max
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(image)
-        hasher.combine(min.x)
-        hasher.combine(min.y)
-        hasher.combine(max.x)
-        hasher.combine(max.y)
     }
 
     /// The image's `Content-Type`, from its extension.

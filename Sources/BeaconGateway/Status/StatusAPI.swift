@@ -49,14 +49,15 @@ enum StatusAPI {
 
     static func beacons(_ snapshot: StatusBoard.Snapshot, query: [String: String]) -> String {
         let inspection = snapshot.inspection
-        let titles = Titles(inspection.alerts)
+        let titleOf = Titles(inspection.alerts)
+        let titles = inspection.beacons.map { titleOf[$0.id] } // once per beacon, not per comparison
         let filter = (query["filter"] ?? "").lowercased()
         var rows = Array(inspection.beacons.indices)
         if !filter.isEmpty {
             rows = rows.filter { index in
                 let beacon = inspection.beacons[index]
                 return "\(beacon.id)".lowercased().contains(filter)
-                    || (titles[beacon.id]?.lowercased().contains(filter) ?? false)
+                    || (titles[index]?.lowercased().contains(filter) ?? false)
                     || (beacon.room?.lowercased().contains(filter) ?? false)
                     || beacon.proximity.name.contains(filter)
                     || (beacon.addressCount > 0 && "\(beacon.lastAddress)".lowercased().contains(filter))
@@ -69,7 +70,7 @@ enum StatusAPI {
             let y = inspection.beacons[b]
             let ordered: Bool? =
                 switch sort {
-                case "title": compare(titles[x.id], titles[y.id])
+                case "title": compare(titles[a], titles[b])
                 case "proximity": compare(x.proximity.rawValue, y.proximity.rawValue)
                 case "room": compare(x.room, y.room)
                 case "distance": compare(x.distance, y.distance)
@@ -93,14 +94,14 @@ enum StatusAPI {
                 for index in rows[offset..<min(rows.count, offset + limit)] {
                     let beacon = inspection.beacons[index]
                     array.object { row in
-                        write(beacon, title: titles[beacon.id], to: &row)
+                        write(beacon, title: titles[index], to: &row)
                         if index < inspection.gatewayRSSI.count {
                             row.key("gateways")
                             row.array { gateways in
                                 for evidence in inspection.gatewayRSSI[index] {
                                     gateways.object {
                                         $0.member("gateway", evidence.gateway)
-                                        $0.member("rssi", evidence.rssi.map { ($0 * 10).rounded() / 10 })
+                                        $0.member("rssi", evidence.rssi.map { rounded($0, 1) })
                                     }
                                 }
                             }
@@ -110,6 +111,12 @@ enum StatusAPI {
             }
         }
         return json.string
+    }
+
+    /// `value` to `places` decimals (the API's precision: 0.1 dB, 1 cm).
+    private static func rounded(_ value: Double, _ places: Int) -> Double {
+        let scale = [1.0, 10, 100, 1000][places]
+        return (value * scale).rounded() / scale
     }
 
     /// `a < b`, nil when equal; a missing value sorts after every present one.
@@ -127,10 +134,10 @@ enum StatusAPI {
         row.member("title", title)
         row.member("proximity", beacon.proximity.name)
         row.member("room", beacon.room)
-        row.member("distance", beacon.distance.map { ($0 * 100).rounded() / 100 })
-        row.member("accuracy", beacon.accuracy.map { ($0 * 100).rounded() / 100 })
-        row.member("rssi", beacon.filteredRSSI.map { ($0 * 10).rounded() / 10 })
-        row.member("rawRSSI", beacon.meanRSSI.map { ($0 * 10).rounded() / 10 })
+        row.member("distance", beacon.distance.map { rounded($0, 2) })
+        row.member("accuracy", beacon.accuracy.map { rounded($0, 2) })
+        row.member("rssi", beacon.filteredRSSI.map { rounded($0, 1) })
+        row.member("rawRSSI", beacon.meanRSSI.map { rounded($0, 1) })
         row.member("seen", beacon.seenThisCycle)
         row.member("samples", beacon.sampleCount)
         row.member("firstSeen", beacon.firstSeen.rfc3339String)
@@ -144,10 +151,10 @@ enum StatusAPI {
 
     private static func point(_ position: BeaconPosition, to json: inout JSONWriter) {
         json.object {
-            $0.member("x", (position.x * 100).rounded() / 100)
-            $0.member("y", (position.y * 100).rounded() / 100)
-            $0.member("z", (position.z * 100).rounded() / 100)
-            $0.member("error", (position.error * 100).rounded() / 100)
+            $0.member("x", rounded(position.x, 2))
+            $0.member("y", rounded(position.y, 2))
+            $0.member("z", rounded(position.z, 2))
+            $0.member("error", rounded(position.error, 2))
         }
     }
 
@@ -169,12 +176,12 @@ enum StatusAPI {
                     array.object { row in
                         row.member("time", sample.time.rfc3339String)
                         row.member("raw", sample.raw.isNaN ? nil : Double(sample.raw))
-                        row.member("filtered", sample.filtered.isNaN ? nil : (Double(sample.filtered) * 10).rounded() / 10)
+                        row.member("filtered", sample.filtered.isNaN ? nil : rounded(Double(sample.filtered), 1))
                         if !gateways.isEmpty {
                             row.key("gateways")
                             row.array { values in
                                 for value in sample.gateways {
-                                    if value.isNaN { values.null() } else { values.value((Double(value) * 10).rounded() / 10) }
+                                    if value.isNaN { values.null() } else { values.value(rounded(Double(value), 1)) }
                                 }
                             }
                         }
@@ -234,10 +241,10 @@ enum StatusAPI {
             row.key("progress")
             if let progress = status.progress {
                 row.object {
-                    $0.member("value", (progress.value * 10).rounded() / 10)
+                    $0.member("value", rounded(progress.value, 1))
                     $0.member("threshold", progress.threshold)
                     $0.member("unit", progress.unit)
-                    $0.member("fraction", (progress.fraction * 1000).rounded() / 1000)
+                    $0.member("fraction", rounded(progress.fraction, 3))
                 }
             } else {
                 row.null()
@@ -295,10 +302,8 @@ enum StatusAPI {
                                     switch delivery {
                                     case nil:
                                         $0.member("status", "pending")
-                                        $0.member("error", String?.none)
                                     case .delivered?:
                                         $0.member("status", "delivered")
-                                        $0.member("error", String?.none)
                                     case .failed(let error)?:
                                         $0.member("status", "failed")
                                         $0.member("error", error)
