@@ -46,8 +46,9 @@ public final class AlertPipeline {
     /// What could not be restored or will not be saved, for the daemon to log.
     public internal(set) var durabilityWarnings: [String] = []
     /// The end of the latest cycle the strategies have seen (saved with their state, and
-    /// restored after a restart so the cycles since are run before the first new one).
-    var decidedThrough: Timestamp?
+    /// restored after a restart so the cycles since are run before the first new one); a
+    /// source with a time of its own resumes there.
+    public internal(set) var decidedThrough: Timestamp?
     private var idleUpdate = RangingUpdate(cycleStart: .epoch, time: .epoch)
     /// The ranging cycle's length (kept here: the ranging loop is busy while it calls back).
     let cycleLength: Duration

@@ -10,11 +10,13 @@ import Synchronization
 ///
 /// Malformed records do not stop a replay: they are counted in ``statistics`` (by kind) and
 /// skipped, as `beacond parse` does.
-public final class CaptureReplaySource: AdvertisementSource {
+public final class CaptureReplaySource: ResumableSource {
     /// What a replay read.
     public struct Statistics: Hashable, Sendable {
         /// Records handed downstream.
         public var recordsDelivered = 0
+        /// Records before the resume time, read and not delivered (see ``resuming(from:)``).
+        public var recordsSkipped = 0
         /// Records that could not be read, by error kind.
         public var errorsByKind: [String: Int] = [:]
         /// The first and last capture timestamps delivered.
@@ -30,6 +32,7 @@ public final class CaptureReplaySource: AdvertisementSource {
     private let speed: Double?
     private let batchSize: Int
     private let clock: any Clock<Duration>
+    private let resumeTime: Timestamp?
     private let state = Mutex(Statistics())
 
     /// Opens `path` (reading and checking its header).
@@ -47,6 +50,18 @@ public final class CaptureReplaySource: AdvertisementSource {
         self.speed = speed.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         self.batchSize = max(1, batchSize)
         self.clock = clock
+        resumeTime = nil
+    }
+
+    private init(resuming source: CaptureReplaySource, from time: Timestamp) {
+        (capture, name, speed, batchSize, clock) = (source.capture, source.name, source.speed, source.batchSize, source.clock)
+        resumeTime = time
+    }
+
+    /// This replay from `time` on: the records stamped before it are skipped (counted in
+    /// ``Statistics/recordsSkipped``), and pacing starts at the first one delivered.
+    public func resuming(from time: Timestamp) -> any AdvertisementSource {
+        CaptureReplaySource(resuming: self, from: time)
     }
 
     /// What has been read so far.
@@ -58,11 +73,16 @@ public final class CaptureReplaySource: AdvertisementSource {
         // Paced: a batch closes before a record more than a quantum of real time after its first.
         let span = speed.map { Self.pacingQuantum * $0 }
         var batchStart: Timestamp?
+        var skipped = 0
         // Reading is synchronous and cheap (the file is in memory); delivering is async. Collect
         // batches per chunk of records, then hand them over in order.
         capture.forEachItem { item in
             switch item {
             case .record(let record):
+                if let resumeTime, record.timestamp < resumeTime {
+                    skipped += 1
+                    return
+                }
                 if let span, let start = batchStart, record.timestamp - start > span, !batch.isEmpty {
                     batches.append(batch)
                     batch.removeAll()
@@ -78,6 +98,7 @@ public final class CaptureReplaySource: AdvertisementSource {
             }
         }
         if !batch.isEmpty { batches.append(batch) }
+        state.withLock { $0.recordsSkipped += skipped }
 
         var origin: (capture: Timestamp, wall: any InstantProtocol)?
         for batch in batches {

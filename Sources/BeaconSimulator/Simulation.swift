@@ -12,7 +12,7 @@ import BeaconCore
 /// `speed: .factor(x)` each batch is held back until `clock` has advanced by (its virtual time
 /// since the start) / x; with `.wallClock`, until `wallClock` reads its virtual time. Tests
 /// inject a `ManualClock` (or use `.max`) and never sleep.
-public struct Simulation: AdvertisementSource {
+public struct Simulation: ResumableSource {
     /// The scenario.
     public let scenario: Scenario
     /// The seed of this run (the scenario's own unless overridden).
@@ -29,6 +29,9 @@ public struct Simulation: AdvertisementSource {
     public let maxBatchPackets: Int
     /// Largest span of virtual time in one batch.
     public let maxBatchSpan: Duration
+    /// Packets before this virtual time are generated (the radio model's randomness stays that of
+    /// a whole run) but neither delivered nor paced; `nil`: from the start.
+    public var resumeTime: Timestamp?
 
     /// Creates a run of `scenario` at one gateway. At `.wallClock` a scenario whose start has
     /// passed on `wallClock` is moved to start at the next whole second (``scenario`` is the
@@ -59,6 +62,15 @@ public struct Simulation: AdvertisementSource {
 
     public var name: String { "sim:\(scenario.name)/\(scenario.gateways[gatewayIndex].name)" }
 
+    /// This run from `time` on (see ``resumeTime``); on the wall clock, where the scenario's time
+    /// is the clock's, the run itself.
+    public func resuming(from time: Timestamp) -> any AdvertisementSource {
+        guard speed != .wallClock else { return self }
+        var resumed = self
+        resumed.resumeTime = time
+        return resumed
+    }
+
     /// A fresh engine for this run (what ``run(deliver:)`` drives; useful for synchronous callers).
     public func makeEngine() -> SimulationEngine {
         SimulationEngine(scenario: scenario, gatewayIndex: gatewayIndex, seed: seed)
@@ -83,11 +95,20 @@ public struct Simulation: AdvertisementSource {
     ) async throws {
         var engine = makeEngine()
         var batch = PacketBatch(byteCapacity: maxBatchPackets * 64, packetCapacity: maxBatchPackets + 4)
+        var horizon = scenario.start
+        var more = true
+        // Resuming: generate up to the resume time as fast as possible, delivering nothing.
+        let paceOrigin = max(scenario.start, min(resumeTime ?? scenario.start, scenario.end))
+        while more && horizon < paceOrigin {
+            try Task.checkCancellation()
+            horizon = min(horizon + maxBatchSpan, paceOrigin)
+            batch.removeAll()
+            more = engine.fill(&batch, until: horizon, maxPackets: maxBatchPackets)
+            if batch.count >= maxBatchPackets { horizon = engine.virtualTime }
+        }
         // The clock is read only when pacing: at `.max` a run never looks at any clock.
         var clockStart: C.Instant?
         if case .factor = speed { clockStart = clock.now }
-        var horizon = scenario.start
-        var more = true
         while more {
             try Task.checkCancellation()
             horizon = min(horizon + maxBatchSpan, scenario.end)
@@ -97,7 +118,7 @@ public struct Simulation: AdvertisementSource {
             switch speed {
             case .factor(let factor):
                 guard let clockStart else { break }
-                let virtualElapsed = engine.virtualTime - scenario.start
+                let virtualElapsed = engine.virtualTime - paceOrigin
                 let due = clockStart.advanced(by: virtualElapsed / factor)
                 if due > clock.now { try await clock.sleep(until: due, tolerance: nil) }
             case .wallClock:

@@ -21,7 +21,7 @@ public final class InMemoryOutbox: Outbox {
         self.configuration = configuration
     }
 
-    /// Adds a copy of each event for every configured sink (dropping and counting past the bound).
+    /// Adds a copy of each event for every configured sink (spilling and counting past the bound).
     public func enqueue(_ events: [OutboundEvent]) {
         enqueue(events, only: configuration.sinks)
     }
@@ -37,6 +37,11 @@ public final class InMemoryOutbox: Outbox {
                 for event in events {
                     if backlog >= configuration.maxBacklog {
                         state.overflow[sink, default: 0] += 1
+                        state.dead.append(
+                            DeadLetter(
+                                id: state.nextDeadID, sink: sink, event: event, attempts: 0,
+                                lastError: configuration.spillError))
+                        state.nextDeadID += 1
                         continue
                     }
                     state.entries.append(OutboxEntry(id: state.nextID, sink: sink, event: event))

@@ -11,9 +11,10 @@ public protocol Outbox: Sendable {
     func remove(_ ids: [Int64]) throws
     /// How many entries wait for `sink`.
     func backlog(sink: String) throws -> Int
-    /// How many events were refused for `sink` because its backlog was full, since the store was created.
+    /// How many events were spilled for `sink` because its backlog was full (kept among its dead
+    /// letters with no attempt), since the store was created.
     func overflow(sink: String) throws -> Int
-    /// Adds `events` for the named sinks only (within the backlog bound, counting what it refuses):
+    /// Adds `events` for the named sinks only (within the backlog bound, spilling past it):
     /// for a notice about one sink's failure, written to the others.
     func enqueue(_ events: [OutboundEvent], sinks: [String]) throws
     /// Records a failed attempt at entry `id` with its error; returns how many attempts failed.

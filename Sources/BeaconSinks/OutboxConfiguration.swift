@@ -5,8 +5,15 @@ public struct OutboxConfiguration: Hashable, Sendable {
 
     /// The sink names (each gets its own copy of every event).
     public var sinks: [String]
-    /// At most this many events wait per sink; more are dropped and counted in ``Outbox/overflow(sink:)``.
+    /// At most this many events wait per sink; more are *spilled*: kept among the sink's dead
+    /// letters, never attempted, with ``spillError`` (`beacond outbox retry` sends them), and
+    /// counted in ``Outbox/overflow(sink:)``.
     public var maxBacklog: Int
+
+    /// The error a spilled event is kept with among the dead letters.
+    public var spillError: String {
+        "backlog full (maxBacklog \(maxBacklog)): kept without an attempt; `beacond outbox retry` sends it"
+    }
 
     /// Creates a configuration.
     public init(sinks: [String], maxBacklog: Int = defaultMaxBacklog) {

@@ -17,8 +17,10 @@ public actor OutboxDispatcher {
         case delivered(count: Int, backlog: Int)
         /// The sink refused (`error`); retry `attempt` comes after `delay`.
         case retrying(attempt: Int, delay: Duration, error: String)
-        /// The sink's backlog was full: `dropped` more events were refused (`total` so far).
-        case overflow(dropped: Int, total: Int)
+        /// The sink's backlog was full: `spilled` more events went to its dead letters without an
+        /// attempt (`total` so far); each is then reported as ``deadLettered(event:attempts:error:)``
+        /// with 0 attempts.
+        case overflow(spilled: Int, total: Int)
         /// The outbox itself could not be read or updated (`error`); retried like a refusal.
         case storageFailed(error: String)
         /// The sink gave up on `event` after `attempts` failed attempts (the last `error`): it is
@@ -45,6 +47,8 @@ public actor OutboxDispatcher {
     private var finishingWhenDrained = false
     private var backoffSleep: Task<Void, any Error>?
     private var knownOverflow = 0
+    /// The newest dead letter whose spill has been reported.
+    private var reportedSpill: Int64 = 0
 
     /// Creates a dispatcher for `sink`, reading entries of `sinkName` from `outbox`.
     /// - Parameters:
@@ -74,6 +78,7 @@ public actor OutboxDispatcher {
         self.report = report
         (wakeups, wakeup) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         knownOverflow = (try? outbox.overflow(sink: sinkName)) ?? 0
+        reportedSpill = (try? outbox.deadLetters(sink: sinkName).last?.id) ?? 0
     }
 
     /// New entries were written: deliver them (never blocks; wakeups coalesce).
@@ -105,10 +110,12 @@ public actor OutboxDispatcher {
             checkOverflow()
             if let failure = await deliverBacklog() {
                 if finishing { return }
-                attempt += 1
+                // The entry's failures are kept in the outbox: a restarted daemon waits as long as
+                // the one before it would have, instead of hammering a receiver from 1 s again.
+                attempt = max(attempt + 1, failure.attempts)
                 let delay = backoff.delay(attempt: attempt, unit: random())
                 let (clock, report) = (clock, report)
-                let retrying = Report.retrying(attempt: attempt, delay: delay, error: failure)
+                let retrying = Report.retrying(attempt: attempt, delay: delay, error: failure.error)
                 let sleep = Task { try await Self.sleep(on: clock, for: delay) { report(retrying) } }
                 backoffSleep = sleep
                 let slept: Void? = try? await withTaskCancellationHandler {
@@ -126,30 +133,36 @@ public actor OutboxDispatcher {
         }
     }
 
+    /// Why a delivery stopped: the error, and how many attempts at the entry have failed so far
+    /// (0 when the failure was not an entry's, such as a flush or the outbox itself).
+    struct Failure {
+        var error: String
+        var attempts = 0
+    }
+
     /// Delivers batches until the backlog is empty (`nil`) or the sink refuses (the reason).
-    func deliverBacklog() async -> String? {
+    func deliverBacklog() async -> Failure? {
         while true {
             let entries: [OutboxEntry]
             do {
                 entries = try outbox.pending(sink: sinkName, limit: batchSize)
             } catch {
                 report(.storageFailed(error: "\(error)"))
-                return "\(error)"
+                return Failure(error: "\(error)")
             }
             if entries.isEmpty { return nil }
             var confirmed: [Int64] = []
-            var failure: String?
+            var failure: Failure?
             for entry in entries {
                 do {
                     try await sink.deliver(entry.event)
                     if sink.confirmsEachDelivery { try outbox.remove([entry.id]) }
                     confirmed.append(entry.id)
                 } catch {
-                    if let gaveUp = giveUpIfDead(entry, error) {
-                        if !gaveUp { return "\(error)" } // the outbox could not move it: retried
-                        continue // the sink goes on with the next entry
+                    switch countFailure(entry, error) {
+                    case .movedToDeadLetters: continue // the sink goes on with the next entry
+                    case .retry(let attempts): failure = Failure(error: "\(error)", attempts: attempts)
                     }
-                    failure = "\(error)"
                     break
                 }
             }
@@ -159,7 +172,7 @@ public actor OutboxDispatcher {
                     try outbox.remove(confirmed)
                     report(.delivered(count: confirmed.count, backlog: (try? outbox.backlog(sink: sinkName)) ?? 0))
                 } catch {
-                    return "\(error)"
+                    return Failure(error: "\(error)")
                 }
             }
             if let failure { return failure }
@@ -177,30 +190,44 @@ public actor OutboxDispatcher {
         try await clock.sleep(until: deadline, tolerance: nil)
     }
 
+    /// What became of an entry whose delivery failed.
+    private enum FailureOutcome {
+        /// It stays first in line, after `attempts` failed attempts in all.
+        case retry(attempts: Int)
+        /// It is among the dead letters; the sink goes on with the next entry.
+        case movedToDeadLetters
+    }
+
     /// Counts a failed attempt at `entry`; moves it to the dead letters when `error` is permanent
-    /// or the attempts are used up. `nil`: keep retrying it; `true`: moved; `false`: it should
-    /// have been moved but the outbox failed (the entry stays and is retried).
-    private func giveUpIfDead(_ entry: OutboxEntry, _ error: any Error) -> Bool? {
+    /// or the attempts are used up. When the outbox cannot count or move it, the entry stays
+    /// and is retried.
+    private func countFailure(_ entry: OutboxEntry, _ error: any Error) -> FailureOutcome {
         let message = "\(error)"
         let attempts: Int
         do { attempts = try outbox.recordFailure(entry.id, error: message) } catch {
             report(.storageFailed(error: "\(error)"))
-            return nil
+            return .retry(attempts: 0)
         }
-        guard DeliveryFailure.isPermanent(error) || attempts >= maxAttempts else { return nil }
+        guard DeliveryFailure.isPermanent(error) || attempts >= maxAttempts else { return .retry(attempts: attempts) }
         do {
             try outbox.deadLetter(entry.id, error: message)
         } catch {
             report(.storageFailed(error: "\(error)"))
-            return false
+            return .retry(attempts: attempts)
         }
         report(.deadLettered(event: entry.event, attempts: attempts, error: message))
-        return true
+        return .movedToDeadLetters
     }
 
     private func checkOverflow() {
         guard let total = try? outbox.overflow(sink: sinkName), total > knownOverflow else { return }
-        report(.overflow(dropped: total - knownOverflow, total: total))
+        report(.overflow(spilled: total - knownOverflow, total: total))
         knownOverflow = total
+        // Each spilled event is a dead letter never attempted: reported like one the sink gave up on.
+        guard let letters = try? outbox.deadLetters(sink: sinkName) else { return }
+        for letter in letters where letter.id > reportedSpill && letter.attempts == 0 {
+            report(.deadLettered(event: letter.event, attempts: 0, error: letter.lastError))
+        }
+        reportedSpill = letters.last?.id ?? reportedSpill
     }
 }

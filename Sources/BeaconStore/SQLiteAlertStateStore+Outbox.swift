@@ -3,7 +3,8 @@ import GRDB
 
 extension SQLiteAlertStateStore: Outbox {
     /// Adds a copy of each event for every configured sink, within the caller's transaction;
-    /// past a sink's backlog bound the event is dropped for that sink and counted.
+    /// past a sink's backlog bound the event is spilled to that sink's dead letters (never
+    /// attempted) and counted.
     func enqueue(_ events: [OutboundEvent], into db: Database, sinks: [String]? = nil) throws {
         guard !events.isEmpty else { return }
         for sink in sinks?.filter(outboxConfiguration.sinks.contains) ?? outboxConfiguration.sinks {
@@ -11,6 +12,12 @@ extension SQLiteAlertStateStore: Outbox {
             var dropped = 0
             for event in events {
                 if backlog >= outboxConfiguration.maxBacklog {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO deadLetter (sink, eventKey, body, destination, attempts, lastError)
+                            VALUES (?, ?, ?, ?, 0, ?)
+                            """,
+                        arguments: [sink, event.key, event.body, event.destination, outboxConfiguration.spillError])
                     dropped += 1
                     continue
                 }

@@ -50,6 +50,8 @@ struct DaemonConfigurationTests {
             ("source: hci", .hci(adapter: nil)),
             ("source: {replay: cap.pcap, speed: 10}", .replay(path: "cap.pcap", speed: 10)),
             ("source: {simulate: site.yaml, speed: max}", .simulate(path: "site.yaml", speed: nil)),
+            ("source: {replay: cap.pcap, resume: false}", .replay(path: "cap.pcap", speed: nil, resume: false)),
+            ("source: {simulate: site.yaml, resume: no}", .simulate(path: "site.yaml", speed: nil, resume: false)),
             (
                 "source: {simulate: site.yaml, gateway: hall-a, speed: wall}",
                 .simulate(path: "site.yaml", speed: nil, gateway: "hall-a", onWallClock: true)
@@ -82,6 +84,8 @@ struct DaemonConfigurationTests {
             ("source:\n  replay: a.pcap\n  record: b.btsnoop\n", "gw.yaml:3", "record applies to a radio"),
             ("source: {hci: hci0, actve: true}\n", "gw.yaml:1", "unknown key 'actve'"),
             ("source: {replay: a.pcap, gateway: hall}\n", "gw.yaml:1", "gateway applies to simulate"),
+            ("source:\n  hci: hci0\n  resume: true\n", "gw.yaml:3", "resume applies to simulate and replay"),
+            ("source: {replay: a.pcap, resume: sometimes}\n", "gw.yaml:1", "expected true or false"),
             ("source: {replay: a.pcap, speed: wall}\n", "gw.yaml:1", "speed"),
             ("source: simulate:s.yaml\nhub: {room: {margin: 3}}\n", "gw.yaml:2", "a hub needs its gateways"),
             (

@@ -80,4 +80,60 @@ struct DaemonDeadLetterTests {
         #expect(refused.status == 2)
         #expect(refused.standardError.contains("has no `state:` file"), "\(refused.standardError)")
     }
+
+    @Test("a full backlog spills: the events wait among the dead letters, the other sink hears, a retry delivers them")
+    func backlogSpill() async throws {
+        // The webhook refuses its first four requests (retried 1, 2, 4 s apart), so its first
+        // event holds its backlog of 2 for longer than the paced run takes.
+        let server = try WebhookTestServer(secret: "spill-secret", failFirst: 4)
+        defer { server.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-spill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("gateway.yaml").path
+        let events = directory.appendingPathComponent("events.jsonl").path
+        try """
+        source: {simulate: \(TestPaths.repositoryRoot)/Simulator/Scenarios/lobby.yaml, speed: 30}
+        state: \(directory.path)/state.sqlite
+        maxBacklog: 2
+        sinks:
+          - {type: webhook, url: "\(server.url)", secret: spill-secret}
+          - {type: jsonl, path: "\(events)"}
+        alerts:
+          - id: lobby-enter
+            match: {uuid: 5A4BCFCE-174E-4BAC-A814-092E77F6B7E5}
+            strategy: enter
+
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+
+        let run = try await CommandRun.run(TestPaths.beacond, ["run", "--config", config])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardError.contains("backlog full (maxBacklog 2)"), "\(run.standardError)")
+        // Two visitors enter: created and delivered each. The webhook took the first two; the
+        // second visitor's two did not fit.
+        let file = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
+        let alertEvents = file.filter { !$0.contains(#""event":"error""#) }
+        try #require(alertEvents.count == 4, "\(file)")
+        let notices = file.filter { $0.contains(#""event":"error""#) }
+        #expect(notices.count == 2, "one error event per spilled event: \(file)")
+        #expect(notices.allSatisfy { $0.contains("could not queue") && $0.contains("backlog full") })
+        func key(_ line: Substring) -> String? {
+            line.range(of: #""key":""#).map { String(line[$0.upperBound...].prefix { $0 != "\"" }) }
+        }
+        let delivered = { try server.requests().filter { $0.status == 200 }.compactMap(\.key) }
+        #expect(try delivered() == alertEvents.prefix(2).compactMap(key))
+
+        let list = try await CommandRun.run(TestPaths.beacond, ["outbox", "list", "--config", config])
+        let spilled = list.standardOutput.split(separator: "\n")
+        #expect(spilled.count == 2, "\(list.standardOutput)")
+        #expect(spilled.allSatisfy { $0.contains(#""attempts":0"#) && $0.contains("backlog full") })
+
+        // Retried, the next start (its simulation resumes at the end: nothing new) delivers them.
+        let retry = try await CommandRun.run(TestPaths.beacond, ["outbox", "retry", "--config", config])
+        #expect(retry.standardOutput.contains("2 dead letter(s) back in the outbox"), "\(retry.standardOutput)")
+        let again = try await CommandRun.run(TestPaths.beacond, ["run", "--config", config])
+        #expect(again.status == 0, "\(again.standardError)")
+        #expect(again.standardError.contains("resuming sim:lobby/desk"), "\(again.standardError)")
+        #expect(try delivered() == alertEvents.compactMap(key), "every event, each once, in order")
+    }
 }

@@ -12,10 +12,10 @@ import Glibc
 
 /// `beacond run` killed with SIGKILL in the middle of a visit and started again on the same
 /// state file, per firing mode. The first run replays the three-visit capture at 50× real time
-/// and is killed at a chosen moment; the second replays the rest of the capture — from the end
-/// of the last cycle the saved strategy state had seen, as a radio would go on hearing — into
-/// the same JSON-lines file. Deduplicated by idempotency key, the events are exactly those of an
-/// uninterrupted run: nothing repeated, nothing lost.
+/// and is killed at a chosen moment; the second is the same configuration again, whose replay
+/// resumes where the saved state ends (the end of the last cycle it had seen, as a radio would go
+/// on hearing), into the same JSON-lines file. Deduplicated by idempotency key, the events are
+/// exactly those of an uninterrupted run: nothing repeated, nothing lost.
 @Suite("beacond run killed mid-visit", .serialized)
 struct DaemonKillMidVisitTests {
     static let alert = """
@@ -97,15 +97,9 @@ struct DaemonKillMidVisitTests {
         await waitForExit(first)
         #expect(first.terminationReason == .uncaughtSignal)
 
-        // Where the saved state stops: re-hear everything from the end of that cycle on.
+        // The same capture again, unpaced: the replay resumes where the saved state stops.
         let clock = try SQLiteAlertStateStore(path: workspace.path("state-crash.sqlite")).load().strategyClock
-        let rest = Timeline(
-            present: timeline.present.compactMap { from, to in
-                let resume = clock.map { Double(($0 - Timeline.start).components.seconds) } ?? 0
-                return to <= resume ? nil : (max(from, resume), to)
-            })
-        try rest.writeCapture(to: workspace.path("rest.btsnoop"))
-        let yaml = try workspace.configuration("crash", capture: "rest.btsnoop", speed: nil, firing: firing)
+        let yaml = try workspace.configuration("crash", capture: "all.btsnoop", speed: nil, firing: firing)
         let second = try Self.run(yaml)
         await waitForExit(second)
         #expect(second.terminationStatus == 0)

@@ -46,11 +46,11 @@ struct GatewayMetricsTests {
         metrics.record(.reopened(attempt: 1))
         metrics.record(.reopened(attempt: 1))
         metrics.recordExternalEvent(name: "closing")
-        metrics.recordOverflow(sink: "webhook", dropped: 4)
+        metrics.recordOverflow(sink: "webhook", spilled: 4)
         let lines = Self.lines(metrics)
         #expect(lines.contains("beacond_scanner_restarts_total 2"))
         #expect(lines.contains(#"beacond_external_events_total{name="closing"} 1"#))
-        #expect(lines.contains(#"beacond_outbox_dropped_total{sink="webhook"} 4"#))
+        #expect(lines.contains(#"beacond_outbox_spilled_total{sink="webhook"} 4"#))
     }
 
     @Test("a metered sink counts deliveries and failures and times each delivery")

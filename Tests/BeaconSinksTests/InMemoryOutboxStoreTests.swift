@@ -21,6 +21,7 @@ struct InMemoryOutboxStoreTests {
         try store.apply([], emitting: events)
         #expect(try store.outbox.backlog(sink: "file") == 2)
         #expect(try store.outbox.overflow(sink: "hook") == 1)
+        #expect(try store.outbox.deadLetters(sink: "hook").map(\.event) == [OutboundEvent(events[2])])
         let waiting = try store.outbox.pending(sink: "hook", limit: 10)
         #expect(waiting.map(\.event) == events.prefix(2).map(OutboundEvent.init))
         try store.outbox.remove([waiting[0].id])

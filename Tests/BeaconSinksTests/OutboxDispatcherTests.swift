@@ -65,17 +65,37 @@ struct OutboxDispatcherTests {
         #expect(try fixture.outbox.backlog(sink: "main") == 1)
     }
 
-    @Test("events beyond the backlog bound are dropped, counted and reported")
+    @Test("events beyond the backlog bound are spilled to the dead letters, counted, and each reported as a dead letter")
     func overflow() async throws {
         let fixture = Fixture()
         fixture.sink.setRefusing(true)
-        fixture.outbox.enqueue(Self.events + [OutboundEvent(key: "x", body: "{}"), OutboundEvent(key: "y", body: "{}")])
+        let spilled = [OutboundEvent(key: "x", body: "{}"), OutboundEvent(key: "y", body: "{}")]
+        fixture.outbox.enqueue(Self.events + spilled)
         #expect(try fixture.outbox.backlog(sink: "main") == 3)
         #expect(try fixture.outbox.overflow(sink: "main") == 2)
         let run = Task { await fixture.dispatcher.run() }
         var reports = fixture.recorder.reports.makeAsyncIterator()
-        #expect(await reports.next() == .overflow(dropped: 2, total: 2))
+        #expect(await reports.next() == .overflow(spilled: 2, total: 2))
+        let spillError = OutboxConfiguration(sinks: ["main"], maxBacklog: 3).spillError
+        #expect(await reports.next() == .deadLettered(event: spilled[0], attempts: 0, error: spillError))
+        #expect(await reports.next() == .deadLettered(event: spilled[1], attempts: 0, error: spillError))
         #expect(await reports.next()?.retry == .init(attempt: 1, delay: .seconds(1)))
+        await fixture.dispatcher.finish()
+        await run.value
+    }
+
+    @Test("a restarted dispatcher waits as long as its first entry's failures call for, not from the first wait again")
+    func backoffSurvivesRestart() async throws {
+        let fixture = Fixture()
+        fixture.sink.setRefusing(true)
+        fixture.outbox.enqueue(Self.events)
+        let first = try #require(try fixture.outbox.pending(sink: "main", limit: 1).first)
+        for _ in 1...4 { _ = try fixture.outbox.recordFailure(first.id, error: "HTTP 500") } // a previous run's
+        let run = Task { await fixture.dispatcher.run() }
+        var reports = fixture.recorder.reports.makeAsyncIterator()
+        #expect(await reports.next()?.retry == .init(attempt: 5, delay: .seconds(16)))
+        fixture.clock.advance(by: .seconds(16))
+        #expect(await reports.next()?.retry == .init(attempt: 6, delay: .seconds(32)))
         await fixture.dispatcher.finish()
         await run.value
     }

@@ -79,7 +79,7 @@ struct SQLiteAlertStateStoreOutboxTests {
         #expect(try reopened.backlog(sink: "file") == 1)
     }
 
-    @Test("a full backlog drops new events for that sink and counts them durably")
+    @Test("a full backlog spills new events to that sink's dead letters, counts them durably, and a retry sends them")
     func overflow() throws {
         let path = Self.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -99,6 +99,14 @@ struct SQLiteAlertStateStoreOutboxTests {
         try store.apply([], emitting: Array(events.suffix(1)))
         #expect(try store.backlog(sink: "file") == 3)
         #expect(try SQLiteAlertStateStore(path: path, outbox: Self.outbox).overflow(sink: "file") == 2)
-        #expect(try store.overflow(sink: "hook") == 3) // still full: the last event is dropped too
+        #expect(try store.overflow(sink: "hook") == 3) // still full: the last event is spilled too
+
+        // Nothing is lost: the spilled events wait among the dead letters, never attempted.
+        let spilled = try store.deadLetters(sink: "file")
+        #expect(spilled.map(\.event) == events.suffix(2).map(OutboundEvent.init))
+        #expect(spilled.allSatisfy { $0.attempts == 0 && $0.lastError.hasPrefix("backlog full (maxBacklog 3)") })
+        #expect(try store.deadLetters(sink: "hook").map(\.event) == (events.suffix(2) + events.suffix(1)).map(OutboundEvent.init))
+        #expect(try store.retryDeadLetters(sink: "file", ids: nil) == 2)
+        #expect(try store.pending(sink: "file", limit: 10).map(\.event).suffix(2) == events.suffix(2).map(OutboundEvent.init))
     }
 }

@@ -10,6 +10,11 @@ import BeaconConfiguration
 /// ``simulate(path:speed:gateway:onWallClock:)``). A radio takes the
 /// options of `beacond scan`: `{hci: hci0, active: true, interval: 100ms, window: 100ms,
 /// watchdog: 60s, record: /var/lib/beacond/air.btsnoop}` (see ``HCISourceSettings``).
+///
+/// A simulation or a replay *resumes* by default: with a `state:` file that has seen part of
+/// it, a restarted daemon starts where the saved state ends (what lies before is read, not
+/// delivered nor paced), so a crash neither re-decides nor skips any of its time. `resume: false`
+/// reads it from the start every time.
 public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
     /// A simulator scenario file, as heard by one of its gateways (`nil`: the first).
     ///
@@ -17,9 +22,13 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
     /// wall clock reaches its time, so every process running the scenario hears the same thing at
     /// the same moment (a site's gateways, each in its own process); a scenario whose `start:`
     /// has passed is moved to start now.
-    case simulate(path: String, speed: Double?, gateway: String? = nil, onWallClock: Bool = false)
-    /// A capture file (btsnoop, pcap, pcapng), replayed once.
-    case replay(path: String, speed: Double?)
+    ///
+    /// `resume`: start where a saved state ends (see above); on the wall clock the scenario's
+    /// time is the clock's, so there is nothing to resume.
+    case simulate(path: String, speed: Double?, gateway: String? = nil, onWallClock: Bool = false, resume: Bool = true)
+    /// A capture file (btsnoop, pcap, pcapng), replayed once; `resume`: start where a saved
+    /// state ends (see above).
+    case replay(path: String, speed: Double?, resume: Bool = true)
     /// A BlueZ HCI adapter and how to scan it.
     case hci(HCISourceSettings)
     /// A site hub: the site's gateways' reports, from the broker of `site:`.
@@ -30,14 +39,24 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
 
     static let kinds = ["simulate", "replay", "hci", "hub"]
 
+    /// Whether the source starts where a saved state ends (a simulation off the wall clock, or a
+    /// replay, unless `resume: false`).
+    public var resumes: Bool {
+        switch self {
+        case .simulate(_, _, _, let onWallClock, let resume): resume && !onWallClock
+        case .replay(_, _, let resume): resume
+        case .hci, .hub: false
+        }
+    }
+
     /// The source as written in configuration (`replay:FILE at 10x`).
     public var description: String {
         func pace(_ speed: Double?) -> String { speed.map { " at \($0)x" } ?? "" }
         switch self {
-        case .simulate(let path, let speed, let gateway, let onWallClock):
+        case .simulate(let path, let speed, let gateway, let onWallClock, _):
             return "simulate:\(path)" + (gateway.map { " (gateway \($0))" } ?? "")
                 + (onWallClock ? " on the wall clock" : pace(speed))
-        case .replay(let path, let speed): return "replay:\(path)" + pace(speed)
+        case .replay(let path, let speed, _): return "replay:\(path)" + pace(speed)
         case .hci(let radio): return "hci:" + (radio.adapter ?? "first adapter")
         case .hub: return "hub"
         }
@@ -50,7 +69,7 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
             self = try Self.make(kind: kind, argument: argument, speed: nil, node: node)
             return
         }
-        try node.checkKeys(allowed: Self.kinds + ["speed", "gateway"] + HCISourceSettings.keys)
+        try node.checkKeys(allowed: Self.kinds + ["speed", "gateway", "resume"] + HCISourceSettings.keys)
         let given = Self.kinds.filter { node[$0] != nil }
         guard given.count == 1, let kind = given.first else {
             throw node.error("give exactly one of \(Self.kinds.joined(separator: ", ")) (e.g. replay: capture.btsnoop)")
@@ -71,11 +90,18 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
         self = try Self.make(
             kind: kind, argument: kind == "hci" ? argument : try argumentNode.string(), speed: speed,
             node: argumentNode)
-        if case .simulate(let path, let speed, _, _) = self {
+        if case .simulate(let path, let speed, _, _, _) = self {
             let gateway = try node["gateway"]?.string()
-            self = .simulate(path: path, speed: speed, gateway: gateway, onWallClock: onWallClock)
+            self = .simulate(
+                path: path, speed: speed, gateway: gateway, onWallClock: onWallClock,
+                resume: try node["resume"]?.bool() ?? true)
         } else if let gatewayNode = node["gateway"] {
             throw gatewayNode.error("gateway applies to simulate (which of the scenario's gateways to be), not to \(kind)")
+        }
+        if case .replay(let path, let speed, _) = self {
+            self = .replay(path: path, speed: speed, resume: try node["resume"]?.bool() ?? true)
+        } else if let resumeNode = node["resume"], kind != "simulate" {
+            throw resumeNode.error("resume applies to simulate and replay (start where the saved state ends), not to \(kind)")
         }
         if case .hci = self {
             if speed != nil { throw node.error("speed applies to simulate and replay, not to a radio") }

@@ -3,9 +3,10 @@ import BeaconCore
 import BeaconSinks
 import Foundation
 
-/// The `error` lifecycle event that tells the other sinks a sink gave up on an event: same alert,
-/// beacon and strategy as the event, the time it gave up, and a message naming the sink, the
-/// attempts, the last error and where the event waits (`beacond outbox list`).
+/// The `error` lifecycle event that tells the other sinks a sink gave up on an event, or spilled
+/// it because its backlog was full: same alert, beacon and strategy as the event, the time, and a
+/// message naming the sink, the attempts, the error and where the event waits
+/// (`beacond outbox list`).
 ///
 /// Written to every sink but the one that gave up, so it cannot feed on itself; and none is made
 /// for an `error` event given up on (two failing sinks would otherwise bounce notices forever).
@@ -23,7 +24,9 @@ enum DeadLetterNotice {
         let notice = AlertEvent(
             kind: .error, alertID: alertID, beacon: beacon, strategy: object["strategy"] as? String ?? "", time: time,
             messages: [
-                "sink '\(sink)' gave up on the \(kind) event \(event.key) after \(attempts) attempt(s): \(error); "
+                (attempts == 0
+                    ? "sink '\(sink)' could not queue the \(kind) event \(event.key): \(error); "
+                    : "sink '\(sink)' gave up on the \(kind) event \(event.key) after \(attempts) attempt(s): \(error); ")
                     + "it is kept among that sink's dead letters (beacond outbox list)"
             ])
         return OutboundEvent(key: notice.idempotencyKey, body: notice.jsonLine)

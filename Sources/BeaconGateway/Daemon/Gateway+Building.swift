@@ -39,8 +39,8 @@ public func buildGateway(
     }
     let (source, isLive) = try makeSource(sourceDefinition, clock: clock, metrics: metrics, logger: logger)
     return try buildGateway(
-        configuration, source: source, isLive: isLive, registry: registry, clock: clock,
-        metrics: metrics, logger: logger)
+        configuration, feed: .advertisements(source, isLive: isLive), resume: sourceDefinition.resumes,
+        registry: registry, clock: clock, metrics: metrics, logger: logger)
 }
 
 /// Builds the daemon around a source of the caller's (an embedding application's, a test's),
@@ -67,10 +67,12 @@ public func buildGateway(
         logger: logger)
 }
 
+/// `resume`: a source with a time of its own starts where the saved state ends.
 func buildGateway(
-    _ configuration: GatewayConfiguration, feed: GatewayFeed, registry: StrategyRegistry, clock: AnyTimestampClock,
-    metrics: GatewayMetrics, logger: Logger
+    _ configuration: GatewayConfiguration, feed: GatewayFeed, resume: Bool = false, registry: StrategyRegistry,
+    clock: AnyTimestampClock, metrics: GatewayMetrics, logger: Logger
 ) throws(GatewayError) -> Gateway {
+    var feed = feed
     var sinks: [(name: String, sink: any AlertSink)] = []
     var observers: [any BeaconStateObserver] = []
     let alertLog = AlertLog(sinks: configuration.sinks.map(\.name))
@@ -107,6 +109,13 @@ func buildGateway(
         throw .pipeline(error)
     }
     for warning in pipeline.durabilityWarnings { logger.warning("state: \(warning)") }
+    if resume, case .advertisements(let source as any ResumableSource, let isLive) = feed,
+        let savedThrough = pipeline.decidedThrough
+    {
+        feed = .advertisements(source.resuming(from: savedThrough), isLive: isLive)
+        let advice = "what lies before is skipped; delete the state file or set resume: false to start over"
+        logger.notice("resuming \(source.name) at \(savedThrough.rfc3339String), where the saved state ends (\(advice))")
+    }
     if let site = configuration.site, case .advertisements = feed {
         // A gateway of a site: each cycle's records go to the site's broker too.
         do {
@@ -149,11 +158,11 @@ func buildGateway(
                         logger.warning(
                             "sink '\(name)': delivery failed (\(error)); retry \(attempt) in \(delay)",
                             metadata: ["attempt": "\(attempt)", "delay": "\(delay)"])
-                    case .overflow(let dropped, let total):
-                        metrics.recordOverflow(sink: name, dropped: dropped)
+                    case .overflow(let spilled, let total):
+                        metrics.recordOverflow(sink: name, spilled: spilled)
                         logger.error(
-                            "sink '\(name)': backlog full (maxBacklog \(configuration.maxBacklog)): \(dropped) events dropped, \(total) in all",
-                            metadata: ["dropped": "\(dropped)", "total": "\(total)"])
+                            "sink '\(name)': backlog full (maxBacklog \(configuration.maxBacklog)): \(spilled) events kept among its dead letters without an attempt, \(total) in all; `beacond outbox retry` sends them once the sink is back",
+                            metadata: ["spilled": "\(spilled)", "total": "\(total)"])
                     case .storageFailed(let error):
                         logger.error("sink '\(name)': outbox unreadable: \(error)")
                     case .deadLettered(let event, let attempts, let error):
@@ -171,6 +180,11 @@ func buildGateway(
                             } catch {
                                 logger.error("sink '\(name)': cannot write the notice of a dead letter: \(error)")
                             }
+                        }
+                        guard attempts > 0 else {
+                            // Spilled by a full backlog: the overflow report said so, once for all.
+                            logger.debug("sink '\(name)': spilled event \(key)", metadata: ["event": "\(key)"])
+                            return
                         }
                         let advice =
                             "it is kept among the dead letters: `beacond outbox list --config FILE` shows them, "
@@ -212,7 +226,7 @@ private func makeSource(
     logger: Logger
 ) throws(GatewayError) -> (any AdvertisementSource, Bool) {
     switch definition {
-    case .simulate(let path, let speed, let gatewayName, let onWallClock):
+    case .simulate(let path, let speed, let gatewayName, let onWallClock, _):
         let (scenario, gatewayIndex) = try loadSimulatedGateway(path: path, gateway: gatewayName)
         let pace: SimulationSpeed = onWallClock ? .wallClock : speed.map(SimulationSpeed.factor) ?? .max
         let simulation = Simulation(scenario: scenario, gatewayIndex: gatewayIndex, speed: pace, wallClock: clock)
@@ -223,7 +237,7 @@ private func makeSource(
         }
         // On the wall clock the simulation is live: cycles close on the clock while nothing is heard.
         return (simulation, onWallClock)
-    case .replay(let path, let speed):
+    case .replay(let path, let speed, _):
         do {
             return (try CaptureReplaySource(path: path, speed: speed), false)
         } catch {

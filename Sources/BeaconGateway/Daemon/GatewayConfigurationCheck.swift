@@ -25,9 +25,9 @@ public func checkGatewayConfiguration(path: String, registry: StrategyRegistry =
             + "(for beacond replay/simulate --config; beacond run needs a source:)"
     }
     switch source {
-    case .simulate(let scenario, _, let gateway, _):
+    case .simulate(let scenario, _, let gateway, _, _):
         _ = try loadSimulatedGateway(path: scenario, gateway: gateway)
-    case .replay(let capture, _):
+    case .replay(let capture, _, _):
         do { _ = try CaptureReplaySource(path: capture) } catch { throw GatewayError.source("\(capture): \(error)") }
     case .hci, .hub:
         break

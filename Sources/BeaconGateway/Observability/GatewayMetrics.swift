@@ -26,7 +26,8 @@ import Synchronization
 /// | `beacond_sink_failures_total` | counter | `sink` |
 /// | `beacond_sink_delivery_seconds` | histogram | `sink` |
 /// | `beacond_outbox_depth` | gauge | `sink` |
-/// | `beacond_outbox_dropped_total` | counter | `sink` |
+/// | `beacond_outbox_spilled_total` | counter | `sink` |
+/// | `beacond_sink_dead_letters_total` | counter | `sink` |
 /// | `beacond_scanner_restarts_total` | counter | |
 public final class GatewayMetrics: Sendable {
     /// The registry the metrics live in; ``render()`` writes it.
@@ -97,9 +98,9 @@ public final class GatewayMetrics: Sendable {
         counter("beacond_external_events_total", [("name", name)]).increment()
     }
 
-    /// Counts events a sink's full backlog refused.
-    public func recordOverflow(sink: String, dropped: Int) {
-        counter("beacond_outbox_dropped_total", [("sink", sink)]).increment(by: Int64(dropped))
+    /// Counts events a sink's full backlog spilled to its dead letters.
+    public func recordOverflow(sink: String, spilled: Int) {
+        counter("beacond_outbox_spilled_total", [("sink", sink)]).increment(by: Int64(spilled))
     }
 
     /// An event `sink` gave up on (moved to its dead letters).
