@@ -8,11 +8,11 @@ extension SQLiteAlertStateStore: Outbox {
     func enqueue(_ events: [OutboundEvent], into db: Database, sinks: [String]? = nil) throws {
         guard !events.isEmpty else { return }
         for sink in sinks?.filter(outboxConfiguration.sinks.contains) ?? outboxConfiguration.sinks {
-            var backlog = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM outbox WHERE sink = ?", arguments: [sink]) ?? 0
+            var backlog = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM outbox WHERE sink = ?"), arguments: [sink]) ?? 0
             var dropped = 0
             for event in events {
                 if backlog >= outboxConfiguration.maxBacklog {
-                    try db.execute(
+                    try db.executeCached(
                         sql: """
                             INSERT INTO deadLetter (sink, eventKey, body, destination, attempts, lastError)
                             VALUES (?, ?, ?, ?, 0, ?)
@@ -21,13 +21,13 @@ extension SQLiteAlertStateStore: Outbox {
                     dropped += 1
                     continue
                 }
-                try db.execute(
+                try db.executeCached(
                     sql: "INSERT INTO outbox (sink, eventKey, body, destination) VALUES (?, ?, ?, ?)",
                     arguments: [sink, event.key, event.body, event.destination])
                 backlog += 1
             }
             if dropped > 0 {
-                try db.execute(
+                try db.executeCached(
                     sql: """
                         INSERT INTO outboxOverflow (sink, dropped) VALUES (?, ?)
                         ON CONFLICT(sink) DO UPDATE SET dropped = dropped + excluded.dropped

@@ -5,7 +5,7 @@ import GRDB
 
 extension SQLiteAlertStateStore {
     static func insert(_ alert: PendingAlert, into db: Database) throws {
-        try db.execute(
+        try db.executeCached(
             sql: """
                 INSERT OR REPLACE INTO pendingAlert
                   (alertID, beaconKind, beaconHigh, beaconLow, beaconTail, strategy, firedAt, seriesStart, occurrence, dueAt)
@@ -19,7 +19,7 @@ extension SQLiteAlertStateStore {
     }
 
     static func insert(_ record: AlertHistory, into db: Database) throws {
-        try db.execute(
+        try db.executeCached(
             sql: """
                 INSERT OR REPLACE INTO alertHistory
                   (alertID, beaconKind, beaconHigh, beaconLow, beaconTail, firstFiringAt, lastDeliveredAt, lastDeliveredDue, deliveries)
@@ -60,7 +60,7 @@ extension SQLiteAlertStateStore {
     }
 
     static func insert(_ saved: SavedStrategyState, into db: Database) throws {
-        try db.execute(
+        try db.executeCached(
             sql: """
                 INSERT OR REPLACE INTO strategyState
                   (alertID, part, beaconKind, beaconHigh, beaconLow, beaconTail, strategy, state)

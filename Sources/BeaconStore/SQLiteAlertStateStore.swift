@@ -8,7 +8,8 @@ import Glibc
 #endif
 
 /// An `AlertStateStore` in a SQLite file (through GRDB): the alert engine's state survives a
-/// crash or a restart.
+/// crash or a restart. The file is in write-ahead-log mode: `FILE-wal` and `FILE-shm` live next
+/// to it and belong to it (copy it with ``backup(to:)``, never with `cp` while the daemon runs).
 ///
 /// Each batch of changes is one transaction, committed before ``apply(_:)`` returns. With an
 /// `OutboxConfiguration`, the same transaction also writes a copy of the step's events for
@@ -28,7 +29,12 @@ public final class SQLiteAlertStateStore: AlertStateStore {
     public init(path: String, outbox: OutboxConfiguration = .none) throws {
         outboxConfiguration = outbox
         do {
-            database = try DatabaseQueue(path: path)
+            // Write-ahead logging: one fsync per commit (of the log) instead of four, and the
+            // `beacond outbox` and `state` commands read while the daemon writes. Each commit is
+            // still on the disk before `apply` returns (synchronous stays FULL).
+            var configuration = Configuration()
+            configuration.journalMode = .wal
+            database = try DatabaseQueue(path: path, configuration: configuration)
             let check = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
             guard check == ["ok"] else {
                 throw AlertStoreError.damaged(path: path, detail: check.prefix(3).joined(separator: "; "))
