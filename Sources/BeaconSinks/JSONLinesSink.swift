@@ -1,3 +1,4 @@
+import Synchronization
 import SystemPackage
 
 #if canImport(Glibc)
@@ -8,11 +9,16 @@ import Darwin
 
 /// Writes each event as one JSON line (``OutboundEvent/body`` + `\n`) to standard output or
 /// appends it to a file; ``flush()`` fsyncs the file, so what was confirmed survives a power cut.
+/// A file that ends in a torn line (a write cut short by a crash or a full disk) gets a line
+/// break before the next event, which stays readable.
 public final class JSONLinesSink: AlertSink {
     /// The path written, or `-` for standard output.
     public let path: String
     private let descriptor: Int32
     private let ownsDescriptor: Bool
+    /// The file ended in a torn line (a crash or a full disk cut a write short): the first event
+    /// starts a new line, so the torn one cannot swallow it.
+    private let startsNewLine: Mutex<Bool>
 
     /// Opens `path` for appending (creating it, mode 0640), or standard output for `-`.
     /// - Throws: ``SinkError/io(path:operation:errno:)`` if the file cannot be opened.
@@ -27,6 +33,17 @@ public final class JSONLinesSink: AlertSink {
             descriptor = fd
             ownsDescriptor = true
         }
+        startsNewLine = Mutex(Self.endsInTornLine(descriptor))
+    }
+
+    /// Whether the regular file open at `descriptor` is non-empty and does not end with `\n`.
+    private static func endsInTornLine(_ descriptor: Int32) -> Bool {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else {
+            return false
+        }
+        var last: UInt8 = 0
+        return pread(descriptor, &last, 1, status.st_size - 1) == 1 && last != 0x0A
     }
 
     deinit {
@@ -40,13 +57,15 @@ public final class JSONLinesSink: AlertSink {
     /// - Throws: ``SinkError/io(path:operation:errno:)`` with the errno of a failed write; what
     ///   was written of the line before it stays, and the outbox delivers the event again.
     public func deliver(_ event: OutboundEvent) async throws {
-        var bytes = Array(event.body.utf8)
+        var bytes: [UInt8] = startsNewLine.withLock { $0 } ? [0x0A] : []
+        bytes += event.body.utf8
         bytes.append(0x0A)
         do {
             try FileDescriptor(rawValue: descriptor).writeAll(bytes)
         } catch let error as Errno {
             throw SinkError.io(path: path, operation: "write", errno: error.rawValue)
         }
+        startsNewLine.withLock { $0 = false }
     }
 
     /// fsyncs a file (standard output, often a pipe or terminal, is left as it is; so is a path

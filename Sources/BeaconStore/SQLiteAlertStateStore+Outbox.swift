@@ -8,7 +8,8 @@ extension SQLiteAlertStateStore: Outbox {
     func enqueue(_ events: [OutboundEvent], into db: Database, sinks: [String]? = nil) throws {
         guard !events.isEmpty else { return }
         for sink in sinks?.filter(outboxConfiguration.sinks.contains) ?? outboxConfiguration.sinks {
-            var backlog = try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM outbox WHERE sink = ?"), arguments: [sink]) ?? 0
+            var backlog =
+                try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM outbox WHERE sink = ?"), arguments: [sink]) ?? 0
             var dropped = 0
             for event in events {
                 if backlog >= outboxConfiguration.maxBacklog {

@@ -135,11 +135,16 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     static func summary(_ stats: PipelineStatistics) -> String {
-        "replay: \(stats.packets) packets, \(stats.advertisements) advertisements, \(stats.sightings) beacon sightings, "
-            + "\(stats.cycles) cycles, \(stats.malformed) malformed; events: "
-            + (stats.eventsByAlert.isEmpty
-                ? "none"
-                : stats.eventsByAlert.sorted { $0.key < $1.key }
-                    .map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        let events =
+            stats.eventsByAlert.isEmpty
+            ? "none" : stats.eventsByAlert.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        var summary =
+            "replay: \(stats.packets) packets, \(stats.advertisements) advertisements, \(stats.sightings) beacon sightings, "
+            + "\(stats.cycles) cycles, \(stats.malformed) malformed; events: \(events)"
+        if stats.refusedBeacons + stats.cappedEvictions > 0 {
+            summary += "; at the tracked-beacon cap (ranging.maxTracked): \(stats.refusedBeacons) sightings of new beacons "
+            summary += "refused, \(stats.cappedEvictions) beacons evicted"
+        }
+        return summary + "; " + PeakMemory.summary
     }
 }

@@ -18,6 +18,18 @@ struct JSONLinesSinkTests {
         #expect(sink.name == "jsonl:" + path)
     }
 
+    @Test("after a torn last line (a write cut short) the next event starts a line of its own")
+    func tornTail() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-jsonl-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data("{\"whole\":true}\n{\"torn\":".utf8).write(to: URL(fileURLWithPath: path))
+        let sink = try JSONLinesSink(path: path)
+        try await sink.deliver(OutboundEvent(key: "k1", body: #"{"event":"created"}"#))
+        try await sink.deliver(OutboundEvent(key: "k2", body: #"{"event":"delivered"}"#))
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text == "{\"whole\":true}\n{\"torn\":\n{\"event\":\"created\"}\n{\"event\":\"delivered\"}\n")
+    }
+
     @Test("a file that cannot be opened is an error naming it")
     func unopenable() {
         #expect(throws: SinkError.self) { try JSONLinesSink(path: "/nonexistent-directory/alerts.jsonl") }

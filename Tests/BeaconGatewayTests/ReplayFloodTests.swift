@@ -1,0 +1,102 @@
+import BeaconCore
+import BeaconTestSupport
+import BeaconWire
+import Foundation
+import Testing
+
+/// Spoofing and floods through `beacond replay`, on captures written here: one beacon id at
+/// 10,000 advertisements a second, and 100,000 distinct ids at that rate. Each capture holds
+/// 100,000 records (10 s), so the three runs read the same amount of capture and differ only in
+/// what they track; their peak RSS (from the replay's summary) is compared.
+@Suite("beacond replay under a flood", .serialized)
+struct ReplayFloodTests {
+    static let uuid = UUID(uuidString: "F100D5E0-0000-4000-8000-00000000F100")!
+    static let records = 100_000
+    /// The documented ranging budget per tracked beacon (Docs/Ranging.md).
+    static let bytesPerBeacon = 512.0
+
+    struct Run {
+        let created: Int
+        let peakMebibytes: Double
+        let refused: Int
+        let evicted: Int
+        let summary: String
+    }
+
+    /// A capture of `records` reports, 100 µs apart; `distinct` ids (minor and major count up).
+    static func writeFlood(to path: String, distinct: Int) throws {
+        let writer = try BtsnoopFileWriter(path: path)
+        let start = Timestamp(rfc3339: "2025-06-01T12:00:00Z")!
+        for index in 0..<records {
+            let id = index % distinct
+            let packet = HCIReportBuilder.iBeacon(
+                uuid: uuid, major: UInt16(id / 50_000 + 1), minor: UInt16(id % 50_000), rssi: -55)
+            try packet.withUnsafeBytes { bytes in
+                try writer.append(h4Packet: bytes, direction: .received, timestamp: start + .microseconds(Int64(index) * 100))
+            }
+        }
+        try writer.close()
+    }
+
+    static func replay(_ capture: String, maxTracked: Int?, alertUUID: UUID, in directory: String) async throws -> Run {
+        let config = directory + "/flood-\(UUID().uuidString).yaml"
+        try """
+        \(maxTracked.map { "ranging: {maxTracked: \($0)}" } ?? "")
+        alerts:
+          - id: hello
+            match: {uuid: \(alertUUID.uuidString)}
+            strategy: enter
+
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let run = try await CommandRun.run(TestPaths.beacond, ["replay", capture, "--config", config])
+        #expect(run.status == 0, "\(run.standardError)")
+        let summary = run.standardError
+        func number(after label: String) -> Double? {
+            guard let range = summary.range(of: label) else { return nil }
+            return Double(summary[range.upperBound...].prefix { $0.isNumber || $0 == "." })
+        }
+        return Run(
+            created: Int(number(after: "hello/created ") ?? 0), peakMebibytes: try #require(number(after: "peak RSS ")),
+            refused: Int(number(after: "cap (ranging.maxTracked): ") ?? 0),
+            evicted: Int(number(after: "refused, ") ?? 0), summary: summary)
+    }
+
+    @Test("one id at 10,000 adverts/s is one beacon and one alert; 100,000 ids stay within the cap, its memory and its alerts")
+    func floods() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("flood-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let oneID = directory + "/one-id.btsnoop"
+        let manyIDs = directory + "/many-ids.btsnoop"
+        try Self.writeFlood(to: oneID, distinct: 1)
+        try Self.writeFlood(to: manyIDs, distinct: Self.records)
+
+        // One id, however loud: one beacon, one enter alert.
+        let spoofed = try await Self.replay(oneID, maxTracked: 1_000, alertUUID: Self.uuid, in: directory)
+        #expect(spoofed.created == 1, "\(spoofed.summary)")
+        #expect(spoofed.refused == 0)
+
+        // 100,000 ids against a cap of 1,000: the rest is refused or evicts the oldest, counted;
+        // alerts come only for beacons admitted, and memory is that of 1,000 beacons.
+        let capped = try await Self.replay(manyIDs, maxTracked: 1_000, alertUUID: Self.uuid, in: directory)
+        #expect(capped.refused > 90_000, "\(capped.summary)")
+        #expect(capped.evicted > 0, "\(capped.summary)")
+        #expect(capped.created <= 1_000 + capped.evicted, "an enter alert per admitted beacon at most: \(capped.summary)")
+        #expect(capped.created < Self.records / 20, "\(capped.summary)")
+        let cappedGrowth = capped.peakMebibytes - spoofed.peakMebibytes
+        #expect(
+            cappedGrowth <= 1_000 * Self.bytesPerBeacon / 1_048_576 + 4,
+            "capped at 1,000 beacons the flood cost \(cappedGrowth) MB more than one id")
+
+        // Uncapped (the default cap is 200,000) and with no alert for them, the 100,000 beacons
+        // are all tracked: the growth is the ranging's own cost per beacon, within its budget.
+        let uncapped = try await Self.replay(manyIDs, maxTracked: nil, alertUUID: UUID(), in: directory)
+        #expect(uncapped.refused == 0)
+        let perBeacon = (uncapped.peakMebibytes - spoofed.peakMebibytes) * 1_048_576 / Double(Self.records)
+        #expect(perBeacon <= Self.bytesPerBeacon, "\(perBeacon) bytes per tracked beacon: \(uncapped.summary)")
+        print(
+            "flood: one id \(spoofed.peakMebibytes) MB; 100,000 ids capped at 1,000 \(capped.peakMebibytes) MB "
+                + "(\(capped.created) alerts, \(capped.refused) refused, \(capped.evicted) evicted); uncapped "
+                + "\(uncapped.peakMebibytes) MB, \(Int(perBeacon)) B per tracked beacon")
+    }
+}
