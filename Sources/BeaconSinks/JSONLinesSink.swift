@@ -33,17 +33,21 @@ public final class JSONLinesSink: AlertSink {
             descriptor = fd
             ownsDescriptor = true
         }
-        startsNewLine = Mutex(Self.endsInTornLine(descriptor))
+        startsNewLine = Mutex(Self.endsInTornLine(descriptor, path: path))
     }
 
-    /// Whether the regular file open at `descriptor` is non-empty and does not end with `\n`.
-    private static func endsInTornLine(_ descriptor: Int32) -> Bool {
+    /// Whether the regular file open at `descriptor` (for appending only, so read through a
+    /// descriptor of its own) is non-empty and does not end with `\n`.
+    private static func endsInTornLine(_ descriptor: Int32, path: String) -> Bool {
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size > 0 else {
             return false
         }
+        let reader = open(path, O_RDONLY | O_CLOEXEC)
+        guard reader >= 0 else { return false }
+        defer { close(reader) }
         var last: UInt8 = 0
-        return pread(descriptor, &last, 1, status.st_size - 1) == 1 && last != 0x0A
+        return pread(reader, &last, 1, status.st_size - 1) == 1 && last != 0x0A
     }
 
     deinit {
