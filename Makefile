@@ -6,7 +6,7 @@ SWIFT ?= swift
 BEACOND_DEBUG := .build/debug/beacond
 RUN_SCENARIO := Simulator/Scenarios/lobby.yaml
 
-.PHONY: run test build bench fuzz test-vm dist test-dist measure-build format lint examples docs clean
+.PHONY: run test build bench fuzz soak test-vm dist test-dist measure-build format lint examples docs clean
 
 run: build
 	$(BEACOND_DEBUG) simulate $(RUN_SCENARIO)
@@ -27,6 +27,15 @@ bench:
 fuzz:
 	@scripts/ensure-deps.sh build
 	scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)
+
+# The fault-injection soak (not part of make test): a simulated day through a release beacond
+# while it is killed at random, mosquitto restarts and the webhook fails (scripts/soak.py says
+# how). SOAK_ARGS, e.g. "--hours 12 --wall 150"; SOAK_BEACOND, a release binary already built.
+SOAK_BEACOND ?= .build/release/beacond
+soak:
+	@scripts/ensure-deps.sh test
+	$(if $(filter .build/release/beacond,$(SOAK_BEACOND)),$(SWIFT) build -c release --product beacond)
+	scripts/soak.py --beacond $(SOAK_BEACOND) $(SOAK_ARGS)
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 

@@ -64,6 +64,7 @@ public final class AlertPipeline {
         var statistics = counters
         statistics.refusedBeacons = ranging.refusedBeacons
         statistics.cappedEvictions = ranging.cappedEvictions
+        statistics.rangingReservedBytes = ranging.reservedHeapBytes
         if let site {
             statistics.site = site.statistics
             statistics.malformedReports = malformedReports

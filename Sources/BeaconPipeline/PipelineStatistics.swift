@@ -18,6 +18,9 @@ public struct PipelineStatistics: Hashable, Sendable {
     public var refusedBeacons = 0
     /// Beacons evicted to keep room under that cap.
     public var cappedEvictions = 0
+    /// Heap bytes the ranging loop has reserved for the beacons it tracks (its buffers never
+    /// shrink, so this is the most it held; the budget is 512 bytes per tracked beacon).
+    public var rangingReservedBytes = 0
     /// A site hub's fusion counters (`nil` for one gateway's pipeline).
     public var site: SiteFusionStatistics?
     /// Gateway reports refused as malformed (a site hub).

@@ -145,6 +145,7 @@ struct ReplayCommand: AsyncParsableCommand {
             summary += "; at the tracked-beacon cap (ranging.maxTracked): \(stats.refusedBeacons) sightings of new beacons "
             summary += "refused, \(stats.cappedEvictions) beacons evicted"
         }
+        summary += "; ranging memory \(stats.rangingReservedBytes / 1024) KiB reserved"
         return summary + "; " + PeakMemory.summary
     }
 }

@@ -5,9 +5,11 @@ import Foundation
 import Testing
 
 /// Spoofing and floods through `beacond replay`, on captures written here: one beacon id at
-/// 10,000 advertisements a second, and 100,000 distinct ids at that rate. Each capture holds
-/// 100,000 records (10 s), so the three runs read the same amount of capture and differ only in
-/// what they track; their peak RSS (from the replay's summary) is compared.
+/// 10,000 advertisements a second, and 100,000 distinct ids at that rate (each capture holds
+/// 100,000 records, 10 s). The memory checked is what the replay's summary says the ranging loop
+/// reserved for its tracked beacons (its buffers never shrink: the most it held), against the
+/// documented 512 bytes per beacon; the peak RSS is printed, not asserted (it moves by several
+/// MB with the machine's load).
 @Suite("beacond replay under a flood", .serialized)
 struct ReplayFloodTests {
     static let uuid = UUID(uuidString: "F100D5E0-0000-4000-8000-00000000F100")!
@@ -17,6 +19,7 @@ struct ReplayFloodTests {
 
     struct Run {
         let created: Int
+        let rangingBytes: Int
         let peakMebibytes: Double
         let refused: Int
         let evicted: Int
@@ -56,7 +59,9 @@ struct ReplayFloodTests {
             return Double(summary[range.upperBound...].prefix { $0.isNumber || $0 == "." })
         }
         return Run(
-            created: Int(number(after: "hello/created ") ?? 0), peakMebibytes: try #require(number(after: "peak RSS ")),
+            created: Int(number(after: "hello/created ") ?? 0),
+            rangingBytes: Int(try #require(number(after: "ranging memory "))) * 1024,
+            peakMebibytes: try #require(number(after: "peak RSS ")),
             refused: Int(number(after: "cap (ranging.maxTracked): ") ?? 0),
             evicted: Int(number(after: "refused, ") ?? 0), summary: summary)
     }
@@ -83,20 +88,20 @@ struct ReplayFloodTests {
         #expect(capped.evicted > 0, "\(capped.summary)")
         #expect(capped.created <= 1_000 + capped.evicted, "an enter alert per admitted beacon at most: \(capped.summary)")
         #expect(capped.created < Self.records / 20, "\(capped.summary)")
-        let cappedGrowth = capped.peakMebibytes - spoofed.peakMebibytes
-        #expect(
-            cappedGrowth <= 1_000 * Self.bytesPerBeacon / 1_048_576 + 4,
-            "capped at 1,000 beacons the flood cost \(cappedGrowth) MB more than one id")
 
         // Uncapped (the default cap is 200,000) and with no alert for them, the 100,000 beacons
         // are all tracked: the growth is the ranging's own cost per beacon, within its budget.
         let uncapped = try await Self.replay(manyIDs, maxTracked: nil, alertUUID: UUID(), in: directory)
         #expect(uncapped.refused == 0)
-        let perBeacon = (uncapped.peakMebibytes - spoofed.peakMebibytes) * 1_048_576 / Double(Self.records)
+        let perBeacon = Double(uncapped.rangingBytes) / Double(Self.records)
         #expect(perBeacon <= Self.bytesPerBeacon, "\(perBeacon) bytes per tracked beacon: \(uncapped.summary)")
+        #expect(
+            Double(capped.rangingBytes) <= 1_000 * Self.bytesPerBeacon + 256 * 1024,
+            "capped at 1,000 beacons: \(capped.rangingBytes) bytes")
         print(
-            "flood: one id \(spoofed.peakMebibytes) MB; 100,000 ids capped at 1,000 \(capped.peakMebibytes) MB "
-                + "(\(capped.created) alerts, \(capped.refused) refused, \(capped.evicted) evicted); uncapped "
-                + "\(uncapped.peakMebibytes) MB, \(Int(perBeacon)) B per tracked beacon")
+            "flood: one id: peak RSS \(spoofed.peakMebibytes) MB; 100,000 ids capped at 1,000: ranging "
+                + "\(capped.rangingBytes / 1024) KiB, peak RSS \(capped.peakMebibytes) MB (\(capped.created) alerts, "
+                + "\(capped.refused) refused, \(capped.evicted) evicted); uncapped: ranging \(uncapped.rangingBytes / 1024) KiB "
+                + "(\(Int(perBeacon)) B per tracked beacon), peak RSS \(uncapped.peakMebibytes) MB")
     }
 }
