@@ -153,11 +153,15 @@ class Broker:
         self.directory = directory
         self.port = free_port()
         self.config = os.path.join(directory, "mosquitto.conf")
-        os.makedirs(os.path.join(directory, "mosquitto"), exist_ok=True)
+        store = os.path.join(directory, "mosquitto")
+        os.makedirs(store, exist_ok=True)
+        # Started as root, mosquitto drops to the user `mosquitto`: its store must be writable by
+        # it, or every restart silently forgets the subscriber's session and queued messages.
+        os.chmod(store, 0o777)
         with open(self.config, "w") as file:
             file.write(
                 f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence true\n"
-                f"persistence_location {directory}/mosquitto/\nmax_queued_messages 0\nlog_dest none\n")
+                f"persistence_location {store}/\nmax_queued_messages 0\nlog_dest file {store}/mosquitto.log\n")
         self.process = None
         self.start()
 
@@ -305,12 +309,18 @@ def main():
     stop_faults = threading.Event()
     state = {"pid": None, "max_rss_kb": 0}
 
+    timeline = open(os.path.join(workdir, "faults.log"), "w", buffering=1)
+
+    def note(text):
+        timeline.write(f"{time.monotonic() - soak_start:8.2f} s  {text}\n")
+
     def inject():
         kinds = ["mosquitto restart", "webhook 500", "webhook hang", "webhook vanish"]
         while not stop_faults.wait(random.uniform(4, 12)) and time.monotonic() - soak_start < options.wall:
             kind = random.choice(kinds)
             length = random.uniform(2, 10)
             faults[kind] += 1
+            note(f"{kind} for {length:.1f} s")
             if kind == "mosquitto restart":
                 broker.stop()
                 time.sleep(length / 3)
@@ -352,6 +362,7 @@ def main():
                 daemon.kill()
                 daemon.wait()
                 faults["SIGKILL"] += 1
+                note(f"SIGKILL run {runs} after {kill_after:.1f} s")
                 continue
             if daemon.returncode == 0:
                 if time.monotonic() - soak_start < options.wall:
