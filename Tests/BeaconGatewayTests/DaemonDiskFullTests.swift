@@ -17,23 +17,38 @@ struct DaemonDiskFullTests {
     /// A small tmpfs needs root (CI runs as root); elsewhere the test says why it did not run.
     static let canMount: Bool = getuid() == 0 && FileManager.default.fileExists(atPath: "/bin/mount")
 
+    /// A work directory with a small tmpfs in it (`small`): room for a fresh state file with an
+    /// outbox for `sinks`, three times over, and `spare` bytes more.
+    struct SmallDisk {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-full-\(UUID().uuidString)")
+        var small: URL { work.appendingPathComponent("small") }
+
+        init(sinks: [String], spare: Int) async throws {
+            try FileManager.default.createDirectory(at: work.appendingPathComponent("small"), withIntermediateDirectories: true)
+            let fresh = work.appendingPathComponent("fresh.sqlite").path
+            _ = try SQLiteAlertStateStore(path: fresh, outbox: OutboxConfiguration(sinks: sinks))
+            let freshSize = try FileManager.default.attributesOfItem(atPath: fresh)[.size] as? Int ?? 0
+            let mount = try await CommandRun.run(
+                "/bin/mount", ["-t", "tmpfs", "-o", "size=\(3 * freshSize + spare)", "tmpfs", small.path])
+            try #require(mount.status == 0, "\(mount.standardError)")
+        }
+
+        /// Unmounts the tmpfs (lazily) and removes the directory.
+        func remove() {
+            _ = umount2(small.path, 2) // MNT_DETACH
+            try? FileManager.default.removeItem(at: work)
+        }
+    }
+
     @Test(
         "disk full: exit non-zero with SQLite's reason, the file checks out, nothing unaccepted is sent",
         .enabled(if: canMount, "needs root to mount a small tmpfs"))
     func diskFull() async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-full-\(UUID().uuidString)")
-        let small = work.appendingPathComponent("small")
-        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
-        // Room for a fresh state file and its journal for a few events (32 KiB each, twice: one
-        // copy per sink): the day's 16 events outgrow it.
-        let fresh = work.appendingPathComponent("fresh.sqlite").path
-        _ = try SQLiteAlertStateStore(path: fresh, outbox: OutboxConfiguration(sinks: ["file", "hook"]))
-        let freshSize = try FileManager.default.attributesOfItem(atPath: fresh)[.size] as? Int ?? 0
-        let mount = try await CommandRun.run(
-            "/bin/mount", ["-t", "tmpfs", "-o", "size=\(3 * freshSize + 384 * 1024)", "tmpfs", small.path])
-        try #require(mount.status == 0, "\(mount.standardError)")
-        defer { _ = umount2(small.path, 2) } // MNT_DETACH
+        // Room for a fresh state file and its log for a few events (32 KiB each, twice: one copy
+        // per sink): the day's 16 events outgrow it.
+        let disk = try await SmallDisk(sinks: ["file", "hook"], spare: 384 * 1024)
+        defer { disk.remove() }
+        let (work, small) = (disk.work, disk.small)
 
         let state = small.appendingPathComponent("state.sqlite").path
         let events = work.appendingPathComponent("events.jsonl").path
@@ -83,17 +98,9 @@ struct DaemonDiskFullTests {
         "disk full after some inputs were accepted: nothing accepted is lost; with room again a restart delivers the rest, each once",
         .enabled(if: canMount, "needs root to mount a small tmpfs"))
     func diskFullPartWay() async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-full-\(UUID().uuidString)")
-        let small = work.appendingPathComponent("small")
-        try FileManager.default.createDirectory(at: small, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
-        let fresh = work.appendingPathComponent("fresh.sqlite").path
-        _ = try SQLiteAlertStateStore(path: fresh, outbox: OutboxConfiguration(sinks: ["file"]))
-        let freshSize = try FileManager.default.attributesOfItem(atPath: fresh)[.size] as? Int ?? 0
-        let mount = try await CommandRun.run(
-            "/bin/mount", ["-t", "tmpfs", "-o", "size=\(3 * freshSize + 512 * 1024)", "tmpfs", small.path])
-        try #require(mount.status == 0, "\(mount.standardError)")
-        defer { _ = umount2(small.path, 2) } // MNT_DETACH
+        let disk = try await SmallDisk(sinks: ["jsonl"], spare: 512 * 1024)
+        defer { disk.remove() }
+        let (work, small) = (disk.work, disk.small)
 
         let longMessage = String(repeating: "a long message to fill the outbox quickly; ", count: 760)
         // Paced (20x): the morning comes as many small inputs, each its own transaction.

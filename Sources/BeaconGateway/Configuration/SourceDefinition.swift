@@ -7,7 +7,7 @@ import BeaconConfiguration
 /// time) for simulation and replay: `{replay: lobby.btsnoop, speed: 10}`. A simulation also takes
 /// the scenario's `gateway` to be (its name; the first by default) and `speed: wall`, which runs
 /// the scenario on the wall clock so that gateways in separate processes stay in step (see
-/// ``simulate(path:speed:gateway:onWallClock:)``). A radio takes the
+/// ``simulate(path:speed:gateway:onWallClock:resume:)``). A radio takes the
 /// options of `beacond scan`: `{hci: hci0, active: true, interval: 100ms, window: 100ms,
 /// watchdog: 60s, record: /var/lib/beacond/air.btsnoop}` (see ``HCISourceSettings``).
 ///
