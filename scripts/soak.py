@@ -401,19 +401,16 @@ def main():
     table = {}
     for name, deliveries in sinks.items():
         keys = {key for key, _ in deliveries}
+        missing = expected.keys() - keys
+        unexpected = keys - expected.keys()
+        differing = {key for key, body in deliveries if key in expected and body != expected[key]}
         table[name] = {
-            "delivered": len(keys & expected.keys()),
-            "duplicates": len(deliveries) - len(keys),
-            "missing": len(expected.keys() - keys),
-            "unexpected": len(keys - expected.keys()),
-            "body_differs": len({key for key, body in deliveries if key in expected and body != expected[key]}),
+            "delivered": len(keys & expected.keys()), "duplicates": len(deliveries) - len(keys),
+            "missing": len(missing), "unexpected": len(unexpected), "body_differs": len(differing),
         }
-        for check in ("missing", "unexpected", "body_differs"):
-            if table[name][check]:
-                sample_keys = sorted((expected.keys() - keys) if check == "missing" else
-                                     (keys - expected.keys()) if check == "unexpected" else
-                                     {key for key, body in deliveries if key in expected and body != expected[key]})[:3]
-                failures.append(f"{name}: {table[name][check]} {check.replace('_', ' ')}, e.g. {sample_keys}")
+        for label, found in (("missing", missing), ("unexpected", unexpected), ("with another body", differing)):
+            if found:
+                failures.append(f"{name}: {len(found)} {label}, e.g. {sorted(found)[:3]}")
     if dead_letters:
         failures.append(f"{len(dead_letters)} dead letters: {dead_letters[:2]}")
     if receiver.bad_signatures:

@@ -17,6 +17,22 @@ struct DaemonDiskFullTests {
     /// A small tmpfs needs root (CI runs as root); elsewhere the test says why it did not run.
     static let canMount: Bool = getuid() == 0 && FileManager.default.fileExists(atPath: "/bin/mount")
 
+    /// An enter and a dwell alert on every beacon, each event carrying a 33 KB message: a few of
+    /// them fill a small disk.
+    static let alerts: String = {
+        let longMessage = String(repeating: "a long message to fill the outbox quickly; ", count: 760)
+        return """
+            alerts:
+              - id: seen
+                strategy: enter
+                content: {title: Seen, message: "\(longMessage)"}
+              - id: dwell
+                strategy: time
+                parameters: {dwell: 2s}
+                content: {title: Dwell, message: "\(longMessage)"}
+            """
+    }()
+
     /// A work directory with a small tmpfs in it (`small`): room for a fresh state file with an
     /// outbox for `sinks`, three times over, and `spare` bytes more.
     struct SmallDisk {
@@ -52,7 +68,6 @@ struct DaemonDiskFullTests {
 
         let state = small.appendingPathComponent("state.sqlite").path
         let events = work.appendingPathComponent("events.jsonl").path
-        let longMessage = String(repeating: "a long message to fill the outbox quickly; ", count: 760)
         // The second sink never confirms (its URL answers 404): every accepted event stays with it,
         // as an outbox entry or a dead letter; and it cannot keep the daemon draining if the disk
         // does not fill.
@@ -65,14 +80,7 @@ struct DaemonDiskFullTests {
         sinks:
           - {type: jsonl, name: file, path: "\(events)"}
           - {type: webhook, name: hook, url: "http://127.0.0.1:\(server.port)/gone", secret: full}
-        alerts:
-          - id: seen
-            strategy: enter
-            content: {title: Seen, message: "\(longMessage)"}
-          - id: dwell
-            strategy: time
-            parameters: {dwell: 2s}
-            content: {title: Dwell, message: "\(longMessage)"}
+        \(DaemonDiskFullTests.alerts)
 
         """.write(toFile: config, atomically: true, encoding: .utf8)
 
@@ -102,7 +110,6 @@ struct DaemonDiskFullTests {
         defer { disk.remove() }
         let (work, small) = (disk.work, disk.small)
 
-        let longMessage = String(repeating: "a long message to fill the outbox quickly; ", count: 760)
         // Paced (20x): the morning comes as many small inputs, each its own transaction.
         func configuration(_ name: String, state: String, speed: String) throws -> String {
             let path = work.appendingPathComponent("\(name).yaml").path
@@ -111,14 +118,7 @@ struct DaemonDiskFullTests {
             state: \(state)
             sinks:
               - {type: jsonl, path: "\(work.path)/\(name).jsonl"}
-            alerts:
-              - id: seen
-                strategy: enter
-                content: {title: Seen, message: "\(longMessage)"}
-              - id: dwell
-                strategy: time
-                parameters: {dwell: 2s}
-                content: {title: Dwell, message: "\(longMessage)"}
+            \(DaemonDiskFullTests.alerts)
 
             """.write(toFile: path, atomically: true, encoding: .utf8)
             return path
