@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""Checks that the README's module table says what each module really imports.
+"""Checks that the README's module table names every target and says what each really imports.
 
-For every row of the table under "| module | owns | imports |", the modules named in the
-"imports" column (short names: `Core` for BeaconCore, `StrategyKit` for BeaconStrategyKit, …)
-must be exactly the beacond modules that the row's Swift modules import (`import Beacon…` in
-Sources/<Module>/). Other words in the column (stdlib, Yams, GRDB, "and …") are not checked;
-"all of the above" is not checked. Run by `make lint`.
+Every target under Sources/ (libraries, C modules, plugins, the `beacond` executable and the
+crash harness; not the test targets) must be named in the first column of a row of the table under
+"| module | owns | imports |". For each row, the targets named in its "imports" column (short
+names for Beacon modules: `Core` for BeaconCore, `StrategyKit` for BeaconStrategyKit, …; other
+targets by their full name, e.g. `CBluetooth`) must be exactly the targets that the row's own
+targets import, less those targets themselves (a row may pair a C module with its Swift side):
+`import X` in Swift sources, and in C sources an `#include` of a header another target exports
+from its include/ folder. Other words in the column (stdlib, Yams, GRDB, SwiftNIO …) are not
+checked. Run by `make lint`.
 """
 import pathlib
 import re
@@ -13,16 +17,34 @@ import sys
 
 root = pathlib.Path(__file__).resolve().parent.parent
 readme = (root / "README.md").read_text()
-modules = sorted(p.name for p in (root / "Sources").iterdir() if p.is_dir() and p.name.startswith("Beacon"))
-short = {m[len("Beacon"):]: m for m in modules}
+sources = root / "Sources"
+targets = sorted(p.name for p in sources.iterdir() if p.is_dir())
+# How the imports column names a target: Beacon modules by their short name, the others in full.
+by_word = {t[len("Beacon"):] if t.startswith("Beacon") else t: t for t in targets}
+# The headers each C target exports (its include/ folder), by file name.
+exported = {h.name: t for t in targets for h in (sources / t / "include").glob("**/*.h")}
 
-def imports(module):
+
+def word(target):
+    return target[len("Beacon"):] if target.startswith("Beacon") else target
+
+
+def imports(target):
+    """The targets `target` uses: Swift imports and C includes of another target's headers."""
     found = set()
-    for path in (root / "Sources" / module).rglob("*.swift"):
-        for match in re.finditer(r"^import (Beacon\w+)", path.read_text(), re.M):
-            found.add(match.group(1))
-    found.discard(module)
+    for path in (sources / target).rglob("*"):
+        if path.suffix == ".swift":
+            for match in re.finditer(r"^(?:@\w+\s+)*(?:\w+\s+)?import ([\w-]+)", path.read_text(), re.M):
+                if match.group(1) in targets:
+                    found.add(match.group(1))
+        elif path.suffix in (".c", ".h") or path.name == "module.modulemap":
+            for match in re.finditer(r'#include [<"]([^>"]+)[>"]', path.read_text()):
+                header = pathlib.PurePath(match.group(1)).name
+                if header in exported:
+                    found.add(exported[header])
+    found.discard(target)
     return found
+
 
 table = re.search(r"^\| module \| owns \| imports \|\n\|[-|]+\|\n((?:\|.*\|\n)+)", readme, re.M)
 if not table:
@@ -31,24 +53,25 @@ problems = []
 seen = set()
 for row in table.group(1).splitlines():
     cells = [c.strip() for c in row.strip("|").split("|")]
-    named = [m for m in re.findall(r"`(\w+)`", cells[0]) if m in modules or m == "beacond"]
-    seen.update(named)
-    if "all of the above" in cells[-1]:
+    named = [t for t in re.findall(r"`([\w-]+)`", cells[0]) if t in targets]
+    if not named:
+        problems.append(f"a row names no target: {cells[0]}")
         continue
-    said = {short[w] for w in re.findall(r"\b(\w+)\b", cells[-1]) if w in short}
-    for module in named:
-        if module == "beacond":
-            continue
-        actual = imports(module)
-        if said != actual:
-            missing = ", ".join(m[len("Beacon"):] for m in sorted(actual - said)) or "-"
-            extra = ", ".join(m[len("Beacon"):] for m in sorted(said - actual)) or "-"
-            problems.append(f"{module}: the table says {sorted(said)}; it imports {sorted(actual)} "
-                            f"(missing from the table: {missing}; not imported: {extra})")
-for module in modules:
-    if module not in seen:
-        problems.append(f"{module}: not in the README's module table")
+    for target in named:
+        if target in seen:
+            problems.append(f"{target}: in two rows of the table")
+    seen.update(named)
+    said = {by_word[w] for w in re.findall(r"[\w-]+", cells[-1]) if w in by_word}
+    actual = set().union(*(imports(t) for t in named)) - set(named)
+    if said != actual:
+        missing = ", ".join(word(t) for t in sorted(actual - said)) or "-"
+        extra = ", ".join(word(t) for t in sorted(said - actual)) or "-"
+        problems.append(f"{', '.join(named)}: the table says {sorted(map(word, said))}; "
+                        f"it imports {sorted(map(word, actual))} (missing from the table: {missing}; not imported: {extra})")
+for target in targets:
+    if target not in seen:
+        problems.append(f"{target}: a target under Sources/ that is not in the README's module table")
 if problems:
-    print("README.md module table does not match the imports:", *problems, sep="\n  ", file=sys.stderr)
+    print("README.md module table does not match the targets and their imports:", *problems, sep="\n  ", file=sys.stderr)
     sys.exit(1)
-print(f"README.md module table matches the imports of {len(seen)} modules")
+print(f"README.md module table matches the imports of all {len(seen)} targets under Sources/")

@@ -22,7 +22,7 @@ swiftc "${FLAGS[@]}" -module-name BeaconWire -I "$OUT/modules" -emit-module \
 # The report format's files of BeaconSite (the fusion itself needs BeaconRanging and is not fuzzed).
 swiftc "${FLAGS[@]}" -module-name BeaconSite -I "$OUT/modules" -emit-module \
     -emit-module-path "$OUT/modules/BeaconSite.swiftmodule" -emit-library -static -o "$OUT/libBeaconSite.a" \
-    "$ROOT"/Sources/BeaconSite/{GatewayRecord,GatewayReportDecoder,GatewayReportEncoder,GatewayReportError,GatewayReportFormat,GatewayReportHeader,SiteGateway}.swift
+    "$ROOT"/Sources/BeaconSite/{GatewayRecord,GatewayRecord+Ranges,GatewayReportDecoder,GatewayReportEncoder,GatewayReportError,GatewayReportFormat,GatewayReportHeader,SiteGateway,GatewayKey,SiteTopics,ReportOrigin,SiteConfigurationError}.swift
 swiftc "${FLAGS[@]}" -module-name WireFuzz -I "$OUT/modules" "$ROOT/Fuzz/WireFuzz/WireFuzz.swift" \
     "$OUT/libBeaconSite.a" "$OUT/libBeaconWire.a" "$OUT/libBeaconCore.a" -o "$OUT/wire-fuzz"
 

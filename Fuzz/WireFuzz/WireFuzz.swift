@@ -2,7 +2,9 @@
 // the LE advertising report parser, the AD structure iterator, the AD element and beacon frame
 // decoders, the lazily built strings, and — as a whole file — the capture readers (btsnoop,
 // pcap, pcapng) with the capture decoder (HCI events and sniffer link-layer PDUs); and a site's
-// gateway reports (BeaconSite's decoder, binary and JSON).
+// gateway reports (BeaconSite's decoder, binary and JSON) with their records' range checks and
+// the records topic's parser; and time: the input as RFC 3339 text and as a duration, and its
+// bytes as 64-bit values through every timestamp constructor and operation (none may trap).
 // Built and run by scripts/fuzz.sh.
 import BeaconCore
 import BeaconSite
@@ -64,6 +66,8 @@ public func wireFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         }
         sink &+= summary.recordsRead
     }
+    // 4. Time: text parsers and arithmetic on arbitrary 64-bit values.
+    sink &+= fuzzTime(bytes)
     if sink == 0x5EED_F00D { print(sink) }   // keep the work observable
     return 0
 }
@@ -101,6 +105,44 @@ func parseAdvertisingData(_ data: UnsafeRawBufferPointer) -> Int {
     for layout in BeaconLayout.builtIn {
         if let frame = layout.frame(inAdvertisingData: data) { sink &+= Int(frame.id.minor) }
         if let frame = layout.frame(inStructureData: data) { sink &+= Int(frame.id.minor) }
+    }
+    return sink
+}
+
+/// The input as date-time and duration text, as a records topic, and as 64-bit values through
+/// every timestamp constructor and operation: none may trap, and what parses must read back.
+func fuzzTime(_ bytes: UnsafeRawBufferPointer) -> Int {
+    var sink = 0
+    let text = String(decoding: bytes.prefix(64), as: UTF8.self)
+    if let time = Timestamp(rfc3339: text) {
+        let back = Timestamp(rfc3339: time.rfc3339String)
+        precondition(back.map { abs($0.nanosecondsSinceEpoch / 1_000_000 - time.nanosecondsSinceEpoch / 1_000_000) <= 1 } ?? false,
+            "a parsed time reads back")
+        sink &+= time.rfc3339String.utf8.count
+    }
+    if let duration = Duration(parsing: text) {
+        precondition(duration <= Duration.maximumParsed, "a parsed duration within the bound")
+        sink &+= duration.humanReadable.utf8.count
+    }
+    if let origin = SiteTopics(site: "s").origin(ofRecordsTopic: text) { sink &+= origin.bucket }
+    guard bytes.count >= 16 else { return sink }
+    let a = bytes.loadUnaligned(fromByteOffset: 0, as: Int64.self)
+    let b = bytes.loadUnaligned(fromByteOffset: 8, as: Int64.self)
+    let times = [
+        Timestamp(nanosecondsSinceEpoch: a), Timestamp(microsecondsSinceEpoch: a), Timestamp(seconds: a, nanoseconds: b),
+        Timestamp(secondsSinceEpoch: Double(bitPattern: UInt64(bitPattern: b))),
+    ]
+    for time in times {
+        let later = time + .nanoseconds(b)
+        let earlier = time - .nanoseconds(b)
+        sink &+= Int(truncatingIfNeeded: (later - earlier).nanoseconds)
+        sink &+= Int(truncatingIfNeeded: time.duration(to: Timestamp(nanosecondsSinceEpoch: b)).nanoseconds)
+        sink &+= time.rfc3339String.utf8.count &+ time.unixSecondsString.utf8.count
+        sink &+= Duration.nanoseconds(b).humanReadable.utf8.count
+        let record = GatewayRecord(
+            beacon: .iBeacon(uuidHigh: 1, uuidLow: 2, major: 3, minor: 4), rssi: Double(bitPattern: UInt64(bitPattern: a)),
+            distance: Double(bitPattern: UInt64(bitPattern: b)), accuracy: nil, sampleCount: 1, seen: true, lastSeen: time)
+        sink &+= record.rangeProblem(reportTime: later)?.utf8.count ?? 0
     }
     return sink
 }

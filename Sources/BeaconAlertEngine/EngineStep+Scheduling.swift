@@ -103,10 +103,14 @@ extension EngineStep {
             let clock = ZonedClock(timeZone: policy.window?.timeZone ?? TimeZone(secondsFromGMT: 0)!)
             let whole = seriesStart.wholeSeconds
             let fraction = seriesStart.nanosecondsSinceEpoch - whole * 1_000_000_000
-            let local = clock.localSeconds(at: whole) + Int64(index) * days * 86_400
-            return Timestamp(nanosecondsSinceEpoch: clock.earliestInstant(atOrAfterLocal: local) * 1_000_000_000 + fraction)
+            // Past the representable years (a series repeated for centuries) the time saturates.
+            let (step, overflow) = Int64(index).multipliedReportingOverflow(by: days * 86_400)
+            guard !overflow, step < 1 << 40 else { return .distantFuture }
+            let local = clock.localSeconds(at: whole) + step
+            return Timestamp(seconds: clock.earliestInstant(atOrAfterLocal: local), nanoseconds: fraction)
         }
         guard let span = policy.repeatInterval.nominalLength else { return seriesStart }
-        return Timestamp(nanosecondsSinceEpoch: seriesStart.nanosecondsSinceEpoch + Int64(index) * span.nanoseconds)
+        let (step, overflow) = Int64(index).multipliedReportingOverflow(by: span.nanoseconds)
+        return overflow ? .distantFuture : seriesStart.advanced(by: .nanoseconds(step))
     }
 }

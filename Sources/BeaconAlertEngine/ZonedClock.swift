@@ -56,5 +56,5 @@ extension Timestamp {
     var wholeSeconds: Int64 { floorDivide(nanosecondsSinceEpoch, 1_000_000_000) }
 
     /// The timestamp at a whole second.
-    init(wholeSeconds: Int64) { self.init(nanosecondsSinceEpoch: wholeSeconds * 1_000_000_000) }
+    init(wholeSeconds: Int64) { self.init(seconds: wholeSeconds) }
 }

@@ -52,7 +52,7 @@ extension ConfigNode {
     /// An RFC 3339 time.
     public func timestamp() throws(ConfigurationError) -> Timestamp {
         guard let text = scalarText, let value = Timestamp(rfc3339: text) else {
-            throw invalid("an RFC 3339 time such as 2025-01-01T09:00:00Z")
+            throw invalid("an RFC 3339 time in the years 1900–2200, such as 2025-01-01T09:00:00Z")
         }
         return value
     }

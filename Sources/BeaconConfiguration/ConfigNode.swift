@@ -31,28 +31,17 @@ public struct ConfigNode: @unchecked Sendable {
         }
     }
 
-    /// Reads and parses a YAML file.
-    public static func load(path: String) throws(ConfigurationError) -> ConfigNode {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw ConfigurationError(
-                file: path, message: "cannot read the file (\(error.localizedDescription)); check the path and permissions")
-        }
-        return try ConfigNode(yaml: text, file: path)
-    }
-
     /// 1-based line of this node.
     public var line: Int? { node.mark.map(\.line) }
 
     /// 1-based column of this node.
     public var column: Int? { node.mark.map(\.column) }
 
-    /// An error located at this node.
+    /// An error located at this node (a node without a place of its own, the mapping an empty
+    /// document stands for, is at line 1).
     public func error(_ message: String) -> ConfigurationError {
         ConfigurationError(
-            file: file, line: node.mark?.line, column: node.mark?.column,
+            file: file, line: node.mark?.line ?? 1, column: node.mark?.column,
             message: (path.isEmpty ? "" : "\(path): ") + message)
     }
 
@@ -211,23 +200,5 @@ extension Yams.Node {
     var isNull: Bool {
         if case .scalar(let scalar) = self { return scalar.style == .plain && (scalar.string == "null" || scalar.string == "~") }
         return false
-    }
-}
-
-extension ConfigurationError {
-    /// An error of Yams' parser, at its line and column.
-    static func fromYams(_ error: YamlError, file: String) -> ConfigurationError {
-        switch error {
-        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-            .composer(let context, let problem, let mark, _):
-            let text = context.map { "\($0.text) \(problem)" } ?? problem
-            return ConfigurationError(file: file, line: mark.line, column: mark.column, message: "invalid YAML: \(text)")
-        case .duplicatedKeysInMapping(let duplicates, let mapping):
-            return ConfigurationError(
-                file: file, line: mapping.mark.line, column: mapping.mark.column,
-                message: "invalid YAML: duplicated keys \(duplicates.joined(separator: ", "))")
-        default:
-            return ConfigurationError(file: file, message: "invalid YAML: \(error)")
-        }
     }
 }

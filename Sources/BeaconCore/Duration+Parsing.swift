@@ -2,7 +2,8 @@ extension Duration {
     /// Parses a human duration as configuration files and options write it: a number followed
     /// by a unit, optionally repeated — `376us`, `250ms`, `3s`, `1.5s`, `10m`, `2h`, `1d`,
     /// `1h30m`. Units: `ns`, `us` (or `µs`), `ms`, `s`, `m` (or `min`), `h`, `d`. A bare number is
-    /// rejected (say which unit you mean), except `0`. Returns `nil` for anything else.
+    /// rejected (say which unit you mean), except `0`. Returns `nil` for anything else, and for
+    /// a duration longer than ``maximumParsed`` (100 years).
     ///
     /// This is the one duration syntax of beacond: configuration, scenarios, strategy
     /// parameters and command-line options all read durations through it.
@@ -40,16 +41,21 @@ extension Duration {
             }
             totalNanoseconds += value * scale
         }
-        guard totalNanoseconds.isFinite, totalNanoseconds < 9.2e18 else { return nil }
+        guard totalNanoseconds.isFinite, totalNanoseconds <= Double(Self.maximumParsed.nanoseconds) else { return nil }
         self = .nanoseconds(Int64(totalNanoseconds.rounded()))
     }
+
+    /// The longest duration any text may give: 100 years (36,500 days). Together with
+    /// `Timestamp.supportedYears` it keeps every time a configuration can name within 64-bit
+    /// nanoseconds.
+    public static let maximumParsed = Duration.seconds(36_500 * 86_400)
 
     /// A compact human form that ``init(parsing:)`` reads back: `250ms`, `3s`, `1.5s`, `10m`,
     /// `1h30m`, `2d`.
     public var humanReadable: String {
         let ns = nanoseconds
         if ns == 0 { return "0s" }
-        if ns < 0 { return "-" + Duration.nanoseconds(-ns).humanReadable }
+        if ns < 0 { return "-" + Duration.nanoseconds(ns == .min ? .max : -ns).humanReadable }
         if ns % 1_000_000_000 != 0 {
             if ns < 1_000_000_000, ns % 1_000_000 == 0 { return "\(ns / 1_000_000)ms" }
             return "\(Double(ns) / 1e9)s"

@@ -26,9 +26,15 @@ extension Timestamp {
             + Self.zeroPadded(milli, width: 3) + "Z"
     }
 
+    /// The years a date-time may name in any text beacond reads (configuration, scenarios,
+    /// gateway reports): 1900–2200. Timestamps count nanoseconds in 64 bits, which ends in
+    /// April 2262; the margin keeps every sum of a parsed time and a parsed duration (at most
+    /// `Duration.maximumParsed`) far from the bound.
+    public static let supportedYears: ClosedRange<Int64> = 1900...2200
+
     /// Parses RFC 3339 / ISO 8601 date-times such as `2025-01-01T00:00:00Z`,
     /// `2025-01-01T00:00:00.250+02:00` or `2025-01-01 00:00:00Z`. Returns `nil` when the text is
-    /// not of that form.
+    /// not of that form, or names a year outside ``supportedYears``.
     public init?(rfc3339 text: String) {
         let b = Array(text.utf8)
         func number(_ from: Int, _ count: Int) -> Int64? {
@@ -49,7 +55,7 @@ extension Timestamp {
             let hour = number(11, 2), b[13] == UInt8(ascii: ":"),
             let minute = number(14, 2), b[16] == UInt8(ascii: ":"),
             let second = number(17, 2),
-            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+            Self.supportedYears.contains(year), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
         var i = 19
         var nanos: Int64 = 0
@@ -76,7 +82,7 @@ extension Timestamp {
             i += 1
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             guard let oh = number(i + 1, 2), b.count > i + 3, b[i + 3] == UInt8(ascii: ":"),
-                let om = number(i + 4, 2)
+                let om = number(i + 4, 2), oh < 24, om < 60
             else { return nil }
             offsetSeconds = (oh * 3600 + om * 60) * (b[i] == UInt8(ascii: "+") ? 1 : -1)
             i += 6
@@ -84,6 +90,7 @@ extension Timestamp {
             return nil
         }
         guard i == b.count else { return nil }
+        // Within the supported years every step below is far from overflowing.
         let days = Self.daysSinceEpoch(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         self.init(nanosecondsSinceEpoch: seconds * 1_000_000_000 + nanos)

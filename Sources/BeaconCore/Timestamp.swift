@@ -16,17 +16,43 @@ public struct Timestamp: Hashable, Comparable, Sendable, InstantProtocol {
         self.nanosecondsSinceEpoch = nanosecondsSinceEpoch
     }
 
-    /// Creates a timestamp from microseconds since the Unix epoch (the resolution of btsnoop and pcap).
+    /// Creates a timestamp from microseconds since the Unix epoch (the resolution of btsnoop and
+    /// pcap), saturating at ``distantPast`` and ``distantFuture`` (a capture may hold any 64-bit value).
     @inlinable
     public init(microsecondsSinceEpoch: Int64) {
-        self.nanosecondsSinceEpoch = microsecondsSinceEpoch &* 1_000
+        let (nanoseconds, overflow) = microsecondsSinceEpoch.multipliedReportingOverflow(by: 1_000)
+        self.nanosecondsSinceEpoch = overflow ? (microsecondsSinceEpoch < 0 ? .min : .max) : nanoseconds
     }
 
-    /// Creates a timestamp from (possibly fractional) seconds since the Unix epoch.
+    /// Creates a timestamp from (possibly fractional) seconds since the Unix epoch, saturating at
+    /// ``distantPast`` and ``distantFuture``; not-a-number gives the epoch.
     @inlinable
     public init(secondsSinceEpoch: Double) {
-        self.nanosecondsSinceEpoch = Int64((secondsSinceEpoch * 1e9).rounded())
+        let nanoseconds = (secondsSinceEpoch * 1e9).rounded()
+        if nanoseconds.isNaN {
+            self.nanosecondsSinceEpoch = 0
+        } else if nanoseconds >= 9.223_372_036_854_775e18 {
+            self.nanosecondsSinceEpoch = .max
+        } else if nanoseconds <= -9.223_372_036_854_775e18 {
+            self.nanosecondsSinceEpoch = .min
+        } else {
+            self.nanosecondsSinceEpoch = Int64(nanoseconds)
+        }
     }
+
+    /// The timestamp `seconds` whole seconds plus `nanoseconds` after the epoch, saturating at
+    /// ``distantPast`` and ``distantFuture``.
+    @inlinable
+    public init(seconds: Int64, nanoseconds: Int64 = 0) {
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        self = Timestamp(nanosecondsSinceEpoch: overflow ? (seconds < 0 ? .min : .max) : scaled)
+            .advanced(by: .nanoseconds(nanoseconds))
+    }
+
+    /// The earliest representable instant (1677-09-21T00:12:43.145224192Z).
+    public static let distantPast = Timestamp(nanosecondsSinceEpoch: .min)
+    /// The latest representable instant (2262-04-11T23:47:16.854775807Z).
+    public static let distantFuture = Timestamp(nanosecondsSinceEpoch: .max)
 
     /// The Unix epoch.
     public static let epoch = Timestamp(nanosecondsSinceEpoch: 0)
@@ -47,21 +73,31 @@ public struct Timestamp: Hashable, Comparable, Sendable, InstantProtocol {
         lhs.nanosecondsSinceEpoch < rhs.nanosecondsSinceEpoch
     }
 
+    /// The timestamp `duration` later, saturating at ``distantPast`` and ``distantFuture``: time arithmetic never
+    /// traps and never wraps round, whatever a capture, a report or a configuration holds.
     @inlinable
     public func advanced(by duration: Duration) -> Timestamp {
-        Timestamp(nanosecondsSinceEpoch: nanosecondsSinceEpoch &+ duration.nanoseconds)
+        let step = duration.nanoseconds
+        let (sum, overflow) = nanosecondsSinceEpoch.addingReportingOverflow(step)
+        return Timestamp(nanosecondsSinceEpoch: overflow ? (step < 0 ? .min : .max) : sum)
     }
 
+    /// The span to `other`, saturating at the bounds of `Int64` nanoseconds (about 292 years).
     @inlinable
     public func duration(to other: Timestamp) -> Duration {
-        .nanoseconds(other.nanosecondsSinceEpoch &- nanosecondsSinceEpoch)
+        let (difference, overflow) = other.nanosecondsSinceEpoch.subtractingReportingOverflow(nanosecondsSinceEpoch)
+        return .nanoseconds(overflow ? (other.nanosecondsSinceEpoch < nanosecondsSinceEpoch ? .min : .max) : difference)
     }
 
     @inlinable
     public static func + (lhs: Timestamp, rhs: Duration) -> Timestamp { lhs.advanced(by: rhs) }
 
     @inlinable
-    public static func - (lhs: Timestamp, rhs: Duration) -> Timestamp { lhs.advanced(by: .zero - rhs) }
+    public static func - (lhs: Timestamp, rhs: Duration) -> Timestamp {
+        let step = rhs.nanoseconds
+        // -Int64.min does not exist: step back by its largest negation instead.
+        return lhs.advanced(by: .nanoseconds(step == .min ? .max : -step))
+    }
 
     /// The span from `rhs` to `lhs` (positive when `lhs` is later).
     @inlinable

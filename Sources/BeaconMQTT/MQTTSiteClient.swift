@@ -14,6 +14,8 @@ import Synchronization
 public final class MQTTSiteClient: @unchecked Sendable {
     /// A received message: topic and payload.
     public typealias MessageHandler = @Sendable (_ topic: String, _ payload: [UInt8]) -> Void
+    /// Told when the connection comes up (`true`) or goes down (`false`), with what happened.
+    public typealias ConnectionHandler = @Sendable (_ connected: Bool, _ detail: String) -> Void
 
     private struct State {
         var connected = false
@@ -29,6 +31,7 @@ public final class MQTTSiteClient: @unchecked Sendable {
     private let handle: OpaquePointer
     private let context: MQTTCallbackContext<MQTTSiteClient>
     private let onMessage: MessageHandler?
+    private let onConnection: ConnectionHandler?
     private let state = Mutex(State())
 
     /// Creates the client and starts connecting in the background.
@@ -39,17 +42,20 @@ public final class MQTTSiteClient: @unchecked Sendable {
     ///     `online`/`offline` status with a last will.
     ///   - clientID: the MQTT client id (`nil`: one is made up).
     ///   - subscriptions: topic filters to receive (QoS 0).
+    ///   - onConnection: told of each change of the connection (the first connection, a loss, a
+    ///     refusal, a return), on libmosquitto's network thread.
     ///   - onMessage: receives each message, on libmosquitto's network thread: keep it short —
     ///     hand the message on.
     /// - Throws: ``MQTTSinkError/library(operation:message:)`` if the client cannot be created.
     public init(
         host: String, port: Int = 1883, options: MQTTConnectionOptions = MQTTConnectionOptions(), clientID: String? = nil,
-        subscriptions: [String] = [], onMessage: MessageHandler? = nil
+        subscriptions: [String] = [], onConnection: ConnectionHandler? = nil, onMessage: MessageHandler? = nil
     ) throws(MQTTSinkError) {
         self.host = host
         self.port = port
         self.subscriptions = subscriptions
         self.onMessage = onMessage
+        self.onConnection = onConnection
         statusTopic = options.statusTopic
         let context = MQTTCallbackContext<MQTTSiteClient>()
         handle = try MQTTClientLifecycle.create(clientID: clientID, context: context)
@@ -58,8 +64,8 @@ public final class MQTTSiteClient: @unchecked Sendable {
         mosquitto_connect_callback_set(handle) { _, context, code in
             MQTTCallbackContext<MQTTSiteClient>.owner(context)?.connected(code: code)
         }
-        mosquitto_disconnect_callback_set(handle) { _, context, _ in
-            MQTTCallbackContext<MQTTSiteClient>.owner(context)?.state.withLock { $0.connected = false }
+        mosquitto_disconnect_callback_set(handle) { _, context, code in
+            MQTTCallbackContext<MQTTSiteClient>.owner(context)?.disconnected(code: code)
         }
         mosquitto_message_callback_set(handle) { _, context, message in
             guard let message, let client = MQTTCallbackContext<MQTTSiteClient>.owner(context) else { return }
@@ -71,6 +77,8 @@ public final class MQTTSiteClient: @unchecked Sendable {
     }
 
     private let statusTopic: String?
+    /// The last refusal reported, so that a broker refusing every second is reported once.
+    private let lastRefusal = Atomic<Int32>(0)
 
     deinit {
         MQTTClientLifecycle.stop(handle, context: context)
@@ -111,15 +119,35 @@ public final class MQTTSiteClient: @unchecked Sendable {
 
     private func connected(code: Int32) {
         guard code == 0 else {
-            state.withLock { $0.connected = false } // refused: libmosquitto tries again
+            // Refused: libmosquitto tries again.
+            let was = state.withLock { state in
+                defer { state.connected = false }
+                return state.connected
+            }
+            if was || code != lastRefusal.exchange(code, ordering: .relaxed) {
+                onConnection?(false, "the broker \(broker) refused the connection (\(String(cString: mosquitto_connack_string(code))))")
+            }
             return
         }
+        lastRefusal.store(0, ordering: .relaxed)
         for filter in subscriptions { _ = mosquitto_subscribe(handle, nil, filter, 0) }
         if let status = statusTopic {
             let online = Array("online".utf8)
             _ = mosquitto_publish(handle, nil, status, Int32(online.count), online, 1, true)
         }
         state.withLock { $0.connected = true }
+        onConnection?(true, "connected to \(broker)")
+    }
+
+    private func disconnected(code: Int32) {
+        let was = state.withLock { state in
+            defer { state.connected = false }
+            return state.connected
+        }
+        // Code 0: our own disconnect (close()); anything else: the connection was lost.
+        if was, code != 0 {
+            onConnection?(false, "lost the connection to \(broker) (\(String(cString: mosquitto_strerror(code))))")
+        }
     }
 
     private func received(_ message: mosquitto_message) {

@@ -7,33 +7,39 @@ extension AlertPipeline {
     /// the fused beacons — through strategies and engine, as one input.
     ///
     /// The reports' times are the clock, as packets are for one gateway: the fusion closes each
-    /// cycle once its lateness has passed. A report that cannot be decoded is counted
-    /// (``PipelineStatistics/malformedReports``) and skipped; its error is handed to
-    /// `refused`.
+    /// cycle once its lateness has passed. A report the fusion refuses (malformed, from an
+    /// unknown gateway, off its topic, out of range, against its gateway's clock …) is counted by
+    /// reason in the site's statistics (`SiteFusionStatistics.refusedReports`) and handed to
+    /// `refused`; nothing of it is used.
     /// - Precondition: the pipeline was built with a `site`.
     public func ingest(
-        reports: [GatewayReportMessage], refused: (GatewayReportError) -> Void = { _ in },
+        reports: [GatewayReportMessage], refused: (ReportRefusal) -> Void = { _ in },
         emit: (RoutedEvent) throws -> Void
     ) throws {
         guard let site else { preconditionFailure("gateway reports reach only a pipeline built with a site") }
         for message in reports {
+            let failure: ReportRefusal?
             switch message {
-            case .encoded(let bytes, let receivedAt):
-                let failure: GatewayReportError? = bytes.withUnsafeBytes { buffer in
-                    do throws(GatewayReportError) {
-                        try site.ingest(report: buffer, receivedAt: receivedAt)
+            case .encoded(let bytes, let receivedAt, let origin):
+                failure = bytes.withUnsafeBytes { buffer in
+                    do throws(ReportRefusal) {
+                        try site.ingest(report: buffer, receivedAt: receivedAt, origin: origin)
                         return nil
                     } catch {
                         return error
                     }
                 }
-                if let failure {
-                    malformedReports += 1
-                    refused(failure)
-                }
             case .decoded(let header, let records):
-                site.ingest(records, header: header)
+                do throws(ReportRefusal) {
+                    try site.ingest(records, header: header)
+                    failure = nil
+                } catch {
+                    failure = error
+                }
+            case .refused(let refusal):
+                failure = site.refuse(refusal)
             }
+            if let failure { refused(failure) }
         }
         if let reached = site.latestTime {
             if latestTime.map({ reached > $0 }) ?? true { latestTime = reached }

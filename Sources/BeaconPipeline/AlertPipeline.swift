@@ -65,16 +65,11 @@ public final class AlertPipeline {
         statistics.refusedBeacons = ranging.refusedBeacons
         statistics.cappedEvictions = ranging.cappedEvictions
         statistics.rangingReservedBytes = ranging.reservedHeapBytes
-        if let site {
-            statistics.site = site.statistics
-            statistics.malformedReports = malformedReports
-        }
+        if let site { statistics.site = site.statistics }
         return statistics
     }
     /// The counters the stages update (the ranging loop keeps its own, read by ``statistics``).
     private var counters = PipelineStatistics()
-    /// Gateway reports refused as malformed (a site hub).
-    var malformedReports = 0
     /// Called with each cycle's update (ranged or fused beacons) before strategies see it: a
     /// gateway publishes its records to a site from here, `replay --presence` writes its lines.
     /// The update is lent for the call; it runs on the pipeline's task.
@@ -123,7 +118,9 @@ public final class AlertPipeline {
                 regionIDs.isEmpty
                 ? "none is configured"
                 : "known: " + regionIDs.joined(separator: ", ") + (site == nil ? "" : " (rooms count as regions)")
-            throw .strategy(alertID: alert.definition.id, message: "region '\(region)' is not under ranging.regions (\(known))")
+            let place = alert.definition.origin.map { "\($0): " } ?? ""
+            let what = site == nil ? "region '\(region)' is not under ranging.regions" : "no room or region '\(region)'"
+            throw .strategy(alertID: alert.definition.id, message: place + "\(what) (\(known))")
         }
         do {
             let engineConfiguration = try AlertEngineConfiguration(rules: definitions.map(\.rule), maxPending: maxPending)

@@ -23,13 +23,13 @@ public final class PipelineRunner: Sendable {
     private let lastInspection = Mutex<PipelineInspection?>(nil)
 
     /// Told about each gateway report a site hub's pipeline refuses (for the log).
-    private let refusedReport: @Sendable (GatewayReportError) -> Void
+    private let refusedReport: @Sendable (ReportRefusal) -> Void
 
     /// Creates a runner whose inbox holds at most `capacity` waiting inputs.
     /// - Parameters:
     ///   - capacity: how many inputs may wait.
-    ///   - refusedReport: told about each gateway report refused as malformed (a site hub).
-    public init(capacity: Int = 16, refusedReport: @escaping @Sendable (GatewayReportError) -> Void = { _ in }) {
+    ///   - refusedReport: told about each gateway report a site hub refuses (counted already).
+    public init(capacity: Int = 16, refusedReport: @escaping @Sendable (ReportRefusal) -> Void = { _ in }) {
         inbox = PipelineInbox(capacity: capacity)
         self.refusedReport = refusedReport
     }

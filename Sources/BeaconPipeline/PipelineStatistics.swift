@@ -21,10 +21,9 @@ public struct PipelineStatistics: Hashable, Sendable {
     /// Heap bytes the ranging loop has reserved for the beacons it tracks (its buffers never
     /// shrink, so this is the most it held; the budget is 512 bytes per tracked beacon).
     public var rangingReservedBytes = 0
-    /// A site hub's fusion counters (`nil` for one gateway's pipeline).
+    /// A site hub's fusion counters (`nil` for one gateway's pipeline), with the reports it
+    /// refused by reason.
     public var site: SiteFusionStatistics?
-    /// Gateway reports refused as malformed (a site hub).
-    public var malformedReports = 0
 
     public init() {}
 

@@ -37,7 +37,9 @@ struct ScenarioReader {
         guard !gatewayFields.isEmpty else { throw try top.required("gateways").invalid("at least one gateway") }
         var gateways: [GatewaySpec] = []
         for field in gatewayFields {
-            gateways.append(try readGateway(field, rooms: rooms))
+            let gateway = try readGateway(field, rooms: rooms)
+            try checkName(of: gateway, at: field, among: gateways, inSite: !rooms.isEmpty)
+            gateways.append(gateway)
         }
         var walkerGroups: [String: Range<Int>] = [:]
         var walkers: [Walker] = []
@@ -54,6 +56,25 @@ struct ScenarioReader {
         return Scenario(
             name: name, start: start, duration: duration, seed: seedValue, radio: radio,
             gateways: gateways, beacons: beacons, walkers: walkers, rooms: rooms)
+    }
+
+    /// A gateway's name is its own (`--gateway NAME` and `simulate: {gateway: NAME}` pick it), and
+    /// in a site it is the gateway's id in its MQTT topics.
+    func checkName(of gateway: GatewaySpec, at field: ConfigNode, among earlier: [GatewaySpec], inSite: Bool)
+        throws(ConfigurationError)
+    {
+        let nameField = try field.required("name")
+        guard !earlier.contains(where: { $0.name == gateway.name }) else {
+            throw nameField.invalid("a gateway name not used before ('\(gateway.name)' is listed twice)")
+        }
+        let isTopicLevel =
+            (1...64).contains(gateway.name.utf8.count)
+            && gateway.name.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || "0123456789-_.".unicodeScalars.contains($0))
+            }
+        guard !inSite || isTopicLevel else {
+            throw nameField.invalid("a site gateway's name of 1–64 letters, digits, '-', '_' or '.' (it is a topic level)")
+        }
     }
 
     func readRooms(_ field: ConfigNode?) throws(ConfigurationError) -> [ScenarioRoom] {

@@ -17,9 +17,12 @@ struct FusedBeaconState {
     /// Its smoothed position.
     var tracker = PositionTracker()
     var measuredPower: Int8?
+    /// The gateway whose record brought it in (counted against its `maxBeaconsPerGateway`).
+    let introducedBy: Int32
 
-    init(id: BeaconID, time: Timestamp) {
+    init(id: BeaconID, time: Timestamp, introducedBy gateway: Int) {
         self.id = id
+        introducedBy = Int32(gateway)
         firstSeen = time
         lastSeen = time
     }

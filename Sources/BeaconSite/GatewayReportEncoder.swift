@@ -37,6 +37,9 @@ public struct GatewayReportEncoder: Sendable {
     public static let version: UInt8 = 1
     /// The most records one report holds (the count is 16 bits).
     public static let maxRecords = Int(UInt16.max)
+    /// The most records a gateway puts in one report before it starts another (a hub refuses
+    /// longer ones unless its `hub.maxRecordsPerReport` says otherwise).
+    public static let recordsPerReport = 4096
     static let magic: (UInt8, UInt8) = (0x62, 0x73)
     static let countOffset = 16
 
@@ -58,8 +61,8 @@ public struct GatewayReportEncoder: Sendable {
         bytes.reserveCapacity(1024)
     }
 
-    /// Whether another record still fits.
-    public var isFull: Bool { recordCount >= Self.maxRecords }
+    /// Whether the report holds ``recordsPerReport`` records: the next goes into another report.
+    public var isFull: Bool { recordCount >= Self.recordsPerReport }
 
     /// Starts a report of the cycle ending at `time` (the gateway's clock), dropping any previous one.
     public mutating func begin(time: Timestamp, cycleLength: Duration) {
@@ -89,9 +92,10 @@ public struct GatewayReportEncoder: Sendable {
         }
     }
 
-    /// Appends one record (at most ``maxRecords`` per report).
+    /// Appends one record (at most ``maxRecords`` per report; a gateway starts another report at
+    /// ``isFull``).
     public mutating func append(_ record: GatewayRecord) {
-        precondition(!isFull, "a gateway report holds at most \(Self.maxRecords) records")
+        precondition(recordCount < Self.maxRecords, "a gateway report holds at most \(Self.maxRecords) records")
         let age = Int(max(0, (time - record.lastSeen).nanoseconds / 1_000_000))
         switch format {
         case .binary:

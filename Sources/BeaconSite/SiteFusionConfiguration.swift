@@ -22,13 +22,28 @@ public struct SiteFusionConfiguration: Hashable, Sendable {
     public var proximity: ProximityBands
     /// The most beacons fused at once; beyond it new beacons are refused and counted (default 200,000).
     public var maxTracked: Int
+    /// The most records one report may carry; a longer one is refused whole (default 4,096, the
+    /// most a gateway puts in one report).
+    public var maxRecordsPerReport: Int
+    /// The most beacons one gateway may bring into the fusion; beyond it that gateway's records
+    /// of new beacons are refused and counted (default 20,000), so a gateway gone wrong, or one
+    /// impersonated, cannot fill the hub.
+    public var maxBeaconsPerGateway: Int
+    /// How far below a gateway's clock offset a report's may fall before the report is refused as
+    /// claiming a time the gateway's other reports contradict (default 5 s; see `GatewayClock`).
+    public var clockTolerance: Duration
+    /// How far the time a signed report was sealed at (its sequence) may lie from the hub's
+    /// clock (default 60 s): older ones are refused as replays. Signing gateways need clocks set
+    /// by NTP to this precision.
+    public var signatureWindow: Duration
 
     /// Creates a configuration.
     public init(
         cycleLength: Duration = .seconds(1), lateness: Duration = .seconds(1), staleness: Duration = .seconds(3),
         retention: Duration = .seconds(30), room: RoomHysteresis = RoomHysteresis(),
         positioning: PositioningConfiguration = PositioningConfiguration(), proximity: ProximityBands = ProximityBands(),
-        maxTracked: Int = 200_000
+        maxTracked: Int = 200_000, maxRecordsPerReport: Int = GatewayReportEncoder.recordsPerReport,
+        maxBeaconsPerGateway: Int = 20_000, clockTolerance: Duration = .seconds(5), signatureWindow: Duration = .seconds(60)
     ) {
         self.cycleLength = cycleLength
         self.lateness = lateness
@@ -38,6 +53,10 @@ public struct SiteFusionConfiguration: Hashable, Sendable {
         self.positioning = positioning
         self.proximity = proximity
         self.maxTracked = maxTracked
+        self.maxRecordsPerReport = maxRecordsPerReport
+        self.maxBeaconsPerGateway = maxBeaconsPerGateway
+        self.clockTolerance = clockTolerance
+        self.signatureWindow = signatureWindow
     }
 
     /// Checks every value against its range, naming the key.
@@ -65,6 +84,16 @@ public struct SiteFusionConfiguration: Hashable, Sendable {
             throw .invalid("hub.position.tracking and boundsMargin must not be negative")
         }
         guard maxTracked > 0 else { throw .invalid("hub.maxTracked must be positive") }
+        guard (1...GatewayReportEncoder.maxRecords).contains(maxRecordsPerReport) else {
+            throw .invalid("hub.maxRecordsPerReport must be from 1 to \(GatewayReportEncoder.maxRecords)")
+        }
+        guard maxBeaconsPerGateway > 0 else { throw .invalid("hub.maxBeaconsPerGateway must be positive") }
+        guard clockTolerance >= .milliseconds(100), clockTolerance <= .seconds(3600) else {
+            throw .invalid("hub.clockTolerance must be from 100ms to 1h")
+        }
+        guard signatureWindow >= .seconds(1), signatureWindow <= .seconds(86_400) else {
+            throw .invalid("hub.signatureWindow must be from 1s to 1d")
+        }
     }
 }
 

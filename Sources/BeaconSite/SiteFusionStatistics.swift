@@ -8,10 +8,12 @@ public struct SiteFusionStatistics: Hashable, Sendable {
     public var lateRecords = 0
     /// Records too old to use at all (older than the cycles the hub keeps), dropped.
     public var staleRecords = 0
-    /// Reports from gateways that are not in the site's layout, dropped.
-    public var unknownGatewayReports = 0
-    /// New beacons refused at the tracking cap.
+    /// Reports refused whole, by reason (nothing of them was used).
+    public var refusedReports: [ReportRefusal.Reason: Int] = [:]
+    /// New beacons refused at the tracking cap (`hub.maxTracked`).
     public var refusedBeacons = 0
+    /// New beacons refused because their gateway brought in `hub.maxBeaconsPerGateway` already.
+    public var refusedBeaconsOverGatewayCap = 0
     /// Cycles fused.
     public var cycles = 0
     /// Positions solved by multilateration.
@@ -22,4 +24,7 @@ public struct SiteFusionStatistics: Hashable, Sendable {
     public var roomChanges = 0
 
     public init() {}
+
+    /// Reports refused, all reasons.
+    public var refusedReportCount: Int { refusedReports.values.reduce(0, +) }
 }

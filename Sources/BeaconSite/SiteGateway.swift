@@ -13,6 +13,10 @@ public struct SiteGateway: Hashable, Sendable {
     /// Added to every RSSI this gateway reports (dB): evens out receivers of different
     /// sensitivity (a dongle that reads 4 dB low gets `rssiOffset: 4`). Default 0.
     public var rssiOffset: Double
+    /// The key this gateway signs its reports with (``SignedReport``); when set, the hub takes
+    /// only reports sealed with it. `nil`: unsigned reports are taken (the broker's access
+    /// control is then the only protection).
+    public var key: GatewayKey?
 
     /// Whether `id` can name a gateway: 1–64 letters, digits, `-`, `_` or `.` (it is an MQTT
     /// topic level, so `/`, `+` and `#` are out).
@@ -26,11 +30,14 @@ public struct SiteGateway: Hashable, Sendable {
     }
 
     /// Creates a gateway.
-    public init(id: String, room: String? = nil, position: SitePoint? = nil, rssiOffset: Double = 0) {
+    public init(
+        id: String, room: String? = nil, position: SitePoint? = nil, rssiOffset: Double = 0, key: GatewayKey? = nil
+    ) {
         self.id = id
         self.room = room
         self.position = position
         self.rssiOffset = rssiOffset
+        self.key = key
     }
 }
 

@@ -39,7 +39,13 @@ public struct SiteTopics: Hashable, Sendable {
     /// modulo the bucket count. Stable across processes, machines and versions.
     @inlinable
     public func bucket(of beacon: BeaconID) -> Int {
-        Int(Self.mix(beacon) % UInt64(bucketCount))
+        Self.bucket(of: beacon, count: bucketCount)
+    }
+
+    /// The bucket of a beacon among `count` buckets.
+    @inlinable
+    public static func bucket(of beacon: BeaconID, count: Int) -> Int {
+        Int(mix(beacon) % UInt64(count))
     }
 
     @inlinable

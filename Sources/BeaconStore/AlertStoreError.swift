@@ -8,6 +8,9 @@ public enum AlertStoreError: Error, Hashable, Sendable, CustomStringConvertible 
     case damaged(path: String, detail: String)
     /// A backup copy could not be written to the disk.
     case backupFailed(path: String, reason: String)
+    /// The state file, or the directory it is in, cannot be written (a read-only directory or
+    /// file system, a parent that is not a directory, no permission).
+    case notWritable(path: String, reason: String)
 
     /// What is wrong and what to do.
     public var description: String {
@@ -22,6 +25,11 @@ public enum AlertStoreError: Error, Hashable, Sendable, CustomStringConvertible 
                 + "them) or move the file away to start with an empty state"
         case .backupFailed(let path, let reason):
             "the backup \(path) could not be written to the disk (\(reason)); check the directory and free space"
+        case .notWritable(let path, let reason):
+            "the alert state database \(path) cannot be written: \(reason). beacond writes every decision there "
+                + "before it acts on it, so it does not start without it: make the file and its directory writable "
+                + "by the user beacond runs as (SQLite creates FILE-wal and FILE-shm next to it), or set state: to a "
+                + "file in a writable directory"
         }
     }
 }

@@ -23,9 +23,12 @@ public final class SQLiteAlertStateStore: AlertStateStore {
     public let outboxConfiguration: OutboxConfiguration
 
     /// Opens (creating if needed) the database at `path`, checks it (`PRAGMA quick_check`) and
-    /// brings its schema up to date.
-    /// - Throws: ``AlertStoreError/damaged(path:detail:)`` when the file is not a SQLite database
-    ///   or is damaged: the daemon never starts on an empty state in its place.
+    /// brings its schema up to date. The file and its directory are checked first: both must be
+    /// writable, and an existing file must not be empty.
+    /// - Throws: ``AlertStoreError/damaged(path:detail:)`` when the file is not a SQLite database,
+    ///   is damaged or is empty (0 bytes): the daemon never starts on an empty state in its place;
+    ///   ``AlertStoreError/notWritable(path:reason:)`` when the file or its directory cannot be
+    ///   written, before anything is decided on it.
     public init(path: String, outbox: OutboxConfiguration = .none) throws {
         outboxConfiguration = outbox
         do {
@@ -34,6 +37,7 @@ public final class SQLiteAlertStateStore: AlertStateStore {
             // still on the disk before `apply` returns (synchronous stays FULL).
             var configuration = Configuration()
             configuration.journalMode = .wal
+            try Self.prepareFile(at: path, configuration: configuration)
             database = try DatabaseQueue(path: path, configuration: configuration)
             let check = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
             guard check == ["ok"] else {

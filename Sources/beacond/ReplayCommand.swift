@@ -145,6 +145,16 @@ struct ReplayCommand: AsyncParsableCommand {
             summary += "; at the tracked-beacon cap (ranging.maxTracked): \(stats.refusedBeacons) sightings of new beacons "
             summary += "refused, \(stats.cappedEvictions) beacons evicted"
         }
+        if let site = stats.site {
+            // A hub: what it fused, and every report it refused, by reason.
+            summary += "; site: \(site.reports) reports fused, \(site.records) records"
+            let refused = site.refusedReports.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
+            summary += refused.isEmpty ? ", none refused" : ", refused: " + refused.joined(separator: ", ")
+            if site.refusedBeacons + site.refusedBeaconsOverGatewayCap > 0 {
+                summary += "; new beacons refused at hub.maxTracked \(site.refusedBeacons), at hub.maxBeaconsPerGateway "
+                summary += "\(site.refusedBeaconsOverGatewayCap)"
+            }
+        }
         summary += "; ranging memory \(stats.rangingReservedBytes / 1024) KiB reserved"
         return summary + "; " + PeakMemory.summary
     }

@@ -210,4 +210,34 @@ struct RemoteAlertsDaemonTests {
         #expect(delivered.first?.contains(#""time":"2021-02-01T03:28:08.000Z""#) == true)
         #expect(FileManager.default.fileExists(atPath: state + ".alerts.yaml"), "the last good document is cached")
     }
+
+    /// Issue 26: a local alerts file with callbacks and no sink to send them is refused at start,
+    /// but a remote set with callbacks was applied, and its callbacks went nowhere.
+    @Test("a remote set with callbacks is refused when no sink of the gateway sends them; the daemon says why")
+    func remoteCallbacksNeedASink() async throws {
+        let server = try ConfigServer()
+        defer { server.stop() }
+        try server.serve(
+            """
+            alerts:
+              - id: lobby-dwell
+                match: {uuid: \(ReplayTests.uuid)}
+                strategy: time
+                parameters: {dwell: 5s, gap: 10s}
+                callback: https://example.invalid/hook
+            """)
+        let work = server.directory
+        let events = work.appendingPathComponent("events.jsonl").path
+        let config = work.appendingPathComponent("gateway.yaml").path
+        try """
+        source: {replay: \(ReplayTests.capture), speed: max}
+        sinks: [{type: jsonl, path: \(events)}]
+        alerts: {url: "\(server.url)", checkEvery: 1h}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let run = try await CommandRun.run(TestPaths.beacond, ["run", "--config", config])
+        #expect(run.standardError.contains("alert 'lobby-dwell' has callbacks, but no sink of this gateway sends them"), "\(run.standardError)")
+        #expect(!run.standardError.contains("applied a new version"), "\(run.standardError)")
+        let lines = (try? String(contentsOfFile: events, encoding: .utf8)) ?? ""
+        #expect(!lines.contains(#""alert":"lobby-dwell""#))
+    }
 }

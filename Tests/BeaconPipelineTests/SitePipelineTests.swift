@@ -91,11 +91,11 @@ struct SitePipelineTests {
     @Test("malformed reports are counted and reported, and the pipeline goes on")
     func malformedReport() throws {
         let pipeline = try Self.pipeline([])
-        var refusals: [GatewayReportError] = []
+        var refusals: [ReportRefusal] = []
         try pipeline.ingest(reports: [.encoded([0x62, 0x73, 9, 0], receivedAt: nil)], refused: { refusals.append($0) }) { _ in }
         try pipeline.ingest(reports: Self.reports(second: 1, x: 3, y: 2)) { _ in }
-        #expect(refusals == [.truncated(expected: 19, got: 4)])
-        #expect(pipeline.statistics.malformedReports == 1)
+        #expect(refusals == [ReportRefusal(.malformed, GatewayReportError.truncated(expected: 19, got: 4).description)])
+        #expect(pipeline.statistics.site?.refusedReports == [.malformed: 1])
         #expect(pipeline.trackedBeacons == 1)
     }
 }

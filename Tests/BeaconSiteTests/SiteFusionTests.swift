@@ -20,7 +20,7 @@ struct SiteFusionTests {
             beacon: beacon, rssi: rssi, meanRSSI: rssi, distance: distance, accuracy: distance.map { $0 * 0.2 },
             sampleCount: rssi == nil ? 0 : 5, seen: rssi != nil, lastSeen: time)
         let header = GatewayReportHeader(gateway: gateway, time: time, cycleLength: .seconds(1), recordCount: 1)
-        #expect(fusion.ingest([record], header: header, receivedAt: receivedAt))
+        #expect(throws: Never.self) { try fusion.ingest([record], header: header, receivedAt: receivedAt) }
     }
 
     /// Runs the cycles up to `seconds`, returning each update's (time, beacons, region events, evicted).
@@ -268,8 +268,9 @@ struct SiteFusionTests {
         let record = GatewayRecord(
             beacon: Self.tag, rssi: -60, distance: nil, accuracy: nil, sampleCount: 1, seen: true, lastSeen: Self.at(1))
         let header = GatewayReportHeader(gateway: "stranger", time: Self.at(1), cycleLength: .seconds(1), recordCount: 1)
-        #expect(!fusion.ingest([record], header: header))
-        #expect(fusion.statistics.unknownGatewayReports == 1)
+        let refusal = try #require(throws: ReportRefusal.self) { try fusion.ingest([record], header: header) }
+        #expect(refusal.reason == .unknownGateway)
+        #expect(fusion.statistics.refusedReports == [.unknownGateway: 1])
         #expect(fusion.unknownGatewayIDs == ["stranger"])
         #expect(fusion.trackedCount == 0)
     }
@@ -284,8 +285,8 @@ struct SiteFusionTests {
                 beacon: Self.tag, rssi: -61.5, meanRSSI: -60, distance: 3, accuracy: 1, sampleCount: 4, seen: true,
                 lastSeen: Self.at(1)))
         encoder.finish()
-        let taken = try encoder.bytes.withUnsafeBytes { try fusion.ingest(report: $0) }
-        #expect(taken)
+        try encoder.bytes.withUnsafeBytes { try fusion.ingest(report: $0) }
+        #expect(fusion.statistics.reports == 1)
         let beacon = try #require(Self.advance(fusion, to: 1).first?.1.first)
         #expect(beacon.room == "shop")
         #expect(beacon.filteredRSSI == -61.5)

@@ -39,6 +39,35 @@ struct StateFileDamageTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
     }
 
+    @Test("an empty (0-byte) file is refused as damaged, naming the file and the remedy; a missing one is created")
+    func emptyFile() throws {
+        let path = Self.temporaryPath("empty")
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
+        #expect {
+            try SQLiteAlertStateStore(path: path)
+        } throws: { error in
+            guard case .damaged(let reported, let detail) = error as? AlertStoreError else { return false }
+            let message = "\(error)"
+            return reported == path && detail.contains("empty (0 bytes)") && message.contains(path)
+                && message.contains("restore the latest backup (`beacond state backup` writes them)")
+                && message.contains("move the file away to start with an empty state")
+        }
+        // Left as it was: still empty, nothing beside it.
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int == 0)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        // A file that does not exist is created, whole, and opens again with its state.
+        try FileManager.default.removeItem(atPath: path)
+        try Self.populated(path)
+        #expect(try SQLiteAlertStateStore(path: path).load().pending.count == 1)
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = (path as NSString).lastPathComponent
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix(name + ".new-") }
+        #expect(leftovers.isEmpty)
+    }
+
     @Test("a database whose pages are damaged is refused by the check at open")
     func damagedPages() throws {
         let path = Self.temporaryPath("damaged")

@@ -76,6 +76,13 @@ public final class MosquittoBroker: @unchecked Sendable {
         while !found() && !logEnded { logChanged.wait() }
     }
 
+    /// Whether the broker's log so far contains `text` (does not wait).
+    public func logContains(_ text: String) -> Bool {
+        logChanged.lock()
+        defer { logChanged.unlock() }
+        return logText.contains(text)
+    }
+
     /// Kills the broker (SIGKILL: nothing saved).
     public func stop() {
         guard process.isRunning else { return }

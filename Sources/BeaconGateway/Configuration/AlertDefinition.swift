@@ -28,11 +28,15 @@ public struct AlertDefinition: Sendable {
     public var content: AlertContent
     /// When and how it is delivered (schedule, repeats, windows, cancellation, callbacks).
     public var policy: AlertPolicy
+    /// Where the definition was written, `file:line` of its `strategy:` (`nil`: not from a file),
+    /// for the errors found when its strategy is built.
+    public var origin: String?
 
     public init(
         id: String, match: BeaconMatch, strategy: String, parameters: ConfigNode?, content: AlertContent,
-        policy: AlertPolicy = .default
+        policy: AlertPolicy = .default, origin: String? = nil
     ) {
+        self.origin = origin
         self.id = id
         self.match = match
         self.strategy = strategy
@@ -46,12 +50,16 @@ public struct AlertDefinition: Sendable {
     /// The rule the alert engine applies to this definition.
     public var rule: AlertRule { AlertRule(id: id, content: content, policy: policy) }
 
-    /// The alert as the pipeline runs it (its origin is where its parameters were written).
+    /// The alert as the pipeline runs it (its origin is where its parameters were written, or
+    /// without parameters its `strategy:`).
     public func pipelineAlert() throws(ConfigurationError) -> PipelineAlert {
         PipelineAlert(
             id: id, match: match, strategy: strategy, parameters: try parameters?.strategyParameters() ?? [:],
-            rule: rule, origin: parameters.map { "\($0.file):\($0.line ?? 0)" })
+            rule: rule, origin: place)
     }
+
+    /// Where errors about the alert's strategy point: its parameters, or its `strategy:`.
+    var place: String? { parameters.map { "\($0.file):\($0.line ?? 1)" } ?? origin }
 
     /// Reads one definition, checking every key.
     public init(node: ConfigNode) throws(ConfigurationError) {
@@ -59,7 +67,9 @@ public struct AlertDefinition: Sendable {
         id = try node.required("id").string()
         guard !id.isEmpty else { throw node.error("'id' must not be empty") }
         match = try node["match"].map { node throws(ConfigurationError) in try BeaconMatch(node: node) } ?? .any
-        strategy = try node.required("strategy").string()
+        let strategyNode = try node.required("strategy")
+        strategy = try strategyNode.string()
+        origin = "\(strategyNode.file):\(strategyNode.line ?? 1)"
         parameters = node["parameters"]
         if let parameters, !parameters.isMapping { throw parameters.error("expected a mapping of parameter: value") }
         content = try node["content"].map { node throws(ConfigurationError) in try AlertContent(node: node) } ?? AlertContent()

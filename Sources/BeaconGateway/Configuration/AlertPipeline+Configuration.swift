@@ -22,15 +22,23 @@ extension AlertPipeline {
                 throw .ranging("hub: \(error)")
             }
         }
-        try self.init(
-            alerts: try Self.pipelineAlerts(configuration.alerts), ranging: ranging ?? configuration.ranging,
-            layouts: configuration.layouts, maxPending: configuration.maxPending, registry: registry,
-            store: store, site: site)
+        do {
+            try self.init(
+                alerts: try Self.pipelineAlerts(configuration.alerts), ranging: ranging ?? configuration.ranging,
+                layouts: configuration.layouts, maxPending: configuration.maxPending, registry: registry,
+                store: store, site: site)
+        } catch {
+            throw error.located(in: configuration.alerts)
+        }
     }
 
     /// Replaces the alert definitions without a restart, as the same method over `PipelineAlert` values.
     public func replaceAlerts(_ definitions: [AlertDefinition], registry: StrategyRegistry) throws(PipelineError) {
-        try replaceAlerts(try Self.pipelineAlerts(definitions), registry: registry)
+        do {
+            try replaceAlerts(try Self.pipelineAlerts(definitions), registry: registry)
+        } catch {
+            throw error.located(in: definitions)
+        }
     }
 
     /// The configuration's alerts as the pipeline runs them.
@@ -51,5 +59,16 @@ extension GatewayConfiguration {
     /// The configuration's alerts as a pipeline runs them (for pipelines built by hand: a site replay's hub).
     public func pipelineAlerts() throws(PipelineError) -> [PipelineAlert] {
         try AlertPipeline.pipelineAlerts(alerts)
+    }
+}
+
+extension PipelineError {
+    /// The error with the place its alert was written (`file:line: `), when it is about an alert
+    /// of `definitions` and does not say where already (a region its strategy names, say).
+    func located(in definitions: [AlertDefinition]) -> PipelineError {
+        guard case .strategy(let alertID, let message) = self,
+            let place = definitions.first(where: { $0.id == alertID })?.place, !message.hasPrefix(place)
+        else { return self }
+        return .strategy(alertID: alertID, message: "\(place): \(message)")
     }
 }

@@ -6,6 +6,7 @@ extension RangingConfiguration {
     static let configurationKeys = [
         "cycle", "grace", "retention", "filter", "spikeClamp", "distanceModel", "pathLossExponent",
         "measuredPower", "proximity", "exitTimeout", "regions", "calibrations", "maxTracked",
+        "enter",
     ]
 
     /// Reads the `ranging:` section; every key is optional and defaults as documented in
@@ -25,6 +26,7 @@ extension RangingConfiguration {
     ///   proximity: {immediate: 0.5, near: 3, enterMargin: 0.1, leaveMargin: 0.1}
     ///   exitTimeout: 10s             # regions' default
     ///   maxTracked: 200000           # beacons tracked at once (a flood of identities is refused past it)
+    ///   enter: {minSightings: 3, within: 5s, minRSSI: -90}   # a stray packet is no arrival (default: 1 sighting)
     ///   regions:
     ///     - {id: lobby, match: {uuid: 74278BDA-B644-4520-8F0C-720EAF059935, major: 1}, exitTimeout: 20s}
     ///   calibrations:                # per beacon: RSSI at 1 m and path-loss exponent, measured on site
@@ -55,6 +57,12 @@ extension RangingConfiguration {
         if let bands = node["proximity"] { proximity = try ProximityBands(node: bands) }
         if let value = node["exitTimeout"] { defaultExitTimeout = try value.duration() }
         if let value = node["maxTracked"] { maxTracked = try value.integer(in: 1...10_000_000) }
+        if let value = node["enter"] {
+            try value.checkKeys(allowed: ["minSightings", "within", "minRSSI"])
+            if let n = value["minSightings"] { enter.minimumSightings = try n.integer(in: 1...255) }
+            if let n = value["within"] { enter.window = try n.positiveDuration() }
+            if let n = value["minRSSI"] { enter.minimumRSSI = try n.number(in: -127...20, "an RSSI from -127 to 20 dBm") }
+        }
         if let list = node["regions"] {
             for item in try list.sequence() {
                 try item.checkKeys(allowed: ["id", "match", "exitTimeout"])

@@ -7,11 +7,13 @@ import Synchronization
 /// The daemon's HTTP endpoint (`http: {listen: 127.0.0.1:9464}`): metrics for Prometheus, a
 /// health check, and named events posted to the running daemon (see ``ControlRoutes``).
 ///
-/// One request per connection (`Connection: close`), bodies up to 64 KiB: it answers a scraper,
-/// an operator and a few status pages, not a crowd. A streamed response (the page's
-/// Server-Sent Events) holds its connection; at most ``maxStreams`` at once, the next is answered
-/// `503`. It binds in ``bind(host:port:routes:streamWriteTimeout:)`` so that a port in use is an error at start, and
-/// serves in ``run()`` until graceful shutdown.
+/// One request per connection (`Connection: close`): it answers a scraper, an operator and a
+/// few status pages, not a crowd. Each connection is held to its ``limits`` (by default a head
+/// of 16 KiB within 10 s, a body of 64 KiB within 30 s, 60 s idle; see ``ControlServerLimits``),
+/// so a client that sends too much, too slowly or nothing is answered and closed. A streamed response
+/// (the page's Server-Sent Events) holds its connection; at most ``maxStreams`` at once, the next
+/// is answered `503`. It binds in ``bind(host:port:routes:streamWriteTimeout:limits:)`` so that a
+/// port in use is an error at start, and serves in ``run()`` until graceful shutdown.
 public final class ControlServer: Service, Sendable {
     /// Where it listens, as bound (the real port when 0 was asked for).
     public let host: String
@@ -19,7 +21,6 @@ public final class ControlServer: Service, Sendable {
     public let port: Int
     private let channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
     private let routes: ControlRoutes
-    static let maxBody = 64 * 1024
     /// Each connection's kernel send buffer, bytes (the kernel doubles it).
     static let sendBuffer = 128 * 1024
     /// The most streamed responses open at once.
@@ -28,15 +29,18 @@ public final class ControlServer: Service, Sendable {
     /// How long a streamed chunk may wait for a client that does not read before the
     /// connection is closed.
     public let streamWriteTimeout: Duration
+    /// What each connection may send, and for how long.
+    public let limits: ControlServerLimits
 
     /// Streamed responses open now.
     public var openStreams: Int { streams.load(ordering: .relaxed) }
 
     private init(
         host: String, port: Int, channel: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>,
-        routes: ControlRoutes, streamWriteTimeout: Duration
+        routes: ControlRoutes, streamWriteTimeout: Duration, limits: ControlServerLimits
     ) {
         self.streamWriteTimeout = streamWriteTimeout
+        self.limits = limits
         self.host = host
         self.port = port
         self.channel = channel
@@ -49,9 +53,11 @@ public final class ControlServer: Service, Sendable {
     ///   - port: the port (0: any free one).
     ///   - routes: what it answers.
     ///   - streamWriteTimeout: how long a streamed chunk may wait for a client that does not read.
+    ///   - limits: what each connection may send, and for how long.
     /// - Throws: ``GatewayError/control(_:)`` saying why it cannot listen and what to change.
     public static func bind(
-        host: String, port: Int, routes: ControlRoutes, streamWriteTimeout: Duration = .seconds(30)
+        host: String, port: Int, routes: ControlRoutes, streamWriteTimeout: Duration = .seconds(30),
+        limits: ControlServerLimits = ControlServerLimits()
     ) async throws(GatewayError) -> ControlServer {
         do {
             let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -61,19 +67,34 @@ public final class ControlServer: Service, Sendable {
                 .childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(Self.sendBuffer))
                 .bind(host: host, port: port) { child in
                     child.eventLoop.makeCompletedFuture {
-                        try child.pipeline.syncOperations.configureHTTPServerPipeline()
+                        try configure(child.pipeline.syncOperations, limits: limits)
                         return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
                             wrappingChannelSynchronously: child)
                     }
                 }
             return ControlServer(
                 host: host, port: channel.channel.localAddress?.port ?? port, channel: channel, routes: routes,
-                streamWriteTimeout: streamWriteTimeout)
+                streamWriteTimeout: streamWriteTimeout, limits: limits)
         } catch {
             throw .control(
                 "cannot listen on \(host):\(port) (\(error)); choose another address or port "
                     + "in 'http: {listen: …}', or stop what holds it")
         }
+    }
+
+    /// The HTTP/1.1 codec, with the limiter before its decoder (it sees every byte the client
+    /// sends) and the observer after it (it sees what the decoder made of them); the observer
+    /// answers malformed requests in place of NIO's error handler.
+    private static func configure(_ pipeline: ChannelPipeline.SynchronousOperations, limits: ControlServerLimits) throws {
+        var decoderLimits = NIOHTTPDecoderLimitConfiguration()
+        decoderLimits.maxHeaderFieldSize = limits.maxHeadBytes
+        decoderLimits.maxHeaderListSize = limits.maxHeadBytes
+        try pipeline.configureHTTPServerPipeline(
+            withErrorHandling: false, withEncoderConfiguration: HTTPResponseEncoder.Configuration(),
+            withDecoderLimitConfiguration: decoderLimits)
+        let limiter = ControlConnectionLimiter(limits: limits)
+        try pipeline.addHandler(limiter, position: .after(pipeline.handler(type: HTTPResponseEncoder.self)))
+        try pipeline.addHandler(ControlRequestObserver(limiter: limiter))
     }
 
     /// `http://host:port`.
@@ -104,26 +125,19 @@ public final class ControlServer: Service, Sendable {
         try? await connection.executeThenClose { inbound, outbound in
             var head: HTTPRequestHead?
             var body: [UInt8] = []
-            var tooLarge = false
+            // The limiter has refused a body over `limits.maxBodyBytes` before it gets here.
             for try await part in inbound {
                 switch part {
                 case .head(let requestHead):
                     head = requestHead
                 case .body(let buffer):
-                    if body.count + buffer.readableBytes > Self.maxBody {
-                        tooLarge = true
-                    } else {
-                        body += buffer.readableBytesView
-                    }
+                    body += buffer.readableBytesView
                 case .end:
                     guard let head else { return }
-                    let response =
-                        tooLarge
-                        ? ControlResponse.error(413, "the body is larger than \(Self.maxBody) bytes")
-                        : await routes.respond(
-                            to: ControlRequest(
-                                method: head.method.rawValue, target: head.uri, body: body,
-                                authorization: head.headers.first(name: "Authorization")))
+                    let response = await routes.respond(
+                        to: ControlRequest(
+                            method: head.method.rawValue, target: head.uri, body: body,
+                            authorization: head.headers.first(name: "Authorization")))
                     if response.stream != nil, head.method != .HEAD {
                         try await stream(response, to: outbound)
                     } else {

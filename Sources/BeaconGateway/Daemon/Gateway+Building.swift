@@ -33,7 +33,8 @@ public func buildGateway(
     let metrics = GatewayMetrics()
     if sourceDefinition == .hub, let site = configuration.site, let hub = configuration.hub {
         let subscription = SiteSubscription(
-            settings: site, buckets: hub.buckets(of: site.topics.bucketCount), hubIndex: hub.partition.index)
+            settings: site, buckets: hub.buckets(of: site.topics.bucketCount), hubIndex: hub.partition.index,
+            logger: logger)
         return try buildGateway(
             configuration, feed: .site(subscription), registry: registry, clock: clock, metrics: metrics, logger: logger)
     }
@@ -205,9 +206,11 @@ func buildGateway(
         }
         let rangingConfiguration = configuration.ranging
         let maxPending = configuration.maxPending
+        let sendsCallbacks = configuration.sinks.contains { $0.settings.sendsCallbacks }
         remote = RemoteAlertDefinitions(
             configuration: remoteConfiguration, fetcher: HTTPConfigurationFetcher(),
             validate: { definitions in
+                try RemoteCallbackCheck.check(definitions, sinksSendCallbacks: sendsCallbacks)
                 _ = try AlertPipeline(
                     configuration: GatewayConfiguration(
                         alerts: definitions, maxPending: maxPending,

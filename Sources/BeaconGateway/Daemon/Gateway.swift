@@ -68,7 +68,9 @@ public final class Gateway: Sendable {
         self.alertLog = alertLog
         self.configuration = configuration
         self.feed = feed
-        let runner = PipelineRunner()
+        // A hub's refused reports: counted by the fusion, shown in the log (rate-limited).
+        let refusals = ReportRefusalLog(logger: logger, clock: clock)
+        let runner = PipelineRunner(refusedReport: { refusals.record($0) })
         self.runner = runner
         let lifecycle = GatewayLifecycle()
         self.lifecycle = lifecycle
@@ -170,6 +172,7 @@ public final class Gateway: Sendable {
         for sink in sinks { backlogs[sink.name] = backlog(of: sink.name) }
         let snapshot = runner.snapshot
         metrics.collect(snapshot.statistics, trackedBeacons: snapshot.trackedBeacons, backlogs: backlogs)
+        if case .site(let subscription) = feed { metrics.collectQueueDrops(total: subscription.dropped) }
     }
 
     /// Posts a named event to the running pipeline, for one beacon or all (`beacon == nil`): the

@@ -1,3 +1,5 @@
+import BeaconAlertEngine
+import BeaconConfiguration
 import BeaconPipeline
 import BeaconRanging
 import BeaconSimulator
@@ -6,46 +8,180 @@ import BeaconStrategies
 import BeaconStrategyKit
 import Foundation
 
-/// Validates a configuration file the way `beacond run` would use it, without opening the
-/// radio, the state file or the sinks: the keys and values (line-numbered errors), a source that
-/// exists (a readable scenario or capture), and every alert's strategy and policy.
-/// A file without `source:` is an alerts-only file (as `beacond replay --config` and
-/// `simulate --config` take): its ranging and alerts are checked, and the summary says so.
-/// - Returns: a one-line summary of what was checked (source, state, sinks, alerts, control endpoint).
-public func checkGatewayConfiguration(path: String, registry: StrategyRegistry = .builtIn()) throws -> String {
-    let configuration = try GatewayConfiguration.load(path: path)
-    guard let source = configuration.source else {
+/// The kinds of configuration file `beacond check-config` tells apart, by their keys.
+public enum ConfigurationFileKind: String, Sendable, CaseIterable {
+    /// `source:` (not `hub`): one gateway's daemon, for `beacond run`.
+    case gateway = "a gateway's configuration"
+    /// `site:` and `gateways:` (with `source: hub` or no `source:`): a site hub, for
+    /// `beacond hub` (and `beacond run` with `source: hub`); its rooms count as regions.
+    case hub = "a site hub's configuration"
+    /// No `source:` and no `gateways:`: the alerts and ranging `beacond replay --config` and
+    /// `beacond simulate --config` take.
+    case alertsOnly = "an alerts-only file"
+    /// An alerts-only file with `hub:` (fusion settings, no gateways): a simulated site's alerts,
+    /// whose gateways and rooms are the scenario's.
+    case siteAlerts = "a simulated site's alerts file"
+}
+
+/// What `beacond check-config` found in a file: its kind and a one-line summary of what was checked.
+public struct ConfigurationCheck: Sendable {
+    /// What the file is.
+    public var kind: ConfigurationFileKind
+    /// What was checked, starting with the kind (`a site hub's configuration (for beacond hub): …`).
+    public var summary: String
+
+    /// Validates a configuration file the way the command that takes it would use it, without
+    /// opening the radio, the broker, the state file or the sinks: the keys and values
+    /// (line-numbered errors), a source that exists (a readable scenario or capture), every
+    /// alert's strategy and policy and, on a hub, the `hub:` options and the rooms alerts name.
+    /// - Throws: `ConfigurationError` (at `file:line`) or `GatewayError` saying what is wrong.
+    public static func check(path: String, registry: StrategyRegistry = .builtIn()) throws -> ConfigurationCheck {
+        let node = try ConfigNode.load(path: path)
+        let configuration = try GatewayConfiguration(node: node)
+        if configuration.hub != nil, configuration.source == nil || configuration.source == .hub {
+            return try checkHub(configuration, node: node, registry: registry)
+        }
+        guard let source = configuration.source else {
+            return try checkAlertsOnly(configuration, node: node, registry: registry)
+        }
+        switch source {
+        case .simulate(let scenario, _, let gateway, _, _):
+            _ = try loadSimulatedGateway(path: scenario, gateway: gateway)
+        case .replay(let capture, _, _):
+            do { _ = try CaptureReplaySource(path: capture) } catch { throw GatewayError.source("\(capture): \(error)") }
+        case .hci, .hub:
+            break
+        }
+        try buildPipeline(configuration, node: node, registry: registry)
+        let site = configuration.site.map { site in
+            ", site \(site.topics.site) (gateway '\(site.gateway)', broker \(site.host):\(site.port))"
+        }
+        let kind = ConfigurationFileKind.gateway
+        return ConfigurationCheck(
+            kind: kind,
+            summary: "\(kind.rawValue) (for beacond run): source \(source)\(site ?? ""), " + tail(of: configuration))
+    }
+
+    /// A hub: `site:` and `gateways:`, its `hub:` options (read with the file), and its alerts
+    /// with the rooms as regions.
+    static func checkHub(
+        _ configuration: GatewayConfiguration, node: ConfigNode, registry: StrategyRegistry
+    ) throws -> ConfigurationCheck {
+        guard let site = configuration.site, let hub = configuration.hub else {
+            throw (node["gateways"] ?? node).error(
+                "these make this file a site hub's configuration, which needs site: {name: …, broker: {host: …, port: …}} "
+                    + "(see Docs/Site.md); a gateway's configuration has source: and no gateways:")
+        }
+        if configuration.source == nil {
+            try checkHubWithoutSource(configuration, node: node, site: site, hub: hub)
+        }
+        var asHub = configuration
+        asHub.source = .hub
+        try buildPipeline(asHub, node: node, registry: registry)
+        let partition = hub.partition.of == 1 ? "" : ", partition \(hub.partition.index) of \(hub.partition.of)"
+        let kind = ConfigurationFileKind.hub
+        return ConfigurationCheck(
+            kind: kind,
+            summary: "\(kind.rawValue) (for beacond hub\(configuration.source == nil ? "" : " or beacond run")): "
+                + "site \(site.topics.site) (\(hub.layout.gateways.count) gateways in \(hub.layout.rooms.count) rooms: "
+                + "\(hub.layout.rooms.joined(separator: ", ")); broker \(site.host):\(site.port)\(partition)), "
+                + "hub: options, rooms as regions, " + tail(of: configuration))
+    }
+
+    /// What `GatewayConfiguration(node:)` checks of a file with `source: hub`, for a hub file
+    /// without `source:` (which `beacond hub` runs as one): no `ranging:`, a partition within the
+    /// site's buckets, a sink for the alerts' callbacks.
+    static func checkHubWithoutSource(
+        _ configuration: GatewayConfiguration, node: ConfigNode, site: SiteSettings, hub: HubSettings
+    ) throws {
+        if let ranging = node["ranging"] {
+            throw ranging.error("a hub does no ranging of its own: its cycle and proximity bands are under hub:")
+        }
+        if hub.partition.of > site.topics.bucketCount {
+            throw (node["hub"] ?? node).error(
+                "hub.partition.of (\(hub.partition.of)) exceeds site.buckets (\(site.topics.bucketCount)): a hub would have no bucket"
+            )
+        }
+        guard !configuration.sinks.contains(where: { $0.settings.sendsCallbacks }),
+            let alerts = try? node["alerts"]?.sequence()
+        else { return }
+        for alert in alerts {
+            guard let key = AlertPolicy.callbackKeys.first(where: { alert[$0] != nil }) else { continue }
+            throw alert[key]!.error(
+                "alert '\((try? alert["id"]?.string()) ?? "?")' has callbacks, but no sink sends them: add a webhook sink "
+                    + "(it posts each event to its callback URL) or an exec sink (it gets the URL as BEACOND_DESTINATION)")
+        }
+    }
+
+    /// An alerts-only file: its ranging and alerts; with `hub:`, a simulated site's alerts, whose
+    /// rooms are the scenario's (the rooms alerts name are listed, not checked).
+    static func checkAlertsOnly(
+        _ configuration: GatewayConfiguration, node: ConfigNode, registry: StrategyRegistry
+    ) throws -> ConfigurationCheck {
+        guard let fusion = configuration.siteFusion else {
+            try buildPipeline(configuration, node: node, registry: registry)
+            let kind = ConfigurationFileKind.alertsOnly
+            return ConfigurationCheck(
+                kind: kind,
+                summary: "\(kind.rawValue): checked ranging (\(configuration.ranging.regions.count) regions) and "
+                    + "\(configuration.alerts.count) alerts (strategies, parameters, policies); no source, state or sinks "
+                    + "(for beacond replay/simulate --config; beacond run needs a source:, beacond hub site: and gateways:)")
+        }
+        // The scenario has the gateways and rooms: stand in one gateway per room an alert names.
+        let rooms = roomsNamed(by: configuration, registry: registry)
+        var asHub = configuration
+        asHub.source = .hub
+        asHub.hub = HubSettings(
+            layout: try SiteLayout(
+                gateways: rooms.isEmpty
+                    ? [SiteGateway(id: "gateway")]
+                    : rooms.indices.map { SiteGateway(id: "gateway-\($0)", room: rooms[$0]) }),
+            fusion: fusion)
+        try buildPipeline(asHub, node: node, registry: registry)
+        let kind = ConfigurationFileKind.siteAlerts
+        let named =
+            rooms.isEmpty ? "" : " (rooms named: \(rooms.joined(separator: ", ")), checked against its scenario's by simulate)"
+        return ConfigurationCheck(
+            kind: kind,
+            summary: "\(kind.rawValue): checked hub: options and \(configuration.alerts.count) alerts (strategies, "
+                + "parameters, policies)\(named); no source, state or sinks (for beacond simulate --config with a "
+                + "scenario with rooms:)")
+    }
+
+    /// The regions the alerts' strategies observe, in order, each once (a strategy that cannot be
+    /// made is left to the pipeline to report).
+    static func roomsNamed(by configuration: GatewayConfiguration, registry: StrategyRegistry) -> [String] {
+        var rooms: [String] = []
+        for alert in (try? configuration.pipelineAlerts()) ?? [] {
+            guard let strategy = try? registry.makeStrategy(key: alert.strategy, parameters: alert.parameters) else { continue }
+            for room in strategy.regionsObserved where !rooms.contains(room) { rooms.append(room) }
+        }
+        return rooms
+    }
+
+    /// Builds the pipeline the file describes; an error about an alert that does not say where
+    /// it is (a region its strategy names) is put at the alert's line.
+    static func buildPipeline(_ configuration: GatewayConfiguration, node: ConfigNode, registry: StrategyRegistry) throws {
         do {
             _ = try AlertPipeline(configuration: configuration, registry: registry)
         } catch {
-            throw GatewayError.pipeline(error)
+            guard case .strategy(let alertID, let message) = error, !message.contains("\(node.file):"),
+                let alert = (try? node["alerts"]?.sequence())?.first(where: { (try? $0["id"]?.string()) == alertID })
+            else { throw GatewayError.pipeline(error) }
+            throw GatewayError.pipeline(.strategy(alertID: alertID, message: "\(node.file):\(alert.line ?? 1): \(message)"))
         }
-        return "an alerts-only file: checked ranging (\(configuration.ranging.regions.count) regions) and "
-            + "\(configuration.alerts.count) alerts (strategies, parameters, policies); no source, state or sinks "
-            + "(for beacond replay/simulate --config; beacond run needs a source:)"
     }
-    switch source {
-    case .simulate(let scenario, _, let gateway, _, _):
-        _ = try loadSimulatedGateway(path: scenario, gateway: gateway)
-    case .replay(let capture, _, _):
-        do { _ = try CaptureReplaySource(path: capture) } catch { throw GatewayError.source("\(capture): \(error)") }
-    case .hci, .hub:
-        break
+
+    /// The state, sinks, alerts and control endpoint, as the summary ends.
+    static func tail(of configuration: GatewayConfiguration) -> String {
+        let sinks = configuration.sinks.map(\.name).joined(separator: ", ")
+        return "state \(configuration.statePath ?? "in memory"), sinks [\(sinks)], \(configuration.alerts.count) alerts"
+            + (configuration.control.map { ", http \($0.host):\($0.port)" } ?? "")
     }
-    do {
-        _ = try AlertPipeline(configuration: configuration, registry: registry)
-    } catch {
-        throw GatewayError.pipeline(error)
-    }
-    let sinks = configuration.sinks.map(\.name).joined(separator: ", ")
-    let site = configuration.site.map { site in
-        let role =
-            source == .hub
-            ? "hub of \(configuration.hub?.layout.gateways.count ?? 0) gateways in \(configuration.hub?.layout.rooms.count ?? 0) rooms"
-            : "gateway '\(site.gateway)'"
-        return ", site \(site.topics.site) (\(role), broker \(site.host):\(site.port))"
-    }
-    return "source \(source)\(site ?? ""), state \(configuration.statePath ?? "in memory"), "
-        + "sinks [\(sinks)], \(configuration.alerts.count) alerts"
-        + (configuration.control.map { ", http \($0.host):\($0.port)" } ?? "")
+}
+
+/// Validates a configuration file as `beacond check-config` does (see ``ConfigurationCheck/check(path:registry:)``).
+/// - Returns: a one-line summary of what was checked, starting with the kind of file.
+public func checkGatewayConfiguration(path: String, registry: StrategyRegistry = .builtIn()) throws -> String {
+    try ConfigurationCheck.check(path: path, registry: registry).summary
 }

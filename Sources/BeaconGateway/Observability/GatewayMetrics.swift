@@ -1,5 +1,6 @@
 import BeaconBlueZ
 import BeaconPipeline
+import BeaconSite
 import Metrics
 import Prometheus
 import Synchronization
@@ -29,6 +30,9 @@ import Synchronization
 /// | `beacond_outbox_spilled_total` | counter | `sink` |
 /// | `beacond_sink_dead_letters_total` | counter | `sink` |
 /// | `beacond_scanner_restarts_total` | counter | |
+/// | `beacond_site_reports_total` | counter | | (a hub: reports fused)
+/// | `beacond_site_reports_refused_total` | counter | `reason` (`ReportRefusal.Reason`, and `queue_full`) |
+/// | `beacond_site_beacons_refused_total` | counter | `cap` (`site`: hub.maxTracked, `gateway`: hub.maxBeaconsPerGateway) |
 public final class GatewayMetrics: Sendable {
     /// The registry the metrics live in; ``render()`` writes it.
     public let registry: PrometheusCollectorRegistry
@@ -42,6 +46,7 @@ public final class GatewayMetrics: Sendable {
     private let collected = Mutex(PipelineStatistics())
     private let labelled = Mutex<[String: Metrics.Counter]>([:])
     private let depths = Mutex<[String: Metrics.Gauge]>([:])
+    private let queueDrops = Mutex(0)
 
     /// Creates the metrics in a registry of their own (each gateway, and each test, has one).
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -84,8 +89,37 @@ public final class GatewayMetrics: Sendable {
             counter("beacond_ranging_capped_evictions_total", [])
                 .increment(by: Int64(statistics.cappedEvictions - before.cappedEvictions))
         }
+        if let site = statistics.site { collectSite(site, before: before.site ?? SiteFusionStatistics()) }
         tracked.record(trackedBeacons)
         for (sink, depth) in backlogs { gauge("beacond_outbox_depth", sink: sink).record(depth) }
+    }
+
+    private func collectSite(_ site: SiteFusionStatistics, before: SiteFusionStatistics) {
+        if site.reports > before.reports {
+            counter("beacond_site_reports_total", []).increment(by: Int64(site.reports - before.reports))
+        }
+        for (reason, count) in site.refusedReports where count > before.refusedReports[reason, default: 0] {
+            counter("beacond_site_reports_refused_total", [("reason", reason.rawValue)])
+                .increment(by: Int64(count - before.refusedReports[reason, default: 0]))
+        }
+        for (cap, now, then) in [
+            ("site", site.refusedBeacons, before.refusedBeacons),
+            ("gateway", site.refusedBeaconsOverGatewayCap, before.refusedBeaconsOverGatewayCap),
+        ] where now > then {
+            counter("beacond_site_beacons_refused_total", [("cap", cap)]).increment(by: Int64(now - then))
+        }
+    }
+
+    /// Brings the count of reports a hub's full queue dropped up to `total` (the subscription's count).
+    public func collectQueueDrops(total: Int) {
+        let before = queueDrops.withLock { last in
+            defer { last = max(last, total) }
+            return last
+        }
+        if total > before {
+            counter("beacond_site_reports_refused_total", [("reason", ReportRefusal.Reason.queueFull.rawValue)])
+                .increment(by: Int64(total - before))
+        }
     }
 
     /// Counts what the scanner reports: each reopened adapter is a restart.

@@ -86,6 +86,7 @@ final class SiteRun {
     private static func boundary(after time: Timestamp, cycle: Duration) -> Timestamp {
         let length = cycle.nanoseconds
         let t = time.nanosecondsSinceEpoch
-        return Timestamp(nanosecondsSinceEpoch: (t / length + 1) * length)
+        let (end, overflow) = (t / length + 1).multipliedReportingOverflow(by: length)
+        return overflow ? .distantFuture : Timestamp(nanosecondsSinceEpoch: end)
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// ```yaml
 /// gateways:
 ///   - {id: hall-nw, room: hall, position: [5, 5, 3]}
-///   - {id: shop, room: shop, position: [35, 5, 3], rssiOffset: 4}
+///   - {id: shop, room: shop, position: [35, 5, 3], rssiOffset: 4, keyFile: keys/shop.hex}   # signs its reports
 /// hub:
 ///   cycle: 1s
 ///   lateness: 1s
@@ -18,6 +18,9 @@ import Foundation
 ///   retention: 30s
 ///   room: {margin: 4, minDwell: 2s}
 ///   position: {minGateways: 3, tagHeight: 1.2, pathLossExponent: 1.5, modelSigma: 6, offsetPrior: 10, tracking: 0.5}
+///   maxRecordsPerReport: 4096      # a longer report is refused whole
+///   maxBeaconsPerGateway: 20000    # new beacons one gateway may bring in
+///   clockTolerance: 5s             # a report claiming a time this far past its gateway's clock is refused
 ///   partition: {index: 0, of: 2}     # this hub takes the buckets b with b mod 2 = 0
 ///   presence: /var/lib/beacond/presence.jsonl   # every fused beacon, every cycle
 ///   floorPlan: {image: /etc/beacond/plan.png, min: [0, 0], max: [40, 20]}   # under the status page's map
@@ -53,7 +56,8 @@ public struct HubSettings: Sendable {
     ) throws(ConfigurationError) -> HubSettings {
         var gateways: [SiteGateway] = []
         for entry in try gatewaysNode.sequence(of: "gateways") {
-            try entry.checkKeys(allowed: ["id", "room", "position", "rssiOffset"] + gatewayKeys, in: "gateways[]")
+            try entry.checkKeys(
+                allowed: ["id", "room", "position", "rssiOffset", "key", "keyFile"] + gatewayKeys, in: "gateways[]")
             let id = try entry.required("id").string()
             guard SiteGateway.isValidID(id) else {
                 throw entry["id"]!.error("gateway id '\(id)' cannot be a topic level: use 1–64 letters, digits, '-', '_' or '.'")
@@ -69,7 +73,8 @@ public struct HubSettings: Sendable {
             gateways.append(
                 SiteGateway(
                     id: id, room: try entry["room"]?.string(), position: position,
-                    rssiOffset: try entry["rssiOffset"]?.number(in: -40...40, "an offset from -40 to 40 dB") ?? 0))
+                    rssiOffset: try entry["rssiOffset"]?.number(in: -40...40, "an offset from -40 to 40 dB") ?? 0,
+                    key: try GatewayKey.read(from: entry)))
         }
         let layout: SiteLayout
         do {
@@ -98,7 +103,8 @@ public struct HubSettings: Sendable {
             try hub.checkKeys(
                 allowed: [
                     "cycle", "lateness", "staleness", "retention", "room", "position", "proximity", "maxTracked", "partition",
-                    "presence", "floorPlan",
+                    "presence", "floorPlan", "maxRecordsPerReport", "maxBeaconsPerGateway", "clockTolerance",
+                    "signatureWindow",
                 ],
                 in: "hub")
             if let n = hub["cycle"] { fusion.cycleLength = try n.positiveDuration() }
@@ -106,6 +112,24 @@ public struct HubSettings: Sendable {
             if let n = hub["staleness"] { fusion.staleness = try n.positiveDuration() }
             if let n = hub["retention"] { fusion.retention = try n.positiveDuration() }
             if let n = hub["maxTracked"] { fusion.maxTracked = try n.integer(in: 1...10_000_000) }
+            if let n = hub["maxRecordsPerReport"] {
+                fusion.maxRecordsPerReport = try n.integer(in: 1...GatewayReportEncoder.maxRecords)
+            }
+            if let n = hub["maxBeaconsPerGateway"] { fusion.maxBeaconsPerGateway = try n.integer(in: 1...10_000_000) }
+            if let n = hub["clockTolerance"] {
+                let tolerance = try n.positiveDuration()
+                guard tolerance >= .milliseconds(100), tolerance <= .seconds(3600) else {
+                    throw n.error("hub.clockTolerance must be from 100ms to 1h")
+                }
+                fusion.clockTolerance = tolerance
+            }
+            if let n = hub["signatureWindow"] {
+                let window = try n.positiveDuration()
+                guard window >= .seconds(1), window <= .seconds(86_400) else {
+                    throw n.error("hub.signatureWindow must be from 1s to 1d")
+                }
+                fusion.signatureWindow = window
+            }
             if let room = hub["room"] {
                 try room.checkKeys(allowed: ["margin", "minDwell"], in: "hub.room")
                 if let n = room["margin"] { fusion.room.margin = try n.number(in: 0...40, "a margin from 0 to 40 dB") }

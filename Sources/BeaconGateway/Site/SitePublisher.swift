@@ -17,11 +17,19 @@ final class SitePublisher: @unchecked Sendable {
     private var encoders: [GatewayReportEncoder]
     private var topics: [String]
     private var cycleLength: Duration = .seconds(1)
+    /// The sequence of the last signed report (``SignedReport``).
+    private var sequence: UInt64 = 0
+    /// The wall clock a signed report's sequence starts from.
+    private let wallClock: @Sendable () -> Timestamp
     private let logger: Logger
     /// Reports dropped since the broker was last reachable.
     private var droppedInOutage = 0
 
-    init(settings: SiteSettings, client: MQTTSiteClient, logger: Logger) {
+    init(
+        settings: SiteSettings, client: MQTTSiteClient, logger: Logger,
+        wallClock: @escaping @Sendable () -> Timestamp = { WallClock().now }
+    ) {
+        self.wallClock = wallClock
         self.settings = settings
         self.client = client
         self.logger = logger
@@ -57,7 +65,16 @@ final class SitePublisher: @unchecked Sendable {
 
     private func flush(_ bucket: Int, time: Timestamp) {
         encoders[bucket].finish()
-        let sent = encoders[bucket].bytes.withUnsafeBytes { payload in client.publish(topic: topics[bucket], payload: payload) }
+        let sent: Bool
+        if let key = settings.key {
+            // Strictly increasing, and the wall clock's nanoseconds where it allows: a hub takes
+            // each sequence once, and none from outside its window.
+            sequence = max(sequence + 1, UInt64(clamping: wallClock().nanosecondsSinceEpoch))
+            let sealed = SignedReport.seal(encoders[bucket].bytes, sequence: sequence, key: key)
+            sent = sealed.withUnsafeBytes { payload in client.publish(topic: topics[bucket], payload: payload) }
+        } else {
+            sent = encoders[bucket].bytes.withUnsafeBytes { payload in client.publish(topic: topics[bucket], payload: payload) }
+        }
         encoders[bucket].begin(time: time, cycleLength: cycleLength)
         if !sent {
             if droppedInOutage == 0 {

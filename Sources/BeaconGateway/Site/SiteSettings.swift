@@ -28,6 +28,9 @@ public struct SiteSettings: Hashable, Sendable {
     public var connection: MQTTConnectionOptions
     /// How reports are encoded.
     public var format: GatewayReportFormat
+    /// The key reports are signed with (`site.key` or `site.keyFile`), if any: the hub must hold
+    /// the same under this gateway's entry.
+    public var key: GatewayKey?
 
     /// Creates settings.
     public init(
@@ -42,7 +45,7 @@ public struct SiteSettings: Hashable, Sendable {
         self.format = format
     }
 
-    static let keys = ["name", "gateway", "broker", "topicPrefix", "buckets", "format"]
+    static let keys = ["name", "gateway", "broker", "topicPrefix", "buckets", "format", "key", "keyFile"]
 
     init(node: ConfigNode) throws(ConfigurationError) {
         try node.checkKeys(allowed: Self.keys, in: "site")
@@ -76,5 +79,6 @@ public struct SiteSettings: Hashable, Sendable {
         }
         self.init(
             topics: topics, gateway: gateway, host: host, port: port, connection: connection, format: format ?? .binary)
+        key = try GatewayKey.read(from: node)
     }
 }

@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconMQTT
 import BeaconPipeline
 import BeaconSite
+import Logging
 import Synchronization
 
 /// A hub's feed: the reports of its buckets from the site's broker, stamped with the hub's clock
@@ -9,19 +10,26 @@ import Synchronization
 /// while nothing arrives.
 ///
 /// Reports wait in a bounded queue (10,000) between libmosquitto's network thread and the
-/// pipeline; when the pipeline falls that far behind, newer reports are dropped and counted
-/// (they describe cycles that would be fused late anyway).
+/// pipeline; when the pipeline falls that far behind, newer reports are dropped, counted
+/// (``dropped``, the metric's `queue_full`) and logged (they describe cycles that would be fused
+/// late anyway). A message under a topic that is not one of this hub's buckets of the site is
+/// refused before the queue. Losing and regaining the broker is logged.
 final class SiteSubscription: Sendable {
     let settings: SiteSettings
     /// The buckets this hub takes.
     let buckets: [Int]
     let clientID: String
+    private let taken: Set<Int>
     private let droppedReports = Mutex(0)
     static let queueCapacity = 10_000
 
-    init(settings: SiteSettings, buckets: [Int], hubIndex: Int) {
+    private let logger: Logger
+
+    init(settings: SiteSettings, buckets: [Int], hubIndex: Int, logger: Logger = Logger(label: "beacond")) {
+        self.logger = logger
         self.settings = settings
         self.buckets = buckets
+        taken = Set(buckets)
         clientID = "beacond-hub-\(settings.topics.site)-\(hubIndex)"
     }
 
@@ -36,16 +44,42 @@ final class SiteSubscription: Sendable {
     /// Reports dropped at the full queue.
     var dropped: Int { droppedReports.withLock { $0 } }
 
+    /// What a received message is to the fusion: a report with its topic's origin, or a refusal
+    /// when the topic is not one of this hub's buckets of the site.
+    func message(topic: String, payload: [UInt8], receivedAt: Timestamp) -> GatewayReportMessage {
+        guard let origin = settings.topics.origin(ofRecordsTopic: topic) else {
+            return .refused(ReportRefusal(.wrongTopic, "topic '\(topic.prefix(200))' is not a records topic of site '\(settings.topics.site)'"))
+        }
+        guard taken.contains(origin.bucket) else {
+            return .refused(
+                ReportRefusal(.wrongBucket, gateway: origin.gateway, "bucket \(origin.bucket) is not one this hub takes"))
+        }
+        return .encoded(payload, receivedAt: receivedAt, origin: origin)
+    }
+
     /// Runs until cancelled.
     func run(runner: PipelineRunner, clock: AnyTimestampClock, tick: Duration) async throws {
         let (stream, continuation) = AsyncStream.makeStream(
             of: GatewayReportMessage.self, bufferingPolicy: .bufferingOldest(Self.queueCapacity))
+        let refusals = ReportRefusalLog(logger: logger, clock: clock)
+        let logger = logger
+        let buckets = buckets.count
         let client = try MQTTSiteClient(
             host: settings.host, port: settings.port, options: settings.connection, clientID: clientID,
-            subscriptions: buckets.map(settings.topics.subscription(bucket:))
-        ) { [self] _, payload in
-            if case .dropped = continuation.yield(.encoded(payload, receivedAt: clock.now)) {
+            subscriptions: self.buckets.map(settings.topics.subscription(bucket:)),
+            onConnection: { connected, detail in
+                if connected {
+                    logger.notice("site: \(detail), subscribed to \(buckets) bucket(s)")
+                } else {
+                    logger.warning("site: \(detail); reconnecting — the gateways' reports are missed until then")
+                }
+            }
+        ) { [self] topic, payload in
+            if case .dropped = continuation.yield(self.message(topic: topic, payload: payload, receivedAt: clock.now)) {
                 self.droppedReports.withLock { $0 += 1 }
+                refusals.record(
+                    ReportRefusal(
+                        .queueFull, "the hub's queue of \(Self.queueCapacity) reports is full: the hub cannot keep up"))
             }
         }
         defer {

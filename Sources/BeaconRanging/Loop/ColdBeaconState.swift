@@ -15,6 +15,10 @@ struct ColdBeaconState: Sendable {
     /// The previous sample after the spike clamp (NaN before the first).
     var clampedPrevious = Double.nan
     var proximity: Proximity = .unknown
+    /// Sightings towards the enter confirmation so far (while not confirmed).
+    var pendingSightings: UInt8 = 0
+    /// When the first of them was (ns).
+    var pendingSince: Int64 = 0
     var addresses = AddressHistory()
 
     init(id: BeaconID, time: Timestamp, address: BluetoothAddress, regionMask: UInt64) {

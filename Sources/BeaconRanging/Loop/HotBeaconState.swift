@@ -37,17 +37,19 @@ struct HotBeaconState: Sendable {
     static let hasMeasuredPower: UInt8 = 1
     /// `flags` bit: the beacon belongs to at least one configured region.
     static let inRegions: UInt8 = 2
+    /// `flags` bit: the beacon passed its enter confirmation (``EnterConfirmation``): it is listed.
+    static let confirmed: UInt8 = 4
     /// Weight of a new innovation in ``innovationVariance``.
     static let varianceWeight: Float = 0.1
 
-    init(id: BeaconID, time: Timestamp, address: BluetoothAddress, inRegions: Bool) {
+    init(id: BeaconID, time: Timestamp, address: BluetoothAddress, inRegions: Bool, confirmed: Bool = true) {
         idHigh = id.high
         idLow = id.low
         idTail = id.tail
         idKind = id.kind.rawValue
         lastSeen = time.nanosecondsSinceEpoch
         lastAddress = address.rawValue
-        flags = inRegions ? Self.inRegions : 0
+        flags = (inRegions ? Self.inRegions : 0) | (confirmed ? Self.confirmed : 0)
     }
 
     /// Whether this record is `id`'s (compares the identity's words; no call).

@@ -34,6 +34,9 @@ public struct RangingConfiguration: Sendable {
     /// ``capEvictionShare`` least recently seen beacons are evicted (listed in `evicted`,
     /// counted in ``RangingLoop/cappedEvictions``) to make room. Default 200,000 (about 100 MB).
     public var maxTracked: Int
+    /// What a newly heard beacon needs before it is listed and enters regions (default: one
+    /// sighting). See ``EnterConfirmation``.
+    public var enter: EnterConfirmation
 
     /// The default of ``maxTracked``.
     public static let defaultMaxTracked = 200_000
@@ -53,8 +56,10 @@ public struct RangingConfiguration: Sendable {
         distanceModel: DistanceModelKind = .logDistance(LogDistanceModel()),
         defaultMeasuredPower: Int8 = -59, calibrations: [BeaconID: BeaconCalibration] = [:],
         proximity: ProximityBands = ProximityBands(), regions: [BeaconRegion] = [],
-        defaultExitTimeout: Duration = .seconds(10), maxTracked: Int = defaultMaxTracked
+        defaultExitTimeout: Duration = .seconds(10), maxTracked: Int = defaultMaxTracked,
+        enter: EnterConfirmation = EnterConfirmation()
     ) {
+        self.enter = enter
         self.cycleLength = cycleLength
         self.missedScanGrace = missedScanGrace
         self.retention = retention
@@ -76,6 +81,12 @@ public struct RangingConfiguration: Sendable {
             throw .retentionShorterThanGrace(grace: missedScanGrace, retention: retention)
         }
         guard regions.count <= Self.maxRegions else { throw .tooManyRegions(regions.count) }
+        guard (1...255).contains(enter.minimumSightings), enter.window > .zero,
+            enter.minimumRSSI.map({ (-127...20).contains($0) }) ?? true
+        else {
+            throw .invalidValue(
+                "ranging.enter needs minSightings from 1 to 255, a positive window and a minRSSI from -127 to 20 dBm")
+        }
         var ids = Set<String>()
         for region in regions {
             guard ids.insert(region.id).inserted else { throw .duplicateRegion(region.id) }

@@ -38,8 +38,12 @@ extension RangingLoop {
                 evict(slot: slot)
                 continue // the last beacon moved into `slot`
             }
-            if hot[slot].cycleSamples > 0 || unseen < graceNanoseconds {
-                update.beacons.append(ranged(slot: slot))
+            if hot[slot].flags & HotBeaconState.confirmed != 0 {
+                if hot[slot].cycleSamples > 0 || unseen < graceNanoseconds {
+                    update.beacons.append(ranged(slot: slot))
+                } else if !configuration.enter.confirmsAtOnce {
+                    hot[slot].flags &= ~HotBeaconState.confirmed  // dropped out: confirm it again
+                }
             }
             hot[slot].startCycle()
             slot += 1

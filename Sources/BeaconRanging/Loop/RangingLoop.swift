@@ -38,6 +38,8 @@ public struct RangingLoop: Sendable {
     let clamps: Bool
     /// The ARMA filter's speed when the filter is ARMA (run inline on the hot state), else `nil`.
     let armaSpeed: Double?
+    /// ``EnterConfirmation/window`` in nanoseconds.
+    let enterWindowNanoseconds: Int64
 
     var index = BeaconIndex()
     /// Tracked beacons' per-advertisement state, by slot (64 bytes each).
@@ -75,6 +77,7 @@ public struct RangingLoop: Sendable {
         maxStep = configuration.spikeClamp ?? .infinity
         clamps = configuration.spikeClamp != nil
         if case .arma(let c) = configuration.filter { armaSpeed = c.speed } else { armaSpeed = nil }
+        enterWindowNanoseconds = configuration.enter.window.nanoseconds
     }
 
     /// Number of beacons currently tracked (listed, in grace, or awaiting eviction).
@@ -160,7 +163,7 @@ public struct RangingLoop: Sendable {
         let address = sighting.address.rawValue
         let speed = armaSpeed
         // Every hot-state change in one access (one uniqueness check of the table).
-        let (addressChanged, inRegions) = hot.update(slot) { beacon in
+        let (addressChanged, flags) = hot.update(slot) { beacon in
             let changed = beacon.lastAddress != address
             if changed { beacon.lastAddress = address }
             beacon.count(sighting)
@@ -168,14 +171,35 @@ public struct RangingLoop: Sendable {
                 beacon.observeInnovation(sample)
                 if let speed { beacon.estimate = ARMAFilter.step(from: beacon.filtered, toward: sample, speed: speed) }
             }
-            return (changed, beacon.flags & HotBeaconState.inRegions != 0)
+            return (changed, beacon.flags)
         }
         if addressChanged { cold[slot].addresses.record(sighting.address) }
         if speed == nil, let sample {
             filters[slot].add(sample, at: sighting.timestamp)
             hot[slot].estimate = filters[slot].estimate ?? .nan
         }
-        if inRegions { enterRegions(slot: slot, time: sighting.timestamp) }
+        if flags & HotBeaconState.confirmed == 0, !confirm(slot: slot, sighting) { return }
+        if flags & HotBeaconState.inRegions != 0 { enterRegions(slot: slot, time: sighting.timestamp) }
+    }
+
+    /// Counts a sighting of an unconfirmed beacon towards its ``EnterConfirmation``; true once it
+    /// is confirmed (by this sighting).
+    @inline(never)
+    private mutating func confirm(slot: Int, _ sighting: BeaconSighting) -> Bool {
+        let rule = configuration.enter
+        if let floor = rule.minimumRSSI {
+            guard let rssi = sighting.rssi, Double(rssi) >= floor else { return false }
+        }
+        let t = sighting.timestamp.nanosecondsSinceEpoch
+        if cold[slot].pendingSightings == 0 || t &- cold[slot].pendingSince > enterWindowNanoseconds {
+            cold[slot].pendingSince = t
+            cold[slot].pendingSightings = 0
+        }
+        cold[slot].pendingSightings &+= 1
+        guard Int(cold[slot].pendingSightings) >= rule.minimumSightings else { return false }
+        cold[slot].pendingSightings = 0
+        hot[slot].flags |= HotBeaconState.confirmed
+        return true
     }
 
     private mutating func track(_ sighting: BeaconSighting) {
@@ -185,7 +209,10 @@ public struct RangingLoop: Sendable {
         }
         let id = sighting.id
         let mask = regionMask(of: id)
-        hot.append(HotBeaconState(id: id, time: sighting.timestamp, address: sighting.address, inRegions: mask != 0))
+        hot.append(
+            HotBeaconState(
+                id: id, time: sighting.timestamp, address: sighting.address, inRegions: mask != 0,
+                confirmed: configuration.enter.confirmsAtOnce))
         cold.append(ColdBeaconState(id: id, time: sighting.timestamp, address: sighting.address, regionMask: mask))
         if armaSpeed == nil { filters.append(configuration.filter.makeFilter()) }
         let slot = hot.count - 1

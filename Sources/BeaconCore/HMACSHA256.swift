@@ -1,5 +1,6 @@
 /// HMAC-SHA-256 (RFC 2104 over ``SHA256Hasher``; test vectors in RFC 4231): the code that signs
-/// webhook request bodies (`X-Beacond-Signature: sha256=<hex>`, see ``WebhookSink``).
+/// webhook request bodies (`X-Beacond-Signature: sha256=<hex>`, see `WebhookSink`) and a site's
+/// gateway reports (`SignedReport`).
 ///
 /// `HMAC(K, m) = SHA256((K′ ⊕ opad) ‖ SHA256((K′ ⊕ ipad) ‖ m))`, where `K′` is the key
 /// zero-padded to 64 bytes (a key longer than 64 bytes is first replaced by its SHA-256 digest),
@@ -69,5 +70,14 @@ package struct HMACSHA256: Sendable {
         var outer = outer
         outer.update(inner.finalize())
         return outer.finalize()
+    }
+
+    /// Whether two codes are equal, in time that depends only on their lengths (not on where they
+    /// first differ): how a received code is checked.
+    package static func constantTimeEqual(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for (x, y) in zip(a, b) { difference |= x ^ y }
+        return difference == 0
     }
 }

@@ -1,4 +1,4 @@
-/// SHA-256 (FIPS 180-4, section 6.2) in plain Swift, for ``HMACSHA256`` (webhook request signing).
+/// SHA-256 (FIPS 180-4, section 6.2) in plain Swift, for ``HMACSHA256`` (webhook request and gateway report signing).
 ///
 /// Feed the message with `update(_:)` in pieces of any size, then read the 32-byte digest with
 /// ``finalize()``; ``hash(_:)`` does both at once. Whole 64-byte blocks are compressed straight

@@ -1,0 +1,204 @@
+import BeaconCore
+
+extension SiteFusion {
+    /// Takes one encoded report (either format), whole, or refuses it whole.
+    /// - Parameters:
+    ///   - bytes: the report as received.
+    ///   - receivedAt: when the hub received it (its own clock), to align the gateway's clock;
+    ///     `nil` when gateway and hub share a clock (replay, simulation).
+    ///   - origin: what the report's topic says (a live hub); `nil` when it has no topic.
+    /// - Throws: ``ReportRefusal`` (already counted in ``statistics``) for a report that is not
+    ///   complete and valid, not from a gateway of the site, or not credible; nothing of it is used.
+    public func ingest(
+        report bytes: UnsafeRawBufferPointer, receivedAt: Timestamp? = nil, origin: ReportOrigin? = nil
+    ) throws(ReportRefusal) {
+        staged.removeAll(keepingCapacity: true)
+        var seal: SignedReport.Parts?
+        var body = bytes
+        if SignedReport.isSealed(bytes) {
+            guard let parts = SignedReport.open(bytes) else {
+                throw refuse(ReportRefusal(.malformed, "a signed report that is too short or of another version"))
+            }
+            seal = parts
+            body = parts.report
+        }
+        var parsed: GatewayReportHeader?
+        var tooMany = false
+        let cap = configuration.maxRecordsPerReport
+        do throws(GatewayReportError) {
+            try GatewayReportDecoder.decode(
+                body,
+                header: { header in
+                    parsed = header
+                    tooMany = header.recordCount > cap
+                },
+                record: { record in if !tooMany { staged.append(record) } })
+        } catch {
+            throw refuse(ReportRefusal(.malformed, error.description))
+        }
+        // The decoder calls `header` before it returns without an error.
+        guard let header = parsed else { throw refuse(ReportRefusal(.malformed, "no header")) }
+        if tooMany {
+            throw refuse(
+                ReportRefusal(
+                    .tooManyRecords, gateway: header.gateway,
+                    "\(header.recordCount) records, more than hub.maxRecordsPerReport (\(cap))"))
+        }
+        try admit(header, receivedAt: receivedAt, origin: origin, seal: seal)
+    }
+
+    /// Takes a report's records as values (a simulated site's gateways, tests), whole, or refuses
+    /// it whole like an encoded one.
+    public func ingest(
+        _ records: some Sequence<GatewayRecord>, header: GatewayReportHeader, receivedAt: Timestamp? = nil,
+        origin: ReportOrigin? = nil
+    ) throws(ReportRefusal) {
+        staged.removeAll(keepingCapacity: true)
+        staged.append(contentsOf: records)
+        guard staged.count <= configuration.maxRecordsPerReport else {
+            throw refuse(
+                ReportRefusal(
+                    .tooManyRecords, gateway: header.gateway,
+                    "\(staged.count) records, more than hub.maxRecordsPerReport (\(configuration.maxRecordsPerReport))"))
+        }
+        try admit(header, receivedAt: receivedAt, origin: origin)
+    }
+
+    /// Counts a refusal found outside the fusion (a topic the hub's subscription could not place)
+    /// with those it finds itself, and returns it.
+    @discardableResult
+    public func refuse(_ refusal: ReportRefusal) -> ReportRefusal {
+        statistics.refusedReports[refusal.reason, default: 0] += 1
+        return refusal
+    }
+
+    /// Checks the staged report against the site, its topic, physical ranges and its gateway's
+    /// clock; then takes every record.
+    private func admit(
+        _ header: GatewayReportHeader, receivedAt: Timestamp?, origin: ReportOrigin?, seal: SignedReport.Parts? = nil
+    ) throws(ReportRefusal) {
+        guard let gateway = layout.index(of: header.gateway) else {
+            if unknownGateways.count < 64 { unknownGateways.insert(header.gateway) }
+            throw refuse(ReportRefusal(.unknownGateway, gateway: header.gateway, "not one of the site's gateways:"))
+        }
+        if let origin {
+            guard origin.gateway == header.gateway else {
+                throw refuse(
+                    ReportRefusal(
+                        .wrongTopic, gateway: header.gateway, "published under gateway '\(origin.gateway)''s topic"))
+            }
+            for record in staged where SiteTopics.bucket(of: record.beacon, count: origin.bucketCount) != origin.bucket {
+                throw refuse(
+                    ReportRefusal(
+                        .wrongBucket, gateway: header.gateway,
+                        "\(record.beacon) belongs to bucket \(SiteTopics.bucket(of: record.beacon, count: origin.bucketCount)), not \(origin.bucket)"
+                    ))
+            }
+        }
+        if let key = layout.gateways[gateway].key {
+            try authenticate(seal, key: key, gateway: gateway, id: header.gateway, receivedAt: receivedAt)
+        }
+        for record in staged {
+            if let problem = record.rangeProblem(reportTime: header.time) {
+                throw refuse(ReportRefusal(.outOfRange, gateway: header.gateway, problem))
+            }
+        }
+        var offset: Int64 = 0
+        if let receivedAt {
+            guard let aligned = clocks[gateway].observe(sent: header.time.nanosecondsSinceEpoch, received: receivedAt.nanosecondsSinceEpoch)
+            else {
+                throw refuse(
+                    ReportRefusal(
+                        .clock, gateway: header.gateway,
+                        "its time \(header.time) is later than the gateway's clock allows (received at \(receivedAt))"))
+            }
+            offset = aligned
+        }
+        statistics.reports += 1
+        reportTime = header.time.nanosecondsSinceEpoch &+ offset
+        if currentCycleStart == nil {
+            currentCycleStart = Timestamp(nanosecondsSinceEpoch: (cycleIndex(endingAtOrAfter: reportTime) &- 1) &* cycleNanoseconds)
+        }
+        for record in staged { take(record, gateway: gateway, offset: offset) }
+        let time = Timestamp(nanosecondsSinceEpoch: reportTime)
+        if latestTime.map({ time > $0 }) ?? true { latestTime = time }
+    }
+
+    /// Checks a signing gateway's seal: there, made with its key, with a sequence above the last
+    /// taken and (live) within the signature window of the hub's clock.
+    private func authenticate(
+        _ seal: SignedReport.Parts?, key: GatewayKey, gateway: Int, id: String, receivedAt: Timestamp?
+    ) throws(ReportRefusal) {
+        guard let seal else {
+            throw refuse(ReportRefusal(.unsigned, gateway: id, "the gateway has a key: its reports must be signed"))
+        }
+        guard seal.verifies(with: key) else {
+            throw refuse(ReportRefusal(.badSignature, gateway: id, "the signature is not the gateway's key's"))
+        }
+        guard seal.sequence > lastSequence[gateway] else {
+            throw refuse(
+                ReportRefusal(.replayed, gateway: id, "sequence \(seal.sequence) is not above the last taken, \(lastSequence[gateway])"))
+        }
+        if let receivedAt {
+            let sealedAt = Timestamp(nanosecondsSinceEpoch: Int64(clamping: seal.sequence))
+            let age = receivedAt - sealedAt
+            guard age <= configuration.signatureWindow, age >= .zero - configuration.signatureWindow else {
+                throw refuse(
+                    ReportRefusal(
+                        .replayed, gateway: id,
+                        "sealed at \(sealedAt), received at \(receivedAt): outside hub.signatureWindow (\(configuration.signatureWindow.humanReadable))"
+                    ))
+            }
+        }
+        lastSequence[gateway] = seal.sequence
+    }
+
+    /// The number of the first cycle ending at or after `t` (ns): ⌈t / cycle⌉.
+    @inline(__always)
+    func cycleIndex(endingAtOrAfter t: Int64) -> Int64 {
+        let (q, r) = t.quotientAndRemainder(dividingBy: cycleNanoseconds)
+        return r > 0 ? q + 1 : q
+    }
+
+    private func take(_ record: GatewayRecord, gateway: Int, offset: Int64) {
+        statistics.records += 1
+        let cycle = cycleIndex(endingAtOrAfter: reportTime)
+        let nextToClose = (currentCycleStart?.nanosecondsSinceEpoch ?? 0) / cycleNanoseconds + 1
+        if cycle < nextToClose {
+            guard cycle > nextToClose - EvidenceSlot.mask else {
+                statistics.staleRecords += 1
+                return
+            }
+            statistics.lateRecords += 1
+        }
+        let lastSeen = Timestamp(nanosecondsSinceEpoch: record.lastSeen.nanosecondsSinceEpoch &+ offset)
+        let b: Int
+        if let existing = indexByID[record.beacon] {
+            b = existing
+        } else {
+            guard beacons.count < configuration.maxTracked else {
+                statistics.refusedBeacons += 1
+                return
+            }
+            guard beaconsIntroduced[gateway] < configuration.maxBeaconsPerGateway else {
+                statistics.refusedBeaconsOverGatewayCap += 1
+                return
+            }
+            b = beacons.count
+            indexByID[record.beacon] = b
+            beaconsIntroduced[gateway] += 1
+            beacons.append(FusedBeaconState(id: record.beacon, time: lastSeen, introducedBy: gateway))
+            slots.append(contentsOf: repeatElement(EvidenceSlot(), count: gatewayCount * EvidenceSlot.perGateway))
+        }
+        if record.seen, lastSeen > beacons[b].lastSeen { beacons[b].lastSeen = lastSeen }
+        if let power = record.measuredPower { beacons[b].measuredPower = power }
+        let s = (b * gatewayCount + gateway) * EvidenceSlot.perGateway + Int(cycle & EvidenceSlot.mask)
+        guard slots[s].cycle <= cycle else { return }  // a newer record holds the slot
+        let offsetDB = layout.gateways[gateway].rssiOffset
+        slots[s] = EvidenceSlot(
+            cycle: cycle, rssi: record.rssi.map { Float($0 + offsetDB) } ?? .nan,
+            mean: record.meanRSSI.map { Float($0 + offsetDB) } ?? .nan,
+            distance: record.distance.map(Float.init) ?? .nan, accuracy: record.accuracy.map(Float.init) ?? .nan,
+            samples: UInt16(clamping: record.sampleCount), seen: record.seen)
+    }
+}

@@ -1,0 +1,97 @@
+import GRDB
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension SQLiteAlertStateStore {
+    /// Checks the state file before SQLite opens it, and creates it when it does not exist.
+    ///
+    /// - The directory must take new files (SQLite adds `FILE-wal` and `FILE-shm` next to the
+    ///   file): checked by creating and removing a file there, which holds for root too, whom
+    ///   permission bits do not stop.
+    /// - An existing file must open for writing, and must not be empty: SQLite takes a 0-byte
+    ///   file for a new database, but a state file beacond made always has its header (it is
+    ///   created whole under a temporary name, then renamed), so an empty one was truncated or
+    ///   replaced, and starting on it would send every earlier event again.
+    /// - A file that does not exist is created with the current schema, then renamed into place.
+    /// - Throws: ``AlertStoreError/notWritable(path:reason:)``, ``AlertStoreError/damaged(path:detail:)``.
+    static func prepareFile(at path: String, configuration: Configuration) throws {
+        let directory = Self.directory(of: path)
+        try Self.checkDirectoryTakesFiles(directory, for: path)
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            guard errno == ENOENT else { throw AlertStoreError.notWritable(path: path, reason: Self.reason(errno)) }
+            try Self.createFresh(at: path, directory: directory, configuration: configuration)
+            return
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw AlertStoreError.notWritable(path: path, reason: "it is not a regular file")
+        }
+        guard status.st_size > 0 else {
+            throw AlertStoreError.damaged(
+                path: path,
+                detail: "the file is empty (0 bytes); a state file beacond made always has its header, so this one "
+                    + "was truncated or replaced, and starting on it would send every earlier event again")
+        }
+        for file in [path, path + "-wal", path + "-shm"] {
+            let descriptor = open(file, O_RDWR | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                if errno == ENOENT, file != path { continue }
+                throw AlertStoreError.notWritable(path: path, reason: "\(file) does not open for writing (\(Self.reason(errno)))")
+            }
+            close(descriptor)
+        }
+    }
+
+    /// The directory a path is in (`.` for a bare name).
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Creates and removes a file in `directory`.
+    private static func checkDirectoryTakesFiles(_ directory: String, for path: String) throws {
+        let probe = "\(directory)/.beacond-write-check-\(getpid())"
+        let descriptor = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            let cause = errno
+            let reason =
+                switch cause {
+                case ENOENT: "its directory \(directory) does not exist; create it"
+                case ENOTDIR: "\(directory) is not a directory"
+                default: "its directory \(directory) does not take new files (\(Self.reason(cause)))"
+                }
+            throw AlertStoreError.notWritable(path: path, reason: reason)
+        }
+        close(descriptor)
+        unlink(probe)
+    }
+
+    /// Creates the database under a temporary name, with its schema, then renames it to `path`:
+    /// a crash leaves no file or a whole one, never an empty one.
+    private static func createFresh(at path: String, directory: String, configuration: Configuration) throws {
+        let temporary = "\(path).new-\(getpid())"
+        for leftover in ["", "-wal", "-shm", "-journal"] { unlink(temporary + leftover) }
+        let database = try DatabaseQueue(path: temporary, configuration: configuration)
+        try migrator.migrate(database)
+        try database.close()
+        let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
+        if descriptor >= 0 {
+            fsync(descriptor)
+            close(descriptor)
+        }
+        guard rename(temporary, path) == 0 else {
+            let cause = errno
+            unlink(temporary)
+            throw AlertStoreError.notWritable(path: path, reason: "cannot rename \(temporary) to it (\(Self.reason(cause)))")
+        }
+        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryDescriptor >= 0 {
+            fsync(directoryDescriptor)
+            close(directoryDescriptor)
+        }
+    }
+
+    private static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+}

@@ -1,0 +1,110 @@
+import BeaconTestSupport
+import Foundation
+import Testing
+
+/// `beacond check-config` on a site hub's configuration (`site:` and `gateways:`, as
+/// `beacond hub --config` runs it): checked as a hub, its rooms counting as regions and its
+/// `hub:` options read; a broken one refused at its line (issue 25).
+@Suite("check-config on a site hub's configuration")
+struct CheckConfigHubTests {
+    /// A hub file like the one `SiteProcessesTests` runs with `beacond hub`: no `source:`.
+    /// Line 11 is the alert's, line 7 the `hub:` options'.
+    static let hub = [
+        "site: {name: e2e, broker: {host: 127.0.0.1, port: 1883}}", // 1
+        "gateways:", // 2
+        "  - {id: hall-a, room: hall, position: [1, 1, 2.5]}", // 3
+        "  - {id: hall-b, room: hall, position: [5, 9, 2.5]}", // 4
+        "  - {id: shop, room: shop, position: [14, 5, 2.5]}", // 5
+        "hub:", // 6
+        "  position: {tagHeight: 1.2, pathLossExponent: 2.0}", // 7
+        "sinks:", // 8
+        "  - {type: jsonl, path: -}", // 9
+        "alerts:", // 10
+        // 11:
+        "  - {id: shop-dwell, match: {uuid: 0C9B3F4E-6A5D-4E2B-8C1A-5F6E7D8C9B0A}, strategy: time, parameters: {dwell: 8s, room: shop}}",
+    ]
+
+    /// A broken hub file: what is changed, and what the error must say besides `hub.yaml:LINE`.
+    struct Breakage: CustomStringConvertible, Sendable {
+        let description: String
+        let line: Int
+        let replacing: String
+        let with: String
+        let says: String
+    }
+
+    static let breakages = [
+        Breakage(
+            description: "an alert naming a room the site has not got", line: 11, replacing: "room: shop}}",
+            with: "room: cellar}}", says: "region 'cellar'"),
+        Breakage(
+            description: "a misspelt hub: key", line: 7, replacing: "  position: {", with: "  positon: {",
+            says: "unknown key 'positon'"),
+        Breakage(
+            description: "a partition larger than the site's buckets", line: 7,
+            replacing: "  position: {tagHeight: 1.2, pathLossExponent: 2.0}", with: "  partition: {index: 0, of: 64}",
+            says: "exceeds site.buckets"),
+    ]
+
+    /// Writes `lines` as `hub.yaml` in a fresh directory and runs `beacond check-config` on it.
+    static func check(_ lines: [String]) async throws -> CommandRun {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("check-config-hub-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try (lines.joined(separator: "\n") + "\n").write(
+            to: directory.appendingPathComponent("hub.yaml"), atomically: true, encoding: .utf8)
+        return try await CommandRun.run(TestPaths.beacond, ["check-config", "hub.yaml"], directory: directory.path)
+    }
+
+    @Test("a valid hub file (site: and gateways:, no source:) is accepted as a hub: its rooms count as regions, exit 0")
+    func validHub() async throws {
+        let run = try await Self.check(Self.hub)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.hasPrefix("hub.yaml: valid — a site hub's configuration (for beacond hub)"))
+        #expect(run.standardOutput.contains("3 gateways in 2 rooms: hall, shop"), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("1 alerts"))
+    }
+
+    @Test("the same hub with source: hub is accepted as a hub, for beacond hub or run")
+    func validHubWithSource() async throws {
+        let run = try await Self.check(["source: hub"] + Self.hub)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("a site hub's configuration (for beacond hub or beacond run)"))
+    }
+
+    @Test("the bundled site alerts file is accepted as a simulated site's alerts, naming the rooms it uses")
+    func bundledSiteAlerts() async throws {
+        let run = try await CommandRun.run(
+            TestPaths.beacond, ["check-config", "Simulator/Scenarios/site.alerts.yaml"], directory: TestPaths.repositoryRoot)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("a simulated site's alerts file"))
+        #expect(run.standardOutput.contains("rooms named: shop, cafe"), "\(run.standardOutput)")
+    }
+
+    @Test("a broken hub file is refused with exit 2 at its file:line", arguments: breakages)
+    func brokenHub(_ breakage: Breakage) async throws {
+        let lines = Self.hub.map { $0.replacingOccurrences(of: breakage.replacing, with: breakage.with) }
+        #expect(lines != Self.hub)
+        let run = try await Self.check(lines)
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("hub.yaml:\(breakage.line)"), "\(run.standardError)")
+        #expect(run.standardError.contains(breakage.says), "\(run.standardError)")
+        #expect(run.standardOutput.isEmpty)
+    }
+
+    @Test("a hub file without source: is refused a ranging: section, at its line, as with source: hub")
+    func hubWithRanging() async throws {
+        let run = try await Self.check(Self.hub + ["ranging: {cycle: 1s}"])
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("hub.yaml:12"), "\(run.standardError)")
+        #expect(run.standardError.contains("a hub does no ranging of its own"))
+    }
+
+    @Test("gateways: without site: is refused at the gateways, saying what a hub needs")
+    func hubWithoutSite() async throws {
+        let run = try await Self.check(Array(Self.hub.dropFirst()))
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("hub.yaml:2:"), "\(run.standardError)")
+        #expect(run.standardError.contains("needs site:"))
+    }
+}
