@@ -74,6 +74,7 @@ format:
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FORMAT_PATHS)
 	scripts/check-module-table.py
+	scripts/check-status-page.py
 
 # Clean make run, clean make test and an edit-one-file rebuild, timed on a fresh clone (REV=HEAD).
 measure-build:

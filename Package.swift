@@ -139,7 +139,9 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ], swiftSettings: swiftSettings),
+            ],
+            // The status page (Status/StatusPage.swift), compiled in as bytes: no Bundle to find at run time.
+            resources: [.embedInCode("Status/Resources/status.html")], swiftSettings: swiftSettings),
         // The version string, set by `make dist` from git tags (see its header).
         .target(name: "CBeacondVersion"),
         .executableTarget(

@@ -10,7 +10,7 @@ SECONDS_TO_RUN="${1:-60}"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 OUT="$ROOT/.build/fuzz"
 CORPUS="$OUT/corpus"
-FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -enable-upcoming-feature ExistentialAny)
+FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -enable-upcoming-feature ExistentialAny -package-name beacond)
 mkdir -p "$OUT/modules" "$CORPUS"
 
 echo "== building (BeaconCore, BeaconWire, the report format of BeaconSite, harness)"

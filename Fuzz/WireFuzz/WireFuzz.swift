@@ -68,7 +68,7 @@ public func wireFuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     }
     // 4. Time: text parsers and arithmetic on arbitrary 64-bit values.
     sink &+= fuzzTime(bytes)
-    if sink == 0x5EED_F00D { print(sink) }   // keep the work observable
+    if sink == 0x5EED_F00D { print(sink) } // keep the work observable
     return 0
 }
 
@@ -116,7 +116,8 @@ func fuzzTime(_ bytes: UnsafeRawBufferPointer) -> Int {
     let text = String(decoding: bytes.prefix(64), as: UTF8.self)
     if let time = Timestamp(rfc3339: text) {
         let back = Timestamp(rfc3339: time.rfc3339String)
-        precondition(back.map { abs($0.nanosecondsSinceEpoch / 1_000_000 - time.nanosecondsSinceEpoch / 1_000_000) <= 1 } ?? false,
+        precondition(
+            back.map { abs($0.nanosecondsSinceEpoch / 1_000_000 - time.nanosecondsSinceEpoch / 1_000_000) <= 1 } ?? false,
             "a parsed time reads back")
         sink &+= time.rfc3339String.utf8.count
     }

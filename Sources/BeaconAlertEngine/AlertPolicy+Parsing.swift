@@ -22,7 +22,8 @@ extension AlertPolicy {
         if let notBefore {
             guard let parsed = Timestamp(rfc3339: notBefore) else {
                 throw .unknownValue(
-                    option: "notBefore", value: notBefore, accepted: ["an RFC 3339 time in the years 1900–2200, such as 2025-06-01T08:00:00+02:00"])
+                    option: "notBefore", value: notBefore,
+                    accepted: ["an RFC 3339 time in the years 1900–2200, such as 2025-06-01T08:00:00+02:00"])
             }
             time = parsed
         }

@@ -3,7 +3,7 @@ extension Duration {
     /// by a unit, optionally repeated — `376us`, `250ms`, `3s`, `1.5s`, `10m`, `2h`, `1d`,
     /// `1h30m`. Units: `ns`, `us` (or `µs`), `ms`, `s`, `m` (or `min`), `h`, `d`. A bare number is
     /// rejected (say which unit you mean), except `0`. Returns `nil` for anything else, and for
-    /// a duration longer than ``maximumParsed`` (100 years).
+    /// a duration longer than `maximumParsed` (100 years).
     ///
     /// This is the one duration syntax of beacond: configuration, scenarios, strategy
     /// parameters and command-line options all read durations through it.

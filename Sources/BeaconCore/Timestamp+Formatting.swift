@@ -55,7 +55,8 @@ extension Timestamp {
             let hour = number(11, 2), b[13] == UInt8(ascii: ":"),
             let minute = number(14, 2), b[16] == UInt8(ascii: ":"),
             let second = number(17, 2),
-            Self.supportedYears.contains(year), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+            Self.supportedYears.contains(year), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
+            second < 61
         else { return nil }
         var i = 19
         var nanos: Int64 = 0

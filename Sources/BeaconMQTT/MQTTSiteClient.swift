@@ -125,7 +125,8 @@ public final class MQTTSiteClient: @unchecked Sendable {
                 return state.connected
             }
             if was || code != lastRefusal.exchange(code, ordering: .relaxed) {
-                onConnection?(false, "the broker \(broker) refused the connection (\(String(cString: mosquitto_connack_string(code))))")
+                onConnection?(
+                    false, "the broker \(broker) refused the connection (\(String(cString: mosquitto_connack_string(code))))")
             }
             return
         }

@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// Delivers one sink's outbox: reads the oldest entries, hands them to the sink in order, flushes
 /// it, and removes what it confirmed; when the sink refuses, waits with ``RetryBackoff`` and
 /// tries again from the first unconfirmed entry. Nothing is removed before it is confirmed, so
@@ -9,7 +11,8 @@
 /// and the sink goes on with the entries behind it.
 ///
 /// The pipeline never waits for it: the engine's store writes the outbox rows, and the gateway
-/// only calls ``notify()``. Time (the backoff) comes from the injected clock.
+/// only calls ``notify()``. Time (the backoff) comes from the injected clock. The decisions are
+/// ``OutboxDispatcherStateMachine``'s; the actor only performs its actions (outbox, sink, clock).
 public actor OutboxDispatcher {
     /// What the dispatcher did, for logs and tests.
     public enum Report: Hashable, Sendable {
@@ -33,22 +36,17 @@ public actor OutboxDispatcher {
 
     /// The sink's name in configuration (its key in the outbox).
     public let sinkName: String
-    private let sink: any AlertSink
-    private let outbox: any Outbox
-    private let backoff: RetryBackoff
-    private let batchSize: Int
-    private let maxAttempts: Int
-    private let clock: any Clock<Duration>
+    let sink: any AlertSink
+    let outbox: any Outbox
+    let batchSize: Int
+    private let clock: DispatchClock
     private let random: @Sendable () -> Double
-    private let report: @Sendable (Report) -> Void
+    let report: @Sendable (Report) -> Void
     private let wakeups: AsyncStream<Void>
     private let wakeup: AsyncStream<Void>.Continuation
-    private var finishing = false
-    private var finishingWhenDrained = false
-    private var backoffSleep: Task<Void, any Error>?
-    private var knownOverflow = 0
-    /// The newest dead letter whose spill has been reported.
-    private var reportedSpill: Int64 = 0
+    var machine: OutboxDispatcherStateMachine
+    /// Ends the current backoff wait early (a finish).
+    private var backoffInterrupt: AsyncStream<Void>.Continuation?
 
     /// Creates a dispatcher for `sink`, reading entries of `sinkName` from `outbox`.
     /// - Parameters:
@@ -67,18 +65,41 @@ public actor OutboxDispatcher {
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         report: @escaping @Sendable (Report) -> Void = { _ in }
     ) {
+        self.init(
+            sinkName: sinkName, sink: sink, outbox: outbox, backoff: backoff, batchSize: batchSize,
+            maxAttempts: maxAttempts, dispatchClock: DispatchClock(clock), random: random, report: report)
+    }
+
+    /// Creates a dispatcher whose backoff waits on the daemon's clock (`AnyTimestampClock`); the
+    /// other parameters are those of the initializer that takes any `Clock`.
+    public init(
+        sinkName: String, sink: any AlertSink, outbox: any Outbox, backoff: RetryBackoff = RetryBackoff(),
+        batchSize: Int = 64, maxAttempts: Int = defaultMaxAttempts, clock: AnyTimestampClock,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        report: @escaping @Sendable (Report) -> Void = { _ in }
+    ) {
+        self.init(
+            sinkName: sinkName, sink: sink, outbox: outbox, backoff: backoff, batchSize: batchSize,
+            maxAttempts: maxAttempts, dispatchClock: DispatchClock(clock), random: random, report: report)
+    }
+
+    private init(
+        sinkName: String, sink: any AlertSink, outbox: any Outbox, backoff: RetryBackoff, batchSize: Int,
+        maxAttempts: Int, dispatchClock: DispatchClock, random: @escaping @Sendable () -> Double,
+        report: @escaping @Sendable (Report) -> Void
+    ) {
         self.sinkName = sinkName
         self.sink = sink
         self.outbox = outbox
-        self.backoff = backoff
         self.batchSize = max(batchSize, 1)
-        self.maxAttempts = max(maxAttempts, 1)
-        self.clock = clock
+        self.clock = dispatchClock
         self.random = random
         self.report = report
         (wakeups, wakeup) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-        knownOverflow = (try? outbox.overflow(sink: sinkName)) ?? 0
-        reportedSpill = (try? outbox.deadLetters(sink: sinkName).last?.id) ?? 0
+        machine = OutboxDispatcherStateMachine(
+            backoff: backoff, maxAttempts: maxAttempts,
+            knownOverflow: (try? outbox.overflow(sink: sinkName)) ?? 0,
+            reportedSpill: (try? outbox.deadLetters(sink: sinkName).last?.id) ?? 0)
     }
 
     /// New entries were written: deliver them (never blocks; wakeups coalesce).
@@ -89,145 +110,84 @@ public actor OutboxDispatcher {
     /// Asks ``run()`` to make a last attempt at the backlog and return; what is still not
     /// confirmed stays in the outbox for the next start. Interrupts a backoff wait.
     public func finish() {
-        finishing = true
-        wakeup.finish()
-        backoffSleep?.cancel()
+        perform(machine.finishRequested())
     }
 
     /// Asks ``run()`` to return once the backlog is empty (retrying as usual until then); a later
     /// ``finish()`` still cuts it short.
     public func finishWhenDrained() {
-        finishingWhenDrained = true
-        wakeup.yield()
+        perform(machine.drainRequested())
     }
 
     /// Delivers until ``finish()`` (or cancellation): first whatever the outbox holds (a restart's
     /// replay), then each time ``notify()`` is called.
     public func run() async {
-        var attempt = 0
         var iterator = wakeups.makeAsyncIterator()
-        while !Task.isCancelled {
-            checkOverflow()
-            if let failure = await deliverBacklog() {
-                if finishing { return }
-                // The entry's failures are kept in the outbox: a restarted daemon waits as long as
-                // the one before it would have, instead of hammering a receiver from 1 s again.
-                attempt = max(attempt + 1, failure.attempts)
-                let delay = backoff.delay(attempt: attempt, unit: random())
-                let (clock, report) = (clock, report)
-                let retrying = Report.retrying(attempt: attempt, delay: delay, error: failure.error)
-                let sleep = Task { try await Self.sleep(on: clock, for: delay) { report(retrying) } }
-                backoffSleep = sleep
-                let slept: Void? = try? await withTaskCancellationHandler {
-                    try await sleep.value
-                } onCancel: {
-                    sleep.cancel()
-                }
-                backoffSleep = nil
-                if slept == nil && !finishing { return }
-            } else {
-                attempt = 0
-                if finishing || finishingWhenDrained { return }
-                if await iterator.next() == nil && !finishing { return }
-            }
-        }
-    }
-
-    /// Why a delivery stopped: the error, and how many attempts at the entry have failed so far
-    /// (0 when the failure was not an entry's, such as a flush or the outbox itself).
-    struct Failure {
-        var error: String
-        var attempts = 0
-    }
-
-    /// Delivers batches until the backlog is empty (`nil`) or the sink refuses (the reason).
-    func deliverBacklog() async -> Failure? {
+        var action = machine.start()
         while true {
-            let entries: [OutboxEntry]
-            do {
-                entries = try outbox.pending(sink: sinkName, limit: batchSize)
-            } catch {
-                report(.storageFailed(error: "\(error)"))
-                return Failure(error: "\(error)")
-            }
-            if entries.isEmpty { return nil }
-            var confirmed: [Int64] = []
-            var failure: Failure?
-            for entry in entries {
-                do {
-                    try await sink.deliver(entry.event)
-                    if sink.confirmsEachDelivery { try outbox.remove([entry.id]) }
-                    confirmed.append(entry.id)
-                } catch {
-                    switch countFailure(entry, error) {
-                    case .movedToDeadLetters: continue // the sink goes on with the next entry
-                    case .retry(let attempts): failure = Failure(error: "\(error)", attempts: attempts)
-                    }
-                    break
+            switch action {
+            case .deliverBacklog:
+                if Task.isCancelled {
+                    action = machine.cancelled()
+                    continue
                 }
-            }
-            if !confirmed.isEmpty {
-                do {
-                    try await sink.flush()
-                    try outbox.remove(confirmed)
-                    report(.delivered(count: confirmed.count, backlog: (try? outbox.backlog(sink: sinkName)) ?? 0))
-                } catch {
-                    return Failure(error: "\(error)")
+                checkOverflow()
+                if let failure = await deliverBacklog() {
+                    action = machine.roundFailed(
+                        error: failure.error, attempts: failure.attempts, now: clock.now, unit: random())
+                } else {
+                    action = machine.roundDelivered()
                 }
+            case .waitForNotification:
+                action = await iterator.next() == nil ? machine.wakeupsEnded() : machine.notified()
+            case .sleep(let until, let announcing):
+                if let announcing { report(announcing) }
+                action = await backOff(until: until) ? machine.backoffElapsed(now: clock.now) : machine.backoffInterrupted()
+            case .finish, .none, .wake, .stopWaiting:
+                return
             }
-            if let failure { return failure }
         }
     }
 
-    /// Fixes the deadline, then calls `announce`, then sleeps: a test that advances a manual clock
+    /// Performs a request's action.
+    private func perform(_ action: OutboxDispatcherStateMachine.Action) {
+        switch action {
+        case .wake:
+            wakeup.yield()
+        case .stopWaiting:
+            wakeup.finish()
+            backoffInterrupt?.finish()
+        case .none, .deliverBacklog, .waitForNotification, .sleep, .finish:
+            break
+        }
+    }
+
+    /// Waits on the clock until `deadline`; false when a finish or a cancellation ended the wait
+    /// first. The deadline was fixed (and announced) before: a test that advances a manual clock
     /// once it hears the announcement cannot leave the sleeper waiting for a later time.
-    private static func sleep<C: Clock<Duration>>(
-        on clock: C, for delay: Duration,
-        announce: @Sendable () -> Void
-    ) async throws {
-        let deadline = clock.now.advanced(by: delay)
-        announce()
-        try await clock.sleep(until: deadline, tolerance: nil)
-    }
-
-    /// What became of an entry whose delivery failed.
-    private enum FailureOutcome {
-        /// It stays first in line, after `attempts` failed attempts in all.
-        case retry(attempts: Int)
-        /// It is among the dead letters; the sink goes on with the next entry.
-        case movedToDeadLetters
-    }
-
-    /// Counts a failed attempt at `entry`; moves it to the dead letters when `error` is permanent
-    /// or the attempts are used up. When the outbox cannot count or move it, the entry stays
-    /// and is retried.
-    private func countFailure(_ entry: OutboxEntry, _ error: any Error) -> FailureOutcome {
-        let message = "\(error)"
-        let attempts: Int
-        do { attempts = try outbox.recordFailure(entry.id, error: message) } catch {
-            report(.storageFailed(error: "\(error)"))
-            return .retry(attempts: 0)
+    private func backOff(until deadline: Timestamp) async -> Bool {
+        let (interrupts, interrupt) = AsyncStream.makeStream(of: Void.self)
+        backoffInterrupt = interrupt
+        defer { backoffInterrupt = nil }
+        let clock = clock
+        return await withTaskGroup(of: Bool.self) { group in
+            group.addTask { (try? await clock.sleep(until: deadline)) != nil }
+            group.addTask {
+                for await _ in interrupts { break }
+                return false
+            }
+            let elapsed = await group.next() ?? false
+            group.cancelAll()
+            return elapsed
         }
-        guard DeliveryFailure.isPermanent(error) || attempts >= maxAttempts else { return .retry(attempts: attempts) }
-        do {
-            try outbox.deadLetter(entry.id, error: message)
-        } catch {
-            report(.storageFailed(error: "\(error)"))
-            return .retry(attempts: attempts)
-        }
-        report(.deadLettered(event: entry.event, attempts: attempts, error: message))
-        return .movedToDeadLetters
     }
 
+    /// Reports events spilled since the last check, each then as a dead letter, once.
     private func checkOverflow() {
-        guard let total = try? outbox.overflow(sink: sinkName), total > knownOverflow else { return }
-        report(.overflow(spilled: total - knownOverflow, total: total))
-        knownOverflow = total
-        // Each spilled event is a dead letter never attempted: reported like one the sink gave up on.
+        guard let total = try? outbox.overflow(sink: sinkName), let overflow = machine.overflowCounted(total: total)
+        else { return }
+        report(overflow)
         guard let letters = try? outbox.deadLetters(sink: sinkName) else { return }
-        for letter in letters where letter.id > reportedSpill && letter.attempts == 0 {
-            report(.deadLettered(event: letter.event, attempts: 0, error: letter.lastError))
-        }
-        reportedSpill = letters.last?.id ?? reportedSpill
+        for spilled in machine.spillRead(letters) { report(spilled) }
     }
 }

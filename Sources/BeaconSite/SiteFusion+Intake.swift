@@ -105,7 +105,9 @@ extension SiteFusion {
         }
         var offset: Int64 = 0
         if let receivedAt {
-            guard let aligned = clocks[gateway].observe(sent: header.time.nanosecondsSinceEpoch, received: receivedAt.nanosecondsSinceEpoch)
+            guard
+                let aligned = clocks[gateway].observe(
+                    sent: header.time.nanosecondsSinceEpoch, received: receivedAt.nanosecondsSinceEpoch)
             else {
                 throw refuse(
                     ReportRefusal(
@@ -117,7 +119,8 @@ extension SiteFusion {
         statistics.reports += 1
         reportTime = header.time.nanosecondsSinceEpoch &+ offset
         if currentCycleStart == nil {
-            currentCycleStart = Timestamp(nanosecondsSinceEpoch: (cycleIndex(endingAtOrAfter: reportTime) &- 1) &* cycleNanoseconds)
+            currentCycleStart = Timestamp(
+                nanosecondsSinceEpoch: (cycleIndex(endingAtOrAfter: reportTime) &- 1) &* cycleNanoseconds)
         }
         for record in staged { take(record, gateway: gateway, offset: offset) }
         let time = Timestamp(nanosecondsSinceEpoch: reportTime)
@@ -137,7 +140,8 @@ extension SiteFusion {
         }
         guard seal.sequence > lastSequence[gateway] else {
             throw refuse(
-                ReportRefusal(.replayed, gateway: id, "sequence \(seal.sequence) is not above the last taken, \(lastSequence[gateway])"))
+                ReportRefusal(
+                    .replayed, gateway: id, "sequence \(seal.sequence) is not above the last taken, \(lastSequence[gateway])"))
         }
         if let receivedAt {
             let sealedAt = Timestamp(nanosecondsSinceEpoch: Int64(clamping: seal.sequence))
@@ -193,7 +197,7 @@ extension SiteFusion {
         if record.seen, lastSeen > beacons[b].lastSeen { beacons[b].lastSeen = lastSeen }
         if let power = record.measuredPower { beacons[b].measuredPower = power }
         let s = (b * gatewayCount + gateway) * EvidenceSlot.perGateway + Int(cycle & EvidenceSlot.mask)
-        guard slots[s].cycle <= cycle else { return }  // a newer record holds the slot
+        guard slots[s].cycle <= cycle else { return } // a newer record holds the slot
         let offsetDB = layout.gateways[gateway].rssiOffset
         slots[s] = EvidenceSlot(
             cycle: cycle, rssi: record.rssi.map { Float($0 + offsetDB) } ?? .nan,

@@ -148,7 +148,9 @@ struct ReplayCommand: AsyncParsableCommand {
         if let site = stats.site {
             // A hub: what it fused, and every report it refused, by reason.
             summary += "; site: \(site.reports) reports fused, \(site.records) records"
-            let refused = site.refusedReports.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
+            let refused = site.refusedReports.sorted { $0.key.rawValue < $1.key.rawValue }.map {
+                "\($0.key.rawValue) \($0.value)"
+            }
             summary += refused.isEmpty ? ", none refused" : ", refused: " + refused.joined(separator: ", ")
             if site.refusedBeacons + site.refusedBeaconsOverGatewayCap > 0 {
                 summary += "; new beacons refused at hub.maxTracked \(site.refusedBeacons), at hub.maxBeaconsPerGateway "

@@ -62,7 +62,8 @@ struct AlertPolicyTests {
             (
                 nil, nil, nil, "tomorrow",
                 .unknownValue(
-                    option: "notBefore", value: "tomorrow", accepted: ["an RFC 3339 time in the years 1900–2200, such as 2025-06-01T08:00:00+02:00"])
+                    option: "notBefore", value: "tomorrow",
+                    accepted: ["an RFC 3339 time in the years 1900–2200, such as 2025-06-01T08:00:00+02:00"])
             ),
         ])
     func refused(_ firing: String?, _ interval: String?, _ delay: String?, _ notBefore: String?, _ error: AlertPolicyError) {

@@ -235,7 +235,9 @@ struct RemoteAlertsDaemonTests {
         alerts: {url: "\(server.url)", checkEvery: 1h}
         """.write(toFile: config, atomically: true, encoding: .utf8)
         let run = try await CommandRun.run(TestPaths.beacond, ["run", "--config", config])
-        #expect(run.standardError.contains("alert 'lobby-dwell' has callbacks, but no sink of this gateway sends them"), "\(run.standardError)")
+        #expect(
+            run.standardError.contains("alert 'lobby-dwell' has callbacks, but no sink of this gateway sends them"),
+            "\(run.standardError)")
         #expect(!run.standardError.contains("applied a new version"), "\(run.standardError)")
         let lines = (try? String(contentsOfFile: events, encoding: .utf8)) ?? ""
         #expect(!lines.contains(#""alert":"lobby-dwell""#))

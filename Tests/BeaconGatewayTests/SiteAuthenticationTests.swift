@@ -45,7 +45,10 @@ struct SiteAuthenticationTests {
         try Data(payload).write(to: file)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_pub")
-        process.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-u", user, "-P", "pw-\(user)", "-i", "\(user)-pub-\(UUID().uuidString.prefix(8))", "-t", topic, "-f", file.path]
+        process.arguments = [
+            "-h", "127.0.0.1", "-p", "\(port)", "-u", user, "-P", "pw-\(user)", "-i",
+            "\(user)-pub-\(UUID().uuidString.prefix(8))", "-t", topic, "-f", file.path,
+        ]
         try process.run()
         process.waitUntilExit()
     }
@@ -80,11 +83,11 @@ struct SiteAuthenticationTests {
           - {name: tag, ibeacon: {uuid: \(Self.uuid), major: 1, minor: 1}, interval: 250ms, position: [3, 5, 1]}
 
         """.write(to: scenario, atomically: true, encoding: .utf8)
-        let broker_ = "broker: {host: 127.0.0.1, port: \(broker.port), username: %@, password: pw-%@}"
+        let brokerLogin = "broker: {host: 127.0.0.1, port: \(broker.port), username: %@, password: pw-%@}"
         let events = directory.appendingPathComponent("events.jsonl")
         let hubFile = directory.appendingPathComponent("hub.yaml")
         try """
-        site: {name: lab, \(String(format: broker_, "hub", "hub"))}
+        site: {name: lab, \(String(format: brokerLogin, "hub", "hub"))}
         gateways:
           - {id: west, room: hall, position: [2, 5, 2.5], key: \(Self.westKey)}
           - {id: east, room: shop, position: [18, 5, 2.5], key: \(Self.eastKey)}
@@ -99,7 +102,7 @@ struct SiteAuthenticationTests {
         let hubLog = directory.appendingPathComponent("hub.log")
         let hub = try SiteProcesses.start(["hub", "--config", hubFile.path], log: hubLog)
         defer { if hub.isRunning { kill(hub.processIdentifier, SIGKILL) } }
-        let site = "site: {name: lab, \(String(format: broker_, "west", "west")), key: \(Self.westKey)"
+        let site = "site: {name: lab, \(String(format: brokerLogin, "west", "west")), key: \(Self.westKey)"
         let gateways = try SiteProcesses.startGateways(["west"], scenario: scenario, site: site, in: directory)
         defer { for process in gateways where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
@@ -118,10 +121,16 @@ struct SiteAuthenticationTests {
         forged.finish()
         _ = await realWorkFinishes(within: .seconds(8)) { Date() > Date(timeIntervalSince1970: start.secondsSinceEpoch + 2) }
         let eastKey = GatewayKey(hex: Self.eastKey)!
-        try Self.publish(forged.bytes, topic: topics.recordsTopic(bucket: bucket, gateway: "west"), user: "east", port: broker.port, in: directory)
-        try Self.publish(forged.bytes, topic: topics.recordsTopic(bucket: bucket, gateway: "east"), user: "east", port: broker.port, in: directory)
+        try Self.publish(
+            forged.bytes, topic: topics.recordsTopic(bucket: bucket, gateway: "west"), user: "east", port: broker.port,
+            in: directory)
+        try Self.publish(
+            forged.bytes, topic: topics.recordsTopic(bucket: bucket, gateway: "east"), user: "east", port: broker.port,
+            in: directory)
         let sealedByEast = SignedReport.seal(forged.bytes, sequence: UInt64(Date().timeIntervalSince1970 * 1e9), key: eastKey)
-        try Self.publish(sealedByEast, topic: topics.recordsTopic(bucket: bucket, gateway: "east"), user: "east", port: broker.port, in: directory)
+        try Self.publish(
+            sealedByEast, topic: topics.recordsTopic(bucket: bucket, gateway: "east"), user: "east", port: broker.port,
+            in: directory)
 
         // A real west report, captured off the broker (as the hub may read it) and sent again with
         // west's own credentials: a replay, refused by its sequence.
@@ -129,7 +138,8 @@ struct SiteAuthenticationTests {
         let tap = Process()
         tap.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
         tap.arguments = [
-            "-h", "127.0.0.1", "-p", "\(broker.port)", "-u", "hub", "-P", "pw-hub", "-t", "beacond/site/lab/records/+/west", "-C", "1",
+            "-h", "127.0.0.1", "-p", "\(broker.port)", "-u", "hub", "-P", "pw-hub", "-t", "beacond/site/lab/records/+/west", "-C",
+            "1",
             "-N", "-W", "8",
         ]
         _ = FileManager.default.createFile(atPath: captured.path, contents: nil)
@@ -138,11 +148,13 @@ struct SiteAuthenticationTests {
         await waitForExit(tap)
         let replay = [UInt8](try Data(contentsOf: captured))
         #expect(replay.withUnsafeBytes { SignedReport.isSealed($0) }, "west signs what it publishes")
-        try Self.publish(replay, topic: topics.recordsTopic(bucket: bucket, gateway: "west"), user: "west", port: broker.port, in: directory)
+        try Self.publish(
+            replay, topic: topics.recordsTopic(bucket: bucket, gateway: "west"), user: "west", port: broker.port, in: directory)
 
         for process in gateways {
             await waitForExit(process)
-            #expect(process.terminationStatus == 0, "\(SiteProcesses.lines(directory.appendingPathComponent("west.log")).suffix(10))")
+            #expect(
+                process.terminationStatus == 0, "\(SiteProcesses.lines(directory.appendingPathComponent("west.log")).suffix(10))")
         }
         _ = await realWorkFinishes(within: .seconds(10)) {
             SiteProcesses.lines(events).contains { $0.contains(#""alert":"hall-dwell""#) }
@@ -158,6 +170,7 @@ struct SiteAuthenticationTests {
         let summary = log.last { $0.contains("refused:") } ?? ""
         #expect(summary.contains("wrong_topic 2"), "\(summary)")
         #expect(summary.contains("replayed 1"), "\(summary)")
-        #expect(!summary.contains("bad_signature") && !summary.contains("unsigned"), "west's own reports were all taken: \(summary)")
+        #expect(
+            !summary.contains("bad_signature") && !summary.contains("unsigned"), "west's own reports were all taken: \(summary)")
     }
 }

@@ -19,11 +19,13 @@ struct SiteHostileReportsTests {
     static let topics = SiteTopics(site: "hostile")
 
     /// A JSON gateway report of `gateway` with the tag at `rssi` (and `extra` records).
-    static func report(gateway: String, time: String, rssi: Double = -55, distance: Double = 1.5, extra: [String] = []) -> String {
+    static func report(gateway: String, time: String, rssi: Double = -55, distance: Double = 1.5, extra: [String] = []) -> String
+    {
         let record =
             #"{"beacon":{"uuid":"\#(uuid)","major":1,"minor":1},"rssi":\#(rssi),"mean":\#(rssi),"distance":\#(distance),"#
             + #""accuracy":0.3,"samples":4,"seen":true,"ageMs":0}"#
-        return #"{"v":1,"gateway":"\#(gateway)","time":"\#(time)","cycleMs":1000,"records":[\#(([record] + extra).joined(separator: ","))]}"#
+        return
+            #"{"v":1,"gateway":"\#(gateway)","time":"\#(time)","cycleMs":1000,"records":[\#(([record] + extra).joined(separator: ","))]}"#
     }
 
     /// Publishes `payload` (a file's bytes) under `topic` with the real client.
@@ -74,7 +76,9 @@ struct SiteHostileReportsTests {
 
         let bucket = Self.topics.bucket(of: Self.tag)
         let west = Self.topics.recordsTopic(bucket: bucket, gateway: "west")
-        func now(_ ahead: Double = 0) -> String { Timestamp(secondsSinceEpoch: Date().timeIntervalSince1970 + ahead).rfc3339String }
+        func now(_ ahead: Double = 0) -> String {
+            Timestamp(secondsSinceEpoch: Date().timeIntervalSince1970 + ahead).rfc3339String
+        }
         func send(_ text: String, to topic: String = west) throws {
             try Self.publish(Data(text.utf8), topic: topic, port: broker.port, in: directory)
         }
@@ -105,7 +109,8 @@ struct SiteHostileReportsTests {
             encoder.append(
                 GatewayRecord(
                     beacon: .iBeacon(uuidHigh: 9, uuidLow: UInt64(i), major: 1, minor: 1), rssi: -70, distance: 5,
-                    accuracy: 1, sampleCount: 1, seen: true, lastSeen: Timestamp(secondsSinceEpoch: Date().timeIntervalSince1970)))
+                    accuracy: 1, sampleCount: 1, seen: true, lastSeen: Timestamp(secondsSinceEpoch: Date().timeIntervalSince1970))
+            )
         }
         encoder.finish()
         try Self.publish(Data(encoder.bytes), topic: west, port: broker.port, in: directory)

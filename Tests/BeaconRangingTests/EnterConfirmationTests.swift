@@ -58,7 +58,8 @@ struct EnterConfirmationTests {
     func minimumRSSI() throws {
         let quiet = (0..<10).map { F.sighting(0.1 + Double($0) * 0.2, 3, rssi: -95) }
         let loud = (0..<10).map { F.sighting(2.1 + Double($0) * 0.2, 3, rssi: -80) }
-        let cycles = try Self.run(EnterConfirmation(minimumSightings: 2, window: .seconds(5), minimumRSSI: -90), quiet + loud, until: 5)
+        let cycles = try Self.run(
+            EnterConfirmation(minimumSightings: 2, window: .seconds(5), minimumRSSI: -90), quiet + loud, until: 5)
         let first = try #require(cycles.first { !$0.1.isEmpty })
         #expect(first.0 == 3, "listed from the cycle of its second loud sighting (2.3 s)")
         #expect(first.2 == ["enter 3"])

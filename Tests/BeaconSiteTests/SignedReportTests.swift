@@ -67,14 +67,18 @@ struct SignedReportTests {
     func hubChecks() throws {
         let fusion = try Self.fusion()
         #expect(Self.ingest(fusion, Self.report()) == .unsigned)
-        #expect(Self.ingest(fusion, SignedReport.seal(Self.report(), sequence: Self.sequence(at: 1), key: Self.otherKey)) == .badSignature)
+        #expect(
+            Self.ingest(fusion, SignedReport.seal(Self.report(), sequence: Self.sequence(at: 1), key: Self.otherKey))
+                == .badSignature)
         let good = SignedReport.seal(Self.report(), sequence: Self.sequence(at: 1), key: Self.key)
         #expect(fusion.trackedCount == 0)
         #expect(Self.ingest(fusion, good) == nil)
         #expect(fusion.trackedCount == 1)
         // The same bytes again, and an older sequence: replays.
         #expect(Self.ingest(fusion, good, receivedAt: 2) == .replayed)
-        #expect(Self.ingest(fusion, SignedReport.seal(Self.report(second: 2), sequence: 5, key: Self.key), receivedAt: 2) == .replayed)
+        #expect(
+            Self.ingest(fusion, SignedReport.seal(Self.report(second: 2), sequence: 5, key: Self.key), receivedAt: 2) == .replayed
+        )
         // A fresh sequence sealed two minutes before it arrives: outside the 60 s window.
         let late = SignedReport.seal(Self.report(second: 3), sequence: Self.sequence(at: 3), key: Self.key)
         #expect(Self.ingest(fusion, late, receivedAt: 123) == .replayed)
@@ -88,7 +92,8 @@ struct SignedReportTests {
     func forgeryChangesNothing() throws {
         let fusion = try Self.fusion()
         for second in 1...5 {
-            let sealed = SignedReport.seal(Self.report(second: Double(second)), sequence: Self.sequence(at: Double(second)), key: Self.key)
+            let sealed = SignedReport.seal(
+                Self.report(second: Double(second)), sequence: Self.sequence(at: Double(second)), key: Self.key)
             #expect(Self.ingest(fusion, sealed, receivedAt: Double(second)) == nil)
         }
         fusion.advance(to: F.at(6)) { _ in }
@@ -97,7 +102,10 @@ struct SignedReportTests {
         for second in 6...12 {
             _ = Self.ingest(fusion, Self.report(second: Double(second), rssi: -20), receivedAt: Double(second))
             _ = Self.ingest(
-                fusion, SignedReport.seal(Self.report(second: Double(second), rssi: -20), sequence: Self.sequence(at: Double(second)), key: Self.otherKey),
+                fusion,
+                SignedReport.seal(
+                    Self.report(second: Double(second), rssi: -20), sequence: Self.sequence(at: Double(second)),
+                    key: Self.otherKey),
                 receivedAt: Double(second))
         }
         var rooms: [String?] = []

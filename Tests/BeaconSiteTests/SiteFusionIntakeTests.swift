@@ -32,7 +32,8 @@ struct SiteFusionIntakeTests {
 
     @Test("a records topic names its bucket and gateway; any other topic names nothing")
     func topicParsing() {
-        #expect(Self.topics.origin(ofRecordsTopic: "beacond/site/shop/records/7/shop-west")
+        #expect(
+            Self.topics.origin(ofRecordsTopic: "beacond/site/shop/records/7/shop-west")
                 == ReportOrigin(gateway: "shop-west", bucket: 7, bucketCount: 16))
         for topic in [
             "beacond/site/shop/records/999/shop-west", "beacond/site/shop/records/16/a", "beacond/site/shop/records/-1/a",

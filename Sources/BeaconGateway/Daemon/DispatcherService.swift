@@ -13,16 +13,21 @@ struct DispatcherService: Service {
     let logger: Logger
 
     func run() async throws {
-        await withGracefulShutdownHandler {
-            await dispatcher.run()
-        } onGracefulShutdown: { [dispatcher, lifecycle] in
-            if lifecycle.sourceEnded && !lifecycle.stopping {
-                Task { await dispatcher.finishWhenDrained() }
-                // A stop while the backlog drains (a webhook that is down) ends it with one last attempt.
-                lifecycle.whenStopping { Task { await dispatcher.finish() } }
-            } else {
-                Task { await dispatcher.finish() }
+        // Two children: the dispatcher, and what the graceful shutdown asks of it. The service
+        // returns when the dispatcher does; the other child is then cancelled.
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask { [dispatcher] in
+                await dispatcher.run()
+                return true
             }
+            group.addTask { [dispatcher, lifecycle] in
+                await Self.endOnShutdown(dispatcher, lifecycle)
+                return false
+            }
+            while let dispatcherReturned = await group.next() {
+                if dispatcherReturned { break }
+            }
+            group.cancelAll()
         }
         let left = (try? outbox.backlog(sink: name)) ?? 0
         if left > 0 {
@@ -30,5 +35,21 @@ struct DispatcherService: Service {
                 "sink '\(name)': \(left) events left in the outbox for the next start",
                 metadata: ["sink": "\(name)", "backlog": "\(left)"])
         }
+    }
+
+    /// Waits for the graceful shutdown, then asks the dispatcher to drain (the source ended by
+    /// itself) or to finish (the daemon is stopped); returns at once when cancelled.
+    private static func endOnShutdown(_ dispatcher: OutboxDispatcher, _ lifecycle: GatewayLifecycle) async {
+        guard (try? await gracefulShutdown()) != nil else { return }
+        guard lifecycle.sourceEnded && !lifecycle.stopping else {
+            await dispatcher.finish()
+            return
+        }
+        await dispatcher.finishWhenDrained()
+        // A stop while the backlog drains (a webhook that is down) ends it with one last attempt.
+        let (stops, stop) = AsyncStream.makeStream(of: Void.self)
+        lifecycle.whenStopping { stop.finish() }
+        for await _ in stops {}
+        if !Task.isCancelled { await dispatcher.finish() }
     }
 }

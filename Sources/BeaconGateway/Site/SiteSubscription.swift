@@ -48,7 +48,9 @@ final class SiteSubscription: Sendable {
     /// when the topic is not one of this hub's buckets of the site.
     func message(topic: String, payload: [UInt8], receivedAt: Timestamp) -> GatewayReportMessage {
         guard let origin = settings.topics.origin(ofRecordsTopic: topic) else {
-            return .refused(ReportRefusal(.wrongTopic, "topic '\(topic.prefix(200))' is not a records topic of site '\(settings.topics.site)'"))
+            return .refused(
+                ReportRefusal(
+                    .wrongTopic, "topic '\(topic.prefix(200))' is not a records topic of site '\(settings.topics.site)'"))
         }
         guard taken.contains(origin.bucket) else {
             return .refused(

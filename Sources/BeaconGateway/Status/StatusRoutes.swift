@@ -1,4 +1,3 @@
-import BeaconCore
 import Foundation
 
 /// The status page and its API on the control endpoint (`Docs/Daemon.md` lists the documents):
@@ -33,33 +32,33 @@ public struct StatusRoutes: Sendable {
         }
         if path == "/api/events" { return events() }
         if path == "/api/site/floorplan" { return floorPlanImage() }
+        guard let endpoint = StatusAPI.endpoints.first(where: { $0.path == path }) else {
+            return .error(
+                404,
+                "no such endpoint: \(path); the API has /api/status, /api/events, /api/beacons, /api/beacons/history, "
+                    + "/api/strategies, /api/alerts and /api/site (Docs/Daemon.md)")
+        }
+        return await document(endpoint, for: request)
+    }
+
+    /// `endpoint`'s document: its query read (`400` when it cannot be), then the board's
+    /// snapshot (`503` when the pipeline has not answered), then the document rendered.
+    private func document<Endpoint: StatusAPIEndpoint>(
+        _ endpoint: Endpoint.Type, for request: ControlRequest
+    ) async -> ControlResponse {
+        let query: Endpoint.Query
+        do throws(StatusQueryError) {
+            query = try Endpoint.Query(StatusQuery(request.query))
+        } catch {
+            return .error(400, error.message)
+        }
         let snapshot: StatusBoard.Snapshot
         do {
             snapshot = try await board.current()
         } catch {
             return .error(503, "the pipeline has not answered: \(error)")
         }
-        switch path {
-        case "/api/status": return Self.json(StatusAPI.status(snapshot, board: board))
-        case "/api/beacons":
-            if let sort = request.query["sort"], !StatusAPI.beaconSorts.contains(sort) {
-                return .error(400, "sort=\(sort) is not one of \(StatusAPI.beaconSorts.joined(separator: ", "))")
-            }
-            return Self.json(StatusAPI.beacons(snapshot, query: request.query))
-        case "/api/beacons/history":
-            guard let text = request.query["id"], let id = BeaconID(text) else {
-                return .error(400, "give the beacon as ?id=ibeacon:UUID:major:minor (or altbeacon:…, eddystone-uid:…)")
-            }
-            return Self.json(StatusAPI.history(snapshot, beacon: id, samples: board.history(of: id)))
-        case "/api/strategies": return Self.json(StatusAPI.strategies(snapshot, query: request.query))
-        case "/api/alerts": return Self.json(StatusAPI.alerts(snapshot, log: board.log, query: request.query))
-        case "/api/site": return Self.json(StatusAPI.site(snapshot, query: request.query, floorPlan: floorPlan))
-        default:
-            return .error(
-                404,
-                "no such endpoint: \(path); the API has /api/status, /api/events, /api/beacons, /api/beacons/history, "
-                    + "/api/strategies, /api/alerts and /api/site (Docs/Daemon.md)")
-        }
+        return Self.json(Endpoint.document(snapshot, query: query, routes: self))
     }
 
     private static func json(_ body: String) -> ControlResponse {
@@ -72,6 +71,7 @@ public struct StatusRoutes: Sendable {
     /// has refreshed, checked every ``streamInterval``; a comment every 15 s keeps proxies from
     /// closing a quiet stream. One event is written at a time, each waiting for the client.
     private func events() -> ControlResponse {
+        let routes = self
         let board = board
         let interval = streamInterval
         return ControlResponse(contentType: "text/event-stream") { write in
@@ -82,7 +82,8 @@ public struct StatusRoutes: Sendable {
                 if let snapshot = try? await board.current(), snapshot.version != sent {
                     sent = snapshot.version
                     quiet = .zero
-                    try await write("event: status\ndata: \(StatusAPI.status(snapshot, board: board))\n\n")
+                    let status = StatusAPI.Status.document(snapshot, query: .init(), routes: routes)
+                    try await write("event: status\ndata: \(status)\n\n")
                 } else if quiet >= .seconds(15) {
                     quiet = .zero
                     try await write(": still here\n\n")

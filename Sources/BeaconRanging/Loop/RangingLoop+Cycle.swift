@@ -42,7 +42,7 @@ extension RangingLoop {
                 if hot[slot].cycleSamples > 0 || unseen < graceNanoseconds {
                     update.beacons.append(ranged(slot: slot))
                 } else if !configuration.enter.confirmsAtOnce {
-                    hot[slot].flags &= ~HotBeaconState.confirmed  // dropped out: confirm it again
+                    hot[slot].flags &= ~HotBeaconState.confirmed // dropped out: confirm it again
                 }
             }
             hot[slot].startCycle()

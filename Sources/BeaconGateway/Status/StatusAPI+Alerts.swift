@@ -1,0 +1,90 @@
+import BeaconAlertEngine
+import BeaconCore
+import BeaconPipeline
+
+extension StatusAPI {
+    /// `GET /api/alerts?after=SEQ&limit=`: the alerts the engine holds back, the outboxes, and the
+    /// alert log (newest first) with each sink's delivery.
+    enum Alerts: StatusAPIEndpoint {
+        /// Which part of the log.
+        struct Query: StatusAPIQuery {
+            /// Only the log entries with a greater sequence (0: from the oldest kept).
+            var after = 0
+            /// At most how many log entries (the newest of them), 0 to 500.
+            var limit = 100
+
+            init(_ query: StatusQuery) throws(StatusQueryError) {
+                after = try query.integer(
+                    "after", default: 0, in: 0...Int.max,
+                    meaning: "the sequence of the newest log entry you have, to get only newer ones")
+                limit = try query.integer(
+                    "limit", default: 100, in: 0...500, meaning: "at most how many log entries to list, 0 to 500")
+            }
+        }
+
+        static let path = "/api/alerts"
+
+        static func document(_ snapshot: StatusBoard.Snapshot, query: Query, routes: StatusRoutes) -> String {
+            let inspection = snapshot.inspection
+            let log = routes.board.log
+            let titles = Dictionary(
+                inspection.alerts.map { ($0.definition.id, $0.definition.rule.content.title) },
+                uniquingKeysWith: { a, _ in a })
+            let entries = log.entries(after: query.after, limit: query.limit)
+            var json = JSONWriter()
+            json.object { object in
+                header(&object, snapshot)
+                outbox(&object, snapshot)
+                object.member("latest", log.latestSequence)
+                object.key("waiting")
+                object.array { array in
+                    for waiting in inspection.waiting {
+                        array.object { row in
+                            row.member("alert", waiting.key.alertID)
+                            row.member("beacon", "\(waiting.key.beacon)")
+                            row.member("title", titles[waiting.key.alertID] ?? nil)
+                            row.member("reason", waiting.reason.rawValue)
+                            row.member("until", waiting.until.rfc3339String)
+                            row.member("firedAt", waiting.firedAt?.rfc3339String)
+                            row.member("occurrence", waiting.occurrence)
+                        }
+                    }
+                }
+                object.key("log")
+                object.array { array in for entry in entries.reversed() { write(entry, to: &array) } }
+            }
+            return json.string
+        }
+
+        private static func write(_ entry: AlertLog.Entry, to array: inout JSONWriter) {
+            array.object { row in
+                let event = entry.event
+                row.member("sequence", entry.sequence)
+                row.member("event", event.kind.rawValue)
+                row.member("alert", event.alertID)
+                row.member("beacon", "\(event.beacon)")
+                row.member("title", event.content.title)
+                row.member("time", event.time.rfc3339String)
+                row.member("scheduledFor", event.scheduledFor?.rfc3339String)
+                row.member("message", event.messages.first)
+                row.key("deliveries")
+                row.object { deliveries in
+                    for (sink, delivery) in entry.deliveries.sorted(by: { $0.key < $1.key }) {
+                        deliveries.key(sink)
+                        deliveries.object {
+                            switch delivery {
+                            case nil:
+                                $0.member("status", "pending")
+                            case .delivered?:
+                                $0.member("status", "delivered")
+                            case .failed(let error)?:
+                                $0.member("status", "failed")
+                                $0.member("error", error)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

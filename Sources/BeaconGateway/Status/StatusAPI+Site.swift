@@ -1,0 +1,98 @@
+import BeaconCore
+import BeaconPipeline
+import BeaconSite
+
+extension StatusAPI {
+    /// `GET /api/site?limit=`: a site's gateways, its rooms with their occupancy, the beacons'
+    /// positions and the floor plan (for one gateway: `site` false and empty lists).
+    enum Site: StatusAPIEndpoint {
+        /// How many positions.
+        struct Query: StatusAPIQuery {
+            /// At most how many positioned beacons, 0 to 100,000.
+            var limit = 2000
+
+            init(_ query: StatusQuery) throws(StatusQueryError) {
+                limit = try query.integer(
+                    "limit", default: 2000, in: 0...100_000,
+                    meaning: "at most how many positioned beacons to list, 0 to 100000")
+            }
+        }
+
+        static let path = "/api/site"
+
+        static func document(_ snapshot: StatusBoard.Snapshot, query: Query, routes: StatusRoutes) -> String {
+            let inspection = snapshot.inspection
+            var json = JSONWriter()
+            json.object { object in
+                header(&object, snapshot)
+                object.member("site", inspection.site != nil)
+                object.key("gateways")
+                object.array { array in
+                    for gateway in inspection.site?.gateways ?? [] {
+                        array.object { row in
+                            row.member("id", gateway.id)
+                            row.member("room", gateway.room)
+                            row.key("position")
+                            if let p = gateway.position {
+                                row.object {
+                                    $0.member("x", p.x)
+                                    $0.member("y", p.y)
+                                    $0.member("z", p.z)
+                                }
+                            } else {
+                                row.null()
+                            }
+                        }
+                    }
+                }
+                var occupants: [String: [BeaconID]] = [:]
+                for beacon in inspection.beacons { if let room = beacon.room { occupants[room, default: []].append(beacon.id) } }
+                object.key("rooms")
+                object.array { array in
+                    for room in inspection.site?.rooms ?? [] {
+                        array.object { row in
+                            let inside = (occupants[room] ?? []).sorted()
+                            row.member("name", room)
+                            row.member("occupancy", inside.count)
+                            row.key("beacons")
+                            row.array { ids in for id in inside.prefix(50) { ids.value("\(id)") } }
+                        }
+                    }
+                }
+                let positioned = inspection.beacons.filter { $0.position != nil }
+                object.member("positioned", positioned.count)
+                object.key("beacons")
+                object.array { array in
+                    for beacon in positioned.prefix(query.limit) {
+                        array.object { row in
+                            row.member("id", "\(beacon.id)")
+                            row.member("room", beacon.room)
+                            row.key("position")
+                            point(beacon.position!, to: &row)
+                        }
+                    }
+                }
+                object.key("floorPlan")
+                if let floorPlan = routes.floorPlan { write(floorPlan, to: &object) } else { object.null() }
+            }
+            return json.string
+        }
+
+        /// `{image, min, max}`: where the page gets the image, and the site rectangle it covers.
+        private static func write(_ floorPlan: FloorPlan, to object: inout JSONWriter) {
+            object.object { plan in
+                plan.member("image", "/api/site/floorplan")
+                plan.key("min")
+                plan.array {
+                    $0.value(floorPlan.min.x)
+                    $0.value(floorPlan.min.y)
+                }
+                plan.key("max")
+                plan.array {
+                    $0.value(floorPlan.max.x)
+                    $0.value(floorPlan.max.y)
+                }
+            }
+        }
+    }
+}

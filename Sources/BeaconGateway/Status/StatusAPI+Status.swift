@@ -1,0 +1,40 @@
+import BeaconCore
+import BeaconPipeline
+
+extension StatusAPI {
+    /// `GET /api/status`: the summary — the source, counters, the alerts in force, how many wait,
+    /// the alert log's newest sequence and the outboxes. Also each event of `GET /api/events`.
+    enum Status: StatusAPIEndpoint {
+        /// Takes no parameters.
+        struct Query: StatusAPIQuery {
+            /// The summary's query: nothing to say.
+            init() {}
+
+            init(_ query: StatusQuery) {}
+        }
+
+        static let path = "/api/status"
+
+        static func document(_ snapshot: StatusBoard.Snapshot, query: Query, routes: StatusRoutes) -> String {
+            let inspection = snapshot.inspection
+            let board = routes.board
+            var json = JSONWriter()
+            json.object { object in
+                header(&object, snapshot)
+                object.member("source", board.sources.sourceName)
+                object.member("beaconsTracked", inspection.trackedBeacons)
+                object.member("beaconsListed", inspection.beacons.count)
+                object.member("packets", inspection.statistics.packets)
+                object.member("sightings", inspection.statistics.sightings)
+                object.member("cycles", inspection.statistics.cycles)
+                object.member("site", inspection.site != nil)
+                object.key("alerts")
+                object.array { array in for alert in inspection.alerts { array.value(alert.definition.id) } }
+                object.member("waiting", inspection.waiting.count)
+                object.member("logLatest", board.log.latestSequence)
+                outbox(&object, snapshot)
+            }
+            return json.string
+        }
+    }
+}
