@@ -13,7 +13,7 @@ import BeaconRanging
 ///   gateway's clock. One gateway brings at most ``SiteFusionConfiguration/maxBeaconsPerGateway``
 ///   new beacons.
 /// - **Time.** Each gateway's times are mapped onto the hub's clock by a per-gateway offset
-///   (``GatewayClock``: robust to reports that claim another time) when reports carry a receive
+///   (`GatewayClock`: robust to reports that claim another time) when reports carry a receive
 ///   time (a live hub), and used as they are otherwise (replay and simulation share one clock). A record belongs to the hub cycle whose
 ///   end is the first at or after its time. A cycle is fused once the hub's time has passed its
 ///   end by ``SiteFusionConfiguration/lateness``; a record that comes later still counts for

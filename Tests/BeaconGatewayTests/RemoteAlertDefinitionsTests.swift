@@ -181,25 +181,7 @@ struct RemoteAlertsDaemonTests {
     func daemonUsesRemoteAlerts() async throws {
         let server = try ConfigServer()
         defer { server.stop() }
-        try server.serve(
-            """
-            alerts:
-              - id: lobby-dwell
-                match: {uuid: \(ReplayTests.uuid)}
-                strategy: time
-                parameters: {dwell: 5s, gap: 10s}
-            """)
-        let work = server.directory
-        let events = work.appendingPathComponent("events.jsonl").path
-        let state = work.appendingPathComponent("state.sqlite").path
-        let config = work.appendingPathComponent("gateway.yaml").path
-        try """
-        source: {replay: \(ReplayTests.capture), speed: max}
-        state: \(state)
-        sinks: [{type: jsonl, path: \(events)}]
-        alerts: {url: "\(server.url)", checkEvery: 1h}
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        let run = try await CommandRun.run(TestPaths.beacond, ["run", "--config", config])
+        let (run, events, state) = try await Self.runDaemon(on: server, alert: "")
         #expect(run.status == 0, "\(run.standardError)")
         #expect(
             run.standardError.contains("remote alerts: applied a new version (1 alerts: lobby-dwell)"), "\(run.standardError)")
@@ -217,29 +199,37 @@ struct RemoteAlertsDaemonTests {
     func remoteCallbacksNeedASink() async throws {
         let server = try ConfigServer()
         defer { server.stop() }
-        try server.serve(
-            """
-            alerts:
-              - id: lobby-dwell
-                match: {uuid: \(ReplayTests.uuid)}
-                strategy: time
-                parameters: {dwell: 5s, gap: 10s}
-                callback: https://example.invalid/hook
-            """)
-        let work = server.directory
-        let events = work.appendingPathComponent("events.jsonl").path
-        let config = work.appendingPathComponent("gateway.yaml").path
-        try """
-        source: {replay: \(ReplayTests.capture), speed: max}
-        sinks: [{type: jsonl, path: \(events)}]
-        alerts: {url: "\(server.url)", checkEvery: 1h}
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        let run = try await CommandRun.run(TestPaths.beacond, ["run", "--config", config])
+        let (run, events, _) = try await Self.runDaemon(on: server, alert: "\n    callback: https://example.invalid/hook")
         #expect(
             run.standardError.contains("alert 'lobby-dwell' has callbacks, but no sink of this gateway sends them"),
             "\(run.standardError)")
         #expect(!run.standardError.contains("applied a new version"), "\(run.standardError)")
         let lines = (try? String(contentsOfFile: events, encoding: .utf8)) ?? ""
         #expect(!lines.contains(#""alert":"lobby-dwell""#))
+    }
+
+    /// Serves the lobby's dwell alert (with `alert` appended to its entry) and runs `beacond run`
+    /// on the replayed lobby capture with a JSON-lines sink and a state file, fetching the alerts
+    /// from `server`: the run, the events file and the state file.
+    static func runDaemon(on server: ConfigServer, alert extra: String) async throws -> (CommandRun, String, String) {
+        try server.serve(
+            """
+            alerts:
+              - id: lobby-dwell
+                match: {uuid: \(ReplayTests.uuid)}
+                strategy: time
+                parameters: {dwell: 5s, gap: 10s}\(extra)
+            """)
+        let work = server.directory
+        let events = work.appendingPathComponent("events.jsonl").path
+        let state = work.appendingPathComponent("state.sqlite").path
+        let config = work.appendingPathComponent("gateway.yaml").path
+        try """
+        source: {replay: \(ReplayTests.capture), speed: max}
+        state: \(state)
+        sinks: [{type: jsonl, path: \(events)}]
+        alerts: {url: "\(server.url)", checkEvery: 1h}
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        return (try await CommandRun.run(TestPaths.beacond, ["run", "--config", config]), events, state)
     }
 }

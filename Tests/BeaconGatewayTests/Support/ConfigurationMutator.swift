@@ -1,3 +1,4 @@
+import BeaconCore
 import Foundation
 
 /// Seeded, deterministic mutations of a configuration or scenario file, the kinds a hand edit or
@@ -11,9 +12,9 @@ struct ConfigurationMutator {
         let bytes: [UInt8]
     }
 
-    private var state: UInt64
+    private var random: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
     /// `count` mutations of `text`, the same for the same seed.
     mutating func mutations(of text: String, count: Int) -> [Mutation] {
@@ -26,15 +27,7 @@ struct ConfigurationMutator {
         return (0..<count).map { _ in mutation(of: lines, content: content) }
     }
 
-    private mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    private mutating func pick(_ count: Int) -> Int { Int(next() % UInt64(max(count, 1))) }
+    private mutating func pick(_ count: Int) -> Int { Int(random.next() % UInt64(max(count, 1))) }
 
     private mutating func mutation(of lines: [String], content: [Int]) -> Mutation {
         var lines = lines
