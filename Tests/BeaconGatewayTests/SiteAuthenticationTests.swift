@@ -102,6 +102,21 @@ struct SiteAuthenticationTests {
         let hubLog = directory.appendingPathComponent("hub.log")
         let hub = try SiteProcesses.start(["hub", "--config", hubFile.path], log: hubLog)
         defer { if hub.isRunning { kill(hub.processIdentifier, SIGKILL) } }
+        // The tap that captures west's first report (see the replay below), subscribed before west starts.
+        let captured = directory.appendingPathComponent("captured")
+        let tap = Process()
+        tap.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
+        tap.arguments = [
+            "-h", "127.0.0.1", "-p", "\(broker.port)", "-u", "hub", "-P", "pw-hub", "-t", "beacond/site/lab/records/+/west",
+            "-C", "1", "-N",
+        ]
+        _ = FileManager.default.createFile(atPath: captured.path, contents: nil)
+        tap.standardOutput = try FileHandle(forWritingTo: captured)
+        try tap.run()
+        defer { if tap.isRunning { tap.terminate() } }
+        _ = await realWorkFinishes(within: .seconds(5)) {
+            broker.logContains("Sending SUBACK to auto-") || broker.logContains("SUBACK")
+        }
         let site = "site: {name: lab, \(String(format: brokerLogin, "west", "west")), key: \(Self.westKey)"
         let gateways = try SiteProcesses.startGateways(["west"], scenario: scenario, site: site, in: directory)
         defer { for process in gateways where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
@@ -132,19 +147,10 @@ struct SiteAuthenticationTests {
             sealedByEast, topic: topics.recordsTopic(bucket: bucket, gateway: "east"), user: "east", port: broker.port,
             in: directory)
 
-        // A real west report, captured off the broker (as the hub may read it) and sent again with
-        // west's own credentials: a replay, refused by its sequence.
-        let captured = directory.appendingPathComponent("captured")
-        let tap = Process()
-        tap.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
-        tap.arguments = [
-            "-h", "127.0.0.1", "-p", "\(broker.port)", "-u", "hub", "-P", "pw-hub", "-t", "beacond/site/lab/records/+/west", "-C",
-            "1",
-            "-N", "-W", "8",
-        ]
-        _ = FileManager.default.createFile(atPath: captured.path, contents: nil)
-        tap.standardOutput = try FileHandle(forWritingTo: captured)
-        try tap.run()
+        // A real west report, captured off the broker (the tap subscribed, as the hub may, before
+        // west started) and sent again with west's own credentials: a replay, refused by its sequence.
+        _ = await realWorkFinishes(within: .seconds(20)) { !tap.isRunning }
+        if tap.isRunning { tap.terminate() }
         await waitForExit(tap)
         let replay = [UInt8](try Data(contentsOf: captured))
         #expect(replay.withUnsafeBytes { SignedReport.isSealed($0) }, "west signs what it publishes")
