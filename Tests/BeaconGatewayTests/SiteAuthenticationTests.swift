@@ -40,19 +40,6 @@ struct SiteAuthenticationTests {
         #expect(process.terminationStatus == 0)
     }
 
-    static func publish(_ payload: [UInt8], topic: String, user: String, port: Int, in directory: URL) throws {
-        let file = directory.appendingPathComponent("payload-\(UUID().uuidString)")
-        try Data(payload).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_pub")
-        process.arguments = [
-            "-h", "127.0.0.1", "-p", "\(port)", "-u", user, "-P", "pw-\(user)", "-i",
-            "\(user)-pub-\(UUID().uuidString.prefix(8))", "-t", topic, "-f", file.path,
-        ]
-        try process.run()
-        process.waitUntilExit()
-    }
-
     @Test("only the signing gateway's own reports reach the fusion; forgeries are denied by the broker or refused by the hub")
     func aclAndSignatures() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-acl-\(UUID().uuidString)")
@@ -136,15 +123,15 @@ struct SiteAuthenticationTests {
         forged.finish()
         _ = await realWorkFinishes(within: .seconds(8)) { Date() > Date(timeIntervalSince1970: start.secondsSinceEpoch + 2) }
         let eastKey = GatewayKey(hex: Self.eastKey)!
-        try Self.publish(
-            forged.bytes, topic: topics.recordsTopic(bucket: bucket, gateway: "west"), user: "east", port: broker.port,
+        try SiteProcesses.publish(
+            forged.bytes, topic: topics.recordsTopic(bucket: bucket, gateway: "west"), port: broker.port, user: "east",
             in: directory)
-        try Self.publish(
-            forged.bytes, topic: topics.recordsTopic(bucket: bucket, gateway: "east"), user: "east", port: broker.port,
+        try SiteProcesses.publish(
+            forged.bytes, topic: topics.recordsTopic(bucket: bucket, gateway: "east"), port: broker.port, user: "east",
             in: directory)
         let sealedByEast = SignedReport.seal(forged.bytes, sequence: UInt64(Date().timeIntervalSince1970 * 1e9), key: eastKey)
-        try Self.publish(
-            sealedByEast, topic: topics.recordsTopic(bucket: bucket, gateway: "east"), user: "east", port: broker.port,
+        try SiteProcesses.publish(
+            sealedByEast, topic: topics.recordsTopic(bucket: bucket, gateway: "east"), port: broker.port, user: "east",
             in: directory)
 
         // A real west report, captured off the broker (the tap subscribed, as the hub may, before
@@ -154,8 +141,8 @@ struct SiteAuthenticationTests {
         await waitForExit(tap)
         let replay = [UInt8](try Data(contentsOf: captured))
         #expect(replay.withUnsafeBytes { SignedReport.isSealed($0) }, "west signs what it publishes")
-        try Self.publish(
-            replay, topic: topics.recordsTopic(bucket: bucket, gateway: "west"), user: "west", port: broker.port, in: directory)
+        try SiteProcesses.publish(
+            replay, topic: topics.recordsTopic(bucket: bucket, gateway: "west"), port: broker.port, user: "west", in: directory)
 
         for process in gateways {
             await waitForExit(process)

@@ -28,18 +28,6 @@ struct SiteHostileReportsTests {
             #"{"v":1,"gateway":"\#(gateway)","time":"\#(time)","cycleMs":1000,"records":[\#(([record] + extra).joined(separator: ","))]}"#
     }
 
-    /// Publishes `payload` (a file's bytes) under `topic` with the real client.
-    static func publish(_ payload: Data, topic: String, port: Int, in directory: URL) throws {
-        let file = directory.appendingPathComponent("payload-\(UUID().uuidString)")
-        try payload.write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_pub")
-        process.arguments = ["-h", "127.0.0.1", "-p", "\(port)", "-t", topic, "-f", file.path]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "mosquitto_pub to \(topic)")
-    }
-
     static func metric(_ body: String, _ line: String) -> Int? {
         body.split(separator: "\n").first { $0.hasPrefix(line + " ") }.flatMap { Int($0.split(separator: " ").last ?? "") }
     }
@@ -80,7 +68,8 @@ struct SiteHostileReportsTests {
             Timestamp(secondsSinceEpoch: Date().timeIntervalSince1970 + ahead).rfc3339String
         }
         func send(_ text: String, to topic: String = west) throws {
-            try Self.publish(Data(text.utf8), topic: topic, port: broker.port, in: directory)
+            let status = try SiteProcesses.publish(Array(text.utf8), topic: topic, port: broker.port, in: directory)
+            #expect(status == 0, "mosquitto_pub to \(topic)")
         }
 
         // The real west gateway's first report sets its clock.
@@ -113,7 +102,7 @@ struct SiteHostileReportsTests {
             )
         }
         encoder.finish()
-        try Self.publish(Data(encoder.bytes), topic: west, port: broker.port, in: directory)
+        #expect(try SiteProcesses.publish(encoder.bytes, topic: west, port: broker.port, in: directory) == 0)
 
         // Meanwhile west goes on reporting the tag in the hall: the dwell alert must come.
         var dwellSeen = false
