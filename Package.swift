@@ -26,10 +26,12 @@ let package = Package(
         .library(name: "BeaconStrategyPlugins", targets: ["BeaconStrategyPlugins"]),
         .library(name: "BeaconAlertEngine", targets: ["BeaconAlertEngine"]),
         .library(name: "BeaconPipeline", targets: ["BeaconPipeline"]),
+        .library(name: "BeaconSiteReport", targets: ["BeaconSiteReport"]),
         .library(name: "BeaconSite", targets: ["BeaconSite"]),
         .library(name: "BeaconConfiguration", targets: ["BeaconConfiguration"]),
         .library(name: "BeaconSimulator", targets: ["BeaconSimulator"]),
         .library(name: "BeaconBlueZ", targets: ["BeaconBlueZ"]),
+        .library(name: "BeaconControl", targets: ["BeaconControl"]),
         .library(name: "BeaconGateway", targets: ["BeaconGateway"]),
         // An example strategy plugin, loaded with `beacond --plugin` (and by BeaconStrategyPluginsTests).
         .library(name: "ExampleStrategyPlugin", type: .dynamic, targets: ["ExampleStrategyPlugin"]),
@@ -63,8 +65,13 @@ let package = Package(
         // A header-only leaf: the processor's prefetch hint, for the ranging loop's batch path.
         .target(name: "CBeaconPrefetch"),
         .target(name: "BeaconRanging", dependencies: ["BeaconCore", "CBeaconPrefetch"], swiftSettings: swiftSettings),
-        // A site hub's stage: gateways' per-cycle records fused into rooms and positions; the report format.
-        .target(name: "BeaconSite", dependencies: ["BeaconCore", "BeaconRanging"], swiftSettings: swiftSettings),
+        // What a gateway tells a hub: records, the report format (binary and JSON), signatures, topics,
+        // and why a report is refused. Needs nothing but BeaconCore, so the fuzzer links it alone.
+        .target(name: "BeaconSiteReport", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
+        // A site hub's stage: gateways' per-cycle records fused into rooms and positions.
+        .target(
+            name: "BeaconSite", dependencies: ["BeaconCore", "BeaconRanging", "BeaconSiteReport"],
+            swiftSettings: swiftSettings),
         // The strategy contract: protocol, base class, parameters, registry, saved state.
         .target(name: "BeaconStrategyKit", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
         .target(
@@ -80,7 +87,7 @@ let package = Package(
         .target(
             name: "BeaconPipeline",
             dependencies: [
-                "BeaconCore", "BeaconWire", "BeaconRanging", "BeaconSite", "BeaconStrategyKit", "BeaconAlertEngine",
+                "BeaconCore", "BeaconWire", "BeaconRanging", "BeaconSite", "BeaconSiteReport", "BeaconStrategyKit", "BeaconAlertEngine",
             ],
             swiftSettings: swiftSettings),
         // Outgoing HTTP(S) on the platform's URL loading (libcurl on Linux): no TLS stack to build.
@@ -128,27 +135,37 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swiftSettings),
+        // The HTTP control endpoint (the package's only SwiftNIO user): routes, limits, the status
+        // page, its API and the board that caches what the page shows.
         .target(
-            name: "BeaconGateway",
+            name: "BeaconControl",
             dependencies: [
-                "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit", "BeaconStrategies",
-                "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconSite", "BeaconSinks",
-                "BeaconStore", "BeaconMQTT",
-                "BeaconHTTP", "BeaconConfiguration",
+                "BeaconCore", "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconAlertEngine", "BeaconStrategyKit",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The status page (Status/StatusPage.swift), compiled in as bytes: no Bundle to find at run time.
             resources: [.embedInCode("Status/Resources/status.html")], swiftSettings: swiftSettings),
+        .target(
+            name: "BeaconGateway",
+            dependencies: [
+                "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit", "BeaconStrategies",
+                "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconSite", "BeaconSiteReport", "BeaconSinks",
+                "BeaconStore", "BeaconMQTT",
+                "BeaconHTTP", "BeaconConfiguration", "BeaconControl",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings),
         // The version string, set by `make dist` from git tags (see its header).
         .target(name: "CBeacondVersion"),
         .executableTarget(
             name: "beacond",
             dependencies: [
                 "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit", "BeaconStrategies",
-                "BeaconStrategyPlugins", "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconSite", "BeaconGateway",
+                "BeaconStrategyPlugins", "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconSite", "BeaconSiteReport", "BeaconControl", "BeaconGateway",
                 "BeaconSinks", "BeaconStore", "CBeacondVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -177,7 +194,7 @@ let package = Package(
             name: "BeaconRangingTests", dependencies: ["BeaconCore", "BeaconRanging"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "BeaconSiteTests", dependencies: ["BeaconCore", "BeaconRanging", "BeaconSite"],
+            name: "BeaconSiteTests", dependencies: ["BeaconCore", "BeaconRanging", "BeaconSite", "BeaconSiteReport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconStrategyKitTests",
@@ -194,7 +211,7 @@ let package = Package(
         .testTarget(
             name: "BeaconPipelineTests",
             dependencies: [
-                "BeaconCore", "BeaconStrategyKit", "BeaconAlertEngine", "BeaconPipeline", "BeaconSite",
+                "BeaconCore", "BeaconStrategyKit", "BeaconAlertEngine", "BeaconPipeline", "BeaconSite", "BeaconSiteReport",
                 "BeaconStrategies", "BeaconTestSupport",
             ],
             swiftSettings: swiftSettings),
@@ -221,8 +238,8 @@ let package = Package(
         .testTarget(
             name: "BeaconGatewayTests",
             dependencies: [
-                "BeaconGateway", "BeaconConfiguration", "BeaconStrategyKit", "BeaconStrategies", "BeaconAlertEngine",
-                "BeaconPipeline", "BeaconSite", "BeaconStore",
+                "BeaconGateway", "BeaconControl", "BeaconConfiguration", "BeaconStrategyKit", "BeaconStrategies", "BeaconAlertEngine",
+                "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconStore",
                 "BeaconTestSupport", "BeaconSimulator", "BeaconHTTP",
             ],
             swiftSettings: swiftSettings),

@@ -13,18 +13,17 @@ CORPUS="$OUT/corpus"
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -enable-upcoming-feature ExistentialAny -package-name beacond)
 mkdir -p "$OUT/modules" "$CORPUS"
 
-echo "== building (BeaconCore, BeaconWire, the report format of BeaconSite, harness)"
+echo "== building (BeaconCore, BeaconWire, BeaconSiteReport, harness)"
 swiftc "${FLAGS[@]}" -module-name BeaconCore -emit-module -emit-module-path "$OUT/modules/BeaconCore.swiftmodule" \
     -emit-library -static -o "$OUT/libBeaconCore.a" "$ROOT"/Sources/BeaconCore/*.swift
 swiftc "${FLAGS[@]}" -module-name BeaconWire -I "$OUT/modules" -emit-module \
     -emit-module-path "$OUT/modules/BeaconWire.swiftmodule" -emit-library -static -o "$OUT/libBeaconWire.a" \
     $(find "$ROOT/Sources/BeaconWire" -name '*.swift')
-# The report format's files of BeaconSite (the fusion itself needs BeaconRanging and is not fuzzed).
-swiftc "${FLAGS[@]}" -module-name BeaconSite -I "$OUT/modules" -emit-module \
-    -emit-module-path "$OUT/modules/BeaconSite.swiftmodule" -emit-library -static -o "$OUT/libBeaconSite.a" \
-    "$ROOT"/Sources/BeaconSite/{GatewayRecord,GatewayRecord+Ranges,GatewayReportDecoder,GatewayReportEncoder,GatewayReportError,GatewayReportFormat,GatewayReportHeader,SiteGateway,GatewayKey,SiteTopics,ReportOrigin,SiteConfigurationError}.swift
+swiftc "${FLAGS[@]}" -module-name BeaconSiteReport -I "$OUT/modules" -emit-module \
+    -emit-module-path "$OUT/modules/BeaconSiteReport.swiftmodule" -emit-library -static -o "$OUT/libBeaconSiteReport.a" \
+    "$ROOT"/Sources/BeaconSiteReport/*.swift
 swiftc "${FLAGS[@]}" -module-name WireFuzz -I "$OUT/modules" "$ROOT/Fuzz/WireFuzz/WireFuzz.swift" \
-    "$OUT/libBeaconSite.a" "$OUT/libBeaconWire.a" "$OUT/libBeaconCore.a" -o "$OUT/wire-fuzz"
+    "$OUT/libBeaconSiteReport.a" "$OUT/libBeaconWire.a" "$OUT/libBeaconCore.a" -o "$OUT/wire-fuzz"
 
 echo "== seeding the corpus from Tests/BeaconWireTests/Fixtures"
 for raw in "$ROOT"/Tests/BeaconWireTests/Fixtures/*.raw; do

@@ -7,7 +7,7 @@
 // bytes as 64-bit values through every timestamp constructor and operation (none may trap).
 // Built and run by scripts/fuzz.sh.
 import BeaconCore
-import BeaconSite
+import BeaconSiteReport
 import BeaconWire
 
 @_cdecl("LLVMFuzzerTestOneInput")

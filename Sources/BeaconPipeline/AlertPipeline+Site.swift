@@ -1,6 +1,7 @@
 import BeaconAlertEngine
 import BeaconCore
 import BeaconSite
+import BeaconSiteReport
 
 extension AlertPipeline {
     /// Takes gateways' reports (a site hub's pipeline) and runs every cycle they complete —

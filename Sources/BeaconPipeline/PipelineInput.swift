@@ -1,6 +1,7 @@
 import BeaconAlertEngine
 import BeaconCore
 import BeaconSite
+import BeaconSiteReport
 import BeaconStrategyKit
 
 /// What a running pipeline takes from its ``PipelineInbox``: each is one input, decided and

@@ -1,6 +1,7 @@
 import BeaconAlertEngine
 import BeaconCore
 import BeaconSite
+import BeaconSiteReport
 import BeaconStrategyKit
 import Synchronization
 

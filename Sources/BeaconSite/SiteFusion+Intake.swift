@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconSiteReport
 
 extension SiteFusion {
     /// Takes one encoded report (either format), whole, or refuses it whole.

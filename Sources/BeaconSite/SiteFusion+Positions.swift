@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconRanging
+import BeaconSiteReport
 
 extension SiteFusion {
     func locate(_ b: Int, cycle: Int64) -> BeaconPosition? {

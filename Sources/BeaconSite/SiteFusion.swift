@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconRanging
+import BeaconSiteReport
 
 /// A site hub's fusion stage: gateways' per-cycle records in, one `RangedBeacon` per beacon and
 /// cycle out — with the beacon's room, its position and how many gateways heard it — in the same

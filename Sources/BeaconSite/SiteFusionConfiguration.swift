@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconRanging
+import BeaconSiteReport
 
 /// How a site hub fuses its gateways' records. Defaults are chosen on real multi-scanner
 /// recordings (`Docs/Site.md`, "Choosing the defaults").

@@ -1,3 +1,5 @@
+import BeaconSiteReport
+
 /// What a hub has fused so far.
 public struct SiteFusionStatistics: Hashable, Sendable {
     /// Reports taken (from known gateways).

@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconSiteReport
 
 /// The gateways of a site and the rooms they cover: what the hub needs to know about the
 /// building. Gateways are numbered in the order given (the hub's evidence tables use the index).

@@ -5,6 +5,7 @@ import BeaconGateway
 import BeaconPipeline
 import BeaconSimulator
 import BeaconSite
+import BeaconSiteReport
 import BeaconStrategies
 import BeaconStrategyKit
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeaconBlueZ
+import BeaconControl
 import BeaconGateway
 import BeaconStrategies
 import BeaconStrategyKit

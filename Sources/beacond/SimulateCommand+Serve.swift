@@ -1,4 +1,5 @@
 import ArgumentParser
+import BeaconControl
 import BeaconCore
 import BeaconGateway
 import BeaconSimulator

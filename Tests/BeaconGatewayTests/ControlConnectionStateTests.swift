@@ -1,5 +1,6 @@
 import Testing
 
+@testable import BeaconControl
 @testable import BeaconGateway
 
 /// The control connection's limits as a state machine, stepped through tables of

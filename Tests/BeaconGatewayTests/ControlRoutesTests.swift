@@ -1,3 +1,4 @@
+import BeaconControl
 import BeaconCore
 import BeaconGateway
 import Foundation

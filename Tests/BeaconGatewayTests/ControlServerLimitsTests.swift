@@ -1,3 +1,4 @@
+import BeaconControl
 import BeaconGateway
 import BeaconTestSupport
 import Foundation

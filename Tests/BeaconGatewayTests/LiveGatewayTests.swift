@@ -1,4 +1,5 @@
 import BeaconConfiguration
+import BeaconControl
 import BeaconCore
 import BeaconGateway
 import BeaconPipeline

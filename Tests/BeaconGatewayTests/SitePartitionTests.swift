@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconSimulator
 import BeaconSite
+import BeaconSiteReport
 import BeaconTestSupport
 import Foundation
 import Testing

@@ -1,7 +1,9 @@
+import BeaconControl
 import BeaconCore
 import BeaconGateway
 import BeaconHTTP
 import BeaconPipeline
+import BeaconSite
 import BeaconTestSupport
 import Foundation
 import Synchronization

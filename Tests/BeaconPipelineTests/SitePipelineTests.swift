@@ -2,6 +2,7 @@ import BeaconAlertEngine
 import BeaconCore
 import BeaconPipeline
 import BeaconSite
+import BeaconSiteReport
 import BeaconStrategies
 import BeaconStrategyKit
 import Foundation

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconSite
+import BeaconSiteReport
 import Testing
 
 @Suite("Gateway reports: the wire format")

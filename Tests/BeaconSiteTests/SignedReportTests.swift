@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconSite
+import BeaconSiteReport
 import Testing
 
 /// Gateways that sign their reports (issue 26, item 2): a hub that holds a gateway's key takes

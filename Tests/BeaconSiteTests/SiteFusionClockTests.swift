@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconSite
+import BeaconSiteReport
 import Testing
 
 /// A gateway's clock as the hub aligns it, under reports that lie about their time (issue 26,

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconSite
+import BeaconSiteReport
 import Testing
 
 /// What a hub refuses before anything of a report is fused (issue 26, defects 3 and 5): reports

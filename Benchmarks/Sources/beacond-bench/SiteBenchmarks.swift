@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconSite
+import BeaconSiteReport
 
 /// A site hub's fusion (issue 16): gateway records per second through `SiteFusion` at 10,000
 /// beacons × 8 gateways — each report decoded from the bytes a gateway publishes, every record

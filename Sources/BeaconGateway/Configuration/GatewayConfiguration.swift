@@ -2,6 +2,7 @@ import BeaconAlertEngine
 import BeaconConfiguration
 import BeaconRanging
 import BeaconSite
+import BeaconSiteReport
 import BeaconWire
 
 /// The gateway configuration file: the source, the state file, the sinks and the alerts.

@@ -1,11 +1,13 @@
 import BeaconAlertEngine
 import BeaconBlueZ
+import BeaconControl
 import BeaconCore
 import BeaconMQTT
 import BeaconPipeline
 import BeaconSimulator
 import BeaconSinks
 import BeaconSite
+import BeaconSiteReport
 import BeaconStore
 import BeaconStrategies
 import BeaconStrategyKit

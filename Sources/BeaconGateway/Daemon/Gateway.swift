@@ -1,4 +1,5 @@
 import BeaconAlertEngine
+import BeaconControl
 import BeaconCore
 import BeaconPipeline
 import BeaconSinks

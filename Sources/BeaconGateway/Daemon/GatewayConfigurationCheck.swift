@@ -4,6 +4,7 @@ import BeaconPipeline
 import BeaconRanging
 import BeaconSimulator
 import BeaconSite
+import BeaconSiteReport
 import BeaconStrategies
 import BeaconStrategyKit
 import Foundation

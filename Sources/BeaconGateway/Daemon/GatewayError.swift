@@ -12,8 +12,6 @@ public enum GatewayError: Error, CustomStringConvertible, Sendable {
     case state(path: String, message: String)
     /// The pipeline cannot be built from the alerts.
     case pipeline(PipelineError)
-    /// The HTTP control endpoint cannot listen.
-    case control(String)
 
     /// What is wrong and what to do.
     public var description: String {
@@ -23,7 +21,6 @@ public enum GatewayError: Error, CustomStringConvertible, Sendable {
         case .sink(let name, let message): "sink '\(name)': \(message)"
         case .state(let path, let message): "state file \(path): \(message)"
         case .pipeline(let error): "\(error)"
-        case .control(let message): "http: \(message)"
         }
     }
 }

@@ -1,4 +1,5 @@
 import BeaconAlertEngine
+import BeaconControl
 import BeaconPipeline
 import BeaconStrategyKit
 import ServiceLifecycle

@@ -1,6 +1,7 @@
 import BeaconBlueZ
 import BeaconPipeline
 import BeaconSite
+import BeaconSiteReport
 import Metrics
 import Prometheus
 import Synchronization

@@ -1,3 +1,4 @@
+import BeaconControl
 import BeaconSinks
 import Metrics
 

@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconPipeline
 import BeaconRanging
 import BeaconSite
+import BeaconSiteReport
 import BeaconStrategyKit
 
 /// A whole site in one process: a ranging pipeline per gateway and a hub pipeline (fusion,

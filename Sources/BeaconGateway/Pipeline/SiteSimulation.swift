@@ -4,6 +4,7 @@ import BeaconPipeline
 import BeaconRanging
 import BeaconSimulator
 import BeaconSite
+import BeaconSiteReport
 import BeaconStrategyKit
 
 /// A whole simulated site in one process on virtual time: every gateway of a scenario with

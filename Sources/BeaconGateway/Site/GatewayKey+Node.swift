@@ -1,5 +1,6 @@
 import BeaconConfiguration
 import BeaconSite
+import BeaconSiteReport
 import Foundation
 
 extension GatewayKey {

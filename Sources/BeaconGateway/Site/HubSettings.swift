@@ -2,6 +2,7 @@ import BeaconConfiguration
 import BeaconCore
 import BeaconRanging
 import BeaconSite
+import BeaconSiteReport
 import Foundation
 
 /// What a site hub needs beyond `site:`: the gateways (`gateways:`), the fusion's settings and

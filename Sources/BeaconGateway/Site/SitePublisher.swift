@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconMQTT
 import BeaconSite
+import BeaconSiteReport
 import Logging
 
 /// A gateway's side of a site: after each ranging cycle, one report per bucket of the beacons it

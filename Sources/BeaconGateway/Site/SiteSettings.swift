@@ -1,6 +1,7 @@
 import BeaconConfiguration
 import BeaconMQTT
 import BeaconSite
+import BeaconSiteReport
 
 /// The `site:` section: which site a gateway belongs to, its id there, and the broker that
 /// carries the site's reports. A gateway with it publishes each ranging cycle; a hub reads the

@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconMQTT
 import BeaconPipeline
 import BeaconSite
+import BeaconSiteReport
 import Logging
 import Synchronization
 

@@ -1,3 +1,4 @@
+import BeaconSite
 import Foundation
 
 /// The status page and its API on the control endpoint (`Docs/Daemon.md` lists the documents):

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconPipeline
 import BeaconSite
+import BeaconSiteReport
 
 extension StatusAPI {
     /// `GET /api/site?limit=`: a site's gateways, its rooms with their occupancy, the beacons'

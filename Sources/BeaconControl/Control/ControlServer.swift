@@ -54,11 +54,11 @@ public final class ControlServer: Service, Sendable {
     ///   - routes: what it answers.
     ///   - streamWriteTimeout: how long a streamed chunk may wait for a client that does not read.
     ///   - limits: what each connection may send, and for how long.
-    /// - Throws: ``GatewayError/control(_:)`` saying why it cannot listen and what to change.
+    /// - Throws: ``ControlServerError`` saying why it cannot listen and what to change.
     public static func bind(
         host: String, port: Int, routes: ControlRoutes, streamWriteTimeout: Duration = .seconds(30),
         limits: ControlServerLimits = ControlServerLimits()
-    ) async throws(GatewayError) -> ControlServer {
+    ) async throws(ControlServerError) -> ControlServer {
         do {
             let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -76,7 +76,7 @@ public final class ControlServer: Service, Sendable {
                 host: host, port: channel.channel.localAddress?.port ?? port, channel: channel, routes: routes,
                 streamWriteTimeout: streamWriteTimeout, limits: limits)
         } catch {
-            throw .control(
+            throw ControlServerError(
                 "cannot listen on \(host):\(port) (\(error)); choose another address or port "
                     + "in 'http: {listen: …}', or stop what holds it")
         }
