@@ -32,6 +32,9 @@ let package = Package(
         .library(name: "BeaconSimulator", targets: ["BeaconSimulator"]),
         .library(name: "BeaconBlueZ", targets: ["BeaconBlueZ"]),
         .library(name: "BeaconControl", targets: ["BeaconControl"]),
+        .library(name: "BeaconDaemonConfiguration", targets: ["BeaconDaemonConfiguration"]),
+        .library(name: "BeaconSiteLink", targets: ["BeaconSiteLink"]),
+        .library(name: "BeaconOfflineRuns", targets: ["BeaconOfflineRuns"]),
         .library(name: "BeaconGateway", targets: ["BeaconGateway"]),
         // An example strategy plugin, loaded with `beacond --plugin` (and by BeaconStrategyPluginsTests).
         .library(name: "ExampleStrategyPlugin", type: .dynamic, targets: ["ExampleStrategyPlugin"]),
@@ -147,13 +150,40 @@ let package = Package(
             ],
             // The status page (Status/StatusPage.swift), compiled in as bytes: no Bundle to find at run time.
             resources: [.embedInCode("Status/Resources/status.html")], swiftSettings: swiftSettings),
+        // The daemon's files, read and checked (gateway, hub, sinks, site, remote alert sets), and
+        // the sinks they name, built.
+        .target(
+            name: "BeaconDaemonConfiguration",
+            dependencies: [
+                "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit", "BeaconAlertEngine",
+                "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconSinks", "BeaconMQTT", "BeaconConfiguration",
+            ],
+            swiftSettings: swiftSettings),
+        // A gateway's link to its site: reports published, reports subscribed to (a hub), presence lines.
+        .target(
+            name: "BeaconSiteLink",
+            dependencies: [
+                "BeaconCore", "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconMQTT", "BeaconDaemonConfiguration",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            swiftSettings: swiftSettings),
+        // Offline runs next to the simulator: a scenario or a site's captures through the pipeline
+        // on virtual or capture time, with no daemon, network or state file.
+        .target(
+            name: "BeaconOfflineRuns",
+            dependencies: [
+                "BeaconCore", "BeaconWire", "BeaconRanging", "BeaconStrategyKit", "BeaconAlertEngine", "BeaconPipeline",
+                "BeaconSimulator", "BeaconSite", "BeaconSiteReport", "BeaconDaemonConfiguration", "BeaconSiteLink",
+            ],
+            swiftSettings: swiftSettings),
         .target(
             name: "BeaconGateway",
             dependencies: [
                 "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit", "BeaconStrategies",
                 "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconSite", "BeaconSiteReport", "BeaconSinks",
                 "BeaconStore", "BeaconMQTT",
-                "BeaconHTTP", "BeaconConfiguration", "BeaconControl",
+                "BeaconHTTP", "BeaconConfiguration", "BeaconControl", "BeaconDaemonConfiguration", "BeaconSiteLink",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -165,7 +195,7 @@ let package = Package(
             name: "beacond",
             dependencies: [
                 "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit", "BeaconStrategies",
-                "BeaconStrategyPlugins", "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconSite", "BeaconSiteReport", "BeaconControl", "BeaconGateway",
+                "BeaconStrategyPlugins", "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconSite", "BeaconSiteReport", "BeaconControl", "BeaconDaemonConfiguration", "BeaconSiteLink", "BeaconOfflineRuns", "BeaconGateway",
                 "BeaconSinks", "BeaconStore", "CBeacondVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -238,7 +268,8 @@ let package = Package(
         .testTarget(
             name: "BeaconGatewayTests",
             dependencies: [
-                "BeaconGateway", "BeaconControl", "BeaconConfiguration", "BeaconStrategyKit", "BeaconStrategies", "BeaconAlertEngine",
+                "BeaconGateway", "BeaconControl", "BeaconDaemonConfiguration", "BeaconSiteLink", "BeaconOfflineRuns",
+                "BeaconConfiguration", "BeaconStrategyKit", "BeaconStrategies", "BeaconAlertEngine",
                 "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconStore",
                 "BeaconTestSupport", "BeaconSimulator", "BeaconHTTP",
             ],

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BeaconCore
+import BeaconDaemonConfiguration
 import BeaconGateway
 import BeaconSinks
 import BeaconStore

@@ -1,10 +1,13 @@
 import ArgumentParser
 import BeaconAlertEngine
 import BeaconCore
+import BeaconDaemonConfiguration
 import BeaconGateway
+import BeaconOfflineRuns
 import BeaconPipeline
 import BeaconSimulator
 import BeaconSite
+import BeaconSiteLink
 import BeaconSiteReport
 import BeaconStrategies
 import BeaconStrategyKit

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BeaconBlueZ
 import BeaconControl
+import BeaconDaemonConfiguration
 import BeaconGateway
 import BeaconStrategies
 import BeaconStrategyKit

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BeaconControl
 import BeaconCore
+import BeaconDaemonConfiguration
 import BeaconGateway
 import BeaconSimulator
 import BeaconStrategyKit

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BeaconDaemonConfiguration
 import BeaconGateway
 
 /// The gateway configuration whose `state:` file a command works on (`beacond outbox`, `beacond

@@ -1,6 +1,7 @@
 import BeaconAlertEngine
 import BeaconConfiguration
 import BeaconCore
+import BeaconDaemonConfiguration
 import BeaconGateway
 import BeaconPipeline
 import BeaconStrategies

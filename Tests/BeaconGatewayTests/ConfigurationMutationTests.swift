@@ -1,4 +1,6 @@
+import BeaconDaemonConfiguration
 import BeaconGateway
+import BeaconOfflineRuns
 import BeaconPipeline
 import BeaconSimulator
 import BeaconSite

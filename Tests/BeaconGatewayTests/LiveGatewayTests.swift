@@ -1,6 +1,7 @@
 import BeaconConfiguration
 import BeaconControl
 import BeaconCore
+import BeaconDaemonConfiguration
 import BeaconGateway
 import BeaconPipeline
 import BeaconStrategyKit

@@ -1,5 +1,6 @@
 import BeaconConfiguration
 import BeaconCore
+import BeaconDaemonConfiguration
 import BeaconGateway
 import BeaconRanging
 import Foundation

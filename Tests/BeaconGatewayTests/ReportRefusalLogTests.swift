@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconSite
+import BeaconSiteLink
 import BeaconSiteReport
 import Logging
 import Synchronization

@@ -1,4 +1,5 @@
 import BeaconConfiguration
+import BeaconDaemonConfiguration
 import BeaconGateway
 import BeaconSinks
 import BeaconTestSupport

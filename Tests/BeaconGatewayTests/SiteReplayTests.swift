@@ -1,5 +1,7 @@
 import BeaconCore
+import BeaconDaemonConfiguration
 import BeaconGateway
+import BeaconOfflineRuns
 import BeaconPipeline
 import BeaconSimulator
 import BeaconSite

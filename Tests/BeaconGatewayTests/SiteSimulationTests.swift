@@ -1,6 +1,8 @@
 import BeaconAlertEngine
 import BeaconCore
+import BeaconDaemonConfiguration
 import BeaconGateway
+import BeaconOfflineRuns
 import BeaconPipeline
 import BeaconSimulator
 import BeaconSite

@@ -1,7 +1,9 @@
 import BeaconAlertEngine
 import BeaconConfiguration
 import BeaconCore
+import BeaconDaemonConfiguration
 import BeaconGateway
+import BeaconOfflineRuns
 import BeaconPipeline
 import BeaconSimulator
 import BeaconStrategies

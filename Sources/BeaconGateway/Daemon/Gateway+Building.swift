@@ -2,11 +2,13 @@ import BeaconAlertEngine
 import BeaconBlueZ
 import BeaconControl
 import BeaconCore
+import BeaconDaemonConfiguration
 import BeaconMQTT
 import BeaconPipeline
 import BeaconSimulator
 import BeaconSinks
 import BeaconSite
+import BeaconSiteLink
 import BeaconSiteReport
 import BeaconStore
 import BeaconStrategies

@@ -1,8 +1,10 @@
 import BeaconAlertEngine
 import BeaconControl
 import BeaconCore
+import BeaconDaemonConfiguration
 import BeaconPipeline
 import BeaconSinks
+import BeaconSiteLink
 import BeaconStrategyKit
 import Logging
 import ServiceLifecycle

@@ -1,5 +1,6 @@
 import BeaconAlertEngine
 import BeaconConfiguration
+import BeaconDaemonConfiguration
 import BeaconPipeline
 import BeaconRanging
 import BeaconSimulator

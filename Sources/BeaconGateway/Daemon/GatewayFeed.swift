@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconSiteLink
 
 /// Where a daemon's pipeline gets its input: a source of advertisements (a radio, a capture, a
 /// simulation), or — for a site hub — its gateways' reports from the broker.

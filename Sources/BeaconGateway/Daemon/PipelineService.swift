@@ -1,5 +1,6 @@
 import BeaconAlertEngine
 import BeaconControl
+import BeaconDaemonConfiguration
 import BeaconPipeline
 import BeaconStrategyKit
 import ServiceLifecycle

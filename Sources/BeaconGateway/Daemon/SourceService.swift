@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconPipeline
+import BeaconSiteLink
 import ServiceLifecycle
 
 /// The daemon's source as a service: feeds its batches to the pipeline's inbox and, for a live

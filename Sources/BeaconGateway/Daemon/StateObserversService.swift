@@ -1,3 +1,4 @@
+import BeaconDaemonConfiguration
 import ServiceLifecycle
 
 /// Keeps the beacon state observers (MQTT retained state) until the very end: at the group's

@@ -1,5 +1,6 @@
 import BeaconConfiguration
 import BeaconCore
+import BeaconDaemonConfiguration
 import Foundation
 
 /// Remotely administered alert definitions: fetches the document, validates it, and keeps the

@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconDaemonConfiguration
 import BeaconPipeline
 import BeaconStrategyKit
 import Logging

@@ -1,4 +1,5 @@
 import BeaconAlertEngine
+import BeaconDaemonConfiguration
 
 /// A remote alert set whose callbacks no sink of this gateway would send: refused like any
 /// invalid set (the last good one stays in force), as a local file with the same alerts is refused

@@ -8,7 +8,7 @@ import Synchronization
 /// reason at once, with its detail; after that at most one line per reason and `interval`,
 /// counting what it did not show. Counting every refusal is the fusion's (and the metrics'); this
 /// is what a person reading the log needs.
-final class ReportRefusalLog: Sendable {
+package final class ReportRefusalLog: Sendable {
     private struct Entry {
         var lastLogged: Timestamp
         var unlogged = 0
@@ -20,7 +20,7 @@ final class ReportRefusalLog: Sendable {
     private let interval: Duration
     private let entries = Mutex<[ReportRefusal.Reason: Entry]>([:])
 
-    init(logger: Logger, clock: AnyTimestampClock, interval: Duration = .seconds(60)) {
+    package init(logger: Logger, clock: AnyTimestampClock, interval: Duration = .seconds(60)) {
         self.logger = logger
         self.clock = clock
         self.interval = interval
@@ -28,7 +28,7 @@ final class ReportRefusalLog: Sendable {
 
     /// Takes one refusal; logs it, or a summary of those held back, when its reason's interval has
     /// passed.
-    func record(_ refusal: ReportRefusal) {
+    package func record(_ refusal: ReportRefusal) {
         let now = clock.now
         let line: (ReportRefusal, Int)? = entries.withLock { entries in
             guard var entry = entries[refusal.reason] else {

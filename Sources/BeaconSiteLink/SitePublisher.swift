@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconDaemonConfiguration
 import BeaconMQTT
 import BeaconSite
 import BeaconSiteReport
@@ -11,7 +12,7 @@ import Logging
 /// waits: while the broker is away reports are dropped and counted, and the gateway's own
 /// ranging, alerts and sinks go on as before. The first drop is logged as a warning, and the
 /// return of the broker (with the count dropped meanwhile) as a notice.
-final class SitePublisher: @unchecked Sendable {
+package final class SitePublisher: @unchecked Sendable {
     // `@unchecked`: the encoders are used by the pipeline's task only; the client is thread-safe.
     let settings: SiteSettings
     let client: MQTTSiteClient
@@ -41,7 +42,7 @@ final class SitePublisher: @unchecked Sendable {
     }
 
     /// Connects to the site's broker (in the background).
-    convenience init(settings: SiteSettings, logger: Logger) throws(MQTTSinkError) {
+    package convenience init(settings: SiteSettings, logger: Logger) throws(MQTTSinkError) {
         var options = settings.connection
         options.statusTopic = "\(settings.topics.prefix)/\(settings.topics.site)/gateways/\(settings.gateway)/status"
         let client = try MQTTSiteClient(
@@ -52,7 +53,7 @@ final class SitePublisher: @unchecked Sendable {
 
     /// Publishes the cycle's records (every tracked beacon, those within their missed-scan grace
     /// included, flagged as unseen).
-    func publish(_ update: RangingUpdate) {
+    package func publish(_ update: RangingUpdate) {
         guard !update.beacons.isEmpty else { return }
         cycleLength = update.time - update.cycleStart
         for bucket in encoders.indices { encoders[bucket].begin(time: update.time, cycleLength: cycleLength) }

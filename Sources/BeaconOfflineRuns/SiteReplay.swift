@@ -1,5 +1,6 @@
 import BeaconAlertEngine
 import BeaconCore
+import BeaconDaemonConfiguration
 import BeaconPipeline
 import BeaconRanging
 import BeaconSimulator

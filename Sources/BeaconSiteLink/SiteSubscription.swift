@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconDaemonConfiguration
 import BeaconMQTT
 import BeaconPipeline
 import BeaconSite
@@ -15,7 +16,7 @@ import Synchronization
 /// (``dropped``, the metric's `queue_full`) and logged (they describe cycles that would be fused
 /// late anyway). A message under a topic that is not one of this hub's buckets of the site is
 /// refused before the queue. Losing and regaining the broker is logged.
-final class SiteSubscription: Sendable {
+package final class SiteSubscription: Sendable {
     let settings: SiteSettings
     /// The buckets this hub takes.
     let buckets: [Int]
@@ -26,7 +27,7 @@ final class SiteSubscription: Sendable {
 
     private let logger: Logger
 
-    init(settings: SiteSettings, buckets: [Int], hubIndex: Int, logger: Logger = Logger(label: "beacond")) {
+    package init(settings: SiteSettings, buckets: [Int], hubIndex: Int, logger: Logger = Logger(label: "beacond")) {
         self.logger = logger
         self.settings = settings
         self.buckets = buckets
@@ -35,7 +36,7 @@ final class SiteSubscription: Sendable {
     }
 
     /// `hub:<site>@<broker> buckets …`.
-    var name: String {
+    package var name: String {
         let taken =
             buckets.count == settings.topics.bucketCount
             ? "all \(buckets.count)" : buckets.map(String.init).joined(separator: ",")
@@ -43,7 +44,7 @@ final class SiteSubscription: Sendable {
     }
 
     /// Reports dropped at the full queue.
-    var dropped: Int { droppedReports.withLock { $0 } }
+    package var dropped: Int { droppedReports.withLock { $0 } }
 
     /// What a received message is to the fusion: a report with its topic's origin, or a refusal
     /// when the topic is not one of this hub's buckets of the site.
@@ -61,7 +62,7 @@ final class SiteSubscription: Sendable {
     }
 
     /// Runs until cancelled.
-    func run(runner: PipelineRunner, clock: AnyTimestampClock, tick: Duration) async throws {
+    package func run(runner: PipelineRunner, clock: AnyTimestampClock, tick: Duration) async throws {
         let (stream, continuation) = AsyncStream.makeStream(
             of: GatewayReportMessage.self, bufferingPolicy: .bufferingOldest(Self.queueCapacity))
         let refusals = ReportRefusalLog(logger: logger, clock: clock)

@@ -1,8 +1,10 @@
 import BeaconAlertEngine
 import BeaconCore
+import BeaconDaemonConfiguration
 import BeaconPipeline
 import BeaconRanging
 import BeaconSite
+import BeaconSiteLink
 import BeaconSiteReport
 import BeaconStrategyKit
 

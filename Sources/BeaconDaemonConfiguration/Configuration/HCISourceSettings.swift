@@ -33,7 +33,7 @@ public struct HCISourceSettings: Hashable, Sendable {
     static let keys = ["active", "interval", "window", "watchdog", "record"]
 
     /// The scanner configuration; throws when a value cannot work.
-    func scannerConfiguration() throws(BlueZScannerError) -> BlueZScannerConfiguration {
+    package func scannerConfiguration() throws(BlueZScannerError) -> BlueZScannerConfiguration {
         let scan = try ScanParameters(type: active ? .active : .passive, interval: interval, window: window)
         return BlueZScannerConfiguration(adapter: try AdapterSelection(adapter), scan: scan, watchdog: watchdog)
     }

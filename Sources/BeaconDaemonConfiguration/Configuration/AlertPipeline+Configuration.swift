@@ -42,7 +42,7 @@ extension AlertPipeline {
     }
 
     /// The configuration's alerts as the pipeline runs them.
-    static func pipelineAlerts(_ definitions: [AlertDefinition]) throws(PipelineError) -> [PipelineAlert] {
+    package static func pipelineAlerts(_ definitions: [AlertDefinition]) throws(PipelineError) -> [PipelineAlert] {
         var alerts: [PipelineAlert] = []
         for definition in definitions {
             do {

@@ -7,9 +7,9 @@ import BeaconPipeline
 /// `{"time":"…","beacon":{…},"room":"hall"|null,"position":{"x":…,"y":…,"z":…,"error":…}|null,"gateways":{"ID":-67.5,…}}`
 /// — `gateways` holds each gateway's RSSI that counted in the cycle (its mean over the cycle's
 /// sightings; a gateway within its grace gives its latest filtered value).
-enum PresenceLine {
+package enum PresenceLine {
     /// Writes the lines of every beacon of `update` (the hub pipeline's cycle) to `write`.
-    static func write(_ update: RangingUpdate, hub: AlertPipeline, to write: (String) -> Void) {
+    package static func write(_ update: RangingUpdate, hub: AlertPipeline, to write: (String) -> Void) {
         for beacon in update.beacons {
             var json = JSONWriter()
             json.object { json in

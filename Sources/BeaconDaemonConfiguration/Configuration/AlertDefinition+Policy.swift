@@ -10,7 +10,7 @@ extension AlertPolicy {
     ]
 
     /// The callback keys.
-    static let callbackKeys = ["callback", "callbackCreated", "callbackDelivered", "callbackCancelled", "callbackError"]
+    package static let callbackKeys = ["callback", "callbackCreated", "callbackDelivered", "callbackCancelled", "callbackError"]
 
     /// True for `http://HOST…` and `https://HOST…` (what a webhook sink can post to).
     static func isHTTPURL(_ text: String) -> Bool {
