@@ -9,7 +9,8 @@ targets by their full name, e.g. `CBluetooth`) must be exactly the targets that 
 targets import, less those targets themselves (a row may pair a C module with its Swift side):
 `import X` in Swift sources, and in C sources an `#include` of a header another target exports
 from its include/ folder. Other words in the column (stdlib, Yams, GRDB, SwiftNIO …) are not
-checked. Run by `make lint`.
+checked. Also checks that Package.swift declares, for every target under Sources/, exactly the
+targets it imports (no dead edge, nothing reached only through another module). Run by `make lint`.
 """
 import pathlib
 import re
@@ -68,9 +69,30 @@ for row in table.group(1).splitlines():
         extra = ", ".join(word(t) for t in sorted(said - actual)) or "-"
         problems.append(f"{', '.join(named)}: the table says {sorted(map(word, said))}; "
                         f"it imports {sorted(map(word, actual))} (missing from the table: {missing}; not imported: {extra})")
+# Package.swift: each target's declared dependencies on other targets of the package.
+manifest = (root / "Package.swift").read_text()
+for match in re.finditer(r'\.(?:target|executableTarget)\(\s*name: "([\w-]+)"(?:,\s*dependencies: \[)?', manifest):
+    target = match.group(1)
+    if target not in targets:
+        continue
+    declared = set()
+    if match.group(0).endswith("["):
+        depth, end = 1, match.end()
+        while depth:
+            depth += {"[": 1, "]": -1}.get(manifest[end], 0)
+            end += 1
+        body = manifest[match.end():end]
+        declared = {name for name in re.findall(r'(?<![\w:] )"([\w-]+)"', body) if name in targets}
+        declared -= {name for name in re.findall(r'package: "([\w-]+)"', body)}
+    if declared != imports(target):
+        missing = ", ".join(sorted(imports(target) - declared)) or "-"
+        extra = ", ".join(sorted(declared - imports(target))) or "-"
+        problems.append(f"Package.swift: {target} declares {sorted(declared)}; it imports {sorted(imports(target))} "
+                        f"(undeclared: {missing}; declared, not imported: {extra})")
 for target in targets:
     if target not in seen:
         problems.append(f"{target}: a target under Sources/ that is not in the README's module table")
+if "--verbose" in sys.argv: print(*problems, sep="\n")
 if problems:
     print("README.md module table does not match the targets and their imports:", *problems, sep="\n  ", file=sys.stderr)
     sys.exit(1)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Lints the status page (Sources/BeaconGateway/Status/Resources/status.html) as what it is.
+"""Lints the status page (Sources/BeaconControl/Status/Resources/status.html) as what it is.
 
 The page is one self-contained HTML document embedded in beacond at build time and served with
 the Content-Security-Policy of StatusPage.swift, read from that file here. Checked, with the
@@ -32,7 +32,7 @@ import sys
 import tempfile
 
 root = pathlib.Path(__file__).resolve().parent.parent
-status = root / "Sources" / "BeaconGateway" / "Status"
+status = root / "Sources" / "BeaconControl" / "Status"
 page_path = status / "Resources" / "status.html"
 swift_path = status / "StatusPage.swift"
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}

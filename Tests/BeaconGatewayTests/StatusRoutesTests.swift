@@ -17,7 +17,7 @@ struct StatusRoutesTests {
     func pageIsTheResource() async throws {
         let routes = StatusEndpointTests.routes(token: nil, board: StatusEndpointTests.board())
         let file = try Data(
-            contentsOf: URL(fileURLWithPath: TestPaths.repositoryRoot + "/Sources/BeaconGateway/Status/Resources/status.html"))
+            contentsOf: URL(fileURLWithPath: TestPaths.repositoryRoot + "/Sources/BeaconControl/Status/Resources/status.html"))
         for path in ["/", "/index.html"] {
             let page = await Self.get(path, routes)
             #expect(page.status == 200)
