@@ -52,7 +52,7 @@ examples:
 # signature fails the build. Archives in .build/plugins/Swift-DocC/outputs/.
 DOC_TARGETS := BeaconCore BeaconWire BeaconRanging BeaconSite BeaconStrategyKit BeaconStrategies BeaconStrategyPlugins \
 	BeaconAlertEngine BeaconPipeline BeaconConfiguration BeaconSimulator BeaconHTTP BeaconSinks BeaconMQTT \
-	BeaconStore BeaconBlueZ BeaconGateway
+	BeaconStore BeaconBlueZ BeaconSiteReport BeaconControl BeaconDaemonConfiguration BeaconSiteLink BeaconOfflineRuns BeaconGateway
 docs:
 	@scripts/ensure-deps.sh build
 	$(SWIFT) package generate-documentation $(addprefix --target ,$(DOC_TARGETS)) --warnings-as-errors

@@ -90,7 +90,8 @@ let package = Package(
         .target(
             name: "BeaconPipeline",
             dependencies: [
-                "BeaconCore", "BeaconWire", "BeaconRanging", "BeaconSite", "BeaconSiteReport", "BeaconStrategyKit", "BeaconAlertEngine",
+                "BeaconCore", "BeaconWire", "BeaconRanging", "BeaconSite", "BeaconSiteReport", "BeaconStrategyKit",
+                "BeaconAlertEngine",
             ],
             swiftSettings: swiftSettings),
         // Outgoing HTTP(S) on the platform's URL loading (libcurl on Linux): no TLS stack to build.
@@ -195,7 +196,9 @@ let package = Package(
             name: "beacond",
             dependencies: [
                 "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit", "BeaconStrategies",
-                "BeaconStrategyPlugins", "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconSite", "BeaconSiteReport", "BeaconControl", "BeaconDaemonConfiguration", "BeaconSiteLink", "BeaconOfflineRuns", "BeaconGateway",
+                "BeaconStrategyPlugins", "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconSite",
+                "BeaconSiteReport", "BeaconControl", "BeaconDaemonConfiguration", "BeaconSiteLink", "BeaconOfflineRuns",
+                "BeaconGateway",
                 "BeaconSinks", "BeaconStore", "CBeacondVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

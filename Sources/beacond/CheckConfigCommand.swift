@@ -21,15 +21,10 @@ struct CheckConfigCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The configuration (YAML): a gateway's, a hub's or an alerts file.", valueName: "file"))
     var file: String
 
-    @Option(
-        name: .customLong("plugin"),
-        help: ArgumentHelp(
-            "Load strategies from this plugin (a shared library).",
-            valueName: "path"))
-    var plugins: [String] = []
+    @OptionGroup var plugins: PluginOptions
 
     func run() throws {
-        let registry = try StrategyRegistry.builtIn(plugins: plugins)
+        let registry = try plugins.registry()
         do {
             let summary = try checkGatewayConfiguration(path: file, registry: registry)
             print("\(file): valid — \(summary)")

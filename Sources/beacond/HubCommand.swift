@@ -19,10 +19,7 @@ struct HubCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The site hub's configuration (YAML).", valueName: "file"))
     var config: String
 
-    @Option(
-        name: .customLong("plugin"),
-        help: ArgumentHelp("Load strategies from this plugin (a shared library).", valueName: "path"))
-    var plugins: [String] = []
+    @OptionGroup var plugins: PluginOptions
 
     @Option(help: ArgumentHelp("How much to log.", valueName: "level"))
     var logLevel: Logger.Level = .info

@@ -44,12 +44,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("max (default) or a factor over real time, e.g. 1 or 10.", valueName: "max|N"))
     var speed: String = "max"
 
-    @Option(
-        name: .customLong("plugin"),
-        help: ArgumentHelp(
-            "Load strategies from this plugin (a shared library).",
-            valueName: "path"))
-    var plugins: [String] = []
+    @OptionGroup var plugins: PluginOptions
 
     func validate() throws {
         if speed != "max", Double(speed).map({ $0 > 0 }) != true {
@@ -92,7 +87,7 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     private func replaySite(_ path: String) async throws {
-        let registry = try StrategyRegistry.builtIn(plugins: plugins)
+        let registry = try plugins.registry()
         let replay: SiteReplay
         let presenceFile: PresenceFile?
         do {
@@ -129,7 +124,7 @@ struct ReplayCommand: AsyncParsableCommand {
     }
 
     private func makePipeline() throws -> AlertPipeline {
-        let registry = try StrategyRegistry.builtIn(plugins: plugins)
+        let registry = try plugins.registry()
         do {
             return try AlertPipeline(configuration: GatewayConfiguration.load(path: config!), registry: registry)
         } catch {
@@ -138,12 +133,12 @@ struct ReplayCommand: AsyncParsableCommand {
         }
     }
 
-    static func summary(_ stats: PipelineStatistics) -> String {
+    static func summary(_ stats: PipelineStatistics, label: String = "replay") -> String {
         let events =
             stats.eventsByAlert.isEmpty
             ? "none" : stats.eventsByAlert.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         var summary =
-            "replay: \(stats.packets) packets, \(stats.advertisements) advertisements, \(stats.sightings) beacon sightings, "
+            "\(label): \(stats.packets) packets, \(stats.advertisements) advertisements, \(stats.sightings) beacon sightings, "
             + "\(stats.cycles) cycles, \(stats.malformed) malformed; events: \(events)"
         if stats.refusedBeacons + stats.cappedEvictions > 0 {
             summary += "; at the tracked-beacon cap (ranging.maxTracked): \(stats.refusedBeacons) sightings of new beacons "

@@ -2,7 +2,7 @@ import ArgumentParser
 import BeaconBlueZ
 import BeaconCore
 import BeaconWire
-import Dispatch
+import UnixSignals
 
 #if canImport(Glibc)
 import Glibc
@@ -59,32 +59,33 @@ struct ScanCommand: AsyncParsableCommand {
         let scanner = BlueZScanner(configuration: configuration, clock: WallClock(), log: Self.log)
         let (format, record) = (self.format, self.record)
         let controllerIndex: UInt16 = if case .index(let index) = configuration.adapter { index } else { 0 }
-        let scan = Task {
-            let output = try ScanOutput(format: format, recordPath: record, controllerIndex: controllerIndex)
-            do {
-                try await scanner.run { batch in try output.write(batch) }
-            } catch {
-                output.abandon()
-                throw error
-            }
-            try output.finish()
-            printError("beacond scan: \(output.summaryLine)")
-        }
-        let signals = SignalCanceller(signals: [SIGINT, SIGTERM]) { scan.cancel() }
-        let timer = stopAfter.map { limit in
-            Task {
-                do {
-                    try await Task.sleep(for: limit)
-                    scan.cancel()
-                } catch {}
-            }
-        }
-        defer {
-            timer?.cancel()
-            signals.cancel()
-        }
+        // One task group: the scan, and what ends it (SIGINT/SIGTERM, --duration). Cancelling the
+        // scan lets the scanner disable scanning and restore its filter before it returns.
+        let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
         do {
-            try await scan.value
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    let output = try ScanOutput(format: format, recordPath: record, controllerIndex: controllerIndex)
+                    do {
+                        try await scanner.run { batch in try output.write(batch) }
+                    } catch {
+                        output.abandon()
+                        throw error
+                    }
+                    try output.finish()
+                    printError("beacond scan: \(output.summaryLine)")
+                }
+                group.addTask {
+                    for await _ in signals { return }
+                }
+                if let stopAfter {
+                    group.addTask { try? await Task.sleep(for: stopAfter) }
+                }
+                // The first to end (the scan, a signal, the duration) ends the others.
+                try await group.next()
+                group.cancelAll()
+                try await group.waitForAll()
+            }
         } catch let error as BlueZScannerError {
             printError("beacond scan: error: \(error)")
             throw ExitCode(Self.exitStatus(for: error))

@@ -1,18 +1,10 @@
 import ArgumentParser
-import BeaconControl
 import BeaconCore
 import BeaconDaemonConfiguration
 import BeaconGateway
 import BeaconSimulator
 import BeaconStrategyKit
 import Logging
-import ServiceLifecycle
-import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-import UnixSignals
-#endif
 
 extension SimulateCommand {
     /// `--serve HOST:PORT`: the simulation runs as the daemon would run it (source, pipeline,
@@ -22,8 +14,7 @@ extension SimulateCommand {
     func serveWhileSimulating(on address: String) async throws {
         guard var control = ControlConfiguration(listening: address) else { throw ExitCode(2) } // validate() checked it
         let logger = DaemonLogging.logger(level: .notice)
-        let gateway: Gateway
-        let server: ControlServer
+        let daemon: DaemonRun
         do {
             let loaded = try Scenario.load(path: scenario)
             if loaded.isSite, self.gateway == nil {
@@ -48,35 +39,15 @@ extension SimulateCommand {
                 configuration.sinks = [SinkDefinition(type: "jsonl", settings: JSONLinesSinkSettings(path: "-"))]
             }
             configuration.control = control
-            gateway = try buildGateway(
-                configuration, file: configPath ?? scenario, registry: try StrategyRegistry.builtIn(plugins: plugins),
-                logger: logger)
-            server = try await ControlServer.bind(host: control.host, port: control.port, routes: gateway.controlRoutes)
+            daemon = try await DaemonRun.start(
+                configuration, file: configPath ?? scenario, registry: try plugins.registry(),
+                logger: logger, afterSourceEnds: .keepServing(for: linger.flatMap(Duration.init(parsing:))))
         } catch {
             printError("error: \(error)")
             throw ExitCode(2)
         }
-        printError("beacond: the status page is on \(server.url)/ (the simulation at \(speed ?? "1")x; Ctrl-C stops)")
-        let stopped = Atomic<Bool>(false)
-        let signals = SignalCanceller(signals: [SIGINT, SIGTERM]) {
-            stopped.store(true, ordering: .relaxed)
-            gateway.stop()
-            server.close()
-        }
-        defer { signals.cancel() }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await server.run() }
-            try await gateway.run()
-            if !stopped.load(ordering: .relaxed) {
-                if let linger = linger.flatMap(Duration.init(parsing:)) {
-                    printError("beacond: the simulation has ended; the page shows its last state for \(linger.humanReadable)")
-                    try? await Task.sleep(for: linger)
-                    server.close()
-                } else {
-                    printError("beacond: the simulation has ended; the page shows its last state until Ctrl-C")
-                }
-            }
-            try await group.waitForAll()
-        }
+        let url = daemon.control.map(\.url) ?? address
+        printError("beacond: the status page is on \(url)/ (the simulation at \(speed ?? "1")x; Ctrl-C stops)")
+        try await daemon.run()
     }
 }

@@ -86,12 +86,7 @@ struct SimulateCommand: AsyncParsableCommand {
             valueName: "file.btsnoop"))
     var record: String?
 
-    @Option(
-        name: .customLong("plugin"),
-        help: ArgumentHelp(
-            "Load strategies from this plugin (a shared library).",
-            valueName: "path"))
-    var plugins: [String] = []
+    @OptionGroup var plugins: PluginOptions
 
     @Flag(help: "Never show the progress bar, even on a terminal.")
     var quiet = false
@@ -141,7 +136,7 @@ struct SimulateCommand: AsyncParsableCommand {
         output.flush()
         progress.withLock { $0.finish() }
         let wall = ContinuousClock.now - started
-        printError(Self.table(summary, scenario: scenario, wall: wall))
+        printError(SimulationSummaryTable.gateway(summary, scenario: scenario, wall: wall))
     }
 
     private func loadScenario() throws -> Scenario {
@@ -163,7 +158,7 @@ struct SimulateCommand: AsyncParsableCommand {
             printError("error: --record takes one gateway's packets: add --gateway NAME")
             throw ExitCode(2)
         }
-        let registry = try StrategyRegistry.builtIn(plugins: plugins)
+        let registry = try plugins.registry()
         let presenceFile: PresenceFile?
         let site: SiteSimulation
         do {
@@ -190,7 +185,7 @@ struct SimulateCommand: AsyncParsableCommand {
         output.flush()
         try presenceFile?.close()
         progress.finish()
-        printError(Self.siteTable(summary, scenario: scenario, wall: ContinuousClock.now - started))
+        printError(SimulationSummaryTable.site(summary, scenario: scenario, wall: ContinuousClock.now - started))
     }
 
     private func resolveGateway(in scenario: Scenario) throws -> Int {
@@ -211,7 +206,7 @@ struct SimulateCommand: AsyncParsableCommand {
     }
 
     private func makePipeline() throws -> AlertPipeline {
-        let registry = try StrategyRegistry.builtIn(plugins: plugins)
+        let registry = try plugins.registry()
         do {
             let configuration = try configPath.map { try GatewayConfiguration.load(path: $0) } ?? GatewayConfiguration()
             return try AlertPipeline(configuration: configuration, registry: registry)
@@ -219,86 +214,5 @@ struct SimulateCommand: AsyncParsableCommand {
             printError("error: \(error)")
             throw ExitCode(2)
         }
-    }
-
-    static func siteTable(_ summary: SiteSimulation.Summary, scenario: Scenario, wall: Duration) -> String {
-        let fusion = summary.hub.site ?? SiteFusionStatistics()
-        var rows: [(String, String)] = [
-            ("scenario", "\(scenario.name) (a site: \(scenario.gateways.count) gateways, \(scenario.rooms.count) rooms)"),
-            ("virtual time", summary.virtualDuration.humanReadable),
-            ("advertisements sent", "\(summary.simulation.advertisements)"),
-            ("reports received", "\(summary.simulation.reports) (all gateways)"),
-            ("gateway records fused", "\(fusion.records)"),
-            ("hub cycles", "\(fusion.cycles)"),
-            ("room changes", "\(fusion.roomChanges)"),
-            ("positions", "\(fusion.multilaterations) multilaterated, \(fusion.centroids) centroids"),
-        ]
-        let events = summary.hub.eventsByAlert.sorted { $0.key < $1.key }
-        rows += events.isEmpty ? [("alert events", "none")] : events.map { ("alerts \($0.key)", "\($0.value)") }
-        let seconds = max(wall.secondsValue, 1e-6)
-        rows += [
-            ("wall time", "\(Double(Int(seconds * 1000)) / 1000) s"),
-            ("speed-up over real time", "\(Int(summary.virtualDuration.secondsValue / seconds))×"),
-        ]
-        return aligned(rows)
-    }
-
-    private static func aligned(_ rows: [(String, String)]) -> String {
-        let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
-            .joined(separator: "\n")
-    }
-
-    static func table(_ summary: SimulationRun.Summary, scenario: Scenario, wall: Duration) -> String {
-        let virtual = summary.virtualDuration.secondsValue
-        let seconds = max(wall.secondsValue, 1e-6)
-        var rows: [(String, String)] = [
-            ("scenario", scenario.name),
-            ("virtual time", summary.virtualDuration.humanReadable),
-            ("advertisements sent", "\(summary.simulation.advertisements)"),
-            ("reports received", "\(summary.simulation.reports)"),
-            ("beacon sightings", "\(summary.pipeline.sightings)"),
-            ("beacons tracked at end", "\(summary.trackedBeacons)"),
-            ("ranging cycles", "\(summary.pipeline.cycles)"),
-        ]
-        let events = summary.pipeline.eventsByAlert.sorted { $0.key < $1.key }
-        rows += events.isEmpty ? [("alert events", "none")] : events.map { ("alerts \($0.key)", "\($0.value)") }
-        rows += [
-            ("wall time", "\(Double(Int(seconds * 1000)) / 1000) s"),
-            ("reports/s (wall)", "\(Int(Double(summary.simulation.reports) / seconds))"),
-            ("speed-up over real time", "\(Int(virtual / seconds))×"),
-        ]
-        return aligned(rows)
-    }
-}
-
-/// A one-line progress bar on stderr: virtual time done and reports per second.
-struct ProgressBar {
-    let total: Duration
-    let enabled: Bool
-    private var lastDraw = ContinuousClock.now
-    private let start = ContinuousClock.now
-
-    init(total: Duration, enabled: Bool) {
-        self.total = total
-        self.enabled = enabled
-    }
-
-    mutating func update(virtual done: Duration, reports: Int) {
-        guard enabled else { return }
-        let now = ContinuousClock.now
-        guard now - lastDraw >= .milliseconds(200) else { return }
-        lastDraw = now
-        let fraction = min(1, max(0, done.secondsValue / max(total.secondsValue, 1e-9)))
-        let filled = Int(fraction * 30)
-        let rate = Double(reports) / max((now - start).secondsValue, 1e-6)
-        let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: 30 - filled)
-        _ = try? FileDescriptor.standardError.writeAll(
-            "\r\(bar) \(Int(fraction * 100))%  \(done.humanReadable)/\(total.humanReadable)  \(Int(rate)) reports/s ".utf8)
-    }
-
-    func finish() {
-        guard enabled else { return }
-        _ = try? FileDescriptor.standardError.writeAll("\r\u{1B}[2K".utf8)
     }
 }

@@ -20,15 +20,10 @@ struct StrategiesCommand: ParsableCommand {
     @Option(help: "Output format: text or json.")
     var format: Format = .text
 
-    @Option(
-        name: .customLong("plugin"),
-        help: ArgumentHelp(
-            "Also load the strategies of this plugin (a shared library).",
-            valueName: "path"))
-    var plugins: [String] = []
+    @OptionGroup var plugins: PluginOptions
 
     func run() throws {
-        let registry = try StrategyRegistry.builtIn(plugins: plugins)
+        let registry = try plugins.registry()
         switch format {
         case .text: print(registry.listingText(), terminator: "")
         case .json: print(try registry.listingJSON())

@@ -89,6 +89,9 @@ public final class StatusBoard: Sendable {
                 return .fresh(snapshot)
             }
             if let refreshing = state.refreshing { return .wait(refreshing) }
+            // Unstructured on purpose: the refresh is shared by every request that arrives while
+            // it runs, so it cannot be the child of any one of them (a request that goes away
+            // must not cancel the others' answer); it ends with the refresh, holding nothing.
             let refreshing = Task { try await self.refresh() }
             state.refreshing = refreshing
             return .wait(refreshing)

@@ -153,6 +153,9 @@ public final class Gateway: Sendable {
             own.stopRequested = true
             return own.group
         }
+        // Unstructured on purpose: `stop()` is synchronous (callable from any thread, a signal
+        // watcher, a test) and the group's trigger is an actor call; the task only asks the
+        // group to begin its graceful shutdown and ends at once.
         if let group { Task { await group.triggerGracefulShutdown() } }
     }
 

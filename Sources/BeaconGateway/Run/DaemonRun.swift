@@ -1,0 +1,144 @@
+import BeaconControl
+import BeaconDaemonConfiguration
+import BeaconStrategyKit
+import Logging
+import Synchronization
+import UnixSignals
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The one way a daemon runs — `beacond run`, `beacond hub` and `beacond simulate --serve`: the
+/// gateway's services (``Gateway/run()``) with its control endpoint beside them, and the signals.
+///
+/// The run owns SIGINT and SIGTERM for as long as it runs (nothing else in the process traps
+/// them): the first stops the gateway (the source stops, each sink gets a last attempt, what it
+/// did not confirm stays in the outbox), a second exits at once. The control endpoint closes
+/// after the gateway's services have stopped, so `/health` says `stopping` while they drain.
+/// When and how it stops is ``DaemonShutdown``'s decision; this type only performs its actions.
+public final class DaemonRun: Sendable {
+    /// The gateway (or hub) being run.
+    public let gateway: Gateway
+    /// The control endpoint, if the configuration has `http:`.
+    public let control: ControlServer?
+    private let machine: Mutex<DaemonShutdown>
+    private let events: AsyncStream<DaemonShutdown.Event>
+    private let continuation: AsyncStream<DaemonShutdown.Event>.Continuation
+    private let say: @Sendable (String) -> Void
+    private let exit: @Sendable (Int32) -> Void
+
+    /// A run of a built gateway and its bound endpoint.
+    /// - Parameters:
+    ///   - gateway: the gateway.
+    ///   - control: its control endpoint, if any (bound, not yet running).
+    ///   - afterSourceEnds: what to do when the source ends by itself.
+    ///   - say: where a line for the person at the terminal goes (standard error by default).
+    ///   - exit: how to leave the process at a second signal (`exit(3)` by default).
+    public init(
+        gateway: Gateway, control: ControlServer?, afterSourceEnds: DaemonShutdown.AfterSourceEnds = .stop,
+        say: @escaping @Sendable (String) -> Void = DaemonRun.standardError,
+        exit: @escaping @Sendable (Int32) -> Void = { status in _exit(status) }
+    ) {
+        self.gateway = gateway
+        self.control = control
+        machine = Mutex(DaemonShutdown(afterSourceEnds: afterSourceEnds))
+        (events, continuation) = AsyncStream.makeStream(of: DaemonShutdown.Event.self)
+        self.say = say
+        self.exit = exit
+    }
+
+    /// Builds the gateway of a configuration and binds its control endpoint (`http:`), logging
+    /// where it listens.
+    /// - Throws: what ``buildGateway(_:file:registry:logger:clock:)`` and ``ControlServer/bind(host:port:routes:streamWriteTimeout:limits:)``
+    ///   throw: a configuration that cannot run.
+    public static func start(
+        _ configuration: GatewayConfiguration, file: String, registry: StrategyRegistry, logger: Logger,
+        afterSourceEnds: DaemonShutdown.AfterSourceEnds = .stop
+    ) async throws -> DaemonRun {
+        let gateway = try buildGateway(configuration, file: file, registry: registry, logger: logger)
+        var server: ControlServer?
+        if let control = configuration.control {
+            let bound = try await ControlServer.bind(host: control.host, port: control.port, routes: gateway.controlRoutes)
+            let authentication = control.token == nil ? "" : "; requests need its bearer token"
+            logger.notice("control endpoint on \(bound.url) (GET /metrics, GET /health, POST /events/NAME)\(authentication)")
+            server = bound
+        }
+        return DaemonRun(gateway: gateway, control: server, afterSourceEnds: afterSourceEnds)
+    }
+
+    /// Where the run is.
+    public var state: DaemonShutdown.State { machine.withLock { $0.state } }
+
+    /// Stops the run as a signal would (the first: a graceful stop; a second: exit). Safe from
+    /// any thread.
+    public func requestStop() {
+        continuation.yield(.signal)
+    }
+
+    /// Runs until the gateway has stopped and the control endpoint is closed.
+    /// - Parameter signals: the signals that stop it (none in tests, which call ``requestStop()``).
+    /// - Throws: what ended the gateway's services, other than a stop (e.g. `BlueZScannerError`).
+    public func run(signals: [UnixSignal] = [.sigterm, .sigint]) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            if let control {
+                group.addTask { [continuation] in
+                    do {
+                        try await control.run()
+                    } catch is CancellationError {
+                        // Closed, then cancelled with the rest at the end: not a failure.
+                    } catch {
+                        continuation.yield(.controlFailed)
+                        throw error
+                    }
+                }
+            }
+            if !signals.isEmpty {
+                let trapped = await UnixSignalsSequence(trapping: signals)
+                group.addTask { [continuation] in
+                    for await _ in trapped { continuation.yield(.signal) }
+                }
+            }
+            group.addTask { [gateway, continuation] in
+                do {
+                    try await gateway.run()
+                    continuation.yield(.gatewayEnded)
+                } catch {
+                    continuation.yield(.gatewayFailed)
+                    throw error
+                }
+            }
+            for await event in events {
+                let actions = machine.withLock { $0.handle(event) }
+                for action in actions { perform(action, in: &group) }
+                if machine.withLock({ $0.state }) == .finished { break }
+            }
+            // The signal watcher and a linger timer have nothing left to do; the gateway and the
+            // endpoint have returned or are returning (its error, if any, is thrown here).
+            group.cancelAll()
+            try await group.waitForAll()
+        }
+    }
+
+    private func perform(_ action: DaemonShutdown.Action, in group: inout ThrowingTaskGroup<Void, any Error>) {
+        switch action {
+        case .say(let line): say(line)
+        case .stopGateway: gateway.stop()
+        case .closeControl: control?.close()
+        case .linger(let duration):
+            group.addTask { [continuation] in
+                try? await Task.sleep(for: duration)
+                continuation.yield(.lingerElapsed)
+            }
+        case .exit(let status): exit(status)
+        }
+    }
+
+    /// Writes `beacond: LINE` to standard error.
+    public static let standardError: @Sendable (String) -> Void = { line in
+        let text = Array("beacond: \(line)\n".utf8)
+        text.withUnsafeBytes { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
+    }
+}

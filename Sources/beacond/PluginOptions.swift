@@ -1,0 +1,22 @@
+import ArgumentParser
+import BeaconStrategies
+import BeaconStrategyKit
+import BeaconStrategyPlugins
+
+/// `--plugin PATH` (repeatable), the one way every command that runs strategies loads them:
+/// the built-in strategies, then each plugin's, into one registry.
+struct PluginOptions: ParsableArguments {
+    @Option(
+        name: .customLong("plugin"),
+        help: ArgumentHelp("Also load the strategies of this plugin (a shared library); repeatable.", valueName: "path"))
+    var paths: [String] = []
+
+    /// The built-in strategies and those of each plugin.
+    /// - Throws: what loading a plugin throws (a library that cannot be opened, or registers
+    ///   nothing).
+    func registry() throws -> StrategyRegistry {
+        var registry = StrategyRegistry.builtIn()
+        for path in paths { try StrategyPluginLoader.load(path: path, into: &registry) }
+        return registry
+    }
+}
