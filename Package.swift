@@ -164,7 +164,8 @@ let package = Package(
         .target(
             name: "BeaconSiteLink",
             dependencies: [
-                "BeaconCore", "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconMQTT", "BeaconDaemonConfiguration",
+                "BeaconCore", "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconSinks", "BeaconMQTT",
+                "BeaconDaemonConfiguration",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],

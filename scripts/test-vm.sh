@@ -60,10 +60,11 @@ BIN=${BEACOND_BINARY:-$(swift build -c release --show-bin-path)/beacond}
 # The command run inside the VM: scan (recording a btsnoop file too), check the JSON lines for
 # the advertiser's iBeacon, check that `beacond parse` finds it in the recording as well, then
 # interrupt a scan with SIGINT and check that it disabled scanning and exited 0, and finally
-# provoke the user-facing errors on the real kernel (no such adapter, no permission, adapter down)
+# run the daemon on the radio (active scan, its interval and window, a recording) until a dwell
+# alert on that iBeacon is delivered (check-run), provoke the user-facing errors on the real kernel (no such adapter, no permission, adapter down)
 # and take the adapter down and up under a running scan (watchdog, backoff, reopen).
 "$VHCI_VM/make-swift-payload.sh" "$PAYLOAD_DIR" \
-    'beacond scan --adapter hci$VHCI_SCAN_INDEX --duration 6s --format jsonl --record /tmp/scan.btsnoop > /tmp/scan.jsonl; check-ibeacon /tmp/scan.jsonl; beacond parse /tmp/scan.btsnoop > /tmp/recorded.jsonl; check-ibeacon /tmp/recorded.jsonl; check-sigint; check-errors; check-recovery' \
+    'beacond scan --adapter hci$VHCI_SCAN_INDEX --duration 6s --format jsonl --record /tmp/scan.btsnoop > /tmp/scan.jsonl; check-ibeacon /tmp/scan.jsonl; beacond parse /tmp/scan.btsnoop > /tmp/recorded.jsonl; check-ibeacon /tmp/recorded.jsonl; check-sigint; check-run; check-errors; check-recovery' \
     "$BIN"
 # make-swift-payload.sh copies the system libraries the VM image lacks only when the image's
 # rootfs is already built (it compares with /tmp/vhci-vm/rootfs); on a fresh machine it is not
@@ -146,8 +147,38 @@ fi
 echo "FAIL[recovery]: exit $status, $after report(s) after the adapter came back"
 exit 1
 CHECK
+cat > "$PAYLOAD_DIR/opt/payload/bin/check-run" <<'CHECK'
+#!/bin/sh
+# The daemon on the radio: `beacond run` with an active scan, its interval and window, and a
+# recording, on the scanned controller; a 2 s dwell on the advertiser's iBeacon must be delivered
+# to the jsonl sink, SIGINT must stop it with status 0, and the recording must parse back to the
+# same iBeacon.
+cat > /tmp/run.yaml <<YAML
+source: {hci: hci$VHCI_SCAN_INDEX, active: true, interval: 50ms, window: 40ms, record: /tmp/run.btsnoop}
+state: /tmp/run-state.sqlite
+sinks: [{type: jsonl, path: /tmp/run-alerts.jsonl}]
+alerts:
+  - id: vm-dwell
+    match: {uuid: E2C56DB5-DFFB-48D2-B060-D0F5A71096E0, major: 1, minor: 2}
+    strategy: time
+    parameters: {dwell: 2s, gap: 5s, maxTimeBeforeReset: 30s}
+YAML
+beacond check-config /tmp/run.yaml || { echo "FAIL[run]: check-config refused /tmp/run.yaml"; exit 1; }
+status=0
+timeout -s INT --preserve-status 10 beacond run --config /tmp/run.yaml 2> /tmp/run.log || status=$?
+tail -n 5 /tmp/run.log
+fail=0
+if [ "$status" = 0 ]; then echo "PASS[run]: SIGINT stopped beacond run with status 0"
+else echo "FAIL[run]: beacond run exited $status after SIGINT"; fail=1; fi
+if grep -q '"event":"delivered","alert":"vm-dwell"' /tmp/run-alerts.jsonl; then
+    echo "PASS[run]: the dwell alert on the advertiser's iBeacon was delivered: $(grep -c vm-dwell /tmp/run-alerts.jsonl) line(s)"
+else echo "FAIL[run]: no delivered vm-dwell alert in /tmp/run-alerts.jsonl:"; cat /tmp/run-alerts.jsonl; fail=1; fi
+beacond parse /tmp/run.btsnoop > /tmp/run-recorded.jsonl && check-ibeacon /tmp/run-recorded.jsonl || fail=1
+exit $fail
+CHECK
 chmod +x "$PAYLOAD_DIR/opt/payload/bin/check-ibeacon" "$PAYLOAD_DIR/opt/payload/bin/check-sigint" \
-    "$PAYLOAD_DIR/opt/payload/bin/check-errors" "$PAYLOAD_DIR/opt/payload/bin/check-recovery"
+    "$PAYLOAD_DIR/opt/payload/bin/check-errors" "$PAYLOAD_DIR/opt/payload/bin/check-recovery" \
+    "$PAYLOAD_DIR/opt/payload/bin/check-run"
 # Debian 12 is merged-/usr: /lib and /lib64 are symlinks into /usr. Libraries the payload tool
 # copied to lib/ (libsqlite3, libmosquitto) would replace the /lib symlink with a directory when
 # the payload is unpacked over the image, and the VM would lose its dynamic loader.

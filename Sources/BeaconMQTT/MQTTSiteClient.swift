@@ -106,6 +106,15 @@ public final class MQTTSiteClient: @unchecked Sendable {
         return code == MOSQ_ERR_SUCCESS.rawValue
     }
 
+    /// Publishes `payload` to `topic` with QoS 1 (the broker acknowledges it; libmosquitto resends
+    /// it until then while connected), retained or not; returns false when not connected.
+    @discardableResult
+    public func publishReliably(topic: String, payload: [UInt8], retained: Bool) -> Bool {
+        guard state.withLock({ $0.connected }) else { return false }
+        let code = mosquitto_publish(handle, nil, topic, Int32(payload.count), payload, 1, retained)
+        return code == MOSQ_ERR_SUCCESS.rawValue
+    }
+
     /// Announces `offline` on the status topic (if any) and disconnects.
     public func close() {
         if let status = statusTopic, isConnected {

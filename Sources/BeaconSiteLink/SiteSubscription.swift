@@ -27,12 +27,17 @@ package final class SiteSubscription: Sendable {
 
     private let logger: Logger
 
-    package init(settings: SiteSettings, buckets: [Int], hubIndex: Int, logger: Logger = Logger(label: "beacond")) {
+    /// - Parameter takeoverID: this hub's `hub.takeover.id`: hubs of one share need distinct
+    ///   client ids (a broker drops the older of two connections with the same id).
+    package init(
+        settings: SiteSettings, buckets: [Int], hubIndex: Int, takeoverID: String? = nil,
+        logger: Logger = Logger(label: "beacond")
+    ) {
         self.logger = logger
         self.settings = settings
         self.buckets = buckets
         taken = Set(buckets)
-        clientID = "beacond-hub-\(settings.topics.site)-\(hubIndex)"
+        clientID = "beacond-hub-\(settings.topics.site)-\(hubIndex)" + (takeoverID.map { "-\($0)" } ?? "")
     }
 
     /// `hub:<site>@<broker> buckets …`.

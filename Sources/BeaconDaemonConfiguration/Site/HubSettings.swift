@@ -25,6 +25,7 @@ import Foundation
 ///   partition: {index: 0, of: 2}     # this hub takes the buckets b with b mod 2 = 0
 ///   presence: /var/lib/beacond/presence.jsonl   # every fused beacon, every cycle
 ///   floorPlan: {image: /etc/beacond/plan.png, min: [0, 0], max: [40, 20]}   # under the status page's map
+///   takeover: {id: hub-a}          # hot standby with the other hubs of this share (Docs/Site.md)
 /// ```
 public struct HubSettings: Sendable {
     /// The gateways and rooms.
@@ -37,6 +38,8 @@ public struct HubSettings: Sendable {
     public var presencePath: String?
     /// The image the status page draws under its map, if any.
     public var floorPlan: FloorPlan?
+    /// Hot standby with the other hubs of this share (`hub.takeover`), if configured.
+    public var takeover: HubTakeover?
 
     /// Creates settings.
     public init(
@@ -87,6 +90,7 @@ public struct HubSettings: Sendable {
         var settings = HubSettings(layout: layout, fusion: options.fusion, partition: options.partition)
         settings.presencePath = options.presence
         settings.floorPlan = options.floorPlan
+        settings.takeover = options.takeover
         return settings
     }
 
@@ -94,18 +98,20 @@ public struct HubSettings: Sendable {
     static func readOptions(
         _ hub: ConfigNode?
     ) throws(ConfigurationError) -> (
-        fusion: SiteFusionConfiguration, partition: (index: Int, of: Int), presence: String?, floorPlan: FloorPlan?
+        fusion: SiteFusionConfiguration, partition: (index: Int, of: Int), presence: String?, floorPlan: FloorPlan?,
+        takeover: HubTakeover?
     ) {
         var fusion = SiteFusionConfiguration()
         var partition = (index: 0, of: 1)
         var presencePath: String?
         var floorPlan: FloorPlan?
+        var takeover: HubTakeover?
         if let hub {
             try hub.checkKeys(
                 allowed: [
                     "cycle", "lateness", "staleness", "retention", "room", "position", "proximity", "maxTracked", "partition",
                     "presence", "floorPlan", "maxRecordsPerReport", "maxBeaconsPerGateway", "clockTolerance",
-                    "signatureWindow",
+                    "signatureWindow", "takeover",
                 ],
                 in: "hub")
             if let n = hub["cycle"] { fusion.cycleLength = try n.positiveDuration() }
@@ -170,13 +176,30 @@ public struct HubSettings: Sendable {
             }
             if let n = hub["presence"] { presencePath = try n.string() }
             if let n = hub["floorPlan"] { floorPlan = try readFloorPlan(n) }
+            if let n = hub["takeover"] { takeover = try readTakeover(n) }
             do {
                 try fusion.validate()
             } catch {
                 throw hub.error(error.description)
             }
         }
-        return (fusion, partition, presencePath, floorPlan)
+        return (fusion, partition, presencePath, floorPlan, takeover)
+    }
+
+    /// `{id: hub-a, settle: 2s, matchWindow: 5s}`.
+    private static func readTakeover(_ node: ConfigNode) throws(ConfigurationError) -> HubTakeover {
+        try node.checkKeys(allowed: ["id", "settle", "matchWindow"], in: "hub.takeover")
+        let id = try node.required("id").string()
+        guard SiteGateway.isValidID(id) else {
+            throw node["id"]!.error("hub.takeover.id '\(id)' cannot be a topic level: use 1–64 letters, digits, '-', '_' or '.'")
+        }
+        var takeover = HubTakeover(id: id)
+        if let n = node["settle"] {
+            takeover.settle = try n.positiveDuration()
+            guard takeover.settle <= .seconds(60) else { throw n.error("hub.takeover.settle must be at most 1m") }
+        }
+        if let n = node["matchWindow"] { takeover.matchWindow = try n.duration() }
+        return takeover
     }
 
     /// `{image: PATH, min: [x, y], max: [x, y]}`: the image must be readable now.

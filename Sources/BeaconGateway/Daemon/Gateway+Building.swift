@@ -38,7 +38,7 @@ public func buildGateway(
     if sourceDefinition == .hub, let site = configuration.site, let hub = configuration.hub {
         let subscription = SiteSubscription(
             settings: site, buckets: hub.buckets(of: site.topics.bucketCount), hubIndex: hub.partition.index,
-            logger: logger)
+            takeoverID: hub.takeover?.id, logger: logger)
         return try buildGateway(
             configuration, feed: .site(subscription), registry: registry, clock: clock, metrics: metrics, logger: logger)
     }
@@ -148,11 +148,12 @@ func buildGateway(
     // Filled once the dispatchers exist: a dead letter's notice wakes the other sinks' dispatchers.
     let notified = DispatcherDirectory()
     let sinkNames = sinks.map(\.name)
+    let lease = makeHubLease(configuration, feed: feed, outbox: outbox, sinks: sinkNames, notified: notified, logger: logger)
     let dispatchers = sinks.map { name, sink in
         (
             name: name,
             dispatcher: OutboxDispatcher(
-                sinkName: name, sink: sink, outbox: outbox,
+                sinkName: name, sink: sink, outbox: lease.map { HeldOutbox(outbox, lease: $0) } ?? outbox,
                 report: { report in
                     var logger = logger
                     logger[metadataKey: "sink"] = "\(name)"
@@ -225,7 +226,7 @@ func buildGateway(
     return Gateway(
         configuration: configuration, feed: feed, pipeline: pipeline,
         remoteAlerts: remote, registry: registry, sinks: dispatchers, outbox: outbox, metrics: metrics,
-        stateObservers: observers, alertLog: alertLog, clock: clock, logger: logger)
+        stateObservers: observers, alertLog: alertLog, lease: lease, clock: clock, logger: logger)
 }
 
 private func makeSource(

@@ -20,6 +20,7 @@ import Synchronization
 /// | the pipeline | the one task that owns the `AlertPipeline` (a `PipelineRunner`) |
 /// | one dispatcher per sink | delivers the sink's outbox |
 /// | state observers | MQTT retained beacon state: closed last |
+/// | hub lease | a hub with `hub.takeover`: its status, the election, the commits (stops after all) |
 ///
 /// The engine writes every event to each sink's outbox in the same transaction as its state;
 /// the dispatchers deliver from there. The group shuts down in reverse order: the source stops
@@ -65,7 +66,7 @@ public final class Gateway: Sendable {
         pipeline: sending AlertPipeline, remoteAlerts: RemoteAlertDefinitions? = nil,
         registry: StrategyRegistry = StrategyRegistry(), sinks: [(name: String, dispatcher: OutboxDispatcher)],
         outbox: any Outbox, metrics: GatewayMetrics, stateObservers: [any BeaconStateObserver] = [],
-        alertLog: AlertLog? = nil, clock: AnyTimestampClock, logger: Logger
+        alertLog: AlertLog? = nil, lease: HubLease? = nil, clock: AnyTimestampClock, logger: Logger
     ) {
         let alertLog = alertLog ?? AlertLog(sinks: sinks.map(\.name))
         self.alertLog = alertLog
@@ -80,6 +81,7 @@ public final class Gateway: Sendable {
         let dispatchers = sinks.map(\.dispatcher)
         pipelineService = PipelineService(
             runner: runner, pipeline: pipeline, observers: stateObservers, alertLog: alertLog,
+            committed: lease.map { lease in { @Sendable (event: AlertEvent) in lease.committed(event) } },
             notify: { for dispatcher in dispatchers { dispatcher.notify() } })
         self.sinks = sinks
         self.outbox = outbox
@@ -103,15 +105,17 @@ public final class Gateway: Sendable {
             sinks: sinks, outbox: outbox, observers: stateObservers, pipeline: pipelineService, remote: remoteService,
             source: SourceService(
                 feed: feed, runner: runner, clock: clock, ready: firstCheck, lifecycle: lifecycle),
-            lifecycle: lifecycle, logger: logger)
+            lifecycle: lifecycle, lease: lease.map { HubLeaseService(lease: $0, clock: clock) }, logger: logger)
     }
 
     private static func makeServices(
         sinks: [(name: String, dispatcher: OutboxDispatcher)], outbox: any Outbox,
         observers: [any BeaconStateObserver], pipeline: PipelineService, remote: RemoteAlertsService?,
-        source: SourceService, lifecycle: GatewayLifecycle, logger: Logger
+        source: SourceService, lifecycle: GatewayLifecycle, lease: HubLeaseService?, logger: Logger
     ) -> [ServiceGroupConfiguration.ServiceConfiguration] {
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        // A standby hub's lease stops last: it announces the hub's final commits, then `offline`.
+        if let lease { services.append(.init(service: lease, failureTerminationBehavior: .gracefullyShutdownGroup)) }
         if !observers.isEmpty { services.append(.init(service: StateObserversService(observers: observers))) }
         services += sinks.map { sink in
             .init(

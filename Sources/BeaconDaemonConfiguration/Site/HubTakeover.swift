@@ -1,0 +1,19 @@
+/// Hot standby for a hub's share (`hub: {takeover: {id: hub-a}}`): every hub of the share with a
+/// takeover id fuses the same reports and decides the same alerts, and one of them — elected on
+/// the broker — delivers them; when it dies, another takes over. See Docs/Site.md, "Hub takeover".
+public struct HubTakeover: Hashable, Sendable {
+    /// This hub's id among the hubs of its share (a topic level); the smallest id wins a tie.
+    public var id: String
+    /// How long a hub waits after connecting before it may take over (the retained statuses of
+    /// the other hubs arrive in this time).
+    public var settle: Duration
+    /// How far apart two hubs' times for the same alert event may be and still be the same event.
+    public var matchWindow: Duration
+
+    /// Creates the settings.
+    public init(id: String, settle: Duration = .seconds(2), matchWindow: Duration = .seconds(5)) {
+        self.id = id
+        self.settle = settle
+        self.matchWindow = matchWindow
+    }
+}

@@ -1,0 +1,133 @@
+import BeaconCore
+import BeaconSimulator
+import BeaconTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Two hubs for one share (`hub.takeover`), three gateways and a real mosquitto, each a `beacond`
+/// process: the elected hub is killed (SIGKILL) while the walker dwells in the shop, and the
+/// site's dwell alert must come exactly once — from the standby, which had decided the same dwell
+/// from the same reports and now delivers it.
+@Suite("Hub takeover: a standby hub over mosquitto", .serialized)
+struct HubTakeoverTests {
+    static let hubs = ["hub-a", "hub-b"]
+
+    /// The hub configuration of `id`: the same site, gateways and alert; its own state, sinks and
+    /// presence file.
+    static func configuration(id: String, site: String, in directory: URL) -> String {
+        """
+        \(site)}
+        gateways:
+        \(SiteProcessesTests.gateways.map { "  - {id: \($0.0), room: \($0.1), position: \($0.2)}" }.joined(separator: "\n"))
+        hub:
+          position: {tagHeight: 1.2, pathLossExponent: 2.0}
+          presence: \(directory.appendingPathComponent("\(id)-presence.jsonl").path)
+          takeover: {id: \(id), settle: 1s}
+        state: \(directory.appendingPathComponent("\(id).sqlite").path)
+        sinks:
+          - {type: jsonl, path: \(directory.appendingPathComponent("\(id)-events.jsonl").path)}
+        alerts:
+          - {id: shop-dwell, match: {uuid: 0C9B3F4E-6A5D-4E2B-8C1A-5F6E7D8C9B0A}, strategy: time, parameters: {dwell: 8s, room: shop}}
+
+        """
+    }
+
+    /// When the active hub is killed.
+    enum Moment: String, CaseIterable, CustomTestStringConvertible, Sendable {
+        /// While the walker dwells in the shop, before the alert: the standby must send it.
+        case midDwell = "mid-dwell"
+        /// Once the active hub has delivered the alert: the standby held the same alert and must
+        /// drop it (the active hub announced it committed).
+        case afterDelivery = "after its delivery"
+        var testDescription: String { rawValue }
+    }
+
+    @Test("the active hub killed: the standby takes over and the alert comes exactly once", arguments: Moment.allCases)
+    func killed(at moment: Moment) async throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let directory = broker.directory
+        let start = SiteProcesses.start(in: 10)
+        let scenarioFile = directory.appendingPathComponent("site.yaml")
+        try SiteProcessesTests.scenario(start: start).write(to: scenarioFile, atomically: true, encoding: .utf8)
+        let site = "site: {name: e2e, broker: {host: 127.0.0.1, port: \(broker.port)}"
+
+        var processes: [String: Process] = [:]
+        for id in Self.hubs {
+            let file = directory.appendingPathComponent("\(id).yaml")
+            try Self.configuration(id: id, site: site, in: directory).write(to: file, atomically: true, encoding: .utf8)
+            processes[id] = try SiteProcesses.start(
+                ["hub", "--config", file.path], log: directory.appendingPathComponent("\(id).log"))
+        }
+        defer { for process in processes.values where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        func log(_ id: String) -> [String] { SiteProcesses.lines(directory.appendingPathComponent("\(id).log")) }
+        func events(_ id: String) -> [String] { SiteProcesses.lines(directory.appendingPathComponent("\(id)-events.jsonl")) }
+
+        // One hub is elected (the smaller id, both having settled); the other stands by.
+        let elected = await realWorkFinishes(within: .seconds(8)) {
+            log("hub-a").contains { $0.contains("'hub-a' is now the active hub") }
+        }
+        #expect(elected, "hub-a was not elected: \(log("hub-a").suffix(10))")
+        #expect(
+            log("hub-b").contains { $0.contains("'hub-b' is a standby") } || !log("hub-b").contains { $0.contains("active hub") })
+
+        let gateways = try SiteProcesses.startGateways(
+            SiteProcessesTests.gateways.map(\.0), scenario: scenarioFile, site: site, in: directory)
+        defer { for process in gateways where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+        switch moment {
+        case .midDwell:
+            // The walker is in the shop for the active hub: its dwell has begun. Kill it there.
+            let presenceA = directory.appendingPathComponent("hub-a-presence.jsonl")
+            let inShop = await realWorkFinishes(within: .seconds(50)) {
+                SiteProcesses.lines(presenceA).contains { $0.contains(#""minor":1}"#) && $0.contains(#""room":"shop""#) }
+            }
+            #expect(inShop, "hub-a never had the walker in the shop: \(log("hub-a").suffix(10))")
+            #expect(events("hub-a").isEmpty, "hub-a alerted before it was killed: \(events("hub-a"))")
+        case .afterDelivery:
+            let delivered = await realWorkFinishes(within: .seconds(60)) {
+                events("hub-a").contains { $0.contains(#""event":"delivered""#) }
+            }
+            #expect(delivered, "hub-a never delivered: \(log("hub-a").suffix(10))")
+            // The standby has decided the same dwell by now (a cycle or two behind at most).
+            let presenceB = directory.appendingPathComponent("hub-b-presence.jsonl")
+            let lastA = try #require(SiteProcesses.time(of: events("hub-a").last ?? ""))
+            _ = await realWorkFinishes(within: .seconds(5)) {
+                SiteProcesses.lines(presenceB).last.flatMap(SiteProcesses.time).map { $0 > lastA + .seconds(3) } ?? false
+            }
+        }
+        kill(processes["hub-a"]!.processIdentifier, SIGKILL)
+        await waitForExit(processes["hub-a"]!)
+
+        // The standby hears the broker's last will for hub-a and takes over.
+        let tookOver = await realWorkFinishes(within: .seconds(10)) {
+            log("hub-b").contains { $0.contains("'hub-b' is now the active hub") }
+        }
+        #expect(tookOver, "hub-b did not take over: \(log("hub-b").suffix(10))")
+
+        for process in gateways { await waitForExit(process) }
+        // Whatever hub-b will deliver, it has by the time the desk tag's records go stale.
+        let end = try #require(SiteProcesses.time(of: #"{"time":"\#(start.advanced(by: .seconds(40)).rfc3339String)"#))
+        let presenceB = directory.appendingPathComponent("hub-b-presence.jsonl")
+        _ = await realWorkFinishes(within: .seconds(20)) {
+            SiteProcesses.lines(presenceB).last.flatMap(SiteProcesses.time).map { $0 >= end } ?? false
+        }
+        kill(processes["hub-b"]!.processIdentifier, SIGTERM)
+        await waitForExit(processes["hub-b"]!)
+        let created = (events("hub-a") + events("hub-b")).filter { $0.contains(#""event":"created""#) }
+        #expect(created.count == 1, "\(created)")
+        switch moment {
+        case .midDwell:
+            #expect(events("hub-a").isEmpty, "\(events("hub-a"))")
+            #expect(events("hub-b").contains { $0.contains(#""event":"delivered""#) }, "\(log("hub-b").suffix(15))")
+        case .afterDelivery:
+            #expect(events("hub-b").isEmpty, "the standby sent again what hub-a had sent: \(events("hub-b"))")
+        }
+        #expect(created.first?.contains(#""alert":"shop-dwell""#) == true && created.first?.contains(#""minor":1}"#) == true)
+        #expect(processes["hub-b"]!.terminationStatus == 0, "\(log("hub-b").suffix(10))")
+    }
+}
