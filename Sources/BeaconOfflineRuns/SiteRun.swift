@@ -8,7 +8,7 @@ import BeaconSiteLink
 import BeaconSiteReport
 import BeaconStrategyKit
 
-/// A whole site in one process: a ranging pipeline per gateway and a hub pipeline (fusion,
+/// A whole site in one process: packet ranging per gateway and a hub pipeline (fusion,
 /// strategies, engine) fed with every gateway's per-cycle records, as `beacond hub` would receive
 /// them. ``SiteReplay`` and ``SiteSimulation`` drive it with packets in time order.
 ///
@@ -17,13 +17,14 @@ import BeaconStrategyKit
 final class SiteRun {
     /// The hub's pipeline.
     let hub: AlertPipeline
-    private var gateways: [AlertPipeline] = []
+    private var gateways: [PacketRanging] = []
     private var pending: [GatewayReportMessage] = []
     private let cycle: Duration
+    private let gatewayIDs: [String]
     private var nextBoundary: Timestamp?
     private var batch = PacketBatch(byteCapacity: 64, packetCapacity: 1)
 
-    /// Builds the gateways' pipelines (ranging only) and the hub's.
+    /// Builds the gateways' packet ranging and the hub's pipeline.
     /// - Parameters:
     ///   - settings: the gateways, in the order packets name them, and the fusion.
     ///   - ranging: every gateway's ranging.
@@ -40,18 +41,8 @@ final class SiteRun {
         if let presence {
             hub.cycleObserver = { [unowned hub] update in PresenceLine.write(update, hub: hub, to: presence) }
         }
-        for gateway in settings.layout.gateways {
-            let pipeline = try AlertPipeline(alerts: [], ranging: ranging, registry: registry)
-            let id = gateway.id
-            pipeline.cycleObserver = { [unowned self] update in
-                guard !update.beacons.isEmpty else { return }
-                let header = GatewayReportHeader(
-                    gateway: id, time: update.time, cycleLength: update.time - update.cycleStart,
-                    recordCount: update.beacons.count)
-                pending.append(.decoded(header, update.beacons.map(GatewayRecord.init)))
-            }
-            gateways.append(pipeline)
-        }
+        gateways = try settings.layout.gateways.map { _ in try PacketRanging(configuration: ranging) }
+        gatewayIDs = settings.layout.gateways.map(\.id)
     }
 
     /// One packet heard by the gateway at index `gateway`; packets must come in time order.
@@ -61,22 +52,31 @@ final class SiteRun {
     ) throws {
         // Every gateway closes the cycles that ended before this packet, heard or not.
         if let boundary = nextBoundary, timestamp >= boundary {
-            for pipeline in gateways { try pipeline.advance(to: timestamp) { _ in } }
+            for index in gateways.indices { gateways[index].advance(to: timestamp) { report($0, gateway: index) } }
             nextBoundary = Self.boundary(after: timestamp, cycle: cycle)
         } else if nextBoundary == nil {
             nextBoundary = Self.boundary(after: timestamp, cycle: cycle)
         }
         batch.removeAll()
         batch.append(packet, linkType: linkType, timestamp: timestamp)
-        try gateways[gateway].ingest(batch) { _ in }
+        gateways[gateway].ingest(batch) { report($0, gateway: gateway) }
         try forward(emit)
     }
 
     /// Closes every gateway's cycles up to `end`, and the hub's once their records are in.
     func finish(at end: Timestamp, emit: (RoutedEvent) throws -> Void) throws {
-        for pipeline in gateways { try pipeline.advance(to: end) { _ in } }
+        for index in gateways.indices { gateways[index].advance(to: end) { report($0, gateway: index) } }
         try forward(emit)
         try hub.advance(to: end + hub.siteLateness + cycle, emit: emit)
+    }
+
+    /// A gateway's cycle, as the report it would send the hub (none when it tracks nothing).
+    private func report(_ update: RangingUpdate, gateway: Int) {
+        guard !update.beacons.isEmpty else { return }
+        let header = GatewayReportHeader(
+            gateway: gatewayIDs[gateway], time: update.time, cycleLength: update.time - update.cycleStart,
+            recordCount: update.beacons.count)
+        pending.append(.decoded(header, update.beacons.map(GatewayRecord.init)))
     }
 
     private func forward(_ emit: (RoutedEvent) throws -> Void) throws {

@@ -2,8 +2,25 @@ import BeaconAlertEngine
 import BeaconCore
 import BeaconSite
 import BeaconSiteReport
+import BeaconStrategyKit
 
 extension AlertPipeline {
+    /// Builds a site hub's pipeline: gateways' reports in (``ingest(reports:refused:emit:)``),
+    /// fused beacons to the strategies, whose rooms are the regions strategies may name.
+    /// - Parameters:
+    ///   - definitions: the alerts to run, in order.
+    ///   - maxPending: the engine's bound on pending alerts.
+    ///   - registry: where the alerts' strategies come from.
+    ///   - store: where the engine (and, if it keeps them, the strategies) keep their state.
+    ///   - site: the hub's fusion of its gateways' reports.
+    /// - Throws: ``PipelineError`` naming the alert whose strategy or policy is invalid.
+    public convenience init(
+        alerts definitions: [PipelineAlert], maxPending: Int = AlertEngineConfiguration.defaultMaxPending,
+        registry: StrategyRegistry, store: any AlertStateStore = InMemoryAlertStateStore(), site: SiteFusion
+    ) throws(PipelineError) {
+        try self.init(alerts: definitions, front: .site(site), maxPending: maxPending, registry: registry, store: store)
+    }
+
     /// Takes gateways' reports (a site hub's pipeline) and runs every cycle they complete —
     /// the fused beacons — through strategies and engine, as one input.
     ///
@@ -12,52 +29,27 @@ extension AlertPipeline {
     /// unknown gateway, off its topic, out of range, against its gateway's clock …) is counted by
     /// reason in the site's statistics (`SiteFusionStatistics.refusedReports`) and handed to
     /// `refused`; nothing of it is used.
-    /// - Precondition: the pipeline was built with a `site`.
+    /// - Throws: ``PipelineError/input(_:)`` on a gateway's pipeline, which takes packets.
     public func ingest(
         reports: [GatewayReportMessage], refused: (ReportRefusal) -> Void = { _ in },
         emit: (RoutedEvent) throws -> Void
     ) throws {
-        guard let site else { preconditionFailure("gateway reports reach only a pipeline built with a site") }
-        for message in reports {
-            let failure: ReportRefusal?
-            switch message {
-            case .encoded(let bytes, let receivedAt, let origin):
-                failure = bytes.withUnsafeBytes { buffer in
-                    do throws(ReportRefusal) {
-                        try site.ingest(report: buffer, receivedAt: receivedAt, origin: origin)
-                        return nil
-                    } catch {
-                        return error
-                    }
-                }
-            case .decoded(let header, let records):
-                do throws(ReportRefusal) {
-                    try site.ingest(records, header: header)
-                    failure = nil
-                } catch {
-                    failure = error
-                }
-            case .refused(let refusal):
-                failure = site.refuse(refusal)
-            }
-            if let failure { refused(failure) }
+        guard case .site(let site) = front else {
+            throw PipelineError.input("gateways' reports reach only a site hub's pipeline; this one ranges packets")
         }
-        if let reached = site.latestTime {
-            if latestTime.map({ reached > $0 }) ?? true { latestTime = reached }
-            try site.advance(to: reached) { try decide($0) }
-        }
-        try runIdleCycles()
-        try finishInput(emit)
+        let reached = try site.ingest(reports: reports, refused: refused) { try decisions.decide($0) }
+        if let reached { reach(reached) }
+        try decisions.endInput(cycleClock: site.cycleClock, emit: emit)
     }
 
     /// How long after a cycle's end a site hub fuses it (zero for one gateway's pipeline): what a
     /// source's end adds so that the last cycle is closed.
-    public var siteLateness: Duration { site?.configuration.lateness ?? .zero }
+    public var siteLateness: Duration { front.lateness }
 
     /// Calls `body` with each gateway's RSSI of `beacon` in the last fused cycle (a site hub; for
     /// presence output). Gateways are named by id.
     public func forEachGatewayEvidence(of beacon: BeaconID, _ body: (_ gateway: String, _ rssi: Double?) -> Void) {
-        guard let site else { return }
+        guard case .site(let site) = front else { return }
         site.forEachEvidence(of: beacon) { index, rssi in body(site.layout.gateways[index].id, rssi) }
     }
 }

@@ -6,6 +6,9 @@ public enum PipelineError: Error, CustomStringConvertible, Sendable {
     case ranging(String)
     /// The alert engine rejected the rules (policy, callbacks, maxPending) or could not load its state.
     case engine(String)
+    /// An input this pipeline does not take: gateways' reports sent to a gateway's pipeline,
+    /// packets or sightings sent to a site hub's.
+    case input(String)
     /// The pipeline's runner has stopped: it takes no more inputs.
     case stopped
 
@@ -14,6 +17,7 @@ public enum PipelineError: Error, CustomStringConvertible, Sendable {
         case .strategy(let alertID, let message): "alert '\(alertID)': \(message)"
         case .ranging(let message): "ranging configuration: \(message)"
         case .engine(let message): "alert engine: \(message)"
+        case .input(let message): "wrong input: \(message)"
         case .stopped: "the pipeline has stopped and takes no more inputs"
         }
     }

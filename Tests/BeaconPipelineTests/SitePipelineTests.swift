@@ -99,4 +99,14 @@ struct SitePipelineTests {
         #expect(pipeline.statistics.site?.refusedReports == [.malformed: 1])
         #expect(pipeline.trackedBeacons == 1)
     }
+
+    @Test("a hub's clock runs from its first tick, before any report, as the status page shows it")
+    func clockBeforeReports() throws {
+        let pipeline = try Self.pipeline([])
+        #expect(pipeline.decidedThrough == nil)
+        try pipeline.advance(to: Self.t0 + .milliseconds(5500)) { _ in }
+        #expect(pipeline.decidedThrough == Self.t0 + .seconds(5))
+        #expect(pipeline.inspect().cycleTime == Self.t0 + .seconds(5))
+        #expect(pipeline.latestTime == Self.t0 + .milliseconds(5500))
+    }
 }

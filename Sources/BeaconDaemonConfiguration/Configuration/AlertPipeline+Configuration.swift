@@ -14,19 +14,22 @@ extension AlertPipeline {
         ranging: RangingConfiguration? = nil,
         store: any AlertStateStore = InMemoryAlertStateStore()
     ) throws(PipelineError) {
-        var site: SiteFusion?
+        let front: PipelineFront
         if configuration.source == .hub, let hub = configuration.hub {
             do {
-                site = try SiteFusion(layout: hub.layout, configuration: hub.fusion)
+                front = .site(try SiteFusion(layout: hub.layout, configuration: hub.fusion))
             } catch {
                 throw .ranging("hub: \(error)")
             }
+        } else {
+            let packets = try PacketRanging(
+                configuration: ranging ?? configuration.ranging, layouts: configuration.layouts)
+            front = .packets(packets)
         }
         do {
             try self.init(
-                alerts: try Self.pipelineAlerts(configuration.alerts), ranging: ranging ?? configuration.ranging,
-                layouts: configuration.layouts, maxPending: configuration.maxPending, registry: registry,
-                store: store, site: site)
+                alerts: try Self.pipelineAlerts(configuration.alerts), front: front,
+                maxPending: configuration.maxPending, registry: registry, store: store)
         } catch {
             throw error.located(in: configuration.alerts)
         }

@@ -2,12 +2,12 @@ import BeaconAlertEngine
 import BeaconCore
 import BeaconStrategyKit
 
-/// The strategies' per-beacon state, saved with the engine's (see ``AlertPipeline``).
-extension AlertPipeline {
+/// The strategies' per-beacon state, saved with the engine's (see `AlertPipeline`).
+extension DecisionStage {
     /// Restores every alert's strategy from the saved state its engine loaded. A state saved by
     /// another kind of strategy, or by an alert that no longer exists, is removed; one that
     /// cannot be read makes that alert's strategy start afresh (and says so in
-    /// ``durabilityWarnings``). Strategies whose state is not (fully) saved are named there too.
+    /// `durabilityWarnings`). Strategies whose state is not (fully) saved are named there too.
     func restoreStrategies() {
         if let clock = engine.state.strategyClock { decidedThrough = clock }
         var byAlert: [String: [SavedStrategyState]] = [:]

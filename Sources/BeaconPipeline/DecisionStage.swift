@@ -1,0 +1,255 @@
+import BeaconAlertEngine
+import BeaconCore
+import BeaconRanging
+import BeaconStrategyKit
+
+/// The stages after the front end: each alert's strategy runs on the beacons it matches, once per
+/// cycle; firings, region exits and departures go to the alert engine; each input's changes are
+/// committed to the store in one transaction, then its events are emitted.
+///
+/// It never reads the front end: what it needs of it (a cycle's update, the front end's clock at
+/// an input's end) comes as arguments, so it runs inside the front end's callbacks.
+final class DecisionStage {
+    struct ConfiguredAlert {
+        let definition: PipelineAlert
+        let strategy: any BeaconAlertStrategy
+    }
+
+    var engine: AlertEngine
+    var alerts: [ConfiguredAlert]
+    /// Where each input's changes are committed, in one transaction.
+    let store: any AlertStateStore
+    let maxPending: Int
+    /// Where strategies come from (to make them anew after a failed write).
+    var registry: StrategyRegistry
+    /// Strategy state changes to write with the next input's transaction (from a replacement of
+    /// the alert definitions or a restore).
+    var pendingStrategyChanges: [AlertStateChange] = []
+    /// What could not be restored or will not be saved, for the daemon to log.
+    var durabilityWarnings: [String] = []
+    /// The end of the latest cycle the strategies have seen (saved with their state, and
+    /// restored after a restart so the cycles since are run before the first new one).
+    var decidedThrough: Timestamp?
+    private var idleUpdate = RangingUpdate(cycleStart: .epoch, time: .epoch)
+    /// The front end's cycle length (kept here: the front end is busy while it calls back).
+    let cycleLength: Duration
+    private var triggers: [AlertTrigger] = []
+    /// What the engine did during the current input, committed when it ends.
+    private var output = AlertEngineOutput()
+    /// Cycles evaluated and events emitted (the front end keeps its own counters).
+    private var cycles = 0
+    private var eventsByAlert: [String: Int] = [:]
+    /// Called with each cycle's update before strategies see it.
+    var cycleObserver: ((RangingUpdate) -> Void)?
+    /// Whether beacons' presence changes are kept for `takePresenceChanges()`.
+    var recordsPresence = false
+    private var presence: [BeaconID: Proximity] = [:]
+    private var presenceChanges: [BeaconPresence] = []
+
+    /// Builds the strategies and the engine for `front`'s cycles, refusing a strategy that names
+    /// a region `front` does not have; restores the state `store` keeps.
+    init(
+        alerts definitions: [PipelineAlert], front: PipelineFront, maxPending: Int, registry: StrategyRegistry,
+        store: any AlertStateStore
+    ) throws(PipelineError) {
+        alerts = try Self.configure(definitions, registry: registry, reusing: [])
+        self.store = store
+        self.registry = registry
+        self.maxPending = maxPending
+        cycleLength = front.cycleLength
+        let regionIDs = front.regionIDs
+        for alert in alerts {
+            guard let region = alert.strategy.regionsObserved.first(where: { !regionIDs.contains($0) }) else { continue }
+            let place = alert.definition.origin.map { "\($0): " } ?? ""
+            throw .strategy(alertID: alert.definition.id, message: place + front.unknownRegionMessage(region))
+        }
+        do {
+            let engineConfiguration = try AlertEngineConfiguration(rules: definitions.map(\.rule), maxPending: maxPending)
+            engine = try AlertEngine(configuration: engineConfiguration, loadingFrom: store)
+        } catch {
+            throw .engine("\(error)")
+        }
+        if store.keepsStrategyState { restoreStrategies() }
+    }
+
+    /// Replaces the alert definitions (see `AlertPipeline.replaceAlerts(_:registry:)`).
+    func replaceAlerts(_ definitions: [PipelineAlert], registry: StrategyRegistry) throws(PipelineError) {
+        let configured = try Self.configure(definitions, registry: registry, reusing: alerts)
+        let replacement: AlertEngine
+        do {
+            let rules = try AlertEngineConfiguration(rules: definitions.map(\.rule), maxPending: maxPending)
+            // Between inputs everything is committed: the state carries over as it is stored.
+            replacement = AlertEngine(configuration: rules, state: engine.state)
+        } catch {
+            throw .engine("\(error)")
+        }
+        if store.keepsStrategyState {
+            // A strategy made anew starts afresh, and a removed alert keeps nothing: their saved
+            // state is stale.
+            for alert in alerts where !configured.contains(where: { $0.definition.id == alert.definition.id }) {
+                pendingStrategyChanges.append(.removeStrategyStates(alertID: alert.definition.id))
+            }
+            for alert in configured where !alerts.contains(where: { $0.strategy === alert.strategy }) {
+                pendingStrategyChanges.append(.removeStrategyStates(alertID: alert.definition.id))
+            }
+        }
+        self.registry = registry
+        alerts = configured
+        engine = replacement
+    }
+
+    static func configure(
+        _ definitions: [PipelineAlert], registry: StrategyRegistry,
+        reusing current: [ConfiguredAlert]
+    ) throws(PipelineError) -> [ConfiguredAlert] {
+        var alerts: [ConfiguredAlert] = []
+        for definition in definitions {
+            if let same = current.first(where: { $0.definition.isSameStrategy(as: definition) }) {
+                alerts.append(ConfiguredAlert(definition: definition, strategy: same.strategy))
+                continue
+            }
+            do {
+                let strategy = try registry.makeStrategy(key: definition.strategy, parameters: definition.parameters)
+                alerts.append(ConfiguredAlert(definition: definition, strategy: strategy))
+            } catch {
+                let place = definition.origin.map { "\($0): " } ?? ""
+                throw .strategy(alertID: definition.id, message: place + "\(error)")
+            }
+        }
+        return alerts
+    }
+
+    /// Adds the cycles evaluated and the events emitted to `statistics`.
+    func contribute(to statistics: inout PipelineStatistics) {
+        statistics.cycles = cycles
+        statistics.eventsByAlert = eventsByAlert
+    }
+
+    // MARK: Inputs
+
+    /// One cycle's update from the front end (lent for the call): the cycles skipped before it
+    /// run first, then the observer, strategies and engine see it.
+    func decide(_ update: RangingUpdate) throws {
+        try runIdleCycles(through: update.time - cycleLength)
+        cycles += 1
+        cycleObserver?(update)
+        try evaluate(update)
+    }
+
+    /// Ends an input once the front end has called back: runs the cycles it skipped up to
+    /// `cycleClock` (its clock, read after its callbacks), delivers what the engine has due up to
+    /// `engineTime`, commits and emits.
+    func endInput(cycleClock: Timestamp?, engineTime: Timestamp? = nil, emit: (RoutedEvent) throws -> Void) throws {
+        if let reached = cycleClock {
+            if decidedThrough == nil { decidedThrough = reached } else { try runIdleCycles(through: reached) }
+        }
+        if let engineTime { try catchUpEngine(to: engineTime) }
+        try finishInput(emit)
+    }
+
+    /// Hands the engine a fact from outside the radio at `now` (see `AlertPipeline.post(_:now:emit:)`).
+    func post(_ fact: EngineFact, now: Timestamp, emit: (RoutedEvent) throws -> Void) throws {
+        try catchUpEngine(to: now)
+        output.append(engine.handle(fact, now: now))
+        try finishInput(emit)
+    }
+
+    /// The presence changes since the last call (when `recordsPresence` is on).
+    func takePresenceChanges() -> [BeaconPresence] {
+        defer { presenceChanges.removeAll(keepingCapacity: true) }
+        return presenceChanges
+    }
+
+    // MARK: Stages
+
+    /// Delivers what falls due up to `time`, each at its own due time, in order: between two
+    /// cycles (or after the last beacon left) the engine's deadlines still happen at the times
+    /// they were scheduled for, not at the time of the next input.
+    private func catchUpEngine(to time: Timestamp) throws {
+        while let deadline = engine.nextDeadline, deadline <= time {
+            let before = output.events.count
+            output.append(engine.advance(to: deadline))
+            // A deadline that produced nothing and did not move would repeat forever.
+            if output.events.count == before, engine.nextDeadline == deadline { break }
+        }
+        output.append(engine.advance(to: time))
+    }
+
+    private func recordPresence(_ update: RangingUpdate) {
+        for beacon in update.beacons where presence[beacon.id] != beacon.proximity {
+            presence[beacon.id] = beacon.proximity
+            presenceChanges.append(BeaconPresence(beacon))
+        }
+        for id in update.evicted where presence.removeValue(forKey: id) != nil {
+            presenceChanges.append(BeaconPresence(id: id, present: false, proximity: .unknown, lastSeen: update.time))
+        }
+    }
+
+    /// Runs the cycles the front end skipped (it tracked nothing) up to `reached`, as empty
+    /// cycles — while any strategy remembers a beacon; once none does, they could change nothing
+    /// and are skipped. Nothing runs before the first cycle decided.
+    private func runIdleCycles(through reached: Timestamp) throws {
+        guard var last = decidedThrough else { return }
+        let cycle = cycleLength
+        while last + cycle <= reached {
+            if alerts.allSatisfy({ $0.strategy.isIdle }) {
+                decidedThrough = reached
+                return
+            }
+            last = last + cycle
+            idleUpdate.cycleStart = last - cycle
+            idleUpdate.time = last
+            try evaluate(idleUpdate)
+        }
+    }
+
+    private func evaluate(_ update: RangingUpdate) throws {
+        decidedThrough = update.time
+        if recordsPresence { recordPresence(update) }
+        let now = update.time
+        try catchUpEngine(to: now)
+        for event in update.regionEvents {
+            output.append(engine.handle(event, now: now))
+        }
+        for id in update.evicted {
+            output.append(engine.handle(.beaconExit(id), now: now))
+        }
+        for alert in alerts {
+            triggers.removeAll(keepingCapacity: true)
+            let match = alert.definition.match
+            for event in update.regionEvents where match.matches(event.beacon) { alert.strategy.observe(event) }
+            alert.strategy.evaluate(update, matching: { match.matches($0) }, into: &triggers)
+            for trigger in triggers {
+                let firing = StrategyFiring(
+                    alertID: alert.definition.id, beacon: trigger.beacon,
+                    strategy: trigger.strategy, time: trigger.time)
+                output.append(try engine.fire(firing, now: now))
+            }
+        }
+        output.append(engine.advance(to: now)) // what the firings made due at once
+    }
+
+    /// Ends an input: writes its changes (engine, events, strategy state) in one transaction,
+    /// then hands its events to `emit`.
+    private func finishInput(_ emit: (RoutedEvent) throws -> Void) throws {
+        output.changes += collectStrategyChanges()
+        if !output.isEmpty {
+            do {
+                try store.apply(output.changes, emitting: output.events)
+            } catch {
+                // Nothing of this input is stored: go back to what is.
+                output.changes.removeAll(keepingCapacity: true)
+                output.events.removeAll(keepingCapacity: true)
+                reloadAfterFailedCommit()
+                throw PipelineError.engine("the state store refused the changes: \(error)")
+            }
+        }
+        output.changes.removeAll(keepingCapacity: true)
+        guard !output.events.isEmpty else { return }
+        for routed in output.events {
+            eventsByAlert["\(routed.event.alertID)/\(routed.event.kind.rawValue)", default: 0] += 1
+            try emit(routed)
+        }
+        output.events.removeAll(keepingCapacity: true)
+    }
+}
