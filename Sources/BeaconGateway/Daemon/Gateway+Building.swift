@@ -152,7 +152,7 @@ func buildGateway(
         (
             name: name,
             dispatcher: OutboxDispatcher(
-                sinkName: name, sink: sink, outbox: outbox,
+                sinkName: name, sink: sink, outbox: outbox, clock: clock,
                 report: { report in
                     var logger = logger
                     logger[metadataKey: "sink"] = "\(name)"
