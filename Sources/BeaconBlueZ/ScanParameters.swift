@@ -1,7 +1,8 @@
 import BeaconCore
 
-/// How the controller scans: passive or active, how often and how long it listens, and which
-/// address it uses for scan requests. Duplicate filtering is always off: every advertisement
+/// How the controller scans: passive or active, how often and how long it listens (its
+/// ``ScanTiming``, the same type the simulator schedules by), and which address it uses for scan
+/// requests. Duplicate filtering is always off: every advertisement
 /// counts for ranging.
 public struct ScanParameters: Hashable, Sendable {
     /// Passive scanning only listens; active scanning also sends scan requests and receives
@@ -25,21 +26,17 @@ public struct ScanParameters: Hashable, Sendable {
         case resolvableOrRandom = 0x03
     }
 
-    /// The spec's time unit for scan interval and window: 0.625 ms.
-    public static let timeUnit = Duration.microseconds(625)
-    /// Shortest interval or window: 2.5 ms (4 units).
-    public static let minimumTime = Duration.microseconds(2_500)
-    /// Longest interval or window the legacy command accepts: 10.24 s (0x4000 units); the
-    /// extended command accepts up to 40.959375 s (0xFFFF units) but the scanner keeps to the
-    /// range both accept.
-    public static let maximumTime = Duration.milliseconds(10_240)
+    /// The spec's time unit for scan interval and window: 0.625 ms (``ScanTiming/timeUnit``).
+    public static let timeUnit = ScanTiming.timeUnit
+    /// Shortest interval or window: 2.5 ms (``ScanTiming/minimumTime``).
+    public static let minimumTime = ScanTiming.minimumTime
+    /// Longest interval or window: 10.24 s (``ScanTiming/maximumTime``).
+    public static let maximumTime = ScanTiming.maximumTime
 
     /// Passive or active.
     public let type: ScanType
-    /// Time between the starts of two scan windows, in 0.625 ms units.
-    public let intervalUnits: UInt16
-    /// How long the controller listens in each interval, in 0.625 ms units.
-    public let windowUnits: UInt16
+    /// The interval and window, checked and in the spec's units.
+    public let timing: ScanTiming
     /// The address type used in scan requests.
     public let ownAddressType: OwnAddressType
 
@@ -52,36 +49,24 @@ public struct ScanParameters: Hashable, Sendable {
         window: Duration = .milliseconds(100),
         ownAddressType: OwnAddressType = .public
     ) throws(BlueZScannerError) {
-        for (name, value) in [("interval", interval), ("window", window)]
-        where value < Self.minimumTime || value > Self.maximumTime {
-            throw .invalidScanParameters(
-                "scan \(name) \(Self.milliseconds(value)) is outside 2.5 ms … 10240 ms (the spec's range)")
-        }
-        guard window <= interval else {
-            throw .invalidScanParameters(
-                "scan window \(Self.milliseconds(window)) is longer than the interval "
-                    + "\(Self.milliseconds(interval)); use a window ≤ interval (equal = listen continuously)")
+        do {
+            timing = try ScanTiming(interval: interval, window: window)
+        } catch {
+            throw .invalidScanParameters(error.description)
         }
         self.type = type
-        self.intervalUnits = Self.units(interval)
-        self.windowUnits = Self.units(window)
         self.ownAddressType = ownAddressType
     }
 
     /// Passive, 100 ms interval and window (continuous listening), public address.
     public static let `default` = try! ScanParameters()
 
+    /// Time between the starts of two scan windows, in 0.625 ms units.
+    public var intervalUnits: UInt16 { timing.intervalUnits }
+    /// How long the controller listens in each interval, in 0.625 ms units.
+    public var windowUnits: UInt16 { timing.windowUnits }
     /// The interval as a duration.
-    public var interval: Duration { Self.timeUnit * Int(intervalUnits) }
+    public var interval: Duration { timing.interval }
     /// The window as a duration.
-    public var window: Duration { Self.timeUnit * Int(windowUnits) }
-
-    private static func units(_ value: Duration) -> UInt16 {
-        let micro = value.nanoseconds / 1_000
-        return UInt16((micro + 312) / 625)
-    }
-
-    private static func milliseconds(_ value: Duration) -> String {
-        "\(Double(value.nanoseconds) / 1e6) ms"
-    }
+    public var window: Duration { timing.window }
 }

@@ -4,23 +4,44 @@
 /// gateways, from their positions (a weighted centroid); a single gateway's ranging leaves it
 /// `nil`.
 public struct BeaconPosition: Hashable, Sendable {
-    /// East (or the floor plan's x axis), metres.
-    public var x: Double
-    /// North (or the floor plan's y axis), metres.
-    public var y: Double
-    /// Height, metres.
-    public var z: Double
+    /// The estimated point.
+    public var point: Vector3
     /// The estimate's uncertainty: the radius, in metres, within which the true position is
     /// expected to lie about two times out of three (one standard deviation of the horizontal
     /// error).
     public var error: Double
 
-    /// Creates a position.
+    /// East (or the floor plan's x axis), metres.
+    @inlinable
+    public var x: Double {
+        get { point.x }
+        set { point.x = newValue }
+    }
+
+    /// North (or the floor plan's y axis), metres.
+    @inlinable
+    public var y: Double {
+        get { point.y }
+        set { point.y = newValue }
+    }
+
+    /// Height, metres.
+    @inlinable
+    public var z: Double {
+        get { point.z }
+        set { point.z = newValue }
+    }
+
+    /// Creates a position from a point and its uncertainty.
+    @inlinable
+    public init(point: Vector3, error: Double) {
+        self.point = point
+        self.error = error
+    }
+
+    /// Creates a position from its coordinates and uncertainty.
     @inlinable
     public init(x: Double, y: Double, z: Double, error: Double) {
-        self.x = x
-        self.y = y
-        self.z = z
-        self.error = error
+        self.init(point: Vector3(x, y, z), error: error)
     }
 }

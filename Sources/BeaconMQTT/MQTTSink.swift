@@ -187,46 +187,58 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
         state.withLock { $0.acknowledgements.acknowledged(messageID) }?.resume()
     }
 
+    // The two waits below race the continuation against a timer in a task group: the timer is
+    // started once the continuation is registered (so it cannot expire a wait not yet listed)
+    // and cancelled as soon as the wait ends, so no task sleeps on after a wait for its timeout.
+
     private func waitForConnection() async throws {
         let (clock, timeout, broker) = (clock, timeout, "\(host):\(port)")
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            enum Outcome { case connected, refused(String), waiting(Int) }
-            let outcome: Outcome = state.withLock { state in
-                if state.connected { return .connected }
-                // The last attempt was refused (bad credentials): say so now rather than wait for the next.
-                if let refusal = state.refusal { return .refused(refusal) }
-                state.nextWaiter += 1
-                state.waitingForConnection[state.nextWaiter] = continuation
-                return .waiting(state.nextWaiter)
+        try await withThrowingTaskGroup(of: Void.self) { timer in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                enum Outcome { case connected, refused(String), waiting(Int) }
+                let outcome: Outcome = state.withLock { state in
+                    if state.connected { return .connected }
+                    // The last attempt was refused (bad credentials): say so now rather than wait for the next.
+                    if let refusal = state.refusal { return .refused(refusal) }
+                    state.nextWaiter += 1
+                    state.waitingForConnection[state.nextWaiter] = continuation
+                    return .waiting(state.nextWaiter)
+                }
+                let waiter: Int
+                switch outcome {
+                case .connected: return continuation.resume()
+                case .refused(let reason):
+                    return continuation.resume(throwing: MQTTSinkError.refused(broker: broker, reason: reason))
+                case .waiting(let number): waiter = number
+                }
+                timer.addTask {
+                    guard (try? await clock.sleep(for: timeout)) != nil else { return }
+                    let (expired, refusal) = self.state.withLock {
+                        ($0.waitingForConnection.removeValue(forKey: waiter), $0.refusal)
+                    }
+                    expired?.resume(
+                        throwing: refusal.map { MQTTSinkError.refused(broker: broker, reason: $0) }
+                            ?? MQTTSinkError.notConnected(broker: broker, timeout: timeout))
+                }
             }
-            let waiter: Int
-            switch outcome {
-            case .connected: return continuation.resume()
-            case .refused(let reason): return continuation.resume(throwing: MQTTSinkError.refused(broker: broker, reason: reason))
-            case .waiting(let number): waiter = number
-            }
-            Task { [weak self] in
-                try? await clock.sleep(for: timeout)
-                guard let self else { return }
-                let (expired, refusal) = self.state.withLock { ($0.waitingForConnection.removeValue(forKey: waiter), $0.refusal) }
-                expired?.resume(
-                    throwing: refusal.map { MQTTSinkError.refused(broker: broker, reason: $0) }
-                        ?? MQTTSinkError.notConnected(broker: broker, timeout: timeout))
-            }
+            timer.cancelAll()
         }
     }
 
     private func waitForAcknowledgement(_ messageID: Int32) async throws {
         let (clock, timeout, broker) = (clock, timeout, "\(host):\(port)")
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let already = state.withLock { $0.acknowledgements.wait(for: messageID, continuation) }
-            if already { return continuation.resume() }
-            Task { [weak self] in
-                try? await clock.sleep(for: timeout)
-                // Given up: the id's PUBACK, if it comes later, confirms nothing.
-                let expired = self?.state.withLock { $0.acknowledgements.giveUp(on: messageID) }
-                expired?.resume(throwing: MQTTSinkError.notAcknowledged(broker: broker, timeout: timeout))
+        try await withThrowingTaskGroup(of: Void.self) { timer in
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let already = state.withLock { $0.acknowledgements.wait(for: messageID, continuation) }
+                if already { return continuation.resume() }
+                timer.addTask {
+                    guard (try? await clock.sleep(for: timeout)) != nil else { return }
+                    // Given up: the id's PUBACK, if it comes later, confirms nothing.
+                    let expired = self.state.withLock { $0.acknowledgements.giveUp(on: messageID) }
+                    expired?.resume(throwing: MQTTSinkError.notAcknowledged(broker: broker, timeout: timeout))
+                }
             }
+            timer.cancelAll()
         }
     }
 }

@@ -55,7 +55,7 @@ public final class SiteSimulation {
             gateways: scenario.gateways.map { gateway in
                 SiteGateway(
                     id: gateway.name, room: gateway.room,
-                    position: SitePoint(x: gateway.position.x, y: gateway.position.y, z: gateway.position.z))
+                    position: gateway.position)
             })
         site = try SiteRun(
             settings: HubSettings(layout: layout, fusion: fusion), ranging: ranging, alerts: alerts, registry: registry,

@@ -1,4 +1,5 @@
 import BeaconConfiguration
+import BeaconCore
 
 extension ConfigNode {
     /// A position `[x, y, z]` (or `[x, y]`, z = 0) in metres.

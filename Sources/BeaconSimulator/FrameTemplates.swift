@@ -12,7 +12,7 @@ struct FrameTemplates {
     /// Extended report event type for a legacy `ADV_NONCONN_IND` PDU (bit 4: legacy).
     static let extendedEventType: UInt16 = 0x0010
 
-    let format: ReportFormat
+    let format: AdvertisingReportKind
     let bytes: [UInt8]
     let offsets: [Int32]
     let lengths: [Int32]
@@ -21,7 +21,7 @@ struct FrameTemplates {
     /// Per beacon: one TLM frame every this many advertisements (0: no telemetry).
     let telemetryEvery: [UInt32]
 
-    init(beacons: [BeaconSpec], format: ReportFormat) {
+    init(beacons: [BeaconSpec], format: AdvertisingReportKind) {
         self.format = format
         self.beacons = beacons
         telemetryEvery = beacons.map { UInt32($0.telemetry?.every ?? 0) }
@@ -95,7 +95,7 @@ struct FrameTemplates {
     }
 
     static func appendEvent(
-        format: ReportFormat, beacon: BeaconSpec, rssi: Int8, to buffer: inout [UInt8],
+        format: AdvertisingReportKind, beacon: BeaconSpec, rssi: Int8, to buffer: inout [UInt8],
         data: (inout [UInt8]) -> Void
     ) {
         switch format {
@@ -107,6 +107,8 @@ struct FrameTemplates {
             HCIEventEncoder.appendLEExtendedAdvertisingReport(
                 eventType: extendedEventType, addressType: .random, address: beacon.address, rssi: rssi,
                 to: &buffer, data: data)
+        case .directed, .linkLayer:
+            preconditionFailure("GatewaySpec refuses \(format.name) reports: a controller delivers legacy or extended ones")
         }
     }
 

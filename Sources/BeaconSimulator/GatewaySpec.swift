@@ -1,57 +1,35 @@
 import BeaconCore
+import BeaconWire
 
 /// A receiver of the simulated site: where it is and how its controller scans.
 public struct GatewaySpec: Hashable, Sendable {
+    /// The report kinds a simulated controller can deliver: the legacy and the extended
+    /// advertising report (directed reports carry no data; link-layer captures are a sniffer's).
+    public static let reportKinds: [AdvertisingReportKind] = [.legacy, .extended]
+
     /// The gateway's name (in the truth file and logs).
     public var name: String
     /// Antenna position, metres.
     public var position: Vector3
-    /// Scan interval and window.
-    public var scan: ScanParameters
-    /// Which HCI event the controller reports advertisements with.
-    public var reportFormat: ReportFormat
+    /// Scan interval and window (within the HCI range: what a controller would accept).
+    public var scan: ScanTiming
+    /// Which HCI event the controller reports advertisements with: one of ``reportKinds``.
+    public var reportKind: AdvertisingReportKind
     /// The room the gateway stands for on a site (`nil` off a site).
     public var room: String?
 
-    /// Creates a gateway.
+    /// Creates a gateway; `reportKind` must be one of ``reportKinds``.
     public init(
-        name: String, position: Vector3, scan: ScanParameters = .continuous,
-        reportFormat: ReportFormat = .legacy, room: String? = nil
+        name: String, position: Vector3, scan: ScanTiming = .continuous,
+        reportKind: AdvertisingReportKind = .legacy, room: String? = nil
     ) {
+        precondition(
+            Self.reportKinds.contains(reportKind),
+            "a simulated gateway reports legacy or extended advertising reports, not \(reportKind.name)")
         self.name = name
         self.position = position
         self.scan = scan
-        self.reportFormat = reportFormat
+        self.reportKind = reportKind
         self.room = room
     }
-}
-
-/// How the controller delivers advertisements to the host.
-public enum ReportFormat: String, Hashable, Sendable, CaseIterable {
-    /// HCI LE Advertising Report events (subevent 0x02), what `LE Set Scan Enable` gives.
-    case legacy
-    /// HCI LE Extended Advertising Report events (subevent 0x0D), what `LE Set Extended Scan Enable` gives.
-    case extended
-}
-
-/// An LE scanner's timing: every `interval` it moves to the next primary advertising channel
-/// (37 → 38 → 39 → 37 …) and listens for the first `window` of it.
-public struct ScanParameters: Hashable, Sendable {
-    /// Time between the starts of two scan windows.
-    public var interval: Duration
-    /// How long the scanner listens in each interval (≤ `interval`).
-    public var window: Duration
-
-    /// Creates scan parameters; `window` must not exceed `interval`.
-    public init(interval: Duration, window: Duration) {
-        precondition(window <= interval && interval > .zero, "scan window must be within the scan interval")
-        self.interval = interval
-        self.window = window
-    }
-
-    /// Listening all the time (window = interval = 100 ms), BlueZ's passive-scan default for beacons.
-    public static let continuous = ScanParameters(interval: .milliseconds(100), window: .milliseconds(100))
-
-    /// The fraction of time the scanner listens (window / interval).
-    public var dutyCycle: Double { window.secondsValue / interval.secondsValue }
 }

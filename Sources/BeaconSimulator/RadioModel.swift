@@ -12,7 +12,7 @@ import BeaconCore
 ///   whose mean power at the receiver reaches the sensitivity take part.
 /// - Sensitivity: receptions whose RSSI is below `sensitivity` are dropped.
 ///
-/// The scanner's duty cycle is the gateway's (``ScanParameters``).
+/// The scanner's duty cycle is the gateway's (`ScanTiming`).
 public struct RadioModel: Hashable, Sendable {
     /// Fast (multipath) fading.
     public enum Fading: Hashable, Sendable {
@@ -65,12 +65,14 @@ public struct RadioModel: Hashable, Sendable {
     /// `measuredPower`, dBm (no shadowing, no fading).
     @inlinable
     public func meanRSSI(measuredPower: Int, distance: Double) -> Double {
-        Double(measuredPower) - 10 * pathLossExponent * _log10(max(distance, minimumDistance))
+        PathLoss.rssi(
+            measuredPower: Double(measuredPower), exponent: pathLossExponent, distance: max(distance, minimumDistance))
     }
 
     /// The distance at which the mean received power falls to the sensitivity, metres.
     public func range(measuredPower: Int) -> Double {
-        _pow10((Double(measuredPower) - Double(sensitivity)) / (10 * pathLossExponent))
+        PathLoss.distance(
+            measuredPower: Double(measuredPower), exponent: pathLossExponent, rssi: Double(sensitivity))
     }
 
     /// One received power draw around `mean`: shadowing plus fading, dBm (not yet rounded).
@@ -83,13 +85,13 @@ public struct RadioModel: Hashable, Sendable {
             break
         case .rayleigh:
             // |h|² ~ Exp(1): gain in dB = 10·log10(−ln U).
-            rssi += 10 * _log10(-_log(random.nextOpenUnit()))
+            rssi += 10 * logarithm10(-naturalLogarithm(random.nextOpenUnit()))
         case .rician(let k):
             let los = (k / (k + 1)).squareRoot()
             let scatter = (1 / (2 * (k + 1))).squareRoot()
             let i = los + scatter * random.nextGaussian()
             let q = scatter * random.nextGaussian()
-            rssi += 10 * _log10(max(i * i + q * q, 1e-12))
+            rssi += 10 * logarithm10(max(i * i + q * q, 1e-12))
         }
         return rssi
     }

@@ -1,5 +1,6 @@
 import BeaconConfiguration
 import BeaconCore
+import BeaconWire
 import FoundationEssentials
 
 /// Reads a scenario's YAML tree into a ``Scenario``, expanding `count:` groups and checking
@@ -137,21 +138,31 @@ struct ScenarioReader {
         let map = try field.mapping("a gateway", allowed: Self.gatewayKeys)
         let name = try map.required("name").string()
         let position = try map.required("position").vector()
-        var scan = ScanParameters.continuous
+        var scan = ScanTiming.continuous
         if let scanField = map["scan"] {
             let scanMap = try scanField.mapping("scan", allowed: Self.scanKeys)
-            let interval = try scanMap.required("interval").positiveDuration()
+            let intervalField = try scanMap.required("interval")
+            let interval = try intervalField.positiveDuration()
             let windowField = try scanMap.required("window")
             let window = try windowField.positiveDuration()
+            // What a controller would refuse, refused here, at the line that says it.
+            for (field, value) in [(intervalField, interval), (windowField, window)]
+            where value < ScanTiming.minimumTime || value > ScanTiming.maximumTime {
+                throw field.invalid("a time from 2.5ms to 10240ms (the HCI range of LE Set Scan Parameters)")
+            }
             guard window <= interval else { throw windowField.invalid("a window no longer than the interval") }
-            scan = ScanParameters(interval: interval, window: window)
+            do {
+                scan = try ScanTiming(interval: interval, window: window)
+            } catch {
+                throw scanField.error(error.description)
+            }
         }
-        var format = ReportFormat.legacy
+        var reportKind = AdvertisingReportKind.legacy
         if let f = map["report"] {
-            guard let value = f.scalarText.flatMap(ReportFormat.init(rawValue:)) else {
+            guard let value = GatewaySpec.reportKinds.first(where: { $0.name == f.scalarText }) else {
                 throw f.invalid("legacy or extended")
             }
-            format = value
+            reportKind = value
         }
         var room = rooms.first { $0.contains(position) }?.name
         if let f = map["room"] {
@@ -161,6 +172,6 @@ struct ScenarioReader {
             }
             room = named
         }
-        return GatewaySpec(name: name, position: position, scan: scan, reportFormat: format, room: room)
+        return GatewaySpec(name: name, position: position, scan: scan, reportKind: reportKind, room: room)
     }
 }

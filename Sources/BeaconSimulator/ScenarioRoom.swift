@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// A room of a simulated site: a rectangle of the floor plan (heights do not matter).
 ///
 /// Rooms give the ground truth of a site (which room each walker is in) and, unless a gateway

@@ -47,7 +47,7 @@ public struct SimulationEngine {
         self.scenario = scenario
         gateway = scenario.gateways[gatewayIndex]
         random = SplitMix64.derived(seed: seed ?? scenario.seed, stream: UInt64(gatewayIndex))
-        frames = FrameTemplates(beacons: scenario.beacons, format: gateway.reportFormat)
+        frames = FrameTemplates(beacons: scenario.beacons, format: gateway.reportKind)
         let radio = scenario.radio
         let margin = 3 * radio.shadowingSigma + (radio.fading == .none ? 0 : 15)
         intervals = scenario.beacons.map { $0.interval.nanoseconds }

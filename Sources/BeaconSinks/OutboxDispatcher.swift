@@ -39,7 +39,7 @@ public actor OutboxDispatcher {
     let sink: any AlertSink
     let outbox: any Outbox
     let batchSize: Int
-    private let clock: DispatchClock
+    private let clock: AnyTimestampClock
     private let random: @Sendable () -> Double
     let report: @Sendable (Report) -> Void
     private let wakeups: AsyncStream<Void>
@@ -67,7 +67,7 @@ public actor OutboxDispatcher {
     ) {
         self.init(
             sinkName: sinkName, sink: sink, outbox: outbox, backoff: backoff, batchSize: batchSize,
-            maxAttempts: maxAttempts, dispatchClock: DispatchClock(clock), random: random, report: report)
+            maxAttempts: maxAttempts, timestampClock: AnyTimestampClock(mapping: clock), random: random, report: report)
     }
 
     /// Creates a dispatcher whose backoff waits on the daemon's clock (`AnyTimestampClock`); the
@@ -80,19 +80,19 @@ public actor OutboxDispatcher {
     ) {
         self.init(
             sinkName: sinkName, sink: sink, outbox: outbox, backoff: backoff, batchSize: batchSize,
-            maxAttempts: maxAttempts, dispatchClock: DispatchClock(clock), random: random, report: report)
+            maxAttempts: maxAttempts, timestampClock: clock, random: random, report: report)
     }
 
     private init(
         sinkName: String, sink: any AlertSink, outbox: any Outbox, backoff: RetryBackoff, batchSize: Int,
-        maxAttempts: Int, dispatchClock: DispatchClock, random: @escaping @Sendable () -> Double,
+        maxAttempts: Int, timestampClock: AnyTimestampClock, random: @escaping @Sendable () -> Double,
         report: @escaping @Sendable (Report) -> Void
     ) {
         self.sinkName = sinkName
         self.sink = sink
         self.outbox = outbox
         self.batchSize = max(batchSize, 1)
-        self.clock = dispatchClock
+        self.clock = timestampClock
         self.random = random
         self.report = report
         (wakeups, wakeup) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))

@@ -81,8 +81,10 @@ enum Multilateration {
             let dy = y - e.y
             let dz = height - e.z
             let squared = dx * dx + dy * dy + dz * dz
-            // ρ is at least 0.5 m; 10·n·log10(ρ) = 5·n·log10(ρ²), without the square root.
-            guard squared > 0.25 else { return (10 * exponent * logarithm10(0.5) - e.loss - b, 0, 0) }
+            // ρ is at least 0.5 m.
+            guard squared > 0.25 else { return (PathLoss.loss(exponent: exponent, distance: 0.5) - e.loss - b, 0, 0) }
+            // PathLoss.loss(exponent:distance:) of ρ, written out on purpose: 10·n·log10(ρ) =
+            // 5·n·log10(ρ²) saves the square root in the solver's innermost loop.
             let r = 5 * exponent * logarithm10(squared) - e.loss - b
             let k = 10 * exponent / naturalLogarithmOf10
             return (r, k * dx / squared, k * dy / squared)

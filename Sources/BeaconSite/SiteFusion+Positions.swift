@@ -25,7 +25,11 @@ extension SiteFusion {
                     x: point.x, y: point.y, z: point.z, loss: loss,
                     weight: 1 / (modelVariance + innovation * innovation / Double(slot.samples)),
                     // From this cycle's mean, as the fit uses: the filtered distance lags a walking tag.
-                    distance: max(0.1, exponent10(loss / tenN)), rssi: Double(slot.mean)))
+                    distance: max(
+                        0.1,
+                        PathLoss.distance(
+                            measuredPower: power, exponent: positioning.pathLossExponent, rssi: Double(slot.mean))),
+                    rssi: Double(slot.mean)))
         }
         var fix: BeaconPosition?
         if !positionScratch.isEmpty {

@@ -9,7 +9,7 @@ public struct SiteGateway: Hashable, Sendable {
     public var room: String?
     /// Antenna position in the site's frame, metres; gateways without one still decide rooms,
     /// but take no part in positions.
-    public var position: SitePoint?
+    public var position: Vector3?
     /// Added to every RSSI this gateway reports (dB): evens out receivers of different
     /// sensitivity (a dongle that reads 4 dB low gets `rssiOffset: 4`). Default 0.
     public var rssiOffset: Double
@@ -31,27 +31,12 @@ public struct SiteGateway: Hashable, Sendable {
 
     /// Creates a gateway.
     public init(
-        id: String, room: String? = nil, position: SitePoint? = nil, rssiOffset: Double = 0, key: GatewayKey? = nil
+        id: String, room: String? = nil, position: Vector3? = nil, rssiOffset: Double = 0, key: GatewayKey? = nil
     ) {
         self.id = id
         self.room = room
         self.position = position
         self.rssiOffset = rssiOffset
         self.key = key
-    }
-}
-
-/// A point of the site's frame, metres.
-public struct SitePoint: Hashable, Sendable {
-    public var x: Double
-    public var y: Double
-    public var z: Double
-
-    /// Creates a point.
-    @inlinable
-    public init(x: Double, y: Double, z: Double) {
-        self.x = x
-        self.y = y
-        self.z = z
     }
 }

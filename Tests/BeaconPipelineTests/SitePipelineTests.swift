@@ -20,7 +20,7 @@ struct SitePipelineTests {
 
     static func pipeline(_ alerts: [PipelineAlert]) throws -> AlertPipeline {
         let layout = try SiteLayout(
-            gateways: gateways.map { SiteGateway(id: $0.0, room: $0.1, position: SitePoint(x: $0.2, y: $0.3, z: 1.5)) })
+            gateways: gateways.map { SiteGateway(id: $0.0, room: $0.1, position: Vector3(x: $0.2, y: $0.3, z: 1.5)) })
         let site = try SiteFusion(
             layout: layout,
             configuration: SiteFusionConfiguration(positioning: PositioningConfiguration(tagHeight: 1.5)))

@@ -1,6 +1,7 @@
 import BeaconConfiguration
 import BeaconCore
 import BeaconSimulator
+import BeaconWire
 import Foundation
 import FoundationEssentials
 import Testing
@@ -66,7 +67,7 @@ struct ScenarioTests {
         #expect(scenario.beacons[0].interval == .seconds(1))
         #expect(scenario.beacons[0].measuredPower == -59)
         #expect(scenario.gateways[0].scan == .continuous)
-        #expect(scenario.gateways[0].reportFormat == .legacy)
+        #expect(scenario.gateways[0].reportKind == .legacy)
         #expect(scenario.radio == RadioModel())
     }
 
@@ -90,6 +91,15 @@ struct ScenarioTests {
         ("  - name: gw\n", "  - nam: gw\n", 3, "unknown key 'nam' in a gateway"),
         ("{uuid: 5A4BCFCE", "{uuid: not-a-uuid-5A4BCFCE", 7, "expected a UUID"),
         ("duration: 90s", "duration: 90s\nradio: {packet_loss: 1.5}", 2, "expected a probability from 0 to 1"),
+        // Scan timing a controller would refuse (LE Set Scan Parameters: 2.5 ms … 10.24 s).
+        (
+            "    position: [0, 0, 1]", "    position: [0, 0, 1]\n    scan: {interval: 20s, window: 100ms}", 5,
+            "expected a time from 2.5ms to 10240ms (the HCI range of LE Set Scan Parameters)"
+        ),
+        (
+            "    position: [0, 0, 1]", "    position: [0, 0, 1]\n    scan: {interval: 100ms, window: 1ms}", 5,
+            "the HCI range of LE Set Scan Parameters"
+        ),
     ]
 
     @Test("each validation error names its line and what is expected", arguments: broken.indices)

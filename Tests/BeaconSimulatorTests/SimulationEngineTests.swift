@@ -53,9 +53,9 @@ struct SimulationEngineTests {
     }
 
     @Test("scanner duty cycle: a 25 ms window every 100 ms hears about a quarter of the events")
-    func dutyCycle() {
+    func dutyCycle() throws {
         let radio = RadioModel(shadowingSigma: 0, collisions: false)
-        let scan = ScanParameters(interval: .milliseconds(100), window: .milliseconds(25))
+        let scan = try ScanTiming(interval: .milliseconds(100), window: .milliseconds(25))
         #expect(scan.dutyCycle == 0.25)
         let run = TestSupport.runAll(TestSupport.fixedScenario(count: 4, duration: .seconds(100), radio: radio, scan: scan))
         let fraction = Double(run.packets.count) / Double(run.statistics.advertisements)
@@ -63,8 +63,8 @@ struct SimulationEngineTests {
         #expect(abs(fraction - 0.25) < 0.03)
     }
 
-    @Test("emitted bytes parse back to the beacon's iBeacon id and RSSI", arguments: ReportFormat.allCases)
-    func bytesParseBack(format: ReportFormat) throws {
+    @Test("emitted bytes parse back to the beacon's iBeacon id and RSSI", arguments: GatewaySpec.reportKinds)
+    func bytesParseBack(format: AdvertisingReportKind) throws {
         let radio = RadioModel(pathLossExponent: 2.0, shadowingSigma: 0, collisions: false)
         let scenario = TestSupport.fixedScenario(count: 2, distance: 10, duration: .seconds(5), radio: radio, format: format)
         let expectedIDs: Set<BeaconID> = [

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconSimulator
+import BeaconWire
 import FoundationEssentials
 
 /// Paths and small scenarios shared by the simulator tests.
@@ -21,7 +22,7 @@ enum TestSupport {
     static func fixedScenario(
         count: Int = 1, distance: Double = 4, interval: Duration = .milliseconds(100),
         duration: Duration = .seconds(100), radio: RadioModel,
-        scan: ScanParameters = .continuous, format: ReportFormat = .legacy
+        scan: ScanTiming = .continuous, format: AdvertisingReportKind = .legacy
     ) -> Scenario {
         let beacons = (0..<count).map { index in
             BeaconSpec(
@@ -31,7 +32,7 @@ enum TestSupport {
         }
         return Scenario(
             name: "test", start: start, duration: duration, seed: 1, radio: radio,
-            gateways: [GatewaySpec(name: "gw", position: .zero, scan: scan, reportFormat: format)],
+            gateways: [GatewaySpec(name: "gw", position: .zero, scan: scan, reportKind: format)],
             beacons: beacons, walkers: [])
     }
 

@@ -13,8 +13,8 @@ struct SignedReportTests {
 
     static func fusion() throws -> SiteFusion {
         let layout = try SiteLayout(gateways: [
-            SiteGateway(id: "a", room: "hall", position: SitePoint(x: 0, y: 0, z: 2), key: key),
-            SiteGateway(id: "b", room: "shop", position: SitePoint(x: 10, y: 0, z: 2)),
+            SiteGateway(id: "a", room: "hall", position: Vector3(x: 0, y: 0, z: 2), key: key),
+            SiteGateway(id: "b", room: "shop", position: Vector3(x: 10, y: 0, z: 2)),
         ])
         return try SiteFusion(layout: layout, configuration: SiteFusionConfiguration(lateness: .zero))
     }

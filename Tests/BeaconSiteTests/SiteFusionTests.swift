@@ -33,8 +33,8 @@ struct SiteFusionTests {
 
     static func twoRooms(margin: Double = 3, dwell: Duration = .seconds(2), lateness: Duration = .zero) throws -> SiteFusion {
         let layout = try SiteLayout(gateways: [
-            SiteGateway(id: "a", room: "hall", position: SitePoint(x: 0, y: 0, z: 2)),
-            SiteGateway(id: "b", room: "shop", position: SitePoint(x: 10, y: 0, z: 2)),
+            SiteGateway(id: "a", room: "hall", position: Vector3(x: 0, y: 0, z: 2)),
+            SiteGateway(id: "b", room: "shop", position: Vector3(x: 10, y: 0, z: 2)),
         ])
         return try SiteFusion(
             layout: layout,
@@ -106,7 +106,7 @@ struct SiteFusionTests {
         let corners = [(0.0, 0.0), (10, 0), (0, 10), (10, 10)]
         let layout = try SiteLayout(
             gateways: corners.enumerated().map { i, c in
-                SiteGateway(id: "g\(i)", room: "hall", position: SitePoint(x: c.0, y: c.1, z: 1.5))
+                SiteGateway(id: "g\(i)", room: "hall", position: Vector3(x: c.0, y: c.1, z: 1.5))
             })
         return try SiteFusion(
             layout: layout,

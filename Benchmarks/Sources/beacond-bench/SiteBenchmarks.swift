@@ -27,7 +27,7 @@ enum SiteBenchmarks {
             let x = 5.0 + Double(g % 4) * 10
             let y = g < 4 ? 8.0 : 32.0
             return SiteGateway(
-                id: "gw-\(g)", room: "room-\(g % 4 / 2 + (g < 4 ? 0 : 2))", position: SitePoint(x: x, y: y, z: 3))
+                id: "gw-\(g)", room: "room-\(g % 4 / 2 + (g < 4 ? 0 : 2))", position: Vector3(x: x, y: y, z: 3))
         }
         return try SiteLayout(gateways: gateways)
     }

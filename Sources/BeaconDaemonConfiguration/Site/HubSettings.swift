@@ -66,10 +66,10 @@ public struct HubSettings: Sendable {
             guard SiteGateway.isValidID(id) else {
                 throw entry["id"]!.error("gateway id '\(id)' cannot be a topic level: use 1–64 letters, digits, '-', '_' or '.'")
             }
-            var position: SitePoint?
+            var position: Vector3?
             if let node = entry["position"] {
                 let values = try node.numbers(count: 2...3, "a position [x, y, z] in metres")
-                position = SitePoint(x: values[0], y: values[1], z: values.count == 3 ? values[2] : 0)
+                position = Vector3(x: values[0], y: values[1], z: values.count == 3 ? values[2] : 0)
             }
             if gateways.contains(where: { $0.id == id }) {
                 throw entry["id"]!.error("gateway id '\(id)' is listed twice: every gateway needs its own id")

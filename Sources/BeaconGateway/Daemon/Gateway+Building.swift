@@ -153,7 +153,7 @@ func buildGateway(
         (
             name: name,
             dispatcher: OutboxDispatcher(
-                sinkName: name, sink: sink, outbox: lease.map { HeldOutbox(outbox, lease: $0) } ?? outbox,
+                sinkName: name, sink: sink, outbox: lease.map { HeldOutbox(outbox, lease: $0) } ?? outbox, clock: clock,
                 report: { report in
                     var logger = logger
                     logger[metadataKey: "sink"] = "\(name)"

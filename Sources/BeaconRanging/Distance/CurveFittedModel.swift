@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// A curve fitted to measurements of one phone: `d = A·(rssi/P)^B + C` for `rssi/P ≥ 1`, and
 /// `(rssi/P)^10` below 1 (AltBeacon's `CurveFittedDistanceCalculator`). The coefficients are
 /// data, so a site can fit its own.

@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// The log-distance path-loss model: `d = 10^((P − RSSI) / (10·n))`, with `P` the measured power
 /// (RSSI at 1 m) and `n` the path-loss exponent (2 in free space; indoors typically 1.5–4).
 public struct LogDistanceModel: DistanceModel, Hashable {
@@ -13,6 +15,6 @@ public struct LogDistanceModel: DistanceModel, Hashable {
 
     public func distance(rssi: Double, measuredPower: Double, pathLossExponent: Double?) -> Double {
         let n = pathLossExponent ?? exponent
-        return power(10, (measuredPower - rssi) / (10 * n))
+        return PathLoss.distance(measuredPower: measuredPower, exponent: n, rssi: rssi)
     }
 }

@@ -79,7 +79,7 @@ extension RangingEvaluation {
         let span = (t1 - t0).secondsValue
         let w = span > 0 ? (time - t0).secondsValue / span : 0
         let d = series.truth[max(0, i - 1)] * (1 - w) + series.truth[i] * w
-        return -10 * exponent * logarithm10(max(d, 0.01))
+        return -PathLoss.loss(exponent: exponent, distance: max(d, 0.01))
     }
 }
 

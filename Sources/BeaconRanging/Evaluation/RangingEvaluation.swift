@@ -75,7 +75,7 @@ public struct RangingEvaluation: Sendable {
     func calibratedPower(series: RSSISeries, philotuxo: [RSSISeries], exponent n: Double) -> Double {
         if series.name.hasPrefix("herald") { return series.medianRSSI(atDistance: 1.0) ?? -59 }
         let nearest = philotuxo[0]
-        return (nearest.medianRSSI() ?? -59) + 10 * n * logarithm10(nearest.truth[0])
+        return (nearest.medianRSSI() ?? -59) + PathLoss.loss(exponent: n, distance: nearest.truth[0])
     }
 
     /// Median and p90 absolute distance error (m) after the warm-up.

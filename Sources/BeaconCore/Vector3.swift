@@ -1,8 +1,11 @@
-/// A point (or displacement) in the site's Cartesian frame, in metres: x and y on the floor, z up.
+/// A point (or displacement) in a site's Cartesian frame, in metres: x and y on the floor, z up.
+///
+/// The one 3-D point of the package: a gateway's antenna, a simulated walker, a beacon's
+/// estimated position (``BeaconPosition/point``).
 public struct Vector3: Hashable, Sendable {
-    /// East–west coordinate, metres.
+    /// East–west coordinate (the floor plan's x axis), metres.
     public var x: Double
-    /// North–south coordinate, metres.
+    /// North–south coordinate (the floor plan's y axis), metres.
     public var y: Double
     /// Height, metres.
     public var z: Double
@@ -13,6 +16,12 @@ public struct Vector3: Hashable, Sendable {
         self.x = x
         self.y = y
         self.z = z
+    }
+
+    /// Creates a point from its three coordinates in metres, named.
+    @inlinable
+    public init(x: Double, y: Double, z: Double) {
+        self.init(x, y, z)
     }
 
     /// The origin.

@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// The C library's few functions the package needs, under names that neither Foundation nor the
+// platform's module has to be imported for: every module that computes with them imports BeaconCore.
+
+/// Base-10 logarithm (the C library's `log10`).
+@inlinable @inline(__always)
+public func logarithm10(_ value: Double) -> Double { log10(value) }
+
+/// Natural logarithm (the C library's `log`).
+@inlinable @inline(__always)
+public func naturalLogarithm(_ value: Double) -> Double { log(value) }
+
+/// `base` raised to `exponent` (the C library's `pow`).
+@inlinable @inline(__always)
+public func power(_ base: Double, _ exponent: Double) -> Double { pow(base, exponent) }
+
+/// ln 10: the derivative of `10·log10 x` is `10 / (x · ln 10)`.
+public let naturalLogarithmOf10 = 2.302_585_092_994_046
