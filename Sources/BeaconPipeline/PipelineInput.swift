@@ -19,12 +19,12 @@ public enum PipelineInput: Sendable {
     case sourceEnded(closingAfter: Duration)
     /// A fact from outside the radio (a posted named event). The reply is the time it was
     /// handled at and the events it emitted.
-    case post(EngineFact, at: PostTime, reply: PipelineReply<PipelinePostReceipt>)
+    case post(EngineFact, at: PostTime, reply: OneShot<Result<PipelinePostReceipt, any Error>>)
     /// A new set of alerts (remote-administered configuration); the reply says whether it was taken.
-    case replaceAlerts([PipelineAlert], StrategyRegistry, reply: PipelineReply<Void>)
+    case replaceAlerts([PipelineAlert], StrategyRegistry, reply: OneShot<Result<Void, any Error>>)
     /// A request for a ``PipelineInspection`` (a status page): answered between two inputs,
     /// changes nothing.
-    case inspect(reply: PipelineReply<PipelineInspection>)
+    case inspect(reply: OneShot<Result<PipelineInspection, any Error>>)
 
     /// When a posted fact happens.
     public enum PostTime: Sendable {
@@ -38,9 +38,9 @@ public enum PipelineInput: Sendable {
     /// Answers the input's sender, if it waits for an answer, with `error`.
     func fail(_ error: any Error) {
         switch self {
-        case .post(_, _, let reply): reply.resume(with: .failure(error))
-        case .replaceAlerts(_, _, let reply): reply.resume(with: .failure(error))
-        case .inspect(let reply): reply.resume(with: .failure(error))
+        case .post(_, _, let reply): reply.resume(returning: .failure(error))
+        case .replaceAlerts(_, _, let reply): reply.resume(returning: .failure(error))
+        case .inspect(let reply): reply.resume(returning: .failure(error))
         case .packets, .reports, .advance, .sourceEnded: break
         }
     }

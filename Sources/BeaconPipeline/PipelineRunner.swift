@@ -104,7 +104,7 @@ public final class PipelineRunner: Sendable {
                 }
             var events: [AlertEvent] = []
             reply.resume(
-                with: Result {
+                returning: Result {
                     try pipeline.post(fact, now: at) { routed in
                         events.append(routed.event)
                         try emit(routed)
@@ -113,12 +113,12 @@ public final class PipelineRunner: Sendable {
                 })
         case .replaceAlerts(let alerts, let registry, let reply):
             reply.resume(
-                with: Result { () throws(PipelineError) in try pipeline.replaceAlerts(alerts, registry: registry) }
+                returning: Result { () throws(PipelineError) in try pipeline.replaceAlerts(alerts, registry: registry) }
                     .mapError { $0 as any Error })
         case .inspect(let reply):
             let inspection = pipeline.inspect()
             lastInspection.withLock { $0 = inspection }
-            reply.resume(with: .success(inspection))
+            reply.resume(returning: .success(inspection))
         }
     }
 
@@ -168,17 +168,17 @@ public final class PipelineRunner: Sendable {
     /// Posts a fact: what falls due before its time is delivered first, then the pending alerts
     /// its event cancels are cancelled.
     public func post(_ fact: EngineFact, at time: PipelineInput.PostTime) async throws -> PipelinePostReceipt {
-        let reply = PipelineReply<PipelinePostReceipt>()
+        let reply = OneShot<Result<PipelinePostReceipt, any Error>>()
         try await inbox.send(.post(fact, at: time, reply: reply))
-        return try await reply.value
+        return try await reply.value.get()
     }
 
     /// Replaces the alerts (validated first; nothing changes if the set is invalid).
     /// - Throws: the ``PipelineError`` that makes the set invalid.
     public func replaceAlerts(_ alerts: [PipelineAlert], registry: StrategyRegistry) async throws {
-        let reply = PipelineReply<Void>()
+        let reply = OneShot<Result<Void, any Error>>()
         try await inbox.send(.replaceAlerts(alerts, registry, reply: reply))
-        try await reply.value
+        try await reply.value.get()
     }
 
     /// A look at the pipeline's beacons, strategies and waiting alerts, taken between two inputs;
@@ -186,10 +186,10 @@ public final class PipelineRunner: Sendable {
     /// - Throws: ``PipelineError/stopped`` when the run was never started and will not be.
     public func inspect() async throws -> PipelineInspection {
         if inbox.isFinished, let last = lastInspection.withLock({ $0 }) { return last }
-        let reply = PipelineReply<PipelineInspection>()
+        let reply = OneShot<Result<PipelineInspection, any Error>>()
         do {
             try await inbox.send(.inspect(reply: reply))
-            return try await reply.value
+            return try await reply.value.get()
         } catch {
             if let last = lastInspection.withLock({ $0 }) { return last }
             throw error

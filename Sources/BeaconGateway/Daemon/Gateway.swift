@@ -96,7 +96,7 @@ public final class Gateway: Sendable {
                 outbox: { sinks.map { sink in (sink.name, Self.backlog(of: sink.name, in: outbox)) } }),
             log: alertLog)
         // The source starts once the remote alert definitions have had their first check.
-        let firstCheck = remoteAlerts.map { _ in PipelineReply<Void>() }
+        let firstCheck = remoteAlerts.map { _ in OneShot<Void>() }
         let remoteService = remoteAlerts.map { remote in
             RemoteAlertsService(
                 remote: remote, runner: runner, registry: registry, clock: clock, ready: firstCheck!, logger: logger)

@@ -11,14 +11,14 @@ struct SourceService: Service {
     let feed: GatewayFeed
     let runner: PipelineRunner
     let clock: AnyTimestampClock
-    let ready: PipelineReply<Void>?
+    let ready: OneShot<Void>?
     let lifecycle: GatewayLifecycle
     /// How often a live source ticks the pipeline.
     var tick: Duration = .seconds(1)
 
     func run() async throws {
         try await cancelledAtShutdown { [self] in
-            try await ready?.value
+            await ready?.value
             do {
                 switch feed {
                 case .site(let subscription):

@@ -15,14 +15,14 @@ struct RemoteAlertsService: Service {
     let runner: PipelineRunner
     let registry: StrategyRegistry
     let clock: AnyTimestampClock
-    let ready: PipelineReply<Void>
+    let ready: OneShot<Void>
     let logger: Logger
 
     func run() async throws {
         try await cancelledAtShutdown { [self] in
             if let cached = await remote.loadCache() { await apply(cached) }
             await apply(await remote.check(now: clock.now))
-            ready.resume(with: .success(()))
+            ready.resume()
             while !Task.isCancelled {
                 try await clock.sleep(for: remote.configuration.checkEvery)
                 await apply(await remote.check(now: clock.now))
