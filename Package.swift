@@ -231,6 +231,8 @@ let package = Package(
             name: "BeaconSiteTests", dependencies: ["BeaconCore", "BeaconRanging", "BeaconSite", "BeaconSiteReport"],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "BeaconSiteLinkTests", dependencies: ["BeaconCore", "BeaconSiteLink"], swiftSettings: swiftSettings),
+        .testTarget(
             name: "BeaconStrategyKitTests",
             dependencies: ["BeaconCore", "BeaconStrategyKit", "BeaconStrategies", "BeaconStrategyTestSupport"],
             swiftSettings: swiftSettings),

@@ -12,7 +12,7 @@ import Glibc
 /// process: the elected hub is killed (SIGKILL) while the walker dwells in the shop, and the
 /// site's dwell alert must come exactly once — from the standby, which had decided the same dwell
 /// from the same reports and now delivers it.
-@Suite("Hub takeover: a standby hub over mosquitto", .serialized)
+@Suite("Hub takeover: a standby hub over mosquitto")
 struct HubTakeoverTests {
     static let hubs = ["hub-a", "hub-b"]
 
