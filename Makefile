@@ -24,9 +24,12 @@ bench:
 	@scripts/ensure-deps.sh build
 	$(SWIFT) run -c release --package-path Benchmarks beacond-bench $(BENCH)
 
+# Two libFuzzer targets, each for FUZZ_SECONDS: the wire, capture, report and time parsers
+# (scripts/fuzz.sh), and the configuration and scenario readers (scripts/fuzz-config.sh).
 fuzz:
 	@scripts/ensure-deps.sh build
 	scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)
+	scripts/fuzz-config.sh $(or $(FUZZ_SECONDS),60)
 
 # The fault-injection soak (not part of make test): a simulated day through a release beacond
 # while it is killed at random, mosquitto restarts and the webhook fails (scripts/soak.py says
@@ -65,7 +68,7 @@ dist:
 test-dist: dist
 	$(SUDO) scripts/test-dist.sh
 
-SWIFT_FORMAT_PATHS := Package.swift Sources Tests Examples Benchmarks/Sources Benchmarks/Package.swift
+SWIFT_FORMAT_PATHS := Package.swift Sources Tests Examples Benchmarks/Sources Benchmarks/Package.swift Fuzz
 
 # swift-format, configured by .swift-format: rewrite in place, or check (CI).
 format:
@@ -81,4 +84,4 @@ measure-build:
 	scripts/measure-build.sh $(or $(REV),HEAD)
 
 clean:
-	rm -rf .build .build-dist Benchmarks/.build Examples/CustomGateway/.build
+	rm -rf .build .build-dist Benchmarks/.build Examples/CustomGateway/.build Fuzz/ConfigFuzz/.build
