@@ -35,10 +35,14 @@ fuzz:
 # while it is killed at random, mosquitto restarts and the webhook fails (scripts/soak.py says
 # how). SOAK_ARGS, e.g. "--hours 12 --wall 150"; SOAK_BEACOND, a release binary already built.
 SOAK_BEACOND ?= .build/release/beacond
+# Then the site soak (scripts/site_soak.py): four gateway processes and two hubs with takeover on
+# the wall clock while gateways and hubs are killed, mosquitto restarts and forged and malformed
+# reports arrive; SOAK_SITE_ARGS, e.g. "--wall 120".
 soak:
 	@scripts/ensure-deps.sh test
 	$(if $(filter .build/release/beacond,$(SOAK_BEACOND)),$(SWIFT) build -c release --product beacond)
 	scripts/soak.py --beacond $(SOAK_BEACOND) $(SOAK_ARGS)
+	scripts/site_soak.py --beacond $(SOAK_BEACOND) $(SOAK_SITE_ARGS)
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 

@@ -33,9 +33,10 @@ public struct Simulation: ResumableSource {
     /// a whole run) but neither delivered nor paced; `nil`: from the start.
     public var resumeTime: Timestamp?
 
-    /// Creates a run of `scenario` at one gateway. At `.wallClock` a scenario whose start has
-    /// passed on `wallClock` is moved to start at the next whole second (``scenario`` is the
-    /// moved one).
+    /// Creates a run of `scenario` at one gateway. At `.wallClock` a scenario under way on
+    /// `wallClock` is joined where it is (what lies before now is generated, not delivered), and
+    /// one that has ended is moved to start at the next whole second (``scenario`` is the moved
+    /// one).
     public init(
         scenario: Scenario, seed: UInt64? = nil, gatewayIndex: Int = 0, speed: SimulationSpeed = .max,
         clock: any Clock<Duration> = ContinuousClock(), wallClock: AnyTimestampClock = .wall,
@@ -43,14 +44,20 @@ public struct Simulation: ResumableSource {
     ) {
         precondition(scenario.gateways.indices.contains(gatewayIndex), "no gateway at index \(gatewayIndex)")
         var scenario = scenario
+        var joinedAt: Timestamp?
         if speed == .wallClock {
-            let now = wallClock.now.nanosecondsSinceEpoch
-            if scenario.start.nanosecondsSinceEpoch < now {
+            let now = wallClock.now
+            if now > scenario.start, now < scenario.end {
+                // Under way: join it where it is (a gateway of a site restarted mid-scenario
+                // hears what the others hear now).
+                joinedAt = now
+            } else if now > scenario.start {
                 let second: Int64 = 1_000_000_000
-                scenario.start = Timestamp(nanosecondsSinceEpoch: (now / second + 1) * second)
+                scenario.start = Timestamp(nanosecondsSinceEpoch: (now.nanosecondsSinceEpoch / second + 1) * second)
             }
         }
         self.scenario = scenario
+        resumeTime = joinedAt
         self.wallClock = wallClock
         self.seed = seed ?? scenario.seed
         self.gatewayIndex = gatewayIndex

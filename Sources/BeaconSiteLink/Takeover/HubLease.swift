@@ -11,8 +11,9 @@ import Synchronization
 ///
 /// Topics, under `<prefix>/<site>/hubs/<index>of<of>/`: `<id>/status`, retained — `standby`,
 /// `active`, or `offline` (an orderly stop, or the last will the broker publishes when the hub
-/// dies) — and `committed`, QoS 1: the idempotency key of every alert event the active hub has
-/// committed to its outbox.
+/// dies) — `committed`, QoS 1: the idempotency key of every alert event the active hub has
+/// committed to its outbox — and `committed/recent`, retained: those of the last ten minutes,
+/// for a standby that joins (or comes back) after they were announced.
 ///
 /// The active hub delivers as any hub does. A standby hub decides the same events from the same
 /// reports, commits them to its outbox like any hub (durable), but holds them: its dispatchers see
@@ -39,6 +40,10 @@ package final class HubLease: Sendable {
         var deliverableThrough: Int64
         /// The events the active hub announced, newest last.
         var committed: [CommittedEvent] = []
+        /// The keys of ``committed`` (a retained list repeats what was announced one by one).
+        var committedKeys: Set<String> = []
+        /// What this hub committed (or took over) while active, newest last: the retained list.
+        var own: [CommittedEvent] = []
         var client: MQTTSiteClient?
         /// Counts connections, so that a settling wait outlived by its connection is ignored.
         var connection = 0
@@ -77,13 +82,19 @@ package final class HubLease: Sendable {
 
     func statusTopic(_ hub: String) -> String { "\(base)/\(hub)/status" }
     var committedTopic: String { "\(base)/committed" }
+    /// Retained: what the active hub committed lately, for a standby that joins (or comes back).
+    var recentTopic: String { "\(base)/committed/recent" }
+    /// How far back the retained list of recent commits goes.
+    static let recentWindow = Duration.seconds(600)
+    static let recentLimit = 5000
 
     /// An alert event this hub has committed: announced when active, reconciled when standby.
     package func committed(_ event: AlertEvent) {
         let (active, client) = state.withLock { ($0.election.role == .active, $0.client) }
-        if active {
-            client?.publishReliably(topic: committedTopic, payload: Array(event.idempotencyKey.utf8), retained: false)
-        } else {
+        if active, let client {
+            client.publishReliably(topic: committedTopic, payload: Array(event.idempotencyKey.utf8), retained: false)
+            announceRecent([event.idempotencyKey], client: client)
+        } else if !active {
             reconcile()
         }
     }
@@ -96,13 +107,14 @@ package final class HubLease: Sendable {
         options.statusTopic = statusTopic(takeover.id)
         let statusPrefix = "\(base)/"
         let committedTopic = committedTopic
+        let recentTopic = recentTopic
         let client = try MQTTSiteClient(
             host: settings.host, port: settings.port, options: options,
             clientID: "beacond-hub-\(settings.topics.site)-\(base.split(separator: "/").last ?? "")-\(takeover.id)",
-            subscriptions: ["\(base)/+/status", committedTopic],
+            subscriptions: ["\(base)/+/status", committedTopic, recentTopic],
             onConnection: { connected, _ in continuation.yield(.election(connected ? .connected : .disconnected)) }
         ) { topic, payload in
-            if topic == committedTopic {
+            if topic == committedTopic || topic == recentTopic {
                 continuation.yield(.committed(String(decoding: payload, as: UTF8.self).split(separator: "\n").map(String.init)))
             } else if topic.hasPrefix(statusPrefix), topic.hasSuffix("/status") {
                 let hub = topic.dropFirst(statusPrefix.count).dropLast("/status".count)
@@ -112,6 +124,7 @@ package final class HubLease: Sendable {
             }
         }
         state.withLock { $0.client = client }
+        logger.notice("hub takeover: '\(takeover.id)' is a standby of \(base) until it is elected")
         defer {
             continuation.finish()
             client.close()
@@ -138,9 +151,13 @@ package final class HubLease: Sendable {
                 case .committed(let keys):
                     let events = keys.compactMap(CommittedEvent.init(key:))
                     state.withLock { state in
-                        state.committed += events
+                        for event in events where state.committedKeys.insert(event.key).inserted {
+                            state.committed.append(event)
+                        }
                         if state.committed.count > Self.rememberedCommits {
-                            state.committed.removeFirst(state.committed.count - Self.rememberedCommits)
+                            let forgotten = state.committed.count - Self.rememberedCommits
+                            for event in state.committed.prefix(forgotten) { state.committedKeys.remove(event.key) }
+                            state.committed.removeFirst(forgotten)
                         }
                     }
                     if role == .standby { reconcile() }
@@ -156,9 +173,20 @@ package final class HubLease: Sendable {
             case .announce(let status):
                 client.publishReliably(topic: statusTopic(takeover.id), payload: Array(status.rawValue.utf8), retained: true)
             case .becomeActive:
-                // What the dead hub committed is gone from the hold; the rest is this hub's now.
+                // What the dead hub committed is gone from the hold; the rest is this hub's now,
+                // and announced as committed, so that no other standby delivers it again later.
                 reconcile()
-                state.withLock { $0.deliverableThrough = .max }
+                let through = state.withLock { state in
+                    defer { state.deliverableThrough = .max }
+                    // The history goes on: what the dead hub committed stays in the retained list.
+                    state.own = state.committed
+                    return state.deliverableThrough
+                }
+                let taken = Set(heldKeys(after: through)).sorted()
+                if !taken.isEmpty {
+                    client.publishReliably(topic: committedTopic, payload: Array(taken.joined(separator: "\n").utf8), retained: false)
+                }
+                announceRecent(taken, client: client)
                 logger.notice("hub takeover: '\(takeover.id)' is now the active hub of \(base): it delivers the share's alerts")
                 wake()
             case .becomeStandby:
@@ -168,6 +196,20 @@ package final class HubLease: Sendable {
                     "hub takeover: '\(takeover.id)' is a standby of \(base): it holds the alerts it decides until it takes over")
             }
         }
+    }
+
+    /// Adds `keys` to what this hub has committed and publishes the recent ones, retained, for a
+    /// standby that joins later (it did not hear the commits one by one).
+    private func announceRecent(_ keys: [String], client: MQTTSiteClient) {
+        let recent: [String] = state.withLock { state in
+            state.own += keys.compactMap(CommittedEvent.init(key:))
+            guard let newest = state.own.map(\.time).max() else { return [] }
+            state.own.removeAll { $0.time < newest.advanced(by: .zero - Self.recentWindow) }
+            if state.own.count > Self.recentLimit { state.own.removeFirst(state.own.count - Self.recentLimit) }
+            return state.own.map(\.key)
+        }
+        guard !recent.isEmpty else { return }
+        client.publishReliably(topic: recentTopic, payload: Array(recent.joined(separator: "\n").utf8), retained: true)
     }
 
     /// Removes the held entries (decided while standby) that the active hub has committed.
@@ -186,6 +228,13 @@ package final class HubLease: Sendable {
             } catch {
                 logger.error("hub takeover: cannot reconcile the held events of sink '\(sink)': \(error)")
             }
+        }
+    }
+
+    /// The keys of the entries held (decided while standby, after `through`).
+    private func heldKeys(after through: Int64) -> [String] {
+        sinks.flatMap { sink in
+            ((try? outbox.pending(sink: sink, limit: Int.max)) ?? []).filter { $0.id > through }.map(\.event.key)
         }
     }
 

@@ -1,0 +1,291 @@
+#!/usr/bin/env python3
+"""The site soak (`make soak`, after the gateway's): a site as separate `beacond` processes on a
+real mosquitto — four gateways simulating one scenario on the wall clock and two hubs for one
+share with `hub.takeover` — while this harness kills gateways and hubs with SIGKILL at random
+(and starts them again), restarts the broker, and publishes forged and malformed reports.
+
+    scripts/site_soak.py [--beacond PATH] [--wall SECONDS] [--seed N] [--kill-every S]
+
+1. The reference: the same scenario as one process (`beacond simulate` of a site: every gateway
+   and the hub on virtual time, no broker, no fault). Its `created` events are what the site
+   must decide: one dwell alert per visitor's stay in the shop.
+2. The soak: the processes, on the wall clock, for --wall seconds of visits; the faults stop
+   15 s before the last visitor leaves the shop, then both hubs are stopped with SIGTERM.
+3. The verdict: every reference alert (alert, beacon) came exactly once across the two hubs'
+   sinks, within --tolerance seconds of the reference's time, and was delivered; nothing else
+   was created; the hubs refused the forged and malformed reports (their exit summaries count
+   them) and exited 0. Prints the counts, writes WORKDIR/summary.json, exits 0 on a pass.
+
+The site runs on the wall clock (the hub aligns each gateway's clock to its own), so it covers
+minutes, not a simulated day. Needs mosquitto and mosquitto_pub; loopback only.
+"""
+import argparse
+import calendar
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+from soak import Broker, log
+
+UUID = "7A3E2C1B-5D4F-4A6B-9C8D-0E1F2A3B4C5D"
+GATEWAYS = [("hall-a", "hall", [2, 2, 2.5]), ("hall-b", "hall", [8, 8, 2.5]),
+            ("shop-a", "shop", [12, 2, 2.5]), ("shop-b", "shop", [18, 8, 2.5])]
+HUBS = ["hub-a", "hub-b"]
+STAGGER = 20  # seconds between visitors
+STAY = 40  # seconds each visitor dwells at each waypoint
+
+
+def scenario(start, visitors, duration):
+    """Visitors come in through the hall, dwell 40 s in the shop and go back to the hall; two
+    gateways per room, so one killed gateway leaves the room heard."""
+    gateways = "\n".join(f"  - {{name: {name}, position: {position}}}" for name, _, position in GATEWAYS)
+    return f"""name: site-soak
+start: {start}
+duration: {duration}s
+seed: 7
+radio: {{path_loss_exponent: 2.0, shadowing_sigma: 2.0, fading: none, packet_loss: 0.02}}
+rooms:
+  - {{name: hall, area: {{min: [0, 0], max: [10, 10]}}}}
+  - {{name: shop, area: {{min: [10, 0], max: [20, 10]}}}}
+gateways:
+{gateways}
+walkers:
+  - {{name: visitor, count: {visitors}, stagger: {STAGGER}s, speed: 1.0, dwell: {STAY}s,
+     waypoints: [[3, 5, 1.2], [15, 5, 1.2], [5, 5, 1.2]]}}
+beacons:
+  - {{name: badge, count: {visitors}, ibeacon: {{uuid: {UUID}, major: 1, minor: 1}}, interval: 200ms, carried_by: visitor}}
+"""
+
+
+ALERTS = f"""alerts:
+  - {{id: shop-dwell, match: {{uuid: {UUID}}}, strategy: time, parameters: {{dwell: 15s, room: shop, gap: 20s}}}}
+hub:
+  position: {{tagHeight: 1.2, pathLossExponent: 2.0}}
+"""
+
+
+def hub_configuration(hub, site, workdir):
+    gateways = "\n".join(f"  - {{id: {name}, room: {room}, position: {position}}}" for name, room, position in GATEWAYS)
+    return f"""{site}}}
+gateways:
+{gateways}
+hub:
+  position: {{tagHeight: 1.2, pathLossExponent: 2.0}}
+  takeover: {{id: {hub}}}
+state: {workdir}/{hub}.sqlite
+sinks:
+  - {{type: jsonl, path: {workdir}/{hub}-events.jsonl}}
+alerts:
+  - {{id: shop-dwell, match: {{uuid: {UUID}}}, strategy: time, parameters: {{dwell: 15s, room: shop, gap: 20s}}}}
+"""
+
+
+def events(path):
+    """The events of a jsonl sink (the lines that parse)."""
+    found = []
+    if os.path.exists(path):
+        with open(path) as file:
+            for line in file:
+                try:
+                    found.append(json.loads(line))
+                except ValueError:
+                    pass
+    return found
+
+
+def seconds(stamp):
+    """RFC 3339 (UTC, `Z`) to seconds since the epoch."""
+    whole, _, fraction = stamp.rstrip("Z").partition(".")
+    return calendar.timegm(time.strptime(whole, "%Y-%m-%dT%H:%M:%S")) + float("0." + (fraction or "0"))
+
+
+class Process:
+    """A `beacond` process that the soak kills and starts again; its log is appended to."""
+
+    def __init__(self, name, arguments, workdir):
+        self.name = name
+        self.arguments = arguments
+        self.log_path = os.path.join(workdir, f"{name}.log")
+        self.process = None
+        self.kills = 0
+
+    def start(self):
+        self.process = subprocess.Popen(self.arguments, stdout=subprocess.DEVNULL, stderr=open(self.log_path, "a"))
+
+    def kill_and_restart(self):
+        """SIGKILL, then (after up to 2 s, as systemd's restart would) the same command again."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+            self.kills += 1
+            time.sleep(random.uniform(0.3, 2))
+            self.start()
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                return self.process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                return -9
+        return self.process.returncode if self.process else None
+
+
+def is_active(process):
+    """Whether a hub's log says it is active now (its latest takeover line)."""
+    role = None
+    with open(process.log_path) as file:
+        for line in file:
+            if "is now the active hub" in line:
+                role = "active"
+            elif "is a standby" in line:
+                role = "standby"
+    return role == "active"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--beacond", default=os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                                          ".build", "release", "beacond"))
+    parser.add_argument("--wall", type=float, default=600, help="seconds of visits (default 600)")
+    parser.add_argument("--seed", type=int, default=int(time.time()), help="the faults' random seed")
+    parser.add_argument("--kill-every", type=float, default=15, help="mean seconds between faults (default 15)")
+    parser.add_argument("--tolerance", type=float, default=15, help="seconds an alert may be off the reference's")
+    parser.add_argument("--workdir", help="keep everything here (default: a temporary directory, removed on a pass)")
+    options = parser.parse_args()
+    if not os.access(options.beacond, os.X_OK):
+        sys.exit(f"site soak: no beacond at {options.beacond}; build it or pass --beacond")
+    for tool in ("mosquitto", "mosquitto_pub"):
+        if not shutil.which(tool):
+            sys.exit(f"site soak: {tool} is missing; install it: apt-get install -y mosquitto mosquitto-clients")
+    random.seed(options.seed)
+    workdir = options.workdir or tempfile.mkdtemp(prefix="beacond-site-soak-")
+    os.makedirs(workdir, exist_ok=True)
+    log(f"site soak: seed {options.seed}, working in {workdir}")
+
+    visitors = max(2, int(options.wall // STAGGER))
+    duration = (visitors - 1) * STAGGER + 4 * STAY + 30
+    lead = 15
+    start_seconds = int(time.time()) + lead
+    start = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(start_seconds))
+    scenario_path = os.path.join(workdir, "site.yaml")
+    with open(scenario_path, "w") as file:
+        file.write(scenario(start, visitors, duration))
+    alerts_path = os.path.join(workdir, "site.alerts.yaml")
+    with open(alerts_path, "w") as file:
+        file.write(ALERTS)
+
+    # 1. The reference: the site in one process, on virtual time.
+    reference = subprocess.run([options.beacond, "simulate", scenario_path, "--config", alerts_path, "--quiet"],
+                               check=True, capture_output=True, text=True)
+    expected = {}
+    for line in reference.stdout.splitlines():
+        event = json.loads(line)
+        if event.get("event") == "created":
+            expected[(event["alert"], json.dumps(event["beacon"], sort_keys=True))] = seconds(event["time"])
+    log(f"reference: {len(expected)} dwell alerts for {visitors} visitors")
+
+    # 2. The site as processes, with faults.
+    broker = Broker(workdir)
+    site = f"site: {{name: soak, broker: {{host: 127.0.0.1, port: {broker.port}}}"
+    processes = {}
+    for hub in HUBS:
+        path = os.path.join(workdir, f"{hub}.yaml")
+        with open(path, "w") as file:
+            file.write(hub_configuration(hub, site, workdir))
+        processes[hub] = Process(hub, [options.beacond, "hub", "--config", path], workdir)
+    for name, _, _ in GATEWAYS:
+        path = os.path.join(workdir, f"{name}.yaml")
+        with open(path, "w") as file:
+            file.write(f"source: {{simulate: {scenario_path}, gateway: {name}, speed: wall}}\n{site}, gateway: {name}}}\nalerts: []\n")
+        processes[name] = Process(name, [options.beacond, "run", "--config", path], workdir)
+    for process in processes.values():
+        process.start()
+
+    faults = {"gateway kills": 0, "hub kills": 0, "broker restarts": 0, "forged reports": 0, "malformed reports": 0}
+    last_stay_ends = start_seconds + (visitors - 1) * STAGGER + 3 * STAY
+    faults_end = last_stay_ends - 15
+    end = start_seconds + duration
+    next_fault = time.time() + random.expovariate(1 / options.kill_every)
+    while time.time() < end + 5:
+        now = time.time()
+        if start_seconds < now < faults_end and now >= next_fault:
+            fault = random.choice(["gateway", "gateway", "hub", "broker", "forged", "malformed"])
+            if fault == "gateway":
+                processes[random.choice(GATEWAYS)[0]].kill_and_restart()
+                faults["gateway kills"] += 1
+            elif fault == "hub":
+                active = [hub for hub in HUBS if is_active(processes[hub])]
+                processes[active[-1] if active else random.choice(HUBS)].kill_and_restart()
+                faults["hub kills"] += 1
+            elif fault == "broker":
+                broker.stop()
+                time.sleep(random.uniform(0.2, 2))
+                broker.start()
+                faults["broker restarts"] += 1
+            else:
+                gateway = random.choice(GATEWAYS)[0] if fault == "forged" else "intruder"
+                payload = (json.dumps({"v": 1, "gateway": gateway, "time": "2300-01-01T00:00:00Z", "records": []})
+                           if fault == "forged" else "\x00\xff not a report")
+                topic = f"beacond/site/soak/records/{random.randrange(16)}/{gateway}"
+                subprocess.run(["mosquitto_pub", "-p", str(broker.port), "-t", topic, "-m", payload], check=False,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                faults[f"{fault} reports"] += 1
+            log(f"fault: {fault}")
+            next_fault = now + random.expovariate(1 / options.kill_every)
+        time.sleep(0.2)
+
+    statuses = {name: processes[name].stop() for name in processes}
+    broker.stop()
+
+    # 3. The verdict.
+    created, delivered = {}, set()
+    for hub in HUBS:
+        for event in events(os.path.join(workdir, f"{hub}-events.jsonl")):
+            identity = (event["alert"], json.dumps(event["beacon"], sort_keys=True))
+            if event.get("event") == "created":
+                created.setdefault(identity, []).append((hub, seconds(event["time"])))
+            elif event.get("event") == "delivered":
+                delivered.add(identity)
+    problems = []
+    for identity, at in expected.items():
+        got = created.get(identity, [])
+        if len(got) != 1:
+            problems.append(f"{identity}: created {len(got)} times (want 1): {got}")
+        elif abs(got[0][1] - at) > options.tolerance:
+            problems.append(f"{identity}: created at {got[0][1] - at:+.1f} s from the reference")
+        if identity not in delivered:
+            problems.append(f"{identity}: never delivered")
+    for identity in created.keys() - expected.keys():
+        problems.append(f"{identity}: created, but not by the reference: {created[identity]}")
+    refused = sum(int(part.split()[-1]) for hub in HUBS for line in open(processes[hub].log_path)
+                  if "refused:" in line for part in line.split("refused:")[1].split(";")[0].split(","))
+    if faults["forged reports"] + faults["malformed reports"] > 0 and refused == 0:
+        problems.append("the hubs' summaries count no refused report")
+    for hub in HUBS:
+        if statuses[hub] != 0:
+            problems.append(f"{hub} exited {statuses[hub]} at SIGTERM")
+    summary = {"seed": options.seed, "visitors": visitors, "reference alerts": len(expected),
+               "created": sum(len(v) for v in created.values()), "delivered": len(delivered),
+               "refused reports (hub summaries)": refused, "faults": faults, "problems": problems}
+    with open(os.path.join(workdir, "summary.json"), "w") as file:
+        json.dump(summary, file, indent=2)
+    log(f"site soak: {json.dumps(summary)}")
+    if problems:
+        log(f"site soak FAILED ({len(problems)} problems); everything is in {workdir}")
+        return 1
+    log("site soak passed")
+    if not options.workdir:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
