@@ -184,7 +184,8 @@ package final class HubLease: Sendable {
                 }
                 let taken = Set(heldKeys(after: through)).sorted()
                 if !taken.isEmpty {
-                    client.publishReliably(topic: committedTopic, payload: Array(taken.joined(separator: "\n").utf8), retained: false)
+                    client.publishReliably(
+                        topic: committedTopic, payload: Array(taken.joined(separator: "\n").utf8), retained: false)
                 }
                 announceRecent(taken, client: client)
                 logger.notice("hub takeover: '\(takeover.id)' is now the active hub of \(base): it delivers the share's alerts")
