@@ -9,8 +9,9 @@ share with `hub.takeover` — while this harness kills gateways and hubs with SI
 1. The reference: the same scenario as one process (`beacond simulate` of a site: every gateway
    and the hub on virtual time, no broker, no fault). Its `created` events are what the site
    must decide: one dwell alert per visitor's stay in the shop.
-2. The soak: the processes, on the wall clock, for --wall seconds of visits; the faults stop
-   15 s before the last visitor leaves the shop, then both hubs are stopped with SIGTERM.
+2. The soak: the processes, on the wall clock, for the scenario's --wall seconds (a visitor every
+   10 s); every kind of fault comes in a random order, round after round, until 10 s before the
+   last visitor leaves the shop; then both hubs are stopped with SIGTERM.
 3. The verdict: every reference alert (alert, beacon) came exactly once across the two hubs'
    sinks, within --tolerance seconds of the reference's time, and was delivered; nothing else
    was created; the hubs refused the forged and malformed reports (their exit summaries count
@@ -37,12 +38,12 @@ UUID = "7A3E2C1B-5D4F-4A6B-9C8D-0E1F2A3B4C5D"
 GATEWAYS = [("hall-a", "hall", [2, 2, 2.5]), ("hall-b", "hall", [8, 8, 2.5]),
             ("shop-a", "shop", [12, 2, 2.5]), ("shop-b", "shop", [18, 8, 2.5])]
 HUBS = ["hub-a", "hub-b"]
-STAGGER = 20  # seconds between visitors
-STAY = 40  # seconds each visitor dwells at each waypoint
+STAGGER = 10  # seconds between visitors
+STAY = 25  # seconds each visitor dwells at each waypoint
 
 
 def scenario(start, visitors, duration):
-    """Visitors come in through the hall, dwell 40 s in the shop and go back to the hall; two
+    """Visitors come in through the hall, dwell 25 s in the shop and go back to the hall; two
     gateways per room, so one killed gateway leaves the room heard."""
     gateways = "\n".join(f"  - {{name: {name}, position: {position}}}" for name, _, position in GATEWAYS)
     return f"""name: site-soak
@@ -64,7 +65,7 @@ beacons:
 
 
 ALERTS = f"""alerts:
-  - {{id: shop-dwell, match: {{uuid: {UUID}}}, strategy: time, parameters: {{dwell: 15s, room: shop, gap: 20s}}}}
+  - {{id: shop-dwell, match: {{uuid: {UUID}}}, strategy: time, parameters: {{dwell: 10s, room: shop, gap: 20s}}}}
 hub:
   position: {{tagHeight: 1.2, pathLossExponent: 2.0}}
 """
@@ -82,7 +83,7 @@ state: {workdir}/{hub}.sqlite
 sinks:
   - {{type: jsonl, path: {workdir}/{hub}-events.jsonl}}
 alerts:
-  - {{id: shop-dwell, match: {{uuid: {UUID}}}, strategy: time, parameters: {{dwell: 15s, room: shop, gap: 20s}}}}
+  - {{id: shop-dwell, match: {{uuid: {UUID}}}, strategy: time, parameters: {{dwell: 10s, room: shop, gap: 20s}}}}
 """
 
 
@@ -154,7 +155,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--beacond", default=os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                                           ".build", "release", "beacond"))
-    parser.add_argument("--wall", type=float, default=600, help="seconds of visits (default 600)")
+    parser.add_argument("--wall", type=float, default=600, help="the scenario's length in seconds (default 600)")
     parser.add_argument("--seed", type=int, default=int(time.time()), help="the faults' random seed")
     parser.add_argument("--kill-every", type=float, default=15, help="mean seconds between faults (default 15)")
     parser.add_argument("--tolerance", type=float, default=15, help="seconds an alert may be off the reference's")
@@ -170,8 +171,8 @@ def main():
     os.makedirs(workdir, exist_ok=True)
     log(f"site soak: seed {options.seed}, working in {workdir}")
 
-    visitors = max(2, int(options.wall // STAGGER))
-    duration = (visitors - 1) * STAGGER + 4 * STAY + 30
+    duration = max(int(options.wall), 3 * STAY + 15 + STAGGER)
+    visitors = (duration - 3 * STAY - 15) // STAGGER + 1
     lead = 15
     start_seconds = int(time.time()) + lead
     start = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(start_seconds))
@@ -209,15 +210,30 @@ def main():
     for process in processes.values():
         process.start()
 
+    try:
+        return soak(options, workdir, processes, broker, start_seconds, visitors, duration, expected)
+    finally:
+        for process in processes.values():
+            if process.process and process.process.poll() is None:
+                process.process.kill()
+        broker.stop()
+
+
+def soak(options, workdir, processes, broker, start_seconds, visitors, duration, expected):
+    """Runs the faults until the scenario ends, stops the hubs, and judges; 0 on a pass."""
     faults = {"gateway kills": 0, "hub kills": 0, "broker restarts": 0, "forged reports": 0, "malformed reports": 0}
     last_stay_ends = start_seconds + (visitors - 1) * STAGGER + 3 * STAY
-    faults_end = last_stay_ends - 15
+    faults_end = last_stay_ends - 10
     end = start_seconds + duration
     next_fault = time.time() + random.expovariate(1 / options.kill_every)
+    # Every kind of fault comes, in a random order, round after round.
+    kinds = []
     while time.time() < end + 5:
         now = time.time()
         if start_seconds < now < faults_end and now >= next_fault:
-            fault = random.choice(["gateway", "gateway", "hub", "broker", "forged", "malformed"])
+            if not kinds:
+                kinds = random.sample(["gateway", "hub", "broker", "forged", "gateway", "malformed"], 6)
+            fault = kinds.pop()
             if fault == "gateway":
                 processes[random.choice(GATEWAYS)[0]].kill_and_restart()
                 faults["gateway kills"] += 1
@@ -232,10 +248,13 @@ def main():
                 faults["broker restarts"] += 1
             else:
                 gateway = random.choice(GATEWAYS)[0] if fault == "forged" else "intruder"
-                payload = (json.dumps({"v": 1, "gateway": gateway, "time": "2300-01-01T00:00:00Z", "records": []})
-                           if fault == "forged" else "\x00\xff not a report")
+                payload = (json.dumps({"v": 1, "gateway": gateway, "time": "2300-01-01T00:00:00Z", "records": []}).encode()
+                           if fault == "forged" else bytes(random.randrange(256) for _ in range(random.randrange(1, 300))))
+                payload_path = os.path.join(workdir, "payload")
+                with open(payload_path, "wb") as file:
+                    file.write(payload)
                 topic = f"beacond/site/soak/records/{random.randrange(16)}/{gateway}"
-                subprocess.run(["mosquitto_pub", "-p", str(broker.port), "-t", topic, "-m", payload], check=False,
+                subprocess.run(["mosquitto_pub", "-p", str(broker.port), "-t", topic, "-f", payload_path], check=False,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 faults[f"{fault} reports"] += 1
             log(f"fault: {fault}")
