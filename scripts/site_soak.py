@@ -29,10 +29,9 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
-from soak import Broker, log
+from soak import Broker, log, prepare
 
 UUID = "7A3E2C1B-5D4F-4A6B-9C8D-0E1F2A3B4C5D"
 GATEWAYS = [("hall-a", "hall", [2, 2, 2.5]), ("hall-b", "hall", [8, 8, 2.5]),
@@ -161,15 +160,7 @@ def main():
     parser.add_argument("--tolerance", type=float, default=15, help="seconds an alert may be off the reference's")
     parser.add_argument("--workdir", help="keep everything here (default: a temporary directory, removed on a pass)")
     options = parser.parse_args()
-    if not os.access(options.beacond, os.X_OK):
-        sys.exit(f"site soak: no beacond at {options.beacond}; build it or pass --beacond")
-    for tool in ("mosquitto", "mosquitto_pub"):
-        if not shutil.which(tool):
-            sys.exit(f"site soak: {tool} is missing; install it: apt-get install -y mosquitto mosquitto-clients")
-    random.seed(options.seed)
-    workdir = options.workdir or tempfile.mkdtemp(prefix="beacond-site-soak-")
-    os.makedirs(workdir, exist_ok=True)
-    log(f"site soak: seed {options.seed}, working in {workdir}")
+    workdir = prepare(options, "site soak", ("mosquitto", "mosquitto_pub"))
 
     duration = max(int(options.wall), 3 * STAY + 15 + STAGGER)
     visitors = (duration - 3 * STAY - 15) // STAGGER + 1

@@ -250,6 +250,21 @@ def rss_kb(pid):
     return 0
 
 
+def prepare(options, name, tools):
+    """Checks the binary and the tools a soak needs (exiting with what to do), seeds the faults'
+    random draws, and returns the working directory (made if needed)."""
+    if not os.access(options.beacond, os.X_OK):
+        sys.exit(f"{name}: no beacond at {options.beacond}; build it (swift build -c release --product beacond) or pass --beacond")
+    for tool in tools:
+        if not shutil.which(tool):
+            sys.exit(f"{name}: {tool} is missing; install it: apt-get install -y mosquitto mosquitto-clients")
+    random.seed(options.seed)
+    workdir = options.workdir or tempfile.mkdtemp(prefix=f"beacond-{name.replace(' ', '-')}-")
+    os.makedirs(workdir, exist_ok=True)
+    log(f"{name}: seed {options.seed}, working in {workdir}")
+    return workdir
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--beacond", default=os.path.join(ROOT, ".build", "release", "beacond"))
@@ -260,15 +275,7 @@ def main():
     parser.add_argument("--rss-limit-mb", type=float, default=150)
     parser.add_argument("--workdir", help="keep everything here (default: a temporary directory, removed on a pass)")
     options = parser.parse_args()
-    if not os.access(options.beacond, os.X_OK):
-        sys.exit(f"soak: no beacond at {options.beacond}; build it (swift build -c release --product beacond) or pass --beacond")
-    for tool in ("mosquitto", "mosquitto_sub"):
-        if not shutil.which(tool):
-            sys.exit(f"soak: {tool} is missing; install it: apt-get install -y mosquitto mosquitto-clients")
-    random.seed(options.seed)
-    workdir = options.workdir or tempfile.mkdtemp(prefix="beacond-soak-")
-    os.makedirs(workdir, exist_ok=True)
-    log(f"seed {options.seed}, working in {workdir}")
+    workdir = prepare(options, "soak", ("mosquitto", "mosquitto_sub"))
 
     scenario = SCENARIO
     if options.hours != 24:

@@ -4,6 +4,7 @@ import BeaconGateway
 import BeaconHTTP
 import BeaconPipeline
 import BeaconSite
+import BeaconSiteReport
 import BeaconTestSupport
 import Foundation
 import Synchronization
@@ -147,6 +148,34 @@ struct StatusEndpointTests {
         let none = await Self.routes(token: nil, board: Self.board())
             .respond(to: ControlRequest(method: "GET", target: "/api/site/floorplan"))
         #expect(none.status == 404)
+    }
+
+    @Test("/api/site says what the hub fused and what it refused, by reason; one gateway says zeros")
+    func reportCounts() async throws {
+        var statistics = PipelineStatistics()
+        var site = SiteFusionStatistics()
+        site.reports = 120
+        site.records = 4800
+        site.lateRecords = 7
+        site.staleRecords = 3
+        site.refusedReports = [.clock: 2, .malformed: 5, .unsigned: 0]
+        statistics.site = site
+        let counts = statistics
+        let board = StatusBoard(
+            sources: .init(
+                sourceName: "hub",
+                inspect: {
+                    var inspection = PipelineInspection()
+                    inspection.statistics = counts
+                    return inspection
+                }, outbox: { [] }),
+            log: AlertLog(sinks: []), refreshInterval: .zero)
+        let document = await Self.routes(token: nil, board: board).respond(to: ControlRequest(method: "GET", target: "/api/site"))
+        let expected = #""reports":{"fused":120,"records":4800,"late":7,"stale":3,"refused":{"clock":2,"malformed":5}}"#
+        #expect(document.body.contains(expected), "\(document.body)")
+        let gateway = await Self.routes(token: nil, board: Self.board())
+            .respond(to: ControlRequest(method: "GET", target: "/api/site"))
+        #expect(gateway.body.contains(#""reports":{"fused":0,"records":0,"late":0,"stale":0,"refused":{}}"#), "\(gateway.body)")
     }
 
     @Test("a client that goes away ends its stream")

@@ -5,7 +5,8 @@ import BeaconSiteReport
 
 extension StatusAPI {
     /// `GET /api/site?limit=`: a site's gateways, its rooms with their occupancy, the beacons'
-    /// positions and the floor plan (for one gateway: `site` false and empty lists).
+    /// positions, the floor plan and the hub's report counts (for one gateway: `site` false,
+    /// empty lists and zero counts).
     enum Site: StatusAPIEndpoint {
         /// How many positions.
         struct Query: StatusAPIQuery {
@@ -75,8 +76,28 @@ extension StatusAPI {
                 }
                 object.key("floorPlan")
                 if let floorPlan = routes.floorPlan { write(floorPlan, to: &object) } else { object.null() }
+                write(inspection.statistics.site ?? SiteFusionStatistics(), to: &object)
             }
             return json.string
+        }
+
+        /// `reports: {fused, records, late, stale, refused: {reason: count}}`: what the hub took
+        /// and what it would not (every reason of `beacond_site_reports_refused_total`).
+        private static func write(_ statistics: SiteFusionStatistics, to object: inout JSONWriter) {
+            object.key("reports")
+            object.object { reports in
+                reports.member("fused", statistics.reports)
+                reports.member("records", statistics.records)
+                reports.member("late", statistics.lateRecords)
+                reports.member("stale", statistics.staleRecords)
+                reports.key("refused")
+                reports.object { refused in
+                    for (reason, count) in statistics.refusedReports.sorted(by: { $0.key.rawValue < $1.key.rawValue })
+                    where count > 0 {
+                        refused.member(reason.rawValue, count)
+                    }
+                }
+            }
         }
 
         /// `{image, min, max}`: where the page gets the image, and the site rectangle it covers.

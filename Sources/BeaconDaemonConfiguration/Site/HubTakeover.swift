@@ -7,11 +7,14 @@ public struct HubTakeover: Hashable, Sendable {
     /// How long a hub waits after connecting before it may take over (the retained statuses of
     /// the other hubs arrive in this time).
     public var settle: Duration
-    /// How far apart two hubs' times for the same alert event may be and still be the same event.
+    /// How far apart two hubs' times for the same alert event may be and still be the same event
+    /// (30 s: a hub that restarted, or missed reports while the broker was away, decides a dwell
+    /// a few seconds after the other; the site soak saw 6 s). At a takeover, events of one alert
+    /// for one beacon closer than this count as one.
     public var matchWindow: Duration
 
     /// Creates the settings.
-    public init(id: String, settle: Duration = .seconds(2), matchWindow: Duration = .seconds(5)) {
+    public init(id: String, settle: Duration = .seconds(2), matchWindow: Duration = .seconds(30)) {
         self.id = id
         self.settle = settle
         self.matchWindow = matchWindow

@@ -1,4 +1,5 @@
 import BeaconControl
+import BeaconCore
 import BeaconDaemonConfiguration
 import BeaconStrategyKit
 import Logging
@@ -128,8 +129,9 @@ public final class DaemonRun: Sendable {
         case .stopGateway: gateway.stop()
         case .closeControl: control?.close()
         case .linger(let duration):
-            group.addTask { [continuation] in
-                try? await Task.sleep(for: duration)
+            group.addTask { [continuation, clock = gateway.clock] in
+                // On the daemon's clock, like every other wait of the daemon.
+                try? await clock.sleep(for: duration)
                 continuation.yield(.lingerElapsed)
             }
         case .exit(let status): exit(status)
