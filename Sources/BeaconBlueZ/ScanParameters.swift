@@ -1,7 +1,7 @@
 import BeaconCore
 
 /// How the controller scans: passive or active, how often and how long it listens (its
-/// ``ScanTiming``, the same type the simulator schedules by), and which address it uses for scan
+/// `ScanTiming`, the same type the simulator schedules by), and which address it uses for scan
 /// requests. Duplicate filtering is always off: every advertisement
 /// counts for ranging.
 public struct ScanParameters: Hashable, Sendable {
@@ -26,11 +26,11 @@ public struct ScanParameters: Hashable, Sendable {
         case resolvableOrRandom = 0x03
     }
 
-    /// The spec's time unit for scan interval and window: 0.625 ms (``ScanTiming/timeUnit``).
+    /// The spec's time unit for scan interval and window: 0.625 ms (`ScanTiming/timeUnit`).
     public static let timeUnit = ScanTiming.timeUnit
-    /// Shortest interval or window: 2.5 ms (``ScanTiming/minimumTime``).
+    /// Shortest interval or window: 2.5 ms (`ScanTiming/minimumTime`).
     public static let minimumTime = ScanTiming.minimumTime
-    /// Longest interval or window: 10.24 s (``ScanTiming/maximumTime``).
+    /// Longest interval or window: 10.24 s (`ScanTiming/maximumTime`).
     public static let maximumTime = ScanTiming.maximumTime
 
     /// Passive or active.

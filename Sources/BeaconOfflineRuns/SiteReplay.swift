@@ -8,7 +8,7 @@ import BeaconStrategyKit
 
 /// A whole site replayed in one process on capture time: one capture per gateway, each through
 /// its own ranging, the packets of all merged by timestamp, the gateways' records fused by a hub
-/// (see ``SiteReplayDocument``).
+/// (see `SiteReplayDocument`).
 ///
 /// Each capture keeps its own clock; merging by timestamp assumes they agree (for captures from
 /// machines without synchronised clocks, shift them first).

@@ -8,7 +8,7 @@ extension SiteFusion {
     ///   - receivedAt: when the hub received it (its own clock), to align the gateway's clock;
     ///     `nil` when gateway and hub share a clock (replay, simulation).
     ///   - origin: what the report's topic says (a live hub); `nil` when it has no topic.
-    /// - Throws: ``ReportRefusal`` (already counted in ``statistics``) for a report that is not
+    /// - Throws: `ReportRefusal` (already counted in ``statistics``) for a report that is not
     ///   complete and valid, not from a gateway of the site, or not credible; nothing of it is used.
     public func ingest(
         report bytes: UnsafeRawBufferPointer, receivedAt: Timestamp? = nil, origin: ReportOrigin? = nil

@@ -7,7 +7,7 @@ import BeaconSiteReport
 /// `RangingUpdate` a single gateway's ranging loop emits, so the same strategies and alert
 /// engine run on it.
 ///
-/// - **Intake.** A report is taken whole or refused whole (``ReportRefusal``, counted by reason
+/// - **Intake.** A report is taken whole or refused whole (`ReportRefusal`, counted by reason
 ///   in ``SiteFusionStatistics/refusedReports``): it must decode, come from a gateway of the
 ///   layout, match its topic's gateway and bucket when it has one, hold only physically possible
 ///   values, stay within ``SiteFusionConfiguration/maxRecordsPerReport``, and agree with its

@@ -16,7 +16,7 @@ public struct SiteLayout: Sendable {
     public static let maxGateways = 256
 
     /// Creates a layout.
-    /// - Throws: ``SiteConfigurationError`` for no gateways, too many, or a repeated id.
+    /// - Throws: `SiteConfigurationError` for no gateways, too many, or a repeated id.
     public init(gateways: [SiteGateway]) throws(SiteConfigurationError) {
         guard !gateways.isEmpty else { throw .noGateways }
         guard gateways.count <= Self.maxGateways else { throw .tooManyGateways(gateways.count, limit: Self.maxGateways) }

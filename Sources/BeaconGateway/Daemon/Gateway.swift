@@ -44,7 +44,7 @@ public final class Gateway: Sendable {
     let registry: StrategyRegistry
     let sinks: [(name: String, dispatcher: OutboxDispatcher)]
     let outbox: any Outbox
-    /// The daemon's metrics (served by the ``ControlServer`` at `/metrics`).
+    /// The daemon's metrics (served by the `ControlServer` at `/metrics`).
     public let metrics: GatewayMetrics
     let logger: Logger
     let clock: AnyTimestampClock

@@ -10,7 +10,7 @@ import Synchronization
 /// The task that owns the daemon's pipeline (see ``PipelineRunner``): it takes the inbox's
 /// inputs until the group's graceful shutdown, then handles what is still waiting and returns.
 /// Every event it emits is already in each sink's outbox; it wakes the dispatchers and notes the
-/// event in the status page's ``AlertLog`` (and, on a hub with a standby role, tells its lease). Beacons'
+/// event in the status page's `AlertLog` (and, on a hub with a standby role, tells its lease). Beacons'
 /// presence changes go to the state observers (``StateObserversService`` closes them, last).
 final class PipelineService: Service, Sendable {
     let runner: PipelineRunner

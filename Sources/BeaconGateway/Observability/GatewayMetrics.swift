@@ -7,7 +7,7 @@ import Prometheus
 import Synchronization
 
 /// The daemon's metrics, made through swift-metrics and exported in the Prometheus text format
-/// (``render()``, served at `GET /metrics` by the ``ControlServer``).
+/// (``render()``, served at `GET /metrics` by the `ControlServer`).
 ///
 /// The pipeline itself keeps plain counters (`PipelineStatistics`) so its hot path pays
 /// nothing; ``collect(_:trackedBeacons:backlogs:)`` turns their growth into metric increments

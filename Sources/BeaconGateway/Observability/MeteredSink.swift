@@ -4,7 +4,7 @@ import Metrics
 
 /// A sink that counts and times what it passes on: deliveries, failures, and how long each
 /// delivery took (`beacond_sink_*{sink="…"}`), on the clock it is given; and tells the status
-/// page's ``AlertLog`` what became of each event.
+/// page's `AlertLog` what became of each event.
 public struct MeteredSink: AlertSink {
     private let base: any AlertSink
     private let deliveries: Metrics.Counter

@@ -53,7 +53,7 @@ public final class DaemonRun: Sendable {
 
     /// Builds the gateway of a configuration and binds its control endpoint (`http:`), logging
     /// where it listens.
-    /// - Throws: what ``buildGateway(_:file:registry:logger:clock:)`` and ``ControlServer/bind(host:port:routes:streamWriteTimeout:limits:)``
+    /// - Throws: what ``buildGateway(_:file:registry:clock:logger:)`` and `ControlServer.bind`
     ///   throw: a configuration that cannot run.
     public static func start(
         _ configuration: GatewayConfiguration, file: String, registry: StrategyRegistry, logger: Logger,

@@ -43,7 +43,7 @@ public struct HubElection: Sendable, Equatable {
         case connected
         /// Lost the broker.
         case disconnected
-        /// The retained statuses have had time to arrive since ``connected``.
+        /// The retained statuses have had time to arrive since ``Event/connected``.
         case settled
         /// A hub's status (this hub's own echo included).
         case status(hub: String, Status)
