@@ -54,7 +54,7 @@ struct SiteAuthenticationTests {
             configuration: "allow_anonymous false\npassword_file \(passwords.path)\nacl_file \(directory.path)/acl\n",
             directory: directory, removesDirectory: true)
         defer { broker.stop() }
-        let start = SiteProcesses.start(in: 6)
+        let start = SiteProcesses.start(in: 20)
         let scenario = directory.appendingPathComponent("lab.yaml")
         try """
         name: lab
@@ -122,7 +122,7 @@ struct SiteAuthenticationTests {
                 beacon: tag, rssi: -25, meanRSSI: -25, distance: 0.2, accuracy: 0.1, sampleCount: 9, seen: true,
                 lastSeen: forgedTime))
         forged.finish()
-        _ = await realWorkFinishes(within: .seconds(8)) { Date() > Date(timeIntervalSince1970: start.secondsSinceEpoch + 2) }
+        _ = await realWorkFinishes(within: .seconds(24)) { Date() > Date(timeIntervalSince1970: start.secondsSinceEpoch + 2) }
         let eastKey = GatewayKey(hex: Self.eastKey)!
         try SiteProcesses.publish(
             forged.bytes, topic: topics.recordsTopic(bucket: bucket, gateway: "west"), port: broker.port, user: "east",

@@ -42,7 +42,7 @@ struct SitePartitionTests {
         defer { broker.stop() }
         let directory = broker.directory
         let scenarioFile = directory.appendingPathComponent("site.yaml")
-        try Self.scenario(start: SiteProcesses.start(in: 7)).write(to: scenarioFile, atomically: true, encoding: .utf8)
+        try Self.scenario(start: SiteProcesses.start(in: 10)).write(to: scenarioFile, atomically: true, encoding: .utf8)
         let scenario = try Scenario.load(path: scenarioFile.path)
         let site = "site: {name: split, broker: {host: 127.0.0.1, port: \(broker.port)}"
 

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconPipeline
 import BeaconSite
+import BeaconSiteReport
 
 extension StatusAPI {
     /// `GET /api/beacons/history?id=ID`: a beacon's RSSI samples taken while the page was open,

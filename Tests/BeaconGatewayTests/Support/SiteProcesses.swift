@@ -53,7 +53,8 @@ enum SiteProcesses {
     }
 
     /// A scenario start far enough ahead for every process to start and connect first: `lead`
-    /// whole seconds from now.
+    /// whole seconds from now. A process that starts later joins the walk where it is (`speed:
+    /// wall`), missing its beginning: leave room for a loaded machine (10 s).
     static func start(in lead: Int) -> Timestamp {
         let now = Int64(Date().timeIntervalSince1970)
         return Timestamp(nanosecondsSinceEpoch: (now + Int64(lead)) * 1_000_000_000)
