@@ -159,7 +159,10 @@ struct SiteAuthenticationTests {
         await waitForExit(hub)
         let log = SiteProcesses.lines(hubLog)
         let created = SiteProcesses.lines(events).filter { $0.contains(#""event":"created""#) }
-        #expect(created.count == 1 && created.first?.contains(#""alert":"hall-dwell""#) == true, "\(created) \(log.suffix(10)) WEST: \(SiteProcesses.lines(directory.appendingPathComponent("west.log")).suffix(15))")
+        let westLog = SiteProcesses.lines(directory.appendingPathComponent("west.log")).suffix(15)
+        #expect(
+            created.count == 1 && created.first?.contains(#""alert":"hall-dwell""#) == true,
+            "\(created) \(log.suffix(10)) west: \(westLog)")
         #expect(broker.logContains("Denied PUBLISH from east-pub-"), "the broker let east publish under west's topic")
         // The hub refused east's report in west's name (its topic is east's), whether signed or not.
         #expect(log.contains { $0.contains("refused (wrong_topic)") }, "\(log.suffix(20))")
