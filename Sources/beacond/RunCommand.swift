@@ -46,7 +46,8 @@ struct RunCommand: AsyncParsableCommand {
         do {
             let configuration = try GatewayConfiguration.load(path: config)
             daemon = try await DaemonRun.start(
-                asHub ? configuration.asHub(file: config) : configuration, file: config, registry: registry, logger: logger)
+                asHub ? configuration.asHub(file: config) : configuration, file: config, registry: registry, logger: logger,
+                say: { printError("beacond: \($0)") })
         } catch {
             printError("error: \(error)")
             throw ExitCode(2)

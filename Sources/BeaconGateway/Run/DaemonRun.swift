@@ -36,11 +36,12 @@ public final class DaemonRun: Sendable {
     ///   - gateway: the gateway.
     ///   - control: its control endpoint, if any (bound, not yet running).
     ///   - afterSourceEnds: what to do when the source ends by itself.
-    ///   - say: where a line for the person at the terminal goes (standard error by default).
+    ///   - say: where a line for the person at the terminal goes (the command line writes it to
+    ///     standard error).
     ///   - exit: how to leave the process at a second signal (`exit(3)` by default).
     public init(
         gateway: Gateway, control: ControlServer?, afterSourceEnds: DaemonShutdown.AfterSourceEnds = .stop,
-        say: @escaping @Sendable (String) -> Void = DaemonRun.standardError,
+        say: @escaping @Sendable (String) -> Void,
         exit: @escaping @Sendable (Int32) -> Void = { status in _exit(status) }
     ) {
         self.gateway = gateway
@@ -57,7 +58,7 @@ public final class DaemonRun: Sendable {
     ///   throw: a configuration that cannot run.
     public static func start(
         _ configuration: GatewayConfiguration, file: String, registry: StrategyRegistry, logger: Logger,
-        afterSourceEnds: DaemonShutdown.AfterSourceEnds = .stop
+        afterSourceEnds: DaemonShutdown.AfterSourceEnds = .stop, say: @escaping @Sendable (String) -> Void
     ) async throws -> DaemonRun {
         let gateway = try buildGateway(configuration, file: file, registry: registry, logger: logger)
         var server: ControlServer?
@@ -67,7 +68,7 @@ public final class DaemonRun: Sendable {
             logger.notice("control endpoint on \(bound.url) (GET /metrics, GET /health, POST /events/NAME)\(authentication)")
             server = bound
         }
-        return DaemonRun(gateway: gateway, control: server, afterSourceEnds: afterSourceEnds)
+        return DaemonRun(gateway: gateway, control: server, afterSourceEnds: afterSourceEnds, say: say)
     }
 
     /// Where the run is.
@@ -136,11 +137,5 @@ public final class DaemonRun: Sendable {
             }
         case .exit(let status): exit(status)
         }
-    }
-
-    /// Writes `beacond: LINE` to standard error.
-    public static let standardError: @Sendable (String) -> Void = { line in
-        let text = Array("beacond: \(line)\n".utf8)
-        text.withUnsafeBytes { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
     }
 }

@@ -13,8 +13,9 @@ package struct HeldOutbox: Outbox {
 
     package func pending(sink: String, limit: Int) throws -> [OutboxEntry] {
         // Entries come in id order: the first held one ends what may be delivered now.
+        let through = lease.deliverableThrough
         var entries = try outbox.pending(sink: sink, limit: limit)
-        if let held = entries.firstIndex(where: { !lease.isDeliverable($0) }) { entries.removeSubrange(held...) }
+        if let held = entries.firstIndex(where: { $0.id > through }) { entries.removeSubrange(held...) }
         return entries
     }
 

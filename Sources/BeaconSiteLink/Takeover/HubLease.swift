@@ -44,6 +44,8 @@ package final class HubLease: Sendable {
         var committedKeys: Set<String> = []
         /// What this hub committed (or took over) while active, newest last: the retained list.
         var own: [CommittedEvent] = []
+        /// Whether ``own`` changed since it was last published.
+        var ownChanged = false
         var client: MQTTSiteClient?
         /// Counts connections, so that a settling wait outlived by its connection is ignored.
         var connection = 0
@@ -53,6 +55,7 @@ package final class HubLease: Sendable {
         case election(HubElection.Event)
         case settled(connection: Int)
         case committed([String])
+        case publishRecent
     }
 
     /// A standby hub of the share `partition`; what the outbox holds now is this hub's to deliver.
@@ -75,10 +78,8 @@ package final class HubLease: Sendable {
     /// Whether this hub delivers now.
     package var role: HubElection.Role { state.withLock { $0.election.role } }
 
-    /// Whether a dispatcher may deliver `entry` now.
-    package func isDeliverable(_ entry: OutboxEntry) -> Bool {
-        state.withLock { entry.id <= $0.deliverableThrough }
-    }
+    /// The newest outbox entry a dispatcher may deliver now (`Int64.max` when active).
+    package var deliverableThrough: Int64 { state.withLock { $0.deliverableThrough } }
 
     func statusTopic(_ hub: String) -> String { "\(base)/\(hub)/status" }
     var committedTopic: String { "\(base)/committed" }
@@ -87,13 +88,16 @@ package final class HubLease: Sendable {
     /// How far back the retained list of recent commits goes.
     static let recentWindow = Duration.seconds(600)
     static let recentLimit = 5000
+    /// How often the retained list is published, when it changed: it may hold thousands of keys,
+    /// so a burst of commits publishes it once, not once per commit.
+    static let recentInterval = Duration.seconds(1)
 
     /// An alert event this hub has committed: announced when active, reconciled when standby.
     package func committed(_ event: AlertEvent) {
         let (active, client) = state.withLock { ($0.election.role == .active, $0.client) }
         if active, let client {
             client.publishReliably(topic: committedTopic, payload: Array(event.idempotencyKey.utf8), retained: false)
-            announceRecent([event.idempotencyKey], client: client)
+            remember([event.idempotencyKey])
         } else if !active {
             reconcile()
         }
@@ -127,10 +131,17 @@ package final class HubLease: Sendable {
         logger.notice("hub takeover: '\(takeover.id)' is a standby of \(base) until it is elected")
         defer {
             continuation.finish()
+            publishRecent(client: client)
             client.close()
         }
         let settle = takeover.settle
         try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                while true {
+                    try await clock.sleep(for: Self.recentInterval)
+                    continuation.yield(.publishRecent)
+                }
+            }
             for await input in inputs {
                 switch input {
                 case .election(let event):
@@ -161,6 +172,8 @@ package final class HubLease: Sendable {
                         }
                     }
                     if role == .standby { reconcile() }
+                case .publishRecent:
+                    publishRecent(client: client)
                 }
             }
             group.cancelAll()
@@ -182,12 +195,12 @@ package final class HubLease: Sendable {
                     state.own = state.committed
                     return state.deliverableThrough
                 }
-                let taken = Set(heldKeys(after: through)).sorted()
+                let taken = Set(held(after: through).map(\.event.key)).sorted()
                 if !taken.isEmpty {
                     client.publishReliably(
                         topic: committedTopic, payload: Array(taken.joined(separator: "\n").utf8), retained: false)
                 }
-                announceRecent(taken, client: client)
+                remember(taken)
                 logger.notice("hub takeover: '\(takeover.id)' is now the active hub of \(base): it delivers the share's alerts")
                 wake()
             case .becomeStandby:
@@ -199,17 +212,27 @@ package final class HubLease: Sendable {
         }
     }
 
-    /// Adds `keys` to what this hub has committed and publishes the recent ones, retained, for a
-    /// standby that joins later (it did not hear the commits one by one).
-    private func announceRecent(_ keys: [String], client: MQTTSiteClient) {
-        let recent: [String] = state.withLock { state in
-            state.own += keys.compactMap(CommittedEvent.init(key:))
-            guard let newest = state.own.map(\.time).max() else { return [] }
+    /// Adds `keys` to what this hub has committed, for the retained list.
+    private func remember(_ keys: [String]) {
+        let events = keys.compactMap(CommittedEvent.init(key:))
+        guard !events.isEmpty else { return }
+        state.withLock { state in
+            state.own += events
+            state.ownChanged = true
+        }
+    }
+
+    /// Publishes the keys of the last ten minutes, retained, if they changed: for a standby that
+    /// joins later (it did not hear the commits one by one).
+    private func publishRecent(client: MQTTSiteClient) {
+        let recent: [String]? = state.withLock { state in
+            guard state.ownChanged, let newest = state.own.map(\.time).max() else { return nil }
+            state.ownChanged = false
             state.own.removeAll { $0.time < newest.advanced(by: .zero - Self.recentWindow) }
             if state.own.count > Self.recentLimit { state.own.removeFirst(state.own.count - Self.recentLimit) }
             return state.own.map(\.key)
         }
-        guard !recent.isEmpty else { return }
+        guard let recent, !recent.isEmpty else { return }
         client.publishReliably(topic: recentTopic, payload: Array(recent.joined(separator: "\n").utf8), retained: true)
     }
 
@@ -218,24 +241,27 @@ package final class HubLease: Sendable {
         let (through, committed) = state.withLock { ($0.deliverableThrough, $0.committed) }
         guard !committed.isEmpty else { return }
         let window = takeover.matchWindow
-        for sink in sinks {
-            do {
-                let held = try outbox.pending(sink: sink, limit: Int.max).filter { $0.id > through }
-                let matched = held.filter { entry in
-                    guard let event = CommittedEvent(key: entry.event.key) else { return false }
-                    return committed.contains { $0.matches(event, within: window) }
-                }
-                if !matched.isEmpty { try outbox.remove(matched.map(\.id)) }
-            } catch {
-                logger.error("hub takeover: cannot reconcile the held events of sink '\(sink)': \(error)")
-            }
+        let matched = held(after: through).filter { entry in
+            guard let event = CommittedEvent(key: entry.event.key) else { return false }
+            return committed.contains { $0.matches(event, within: window) }
+        }
+        guard !matched.isEmpty else { return }
+        do {
+            try outbox.remove(matched.map(\.id))
+        } catch {
+            logger.error("hub takeover: cannot drop \(matched.count) held event(s) the active hub committed: \(error)")
         }
     }
 
-    /// The keys of the entries held (decided while standby, after `through`).
-    private func heldKeys(after through: Int64) -> [String] {
+    /// The entries held: decided while standby (after `through`), in every sink's outbox.
+    private func held(after through: Int64) -> [OutboxEntry] {
         sinks.flatMap { sink in
-            ((try? outbox.pending(sink: sink, limit: Int.max)) ?? []).filter { $0.id > through }.map(\.event.key)
+            do {
+                return try outbox.pending(sink: sink, limit: Int.max).filter { $0.id > through }
+            } catch {
+                logger.error("hub takeover: cannot read the held events of sink '\(sink)': \(error)")
+                return []
+            }
         }
     }
 
