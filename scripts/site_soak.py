@@ -14,8 +14,8 @@ share with `hub.takeover` — while this harness kills gateways and hubs with SI
    last visitor leaves the shop; then both hubs are stopped with SIGTERM.
 3. The verdict: every reference alert (alert, beacon) came exactly once across the two hubs'
    sinks, within --tolerance seconds of the reference's time, and was delivered; nothing else
-   was created; the hubs refused the forged and malformed reports (their exit summaries count
-   them) and exited 0. Prints the counts, writes WORKDIR/summary.json, exits 0 on a pass.
+   was created; the hubs refused the forged and malformed reports (their logs say so) and
+   exited 0. Prints the counts, writes WORKDIR/summary.json, exits 0 on a pass.
 
 The site runs on the wall clock (the hub aligns each gateway's clock to its own), so it covers
 minutes, not a simulated day. Needs mosquitto and mosquitto_pub; loopback only.
@@ -275,16 +275,17 @@ def soak(options, workdir, processes, broker, start_seconds, visitors, duration,
             problems.append(f"{identity}: never delivered")
     for identity in created.keys() - expected.keys():
         problems.append(f"{identity}: created, but not by the reference: {created[identity]}")
-    refused = sum(int(part.split()[-1]) for hub in HUBS for line in open(processes[hub].log_path)
-                  if "refused:" in line for part in line.split("refused:")[1].split(";")[0].split(","))
+    # The refusal log lines of every run of both hubs (a killed hub's exit summary is lost with
+    # it; the log is appended to across its restarts, and says each reason at least once a minute).
+    refused = sum(1 for hub in HUBS for line in open(processes[hub].log_path) if " refused (" in line)
     if faults["forged reports"] + faults["malformed reports"] > 0 and refused == 0:
-        problems.append("the hubs' summaries count no refused report")
+        problems.append("the hubs logged no refused report")
     for hub in HUBS:
         if statuses[hub] != 0:
             problems.append(f"{hub} exited {statuses[hub]} at SIGTERM")
     summary = {"seed": options.seed, "visitors": visitors, "reference alerts": len(expected),
                "created": sum(len(v) for v in created.values()), "delivered": len(delivered),
-               "refused reports (hub summaries)": refused, "faults": faults, "problems": problems}
+               "refusals logged": refused, "faults": faults, "problems": problems}
     with open(os.path.join(workdir, "summary.json"), "w") as file:
         json.dump(summary, file, indent=2)
     log(f"site soak: {json.dumps(summary)}")
