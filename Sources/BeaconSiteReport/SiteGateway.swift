@@ -17,6 +17,9 @@ public struct SiteGateway: Hashable, Sendable {
     /// only reports sealed with it. `nil`: unsigned reports are taken (the broker's access
     /// control is then the only protection).
     public var key: GatewayKey?
+    /// The floor the gateway is on (any name: `ground`, `1`, …); `nil` for a single-floor site.
+    /// Rooms take their gateways' floor; positions are solved per floor.
+    public var floor: String?
 
     /// Whether `id` can name a gateway: 1–64 letters, digits, `-`, `_` or `.` (it is an MQTT
     /// topic level, so `/`, `+` and `#` are out).
@@ -31,12 +34,14 @@ public struct SiteGateway: Hashable, Sendable {
 
     /// Creates a gateway.
     public init(
-        id: String, room: String? = nil, position: Vector3? = nil, rssiOffset: Double = 0, key: GatewayKey? = nil
+        id: String, room: String? = nil, position: Vector3? = nil, rssiOffset: Double = 0, key: GatewayKey? = nil,
+        floor: String? = nil
     ) {
         self.id = id
         self.room = room
         self.position = position
         self.rssiOffset = rssiOffset
         self.key = key
+        self.floor = floor
     }
 }

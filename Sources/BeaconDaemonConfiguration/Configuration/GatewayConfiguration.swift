@@ -56,7 +56,7 @@ public struct GatewayConfiguration: Sendable {
     }
 
     static let keys = [
-        "source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging", "http", "layouts", "site", "gateways",
+        "source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging", "http", "layouts", "site", "gateways", "anchors",
         "hub",
     ]
 
@@ -116,7 +116,7 @@ public struct GatewayConfiguration: Sendable {
             ?? RangingConfiguration()
         site = try node["site"].map { n throws(ConfigurationError) in try SiteSettings(node: n) }
         if let gateways = node["gateways"] {
-            hub = try HubSettings.read(gateways: gateways, hub: node["hub"])
+            hub = try HubSettings.read(gateways: gateways, hub: node["hub"], anchors: node["anchors"], site: site?.topics.site)
         } else if let hubNode = node["hub"] {
             guard node["source"] == nil else {
                 throw hubNode.error("a hub needs its gateways: add gateways: [{id: …, room: …, position: [x, y, z]}, …]")

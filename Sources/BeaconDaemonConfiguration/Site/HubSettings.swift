@@ -56,12 +56,13 @@ public struct HubSettings: Sendable {
     }
 
     static func read(
-        gateways gatewaysNode: ConfigNode, hub hubNode: ConfigNode?, gatewayKeys: [String] = []
+        gateways gatewaysNode: ConfigNode, hub hubNode: ConfigNode?, anchors anchorsNode: ConfigNode? = nil,
+        site: String? = nil, gatewayKeys: [String] = []
     ) throws(ConfigurationError) -> HubSettings {
         var gateways: [SiteGateway] = []
         for entry in try gatewaysNode.sequence(of: "gateways") {
             try entry.checkKeys(
-                allowed: ["id", "room", "position", "rssiOffset", "key", "keyFile"] + gatewayKeys, in: "gateways[]")
+                allowed: ["id", "room", "floor", "position", "rssiOffset", "key", "keyFile"] + gatewayKeys, in: "gateways[]")
             let id = try entry.required("id").string()
             guard SiteGateway.isValidID(id) else {
                 throw entry["id"]!.error("gateway id '\(id)' cannot be a topic level: use 1–64 letters, digits, '-', '_' or '.'")
@@ -78,13 +79,14 @@ public struct HubSettings: Sendable {
                 SiteGateway(
                     id: id, room: try entry["room"]?.string(), position: position,
                     rssiOffset: try entry["rssiOffset"]?.number(in: -40...40, "an offset from -40 to 40 dB") ?? 0,
-                    key: try GatewayKey.read(from: entry)))
+                    key: try GatewayKey.read(from: entry), floor: try entry["floor"]?.string()))
         }
+        let anchors = try anchorsNode.map { node throws(ConfigurationError) in try readAnchors(node) } ?? []
         let layout: SiteLayout
         do {
-            layout = try SiteLayout(gateways: gateways)
+            layout = try SiteLayout(gateways: gateways, anchors: anchors, site: site)
         } catch {
-            throw gatewaysNode.error(error.description)
+            throw (anchorsNode ?? gatewaysNode).error(error.description)
         }
         let options = try readOptions(hubNode)
         var settings = HubSettings(layout: layout, fusion: options.fusion, partition: options.partition)
@@ -92,6 +94,28 @@ public struct HubSettings: Sendable {
         settings.floorPlan = options.floorPlan
         settings.takeover = options.takeover
         return settings
+    }
+
+    /// Reads `anchors: [{beacon: ibeacon:UUID:MAJOR:MINOR, position: [x, y, z], floor: …}]`:
+    /// reference tags at known positions.
+    static func readAnchors(_ node: ConfigNode) throws(ConfigurationError) -> [SiteAnchor] {
+        var anchors: [SiteAnchor] = []
+        for entry in try node.sequence(of: "anchors") {
+            try entry.checkKeys(allowed: ["beacon", "position", "floor"], in: "anchors[]")
+            let beaconNode = try entry.required("beacon")
+            let text = try beaconNode.string()
+            guard let id = BeaconID(text) else {
+                throw beaconNode.error(
+                    "'\(text)' is not a beacon id; write ibeacon:UUID:MAJOR:MINOR, "
+                        + "altbeacon:UUID:ID2:ID3 or eddystone-uid:NAMESPACE:INSTANCE")
+            }
+            let values = try entry.required("position").numbers(count: 3...3, "a position [x, y, z] in metres")
+            anchors.append(
+                SiteAnchor(
+                    id: id, position: Vector3(x: values[0], y: values[1], z: values[2]),
+                    floor: try entry["floor"]?.string()))
+        }
+        return anchors
     }
 
     /// Reads `hub:` alone: the fusion's settings, the partition, the presence file and the floor plan.

@@ -25,9 +25,10 @@ public struct SiteReplayDocument: Sendable {
     /// Reads a site replay file.
     public static func load(path: String) throws(ConfigurationError) -> SiteReplayDocument {
         let node = try ConfigNode.load(path: path)
-        try node.checkKeys(allowed: ["gateways", "hub", "ranging"])
+        try node.checkKeys(allowed: ["gateways", "hub", "ranging", "anchors"])
         let gatewaysNode = try node.required("gateways")
-        let hub = try HubSettings.read(gateways: gatewaysNode, hub: node["hub"], gatewayKeys: ["capture"])
+        let hub = try HubSettings.read(
+            gateways: gatewaysNode, hub: node["hub"], anchors: node["anchors"], gatewayKeys: ["capture"])
         let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         var captures: [String] = []
         for entry in try gatewaysNode.sequence() {
