@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconDaemonConfiguration
 import BeaconPipeline
 import BeaconRanging
+import BeaconSite
 import BeaconSimulator
 import BeaconStrategyKit
 
@@ -21,8 +22,23 @@ public final class SiteReplay {
         var bytes: [UInt8]
     }
 
+    /// How a replay calibrates the hub's radio model.
+    public enum Calibration: String, Sendable, CaseIterable {
+        /// Two passes: the first fuses every capture to calibrate (the model a hub that has heard
+        /// the recording would have), the second replays with that model from the start.
+        case prefit
+        /// One pass, calibrating as a live hub does (the first fit after `hub.calibration.interval`).
+        case live
+        /// One pass with the configured model (self-calibration off).
+        case off
+    }
+
     public let document: SiteReplayDocument
     private let site: SiteRun
+    private let calibration: Calibration
+    private let registry: StrategyRegistry
+    /// What the hub's self-calibration found (after ``run(emit:)``).
+    public var calibrationStatus: CalibrationStatus { site.fusion.calibrationStatus }
     /// The hub's pipeline (its statistics after the run).
     public var hub: AlertPipeline { site.hub }
     /// Per capture: records read and unreadable.
@@ -35,11 +51,16 @@ public final class SiteReplay {
     ///   - registry: where their strategies come from.
     ///   - presence: when given, receives the presence lines of every fused cycle (one JSON
     ///     object and a newline per beacon; see Docs/Site.md).
+    ///   - calibration: how the hub's radio model is calibrated (default: ``Calibration/prefit``).
     public init(
         document: SiteReplayDocument, alerts: [PipelineAlert], registry: StrategyRegistry,
-        presence: ((String) -> Void)? = nil
+        presence: ((String) -> Void)? = nil, calibration: Calibration = .prefit
     ) throws {
+        var document = document
+        if calibration == .off { document.hub.fusion.calibration.enabled = false }
         self.document = document
+        self.calibration = calibration
+        self.registry = registry
         site = try SiteRun(
             settings: document.hub, ranging: document.ranging, alerts: alerts, registry: registry, presence: presence)
     }
@@ -63,6 +84,17 @@ public final class SiteReplay {
         packets = packets.enumerated().sorted { a, b in
             a.element.timestamp != b.element.timestamp ? a.element.timestamp < b.element.timestamp : a.offset < b.offset
         }.map(\.element)
+        if calibration == .prefit, document.hub.fusion.calibration.enabled, let last = packets.last?.timestamp {
+            let first = try SiteRun(
+                settings: document.hub, ranging: document.ranging, alerts: [], registry: registry, presence: nil)
+            try feed(packets, to: first, emit: { _ in })
+            first.fusion.calibrateNow(at: last)
+            site.fusion.restore(first.fusion.calibrationStatus)
+        }
+        try feed(packets, to: site, emit: emit)
+    }
+
+    private func feed(_ packets: [Packet], to site: SiteRun, emit: (RoutedEvent) throws -> Void) throws {
         for packet in packets {
             try packet.bytes.withUnsafeBytes { bytes in
                 try site.receive(bytes, linkType: packet.linkType, at: packet.timestamp, gateway: packet.gateway, emit: emit)

@@ -17,6 +17,8 @@ import BeaconStrategyKit
 final class SiteRun {
     /// The hub's pipeline.
     let hub: AlertPipeline
+    /// The hub's fusion.
+    let fusion: SiteFusion
     private var gateways: [PacketRanging] = []
     private var pending: [GatewayReportMessage] = []
     private let cycle: Duration
@@ -37,6 +39,7 @@ final class SiteRun {
         let fusion = try SiteFusion(layout: settings.layout, configuration: settings.fusion)
         let hub = try AlertPipeline(alerts: alerts, registry: registry, site: fusion)
         self.hub = hub
+        self.fusion = fusion
         cycle = ranging.cycleLength
         if let presence {
             hub.cycleObserver = { [unowned hub] update in PresenceLine.write(update, hub: hub, to: presence) }

@@ -32,6 +32,8 @@ public final class SiteSimulation {
     private let site: SiteRun
     /// The hub's pipeline.
     public var hub: AlertPipeline { site.hub }
+    /// What the hub's self-calibration found.
+    public var calibrationStatus: CalibrationStatus { site.fusion.calibrationStatus }
 
     /// Builds the gateways' pipelines and the hub's.
     /// - Parameters:

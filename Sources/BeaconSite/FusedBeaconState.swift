@@ -19,9 +19,12 @@ struct FusedBeaconState {
     var measuredPower: Int8?
     /// The gateway whose record brought it in (counted against its `maxBeaconsPerGateway`).
     let introducedBy: Int32
+    /// The anchor it is (index into the layout's anchors), -1 for a beacon that moves.
+    let anchor: Int32
 
-    init(id: BeaconID, time: Timestamp, introducedBy gateway: Int) {
+    init(id: BeaconID, time: Timestamp, introducedBy gateway: Int, anchor: Int = -1) {
         self.id = id
+        self.anchor = Int32(anchor)
         introducedBy = Int32(gateway)
         firstSeen = time
         lastSeen = time

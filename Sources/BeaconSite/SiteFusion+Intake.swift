@@ -192,7 +192,10 @@ extension SiteFusion {
             b = beacons.count
             indexByID[record.beacon] = b
             beaconsIntroduced[gateway] += 1
-            beacons.append(FusedBeaconState(id: record.beacon, time: lastSeen, introducedBy: gateway))
+            beacons.append(
+                FusedBeaconState(
+                    id: record.beacon, time: lastSeen, introducedBy: gateway,
+                    anchor: layout.anchorIndexByID[record.beacon] ?? -1))
             slots.append(contentsOf: repeatElement(EvidenceSlot(), count: gatewayCount * EvidenceSlot.perGateway))
         }
         if record.seen, lastSeen > beacons[b].lastSeen { beacons[b].lastSeen = lastSeen }

@@ -7,8 +7,11 @@ extension SiteFusion {
         positionScratch.removeAll(keepingCapacity: true)
         let positioning = configuration.positioning
         let power = Double(beacons[b].measuredPower ?? -59)
-        let tenN = 10 * positioning.pathLossExponent
+        let exponent = model.pathLossExponent
+        let tenN = 10 * exponent
         let modelVariance = positioning.modelSigma * positioning.modelSigma
+        let sampling = samplesFix(b, cycle: cycle)
+        if sampling { measurementScratch.removeAll(keepingCapacity: true) }
         for g in 0..<gatewayCount {
             // This cycle's sightings only: a record within its grace repeats a stale RSSI.
             let s = (b * gatewayCount + g) * EvidenceSlot.perGateway + Int(cycle & EvidenceSlot.mask)
@@ -16,7 +19,13 @@ extension SiteFusion {
             guard slot.cycle == cycle, slot.samples > 0, !slot.mean.isNaN, let point = layout.gateways[g].position else {
                 continue
             }
-            let loss = power - Double(slot.mean)
+            if sampling {
+                measurementScratch.append(
+                    CalibrationWindow.Measurement(
+                        gateway: UInt16(g), samples: slot.samples, loss: Float(power) - slot.mean))
+            }
+            let rssi = Double(slot.mean) + model.receiveOffsets[g]
+            let loss = power - rssi
             // The gateway's own uncertainty, back in dB: σ = 10·n·log10(1 + accuracy/distance).
             let stated = slot.distance.isNaN ? 0 : Double(slot.distance)
             let innovation = slot.accuracy.isNaN || stated <= 0 ? 0 : tenN * logarithm10(1 + Double(slot.accuracy) / stated)
@@ -25,12 +34,10 @@ extension SiteFusion {
                     x: point.x, y: point.y, z: point.z, loss: loss,
                     weight: 1 / (modelVariance + innovation * innovation / Double(slot.samples)),
                     // From this cycle's mean, as the fit uses: the filtered distance lags a walking tag.
-                    distance: max(
-                        0.1,
-                        PathLoss.distance(
-                            measuredPower: power, exponent: positioning.pathLossExponent, rssi: Double(slot.mean))),
-                    rssi: Double(slot.mean)))
+                    distance: max(0.1, PathLoss.distance(measuredPower: power, exponent: exponent, rssi: rssi)),
+                    rssi: rssi))
         }
+        if sampling { takeFix(b) }
         var fix: BeaconPosition?
         if !positionScratch.isEmpty {
             // Strongest first (insertion sort: a handful of entries).
@@ -44,7 +51,7 @@ extension SiteFusion {
             fix = positionScratch.withUnsafeBufferPointer { evidence in
                 if evidence.count >= positioning.minimumGateways,
                     let solved = Multilateration.solve(
-                        evidence, height: tagHeight, exponent: positioning.pathLossExponent,
+                        evidence, height: tagHeight, exponent: exponent,
                         offsetPrior: positioning.offsetPrior, bounds: bounds,
                         start: beacons[b].tracker.predicted(dt: cycleSeconds))
                 {

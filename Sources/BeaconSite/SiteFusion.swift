@@ -66,7 +66,17 @@ public final class SiteFusion {
     let latenessNanoseconds: Int64
     let staleCycles: Int64
     let retentionNanoseconds: Int64
-    let tagHeight: Double
+    /// The radio model positions are solved with: the configured one, then the self-calibrated.
+    var model: RadioModel
+    var calibration: CalibrationStatus
+    var calibrationWindow: CalibrationWindow
+    var calibrationFit: RadioModelFit?
+    var measurementScratch: [CalibrationWindow.Measurement] = []
+    /// The hub time of the next fit (ns).
+    var nextCalibration: Int64 = .min
+    /// Moving beacons' fixes taken this cycle (at most ``fixesPerCycle``).
+    var fixesThisCycle = 0
+    var tagHeight: Double { model.tagHeight }
     let bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
     let cycleSeconds: Double
     let roomNames: [String]
@@ -89,15 +99,30 @@ public final class SiteFusion {
         staleCycles = max(1, configuration.staleness.nanoseconds / cycleNanoseconds)
         retentionNanoseconds = configuration.retention.nanoseconds
         let positioned = layout.gateways.compactMap(\.position)
-        tagHeight =
+        let height =
             configuration.positioning.tagHeight
             ?? (positioned.isEmpty ? 0 : positioned.reduce(0) { $0 + $1.z } / Double(positioned.count))
         let margin = configuration.positioning.boundsMargin
         cycleSeconds = Double(cycleNanoseconds) / 1e9
-        bounds = (
-            (positioned.map(\.x).min() ?? 0) - margin, (positioned.map(\.y).min() ?? 0) - margin,
-            (positioned.map(\.x).max() ?? 0) + margin, (positioned.map(\.y).max() ?? 0) + margin
+        let bounds = (
+            minX: (positioned.map(\.x).min() ?? 0) - margin, minY: (positioned.map(\.y).min() ?? 0) - margin,
+            maxX: (positioned.map(\.x).max() ?? 0) + margin, maxY: (positioned.map(\.y).max() ?? 0) + margin
         )
+        self.bounds = bounds
+        model = RadioModel(
+            pathLossExponent: configuration.positioning.pathLossExponent, tagHeight: height,
+            receiveOffsets: Array(repeating: 0, count: gatewayCount))
+        calibration = CalibrationStatus(model: model)
+        let calibrating = configuration.calibration.enabled && positioned.count >= 3
+        calibrationWindow = CalibrationWindow(capacity: calibrating ? configuration.calibration.window : 1)
+        if calibrating {
+            calibrationFit = RadioModelFit(
+                gateways: layout.gateways.map(\.position), gatewayIDs: layout.gateways.map(\.id),
+                settings: configuration.calibration, exponentCentre: configuration.positioning.pathLossExponent,
+                modelSigma: configuration.positioning.modelSigma, beaconPrior: configuration.positioning.offsetPrior,
+                bounds: bounds)
+            measurementScratch.reserveCapacity(gatewayCount)
+        }
         positionScratch.reserveCapacity(gatewayCount)
         evidenceScratch.reserveCapacity(gatewayCount)
     }
@@ -175,6 +200,7 @@ public final class SiteFusion {
         update.beacons.removeAll(keepingCapacity: true)
         update.regionEvents.removeAll(keepingCapacity: true)
         update.evicted.removeAll(keepingCapacity: true)
+        fixesThisCycle = 0
         var b = 0
         while b < beacons.count {
             if let ranged = fuse(beacon: b, cycle: cycle, at: endTime) {
@@ -184,6 +210,10 @@ public final class SiteFusion {
                 continue // the last beacon moved into `b`
             }
             b += 1
+        }
+        if calibrationFit != nil, end >= nextCalibration {
+            if nextCalibration != .min { calibrate(at: endTime) }
+            nextCalibration = end &+ configuration.calibration.interval.nanoseconds
         }
     }
 

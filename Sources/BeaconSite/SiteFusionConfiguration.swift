@@ -37,6 +37,8 @@ public struct SiteFusionConfiguration: Hashable, Sendable {
     /// clock (default 60 s): older ones are refused as replays. Signing gateways need clocks set
     /// by NTP to this precision.
     public var signatureWindow: Duration
+    /// Self-calibration of the radio model (on by default).
+    public var calibration: SelfCalibration
 
     /// Creates a configuration.
     public init(
@@ -44,8 +46,10 @@ public struct SiteFusionConfiguration: Hashable, Sendable {
         retention: Duration = .seconds(30), room: RoomHysteresis = RoomHysteresis(),
         positioning: PositioningConfiguration = PositioningConfiguration(), proximity: ProximityBands = ProximityBands(),
         maxTracked: Int = 200_000, maxRecordsPerReport: Int = GatewayReportEncoder.recordsPerReport,
-        maxBeaconsPerGateway: Int = 20_000, clockTolerance: Duration = .seconds(5), signatureWindow: Duration = .seconds(60)
+        maxBeaconsPerGateway: Int = 20_000, clockTolerance: Duration = .seconds(5), signatureWindow: Duration = .seconds(60),
+        calibration: SelfCalibration = SelfCalibration()
     ) {
+        self.calibration = calibration
         self.cycleLength = cycleLength
         self.lateness = lateness
         self.staleness = staleness

@@ -41,6 +41,12 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --site: write each fused beacon's room and position per cycle here.", valueName: "file"))
     var presence: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "With --site: calibrate the hub's radio model in a first pass over the captures (prefit, the default), "
+                + "as a live hub does (live), or not at all (off).", valueName: "prefit|live|off"))
+    var calibration: String = "prefit"
+
     @Option(help: ArgumentHelp("max (default) or a factor over real time, e.g. 1 or 10.", valueName: "max|N"))
     var speed: String = "max"
 
@@ -94,8 +100,13 @@ struct ReplayCommand: AsyncParsableCommand {
             let document = try SiteReplayDocument.load(path: path)
             let alerts = try config.map { file in try GatewayConfiguration.load(path: file).pipelineAlerts() } ?? []
             presenceFile = try presence.map { try PresenceFile(path: $0) }
+            guard let mode = SiteReplay.Calibration(rawValue: calibration) else {
+                printError("error: --calibration must be prefit, live or off, not '\(calibration)'")
+                throw ExitCode(2)
+            }
             replay = try SiteReplay(
-                document: document, alerts: alerts, registry: registry, presence: presenceFile.map { file in { file.write($0) } })
+                document: document, alerts: alerts, registry: registry, presence: presenceFile.map { file in { file.write($0) } },
+                calibration: mode)
         } catch {
             printError("error: \(error)")
             throw ExitCode(2)
@@ -119,6 +130,7 @@ struct ReplayCommand: AsyncParsableCommand {
             printError(
                 "site: \(site.reports) reports, \(site.records) records, \(site.cycles) cycles, \(site.roomChanges) room changes, "
                     + "\(site.multilaterations) multilaterated and \(site.centroids) centroid positions")
+            printError("calibration: " + replay.calibrationStatus.summary(gateways: replay.document.hub.layout.gateways.map(\.id)))
         }
         printError(Self.summary(statistics))
     }

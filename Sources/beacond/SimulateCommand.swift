@@ -185,7 +185,9 @@ struct SimulateCommand: AsyncParsableCommand {
         output.flush()
         try presenceFile?.close()
         progress.finish()
-        printError(SimulationSummaryTable.site(summary, scenario: scenario, wall: ContinuousClock.now - started))
+        printError(
+            SimulationSummaryTable.site(
+                summary, scenario: scenario, wall: ContinuousClock.now - started, calibration: site.calibrationStatus))
     }
 
     private func resolveGateway(in scenario: Scenario) throws -> Int {

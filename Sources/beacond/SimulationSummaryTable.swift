@@ -7,7 +7,9 @@ import Foundation
 
 /// The summary `beacond simulate` prints on stderr after a run: one aligned row per figure.
 enum SimulationSummaryTable {
-    static func site(_ summary: SiteSimulation.Summary, scenario: Scenario, wall: Duration) -> String {
+    static func site(
+        _ summary: SiteSimulation.Summary, scenario: Scenario, wall: Duration, calibration: CalibrationStatus? = nil
+    ) -> String {
         let fusion = summary.hub.site ?? SiteFusionStatistics()
         var rows: [(String, String)] = [
             ("scenario", "\(scenario.name) (a site: \(scenario.gateways.count) gateways, \(scenario.rooms.count) rooms)"),
@@ -19,6 +21,7 @@ enum SimulationSummaryTable {
             ("room changes", "\(fusion.roomChanges)"),
             ("positions", "\(fusion.multilaterations) multilaterated, \(fusion.centroids) centroids"),
         ]
+        if let calibration { rows.append(("calibration", calibration.summary(gateways: scenario.gateways.map(\.name)))) }
         let events = summary.hub.eventsByAlert.sorted { $0.key < $1.key }
         rows += events.isEmpty ? [("alert events", "none")] : events.map { ("alerts \($0.key)", "\($0.value)") }
         let seconds = max(wall.secondsValue, 1e-6)

@@ -88,12 +88,37 @@ public struct HubSettings: Sendable {
         } catch {
             throw (anchorsNode ?? gatewaysNode).error(error.description)
         }
-        let options = try readOptions(hubNode)
+        var options = try readOptions(hubNode)
+        // A gateway's rssiOffset set by hand stays as given.
+        for entry in try gatewaysNode.sequence(of: "gateways").enumerated() where entry.element["rssiOffset"] != nil {
+            options.fusion.calibration.fixedOffsets.insert(entry.offset)
+        }
         var settings = HubSettings(layout: layout, fusion: options.fusion, partition: options.partition)
         settings.presencePath = options.presence
         settings.floorPlan = options.floorPlan
         settings.takeover = options.takeover
         return settings
+    }
+
+    /// Reads `hub.calibration`: `off`, or `{enabled, interval, window, minFixes, requiredGain}`.
+    static func readCalibration(_ node: ConfigNode, _ base: SelfCalibration) throws(ConfigurationError) -> SelfCalibration {
+        var calibration = base
+        if let text = node.scalarText {
+            guard text == "off" || text == "on" else { throw node.error("hub.calibration is on, off or a mapping") }
+            calibration.enabled = text == "on"
+            return calibration
+        }
+        try node.checkKeys(allowed: ["enabled", "interval", "window", "minFixes", "requiredGain"], in: "hub.calibration")
+        if let n = node["enabled"] { calibration.enabled = try n.bool() }
+        if let n = node["interval"] {
+            let interval = try n.positiveDuration()
+            guard interval >= .seconds(1) else { throw n.error("hub.calibration.interval must be at least 1s") }
+            calibration.interval = interval
+        }
+        if let n = node["window"] { calibration.window = try n.integer(in: 10...100_000) }
+        if let n = node["minFixes"] { calibration.minimumFixes = try n.integer(in: 4...100_000) }
+        if let n = node["requiredGain"] { calibration.requiredGain = try n.number(in: 0...0.9, "a share from 0 to 0.9") }
+        return calibration
     }
 
     /// Reads `anchors: [{beacon: ibeacon:UUID:MAJOR:MINOR, position: [x, y, z], floor: …}]`:
@@ -135,7 +160,7 @@ public struct HubSettings: Sendable {
                 allowed: [
                     "cycle", "lateness", "staleness", "retention", "room", "position", "proximity", "maxTracked", "partition",
                     "presence", "floorPlan", "maxRecordsPerReport", "maxBeaconsPerGateway", "clockTolerance",
-                    "signatureWindow", "takeover",
+                    "signatureWindow", "takeover", "calibration",
                 ],
                 in: "hub")
             if let n = hub["cycle"] { fusion.cycleLength = try n.positiveDuration() }
@@ -175,9 +200,11 @@ public struct HubSettings: Sendable {
                 if let n = position["minGateways"] { fusion.positioning.minimumGateways = try n.integer(in: 2...16) }
                 if let n = position["tagHeight"] {
                     fusion.positioning.tagHeight = try n.number(in: -100...100, "a height in metres")
+                    fusion.calibration.fixedTagHeight = true // set by hand: calibration leaves it
                 }
                 if let n = position["pathLossExponent"] {
                     fusion.positioning.pathLossExponent = try n.number(in: 0.6...5.9, "an exponent from 0.6 to 5.9")
+                    fusion.calibration.fixedExponent = true
                 }
                 if let n = position["modelSigma"] {
                     fusion.positioning.modelSigma = try n.number(in: 0.5...30, "from 0.5 to 30 dB")
@@ -191,6 +218,7 @@ public struct HubSettings: Sendable {
                 }
                 if let n = position["boundsMargin"] { fusion.positioning.boundsMargin = try n.number(in: 0...100, "metres") }
             }
+            if let n = hub["calibration"] { fusion.calibration = try readCalibration(n, fusion.calibration) }
             if let n = hub["proximity"] { fusion.proximity = try ProximityBands(node: n) }
             if let p = hub["partition"] {
                 try p.checkKeys(allowed: ["index", "of"], in: "hub.partition")

@@ -1,0 +1,89 @@
+import BeaconCore
+
+/// The measurements a hub's self-calibration fits: the newest fixes of moving beacons (several
+/// gateways hearing one beacon in one cycle, position unknown) and of anchors (position known),
+/// each in a ring of its own so that a crowd of moving beacons never pushes the anchors out.
+///
+/// Fixed storage, allocated once: ``perFix`` measurements per fix (the strongest gateways).
+struct CalibrationWindow {
+    /// One gateway's measurement in a fix: its index, the path loss (the beacon's measured power
+    /// minus the cycle's mean RSSI, configured offset applied, calibrated offset not) and how
+    /// many sightings the mean rests on.
+    struct Measurement {
+        var gateway: UInt16 = 0
+        var samples: UInt16 = 0
+        var loss: Float = 0
+    }
+
+    /// One fix's header.
+    struct Fix {
+        /// Measurements used (the rest of the fix's ``perFix`` slots are empty).
+        var count: Int = 0
+        /// Where an anchor is; `nil` for a moving beacon.
+        var known: Vector3?
+        /// The gateway that is the anchor (it never hears itself; -1 for none).
+        var anchorGateway: Int = -1
+    }
+
+    static let perFix = 16
+
+    private(set) var mobile: Ring
+    private(set) var anchored: Ring
+
+    init(capacity: Int) {
+        mobile = Ring(capacity: max(1, capacity))
+        anchored = Ring(capacity: max(1, capacity / 2))
+    }
+
+    /// Fixes held, moving and anchored.
+    var count: Int { mobile.count + anchored.count }
+
+    /// Appends a fix from `measurements` (the strongest ``perFix`` are kept).
+    mutating func append(_ measurements: UnsafeBufferPointer<Measurement>, known: Vector3?, anchorGateway: Int = -1) {
+        if known == nil {
+            mobile.append(measurements, known: nil, anchorGateway: -1)
+        } else {
+            anchored.append(measurements, known: known, anchorGateway: anchorGateway)
+        }
+    }
+
+    /// A ring of fixes.
+    struct Ring {
+        private(set) var headers: [Fix]
+        private(set) var measurements: [Measurement]
+        private(set) var count = 0
+        private var next = 0
+
+        init(capacity: Int) {
+            headers = Array(repeating: Fix(), count: capacity)
+            measurements = Array(repeating: Measurement(), count: capacity * CalibrationWindow.perFix)
+        }
+
+        var capacity: Int { headers.count }
+
+        mutating func append(_ source: UnsafeBufferPointer<Measurement>, known: Vector3?, anchorGateway: Int) {
+            let base = next * CalibrationWindow.perFix
+            var kept = 0
+            for m in source {
+                if kept < CalibrationWindow.perFix {
+                    measurements[base + kept] = m
+                    kept += 1
+                    continue
+                }
+                // Full: replace the weakest (largest loss) when this one is stronger.
+                var weakest = base
+                for i in base..<(base + kept) where measurements[i].loss > measurements[weakest].loss { weakest = i }
+                if m.loss < measurements[weakest].loss { measurements[weakest] = m }
+            }
+            headers[next] = Fix(count: kept, known: known, anchorGateway: anchorGateway)
+            next = (next + 1) % capacity
+            count = min(count + 1, capacity)
+        }
+
+        /// The `i`th fix held (any order), with its measurements.
+        func fix(_ i: Int) -> (header: Fix, measurements: ArraySlice<Measurement>) {
+            let base = i * CalibrationWindow.perFix
+            return (headers[i], measurements[base..<(base + headers[i].count)])
+        }
+    }
+}

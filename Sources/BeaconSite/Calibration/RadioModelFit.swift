@@ -1,0 +1,406 @@
+import BeaconCore
+
+/// Fits a site's radio model (``RadioModel``) to a ``CalibrationWindow``, and judges the fit on
+/// the share of the window it did not see.
+///
+/// - **The fit.** Every fourth fix is held back; on the rest, positions and model are solved in
+///   turn, four rounds: each moving beacon's position by the hub's own multilateration under the
+///   current model, then the exponent and every gateway's receive offset by one weighted
+///   linear least-squares solve over all fixes (each fix's own offset *b* eliminated), with Huber
+///   weights (a misfit beyond one model σ counts linearly, not squared), priors (the exponent
+///   near the configured one, offsets near 0) and bounds. Anchors enter with their known
+///   positions. The tags' height is not fitted (see ``run(_:current:)``).
+/// - **The test.** On the held-back fixes, each gateway's path loss is predicted from the other
+///   gateways of its fix alone (the position solved without it; for anchors, known), under the
+///   model in use and under the fit. The fit is applied when its robust misfit is lower by
+///   ``SelfCalibration/requiredGain``.
+/// - **Degenerate fits** are reported, not applied: an exponent on a bound, receive offsets on
+///   their bound, every offset converged to one value.
+///   An exponent the data do not pin down (its standard error more than half its prior) is held
+///   at the current one and the rest fitted.
+struct RadioModelFit {
+    /// What a fit came to.
+    struct Outcome {
+        var model: RadioModel
+        var verdict: CalibrationStatus.Verdict
+        var reason: String
+        var fixes: Int
+        var anchorMeasurements: Int
+        var heldOutBefore: Double?
+        var heldOutAfter: Double?
+        var exponentError: Double?
+    }
+
+    let gateways: [Vector3?]
+    let gatewayIDs: [String]
+    let settings: SelfCalibration
+    /// The configured exponent: the prior's centre.
+    let exponentCentre: Double
+    let modelSigma: Double
+    /// The prior of a fix's own offset *b*, dB.
+    let beaconPrior: Double
+    let bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+
+    private var evidence: [PositionEvidence] = []
+    private var positions: [(x: Double, y: Double)?] = []
+
+    init(
+        gateways: [Vector3?], gatewayIDs: [String], settings: SelfCalibration, exponentCentre: Double, modelSigma: Double,
+        beaconPrior: Double, bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+    ) {
+        self.gateways = gateways
+        self.gatewayIDs = gatewayIDs
+        self.settings = settings
+        self.exponentCentre = exponentCentre
+        self.modelSigma = modelSigma
+        self.beaconPrior = beaconPrior
+        self.bounds = bounds
+        evidence.reserveCapacity(CalibrationWindow.perFix)
+    }
+
+    private typealias Item = (ring: CalibrationWindow.Ring, index: Int)
+
+    /// Fits `window`, starting from and judged against `current`.
+    mutating func run(_ window: CalibrationWindow, current: RadioModel) -> Outcome {
+        var training: [Item] = []
+        var heldOut: [Item] = []
+        var anchorMeasurements = 0
+        for ring in [window.mobile, window.anchored] {
+            for i in 0..<ring.count {
+                let count = ring.fix(i).header.count
+                guard count >= 2 else { continue }
+                if ring.fix(i).header.known != nil { anchorMeasurements += count }
+                if i % 4 == 3 { heldOut.append((ring, i)) } else { training.append((ring, i)) }
+            }
+        }
+        var outcome = Outcome(
+            model: current, verdict: .none, reason: "", fixes: training.count + heldOut.count,
+            anchorMeasurements: anchorMeasurements)
+        guard training.count + heldOut.count >= settings.minimumFixes, !heldOut.isEmpty else {
+            outcome.reason = "\(training.count + heldOut.count) fixes, \(settings.minimumFixes) needed"
+            return outcome
+        }
+        // The tags' height is not fitted: from moving beacons alone it trades against the exponent
+        // (profiled over a grid it chose 2.5 m on a simulated shop whose tags are at 1.2 m, and
+        // 1.0 m on a real walk at 1.85 m). It stays as configured (or the gateways' mean height).
+        let heights = [current.tagHeight]
+        var best: (model: RadioModel, cost: Double, error: Double, heldExponent: Bool)?
+        for height in heights {
+            var model = current
+            model.tagHeight = height
+            var (fitted, cost, error) = fit(training, from: model, fixExponent: settings.fixedExponent)
+            var held = false
+            if !settings.fixedExponent, error > 0.5 * settings.exponentPrior {
+                (fitted, cost, error) = fit(training, from: model, fixExponent: true)
+                held = true
+            }
+            if best.map({ cost < $0.cost }) ?? true { best = (fitted, cost, error, held) }
+        }
+        guard let best else { return outcome }
+        outcome.model = best.model
+        outcome.exponentError = best.heldExponent ? nil : best.error
+        let before = heldOutMisfit(heldOut, model: current)
+        let after = heldOutMisfit(heldOut, model: best.model)
+        outcome.heldOutBefore = before
+        outcome.heldOutAfter = after
+        var notes: [String] = []
+        if best.heldExponent {
+            notes.append("the data do not pin the exponent down: held at \(rounded(current.pathLossExponent))")
+        }
+        if let problem = degeneracy(best.model, heights: heights) {
+            outcome.verdict = .degenerate
+            outcome.reason = problem
+            return outcome
+        }
+        guard let before, let after else {
+            outcome.verdict = .notBetter
+            outcome.reason = "no held-back fix could be predicted"
+            return outcome
+        }
+        let gain = before > 0 ? (before - after) / before : 0
+        let summary = "held-back misfit \(rounded(before)) → \(rounded(after)) dB"
+        if gain >= settings.requiredGain {
+            outcome.verdict = .applied
+            outcome.reason = ([summary] + notes).joined(separator: "; ")
+        } else {
+            outcome.verdict = .notBetter
+            outcome.reason =
+                ([summary + " (\(rounded(gain * 100))% better, \(rounded(settings.requiredGain * 100))% needed)"] + notes)
+                .joined(separator: "; ")
+        }
+        return outcome
+    }
+
+    // MARK: The fit
+
+    /// Alternates positions and the linear solve; returns the model, its robust training cost and
+    /// the exponent's standard error.
+    private mutating func fit(
+        _ items: [Item], from start: RadioModel, fixExponent: Bool
+    ) -> (RadioModel, Double, Double) {
+        var model = start
+        let parameters = 1 + gateways.count
+        var huber = [[Double]](repeating: [], count: items.count)
+        var cost = Double.infinity
+        var exponentError = Double.infinity
+        for round in 0..<4 {
+            // Positions of the moving beacons under the current model.
+            positions.removeAll(keepingCapacity: true)
+            for item in items {
+                let (header, measurements) = item.ring.fix(item.index)
+                if let known = header.known {
+                    positions.append((known.x, known.y))
+                } else {
+                    positions.append(locate(measurements, model: model, skip: -1))
+                }
+            }
+            // The linear solve: θ = (n, o₀ … o_G−1).
+            var normal = [Double](repeating: 0, count: parameters * parameters)
+            var rhs = [Double](repeating: 0, count: parameters)
+            let priorWeight = 1 / (beaconPrior * beaconPrior)
+            for (k, item) in items.enumerated() {
+                guard let position = positions[k] else { continue }
+                let (header, measurements) = item.ring.fix(item.index)
+                let height = header.known?.z ?? model.tagHeight
+                var s0 = 0.0
+                var sw = priorWeight
+                var sy = 0.0
+                var perGateway: [(column: Int, weight: Double)] = []
+                for (j, m) in measurements.enumerated() {
+                    guard let g = gatewayPosition(m.gateway) else { continue }
+                    let w = (round == 0 || huber[k].count <= j ? 1 : huber[k][j]) / (modelSigma * modelSigma)
+                    let l = logDistance(g, position, height)
+                    let y = Double(m.loss)
+                    let c = 1 + Int(m.gateway)
+                    // The raw loss is n·l + o_g + b: a = (l, e_g); w a aᵀ and w a y.
+                    normal[0] += w * l * l
+                    normal[c] += w * l
+                    normal[c * parameters] += w * l
+                    normal[c * parameters + c] += w
+                    rhs[0] += w * l * y
+                    rhs[c] += w * y
+                    s0 += w * l
+                    sw += w
+                    sy += w * y
+                    perGateway.append((c, w))
+                }
+                // − s sᵀ / W and − s (Σ w y) / W, s = (Σ w l, w per gateway): b eliminated.
+                normal[0] -= s0 * s0 / sw
+                rhs[0] -= s0 * sy / sw
+                for (c, w) in perGateway {
+                    normal[c] -= s0 * w / sw
+                    normal[c * parameters] -= s0 * w / sw
+                    rhs[c] -= w * sy / sw
+                    for (d, v) in perGateway { normal[c * parameters + d] -= w * v / sw }
+                }
+            }
+            // Priors, and the values set by hand.
+            let pinned = 1e8
+            let exponentWeight = fixExponent ? pinned : 1 / (settings.exponentPrior * settings.exponentPrior)
+            let exponentTarget = fixExponent ? start.pathLossExponent : exponentCentre
+            normal[0] += exponentWeight
+            rhs[0] += exponentWeight * exponentTarget
+            for g in 0..<gateways.count {
+                let c = 1 + g
+                let fixed = settings.fixedOffsets.contains(g) || gateways[g] == nil
+                normal[c * parameters + c] += fixed ? pinned : 1 / (settings.offsetPrior * settings.offsetPrior)
+            }
+            guard let theta = Self.choleskySolve(normal, rhs, size: parameters) else { break }
+            var unit = [Double](repeating: 0, count: parameters)
+            unit[0] = 1
+            if let column = Self.choleskySolve(normal, unit, size: parameters), column[0] > 0 {
+                exponentError = column[0].squareRoot()
+            }
+            model.pathLossExponent =
+                fixExponent
+                ? start.pathLossExponent
+                : min(max(theta[0], settings.exponentBounds.lowerBound), settings.exponentBounds.upperBound)
+            for g in 0..<gateways.count {
+                let fixed = settings.fixedOffsets.contains(g) || gateways[g] == nil
+                model.receiveOffsets[g] = fixed ? 0 : min(max(theta[1 + g], -settings.offsetBound), settings.offsetBound)
+            }
+            // Residuals for the next round's weights, and the robust cost.
+            cost = 0
+            for (k, item) in items.enumerated() {
+                guard let position = positions[k] else {
+                    huber[k] = []
+                    continue
+                }
+                let (header, measurements) = item.ring.fix(item.index)
+                let residuals = fixResiduals(measurements, at: position, height: header.known?.z ?? model.tagHeight, model: model)
+                huber[k] = residuals.map { r in abs(r) <= modelSigma ? 1 : modelSigma / abs(r) }
+                for r in residuals { cost += Self.huberLoss(r, modelSigma) }
+            }
+        }
+        return (model, cost, exponentError)
+    }
+
+    private func gatewayPosition(_ g: UInt16) -> Vector3? { Int(g) < gateways.count ? gateways[Int(g)] : nil }
+
+    /// 10·log10 of the distance from gateway `g` to (x, y, height), at least 0.5 m.
+    private func logDistance(_ g: Vector3, _ p: (x: Double, y: Double), _ height: Double) -> Double {
+        let dx = p.x - g.x
+        let dy = p.y - g.y
+        let dz = height - g.z
+        return 5 * logarithm10(max(0.25, dx * dx + dy * dy + dz * dz))
+    }
+
+    /// Each measurement's misfit at a position, the fix's own offset *b* fitted (with its prior).
+    private func fixResiduals(
+        _ measurements: ArraySlice<CalibrationWindow.Measurement>, at p: (x: Double, y: Double), height: Double,
+        model: RadioModel
+    ) -> [Double] {
+        var raw: [Double] = []
+        for m in measurements {
+            guard let g = gatewayPosition(m.gateway) else { continue }
+            let predicted = model.pathLossExponent * logDistance(g, p, height) + model.receiveOffsets[Int(m.gateway)]
+            raw.append(Double(m.loss) - predicted)
+        }
+        let w = 1 / (modelSigma * modelSigma)
+        let b = raw.reduce(0, +) * w / (Double(raw.count) * w + 1 / (beaconPrior * beaconPrior))
+        return raw.map { $0 - b }
+    }
+
+    /// A moving beacon's position from a fix under `model`, leaving out measurement `skip`.
+    private mutating func locate(
+        _ measurements: ArraySlice<CalibrationWindow.Measurement>, model: RadioModel, skip: Int
+    ) -> (x: Double, y: Double)? {
+        evidence.removeAll(keepingCapacity: true)
+        let n = model.pathLossExponent
+        for (j, m) in measurements.enumerated() where j != skip {
+            guard let g = gatewayPosition(m.gateway) else { continue }
+            let loss = Double(m.loss) - model.receiveOffsets[Int(m.gateway)]
+            evidence.append(
+                PositionEvidence(
+                    x: g.x, y: g.y, z: g.z, loss: loss, weight: 1 / (modelSigma * modelSigma),
+                    distance: max(0.1, power(10, loss / (10 * n))), rssi: -loss))
+        }
+        guard evidence.count >= 3 else { return nil }
+        evidence.sort { $0.rssi > $1.rssi }
+        return evidence.withUnsafeBufferPointer { buffer in
+            let fix =
+                Multilateration.solve(
+                    buffer, height: model.tagHeight, exponent: n, offsetPrior: beaconPrior, bounds: bounds)
+                ?? Multilateration.centroid(buffer, height: model.tagHeight, strongest: 4)
+            return (fix.x, fix.y)
+        }
+    }
+
+    // MARK: The test
+
+    /// The robust misfit (dB, as an RMS) of predicting each held-back measurement from the rest
+    /// of its fix; `nil` when none could be predicted.
+    private mutating func heldOutMisfit(_ items: [Item], model: RadioModel) -> Double? {
+        var total = 0.0
+        var count = 0
+        for item in items.prefix(300) {
+            let (header, measurements) = item.ring.fix(item.index)
+            for j in measurements.indices.map({ $0 - measurements.startIndex }) {
+                let position: (x: Double, y: Double)?
+                if let known = header.known {
+                    position = (known.x, known.y)
+                } else {
+                    guard measurements.count >= 4 else { break }
+                    position = locate(measurements, model: model, skip: j)
+                }
+                guard let position else { continue }
+                let height = header.known?.z ?? model.tagHeight
+                // b from the others; the left-out one predicted.
+                var others = 0.0
+                var n = 0.0
+                var target = 0.0
+                var targetFound = false
+                for (k, m) in measurements.enumerated() {
+                    guard let g = gatewayPosition(m.gateway) else { continue }
+                    let predicted =
+                        model.pathLossExponent * logDistance(g, position, height) + model.receiveOffsets[Int(m.gateway)]
+                    if k == j {
+                        target = Double(m.loss) - predicted
+                        targetFound = true
+                    } else {
+                        others += Double(m.loss) - predicted
+                        n += 1
+                    }
+                }
+                guard targetFound, n > 0 else { continue }
+                let w = 1 / (modelSigma * modelSigma)
+                let b = others * w / (n * w + 1 / (beaconPrior * beaconPrior))
+                total += Self.huberLoss(target - b, modelSigma)
+                count += 1
+            }
+        }
+        return count > 0 ? (2 * total / Double(count)).squareRoot() : nil
+    }
+
+    // MARK: Degenerate fits
+
+    private func degeneracy(_ model: RadioModel, heights: [Double]) -> String? {
+        if !settings.fixedExponent {
+            let n = model.pathLossExponent
+            if n <= settings.exponentBounds.lowerBound + 0.01 || n >= settings.exponentBounds.upperBound - 0.01 {
+                return "the exponent ran to its bound (\(rounded(n)))"
+            }
+        }
+        let free = (0..<gateways.count).filter { !settings.fixedOffsets.contains($0) && gateways[$0] != nil }
+        let atBound = free.filter { abs(model.receiveOffsets[$0]) >= settings.offsetBound - 0.05 }
+        if !atBound.isEmpty {
+            return "receive offsets ran to ±\(rounded(settings.offsetBound)) dB: "
+                + atBound.map { gatewayIDs[$0] }.joined(separator: ", ")
+        }
+        if free.count >= 3 {
+            let values = free.map { model.receiveOffsets[$0] }
+            let spread = (values.max() ?? 0) - (values.min() ?? 0)
+            let mean = values.reduce(0, +) / Double(values.count)
+            if spread < 0.05, abs(mean) > 1 {
+                return "every receive offset converged to one value (\(rounded(mean)) dB)"
+            }
+        }
+        if heights.count > 2, model.tagHeight <= heights[0] + 1e-9 {
+            return "the tags' height ran to its lowest value (\(rounded(model.tagHeight)) m)"
+        }
+        return nil
+    }
+
+    // MARK: Numbers
+
+    static func huberLoss(_ r: Double, _ k: Double) -> Double {
+        let a = abs(r)
+        return a <= k ? r * r / 2 : k * a - k * k / 2
+    }
+
+    /// Solves the symmetric positive-definite system `a`·x = `b` (Cholesky), or `nil`.
+    static func choleskySolve(_ a: [Double], _ b: [Double], size n: Int) -> [Double]? {
+        var l = [Double](repeating: 0, count: n * n)
+        for i in 0..<n {
+            for j in 0...i {
+                var sum = a[i * n + j]
+                for k in 0..<j { sum -= l[i * n + k] * l[j * n + k] }
+                if i == j {
+                    guard sum > 0, sum.isFinite else { return nil }
+                    l[i * n + i] = sum.squareRoot()
+                } else {
+                    l[i * n + j] = sum / l[j * n + j]
+                }
+            }
+        }
+        var y = b
+        for i in 0..<n {
+            var sum = y[i]
+            for k in 0..<i { sum -= l[i * n + k] * y[k] }
+            y[i] = sum / l[i * n + i]
+        }
+        var x = y
+        for i in stride(from: n - 1, through: 0, by: -1) {
+            var sum = x[i]
+            for k in (i + 1)..<n { sum -= l[k * n + i] * x[k] }
+            x[i] = sum / l[i * n + i]
+        }
+        return x
+    }
+}
+
+/// `value` to two decimals, for messages.
+func rounded(_ value: Double) -> String {
+    let scaled = (value * 100).rounded() / 100
+    return "\(scaled)"
+}

@@ -1,0 +1,173 @@
+import BeaconCore
+import BeaconSite
+import BeaconSiteReport
+import Foundation
+import Testing
+
+@Suite("Site self-calibration: the radio model from the site's own traffic")
+struct SiteCalibrationTests {
+    static let base = Timestamp(nanosecondsSinceEpoch: 1_735_722_000_000_000_000)
+    static let site = "lab"
+    /// Six gateways on the walls of a 20 m × 12 m hall, 2.5 m up.
+    static let corners: [(Double, Double)] = [(0, 0), (10, 0), (20, 0), (0, 12), (10, 12), (20, 12)]
+    /// What each gateway's radio reads too low (a receive offset of +3 corrects a gateway that
+    /// reads 3 dB low).
+    static let trueOffsets: [Double] = [3, -2, 0, 1, -4, 2]
+
+    static func layout() throws -> SiteLayout {
+        try SiteLayout(
+            gateways: corners.enumerated().map { i, c in
+                SiteGateway(id: "g\(i)", room: "hall", position: Vector3(x: c.0, y: c.1, z: 2.5))
+            }, site: site)
+    }
+
+    static func fusion(_ calibration: SelfCalibration, exponent: Double = 1.5) throws -> SiteFusion {
+        try SiteFusion(
+            layout: try layout(),
+            configuration: SiteFusionConfiguration(
+                lateness: .zero, positioning: PositioningConfiguration(tagHeight: 2.5, pathLossExponent: exponent),
+                calibration: calibration))
+    }
+
+    /// Runs `seconds` cycles in which every gateway hears every other gateway's advertised
+    /// identity at `exponent`, with each gateway's offset and Gaussian noise of `noise` dB.
+    static func run(
+        _ fusion: SiteFusion, seconds: Int, exponent: Double, offsets: [Double], noise: Double = 2, seed: UInt64 = 7
+    ) throws {
+        var random = SplitMix64(seed: seed)
+        for second in 1...seconds {
+            let time = base + .seconds(Int64(second))
+            for (g, c) in corners.enumerated() {
+                var records: [GatewayRecord] = []
+                for (a, other) in corners.enumerated() where a != g {
+                    let d = ((c.0 - other.0) * (c.0 - other.0) + (c.1 - other.1) * (c.1 - other.1)).squareRoot()
+                    let rssi = -59 - 10 * exponent * log10(d) - offsets[g] + noise * random.nextGaussian()
+                    records.append(
+                        GatewayRecord(
+                            beacon: SiteGatewayBeacon.identity(site: site, gateway: "g\(a)"), rssi: rssi, meanRSSI: rssi,
+                            distance: nil, accuracy: nil, sampleCount: 4, seen: true, lastSeen: time, measuredPower: -59))
+                }
+                let header = GatewayReportHeader(gateway: "g\(g)", time: time, cycleLength: .seconds(1), recordCount: records.count)
+                try fusion.ingest(records, header: header, receivedAt: nil)
+            }
+            fusion.advance(to: time) { _ in }
+        }
+    }
+
+    static func centred(_ values: [Double]) -> [Double] {
+        let mean = values.reduce(0, +) / Double(values.count)
+        return values.map { $0 - mean }
+    }
+
+    static let settings = SelfCalibration(interval: .seconds(20), window: 600, minimumFixes: 30)
+
+    @Test("gateways that hear each other give the exponent and every receive offset, and the fit is applied")
+    func gatewaysCalibrateEachOther() throws {
+        let fusion = try Self.fusion(Self.settings)
+        // One fit (at 21 s).
+        try Self.run(fusion, seconds: 30, exponent: 2.2, offsets: Self.trueOffsets)
+        let status = fusion.calibrationStatus
+        #expect(status.fits == 1)
+        #expect(status.verdict == .applied, "\(status.summary(gateways: []))")
+        #expect(status.anchorMeasurements > 500)
+        #expect(abs(fusion.radioModel.pathLossExponent - 2.2) < 0.15, "\(fusion.radioModel)")
+        // Offsets are known up to one common value (each fix has its own offset b): compare centred.
+        for (fitted, truth) in zip(Self.centred(fusion.radioModel.receiveOffsets), Self.centred(Self.trueOffsets)) {
+            #expect(abs(fitted - truth) < 1, "\(fusion.radioModel.receiveOffsets)")
+        }
+        let before = try #require(status.heldOutBefore)
+        let after = try #require(status.heldOutAfter)
+        #expect(after < before * 0.9)
+        // A later fit is judged against the applied model: no better, so it stays.
+        try Self.run(fusion, seconds: 30, exponent: 2.2, offsets: Self.trueOffsets, seed: 8)
+        #expect(fusion.calibrationStatus.applied == 1)
+    }
+
+    @Test("a site that already fits its model keeps it: the fit does not predict the held-back fixes better")
+    func noiseAloneIsNotApplied() throws {
+        let fusion = try Self.fusion(Self.settings)
+        try Self.run(fusion, seconds: 90, exponent: 1.5, offsets: Array(repeating: 0, count: 6))
+        let status = fusion.calibrationStatus
+        #expect(status.verdict == .notBetter, "\(status.reason)")
+        #expect(status.applied == 0)
+        #expect(fusion.radioModel.pathLossExponent == 1.5)
+        #expect(fusion.radioModel.receiveOffsets == Array(repeating: 0, count: 6))
+    }
+
+    @Test("an exponent that runs to its bound is reported as degenerate and not applied")
+    func degenerateExponent() throws {
+        var settings = Self.settings
+        settings.exponentBounds = 1...3
+        let fusion = try Self.fusion(settings)
+        try Self.run(fusion, seconds: 90, exponent: 4, offsets: Self.trueOffsets)
+        let status = fusion.calibrationStatus
+        #expect(status.verdict == .degenerate)
+        #expect(status.reason.contains("exponent ran to its bound"), "\(status.reason)")
+        #expect(status.candidate?.pathLossExponent == 3)
+        #expect(status.applied == 0)
+        #expect(fusion.radioModel.pathLossExponent == 1.5)
+    }
+
+    @Test("values set by hand stay as given while the rest is fitted")
+    func handSetValuesWin() throws {
+        var settings = Self.settings
+        settings.fixedExponent = true
+        settings.fixedOffsets = [0]
+        let fusion = try Self.fusion(settings, exponent: 2.2)
+        try Self.run(fusion, seconds: 90, exponent: 2.2, offsets: Self.trueOffsets)
+        #expect(fusion.calibrationStatus.applied >= 1, "\(fusion.calibrationStatus.reason)")
+        #expect(fusion.radioModel.pathLossExponent == 2.2)
+        #expect(fusion.radioModel.receiveOffsets[0] == 0)
+        // The others, relative to gateway 0, as the truth has them (within what the offsets'
+        // 4 dB prior pulls them towards 0).
+        for g in 1..<6 {
+            let fitted = fusion.radioModel.receiveOffsets[g] - fusion.radioModel.receiveOffsets[0]
+            #expect(abs(fitted - (Self.trueOffsets[g] - Self.trueOffsets[0])) < 2, "\(fusion.radioModel.receiveOffsets)")
+        }
+    }
+
+    @Test("too few fixes: no fit, and the status says how many are needed")
+    func tooFewFixes() throws {
+        let fusion = try Self.fusion(SelfCalibration(interval: .seconds(5), minimumFixes: 1000))
+        try Self.run(fusion, seconds: 20, exponent: 2.2, offsets: Self.trueOffsets)
+        let status = fusion.calibrationStatus
+        #expect(status.verdict == .none)
+        #expect(status.reason.contains("1000 needed"), "\(status.reason)")
+        #expect(fusion.radioModel.pathLossExponent == 1.5)
+    }
+
+    @Test("a restarted hub takes up the saved model (through JSON); values set by hand win; another layout's is ignored")
+    func restore() throws {
+        let learned = try Self.fusion(Self.settings)
+        try Self.run(learned, seconds: 90, exponent: 2.2, offsets: Self.trueOffsets)
+        let saved = try JSONDecoder().decode(
+            CalibrationStatus.self, from: JSONEncoder().encode(learned.calibrationStatus))
+        let restarted = try Self.fusion(Self.settings)
+        #expect(restarted.restore(saved))
+        #expect(restarted.radioModel == learned.radioModel)
+        var pinned = Self.settings
+        pinned.fixedExponent = true
+        let handSet = try Self.fusion(pinned, exponent: 1.8)
+        #expect(handSet.restore(saved))
+        #expect(handSet.radioModel.pathLossExponent == 1.8)
+        #expect(handSet.radioModel.receiveOffsets == learned.radioModel.receiveOffsets)
+        var other = saved
+        other.model.receiveOffsets.removeLast()
+        #expect(!(try Self.fusion(Self.settings)).restore(other))
+    }
+
+    @Test("every gateway of a named site is an anchor at its position; two identities alike are refused")
+    func gatewayAnchors() throws {
+        let layout = try Self.layout()
+        #expect(layout.anchors.count == 6)
+        let anchor = try #require(layout.anchor(SiteGatewayBeacon.identity(site: Self.site, gateway: "g4")))
+        #expect(anchor.gateway == 4)
+        #expect(anchor.position == Vector3(x: 10, y: 12, z: 2.5))
+        #expect(SiteGatewayBeacon.isGatewayIdentity(anchor.id, site: Self.site))
+        #expect(!SiteGatewayBeacon.isGatewayIdentity(anchor.id, site: "other"))
+        let tag = SiteAnchor(id: anchor.id, position: Vector3(x: 1, y: 1, z: 1))
+        #expect(throws: SiteConfigurationError.self) {
+            try SiteLayout(gateways: [SiteGateway(id: "g4", position: Vector3(x: 0, y: 0, z: 0))], anchors: [tag], site: Self.site)
+        }
+    }
+}
