@@ -48,6 +48,19 @@ extension AlertPipeline {
 
     /// Calls `body` with each gateway's RSSI of `beacon` in the last fused cycle (a site hub; for
     /// presence output). Gateways are named by id.
+    /// A site hub's gateway ids, in layout order (empty for one gateway).
+    public var siteGatewayIDs: [String] {
+        guard case .site(let site) = front else { return [] }
+        return site.layout.gateways.map(\.id)
+    }
+
+    /// A site hub's self-calibration: the model its positions are solved with and its latest
+    /// fit (`nil` for one gateway, or when calibration is off).
+    public var siteCalibration: CalibrationStatus? {
+        guard case .site(let site) = front, site.isCalibrating else { return nil }
+        return site.calibrationStatus
+    }
+
     public func forEachGatewayEvidence(of beacon: BeaconID, _ body: (_ gateway: String, _ rssi: Double?) -> Void) {
         guard case .site(let site) = front else { return }
         site.forEachEvidence(of: beacon) { index, rssi in body(site.layout.gateways[index].id, rssi) }

@@ -27,6 +27,7 @@ extension SiteFusion: PipelineFrontEnd {
 
     package func contribute(to statistics: inout PipelineStatistics) {
         statistics.site = self.statistics
+        if isCalibrating { statistics.site?.calibration = calibrationStatus }
     }
 
     package func contribute(to inspection: inout PipelineInspection) {

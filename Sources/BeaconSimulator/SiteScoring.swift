@@ -25,6 +25,15 @@ public enum SiteScoring {
         public var positionErrors: [Double] = []
         /// Lines at times with a true position but no estimate.
         public var missingPositions = 0
+        /// Positions that stated a 90 % radius (`radius90`), and those whose horizontal error
+        /// was within it.
+        public var statedRadius = 0
+        /// See ``statedRadius``.
+        public var withinRadius = 0
+
+        /// The share of positions whose horizontal error was within their stated 90 % radius
+        /// (about 0.9 when the uncertainty is calibrated).
+        public var radiusCoverage: Double? { statedRadius > 0 ? Double(withinRadius) / Double(statedRadius) : nil }
 
         /// The share of stay time with the right room (0–1), if any line fell in a stay.
         public var roomAccuracy: Double? { roomSamples > 0 ? Double(roomRight) / Double(roomSamples) : nil }
@@ -52,6 +61,7 @@ public enum SiteScoring {
                 room flaps within stays    \(flaps) (\(f(flapsPerHour) { String(format: "%.1f", $0) }) per hour)
                 position error median      \(f(medianPositionError) { String(format: "%.2f m", $0) })
                 position error p90         \(f(p90PositionError) { String(format: "%.2f m", $0) }) (\(positionErrors.count) cycles; \(missingPositions) without a position)
+                within the 90 % radius     \(f(radiusCoverage) { String(format: "%.1f %%", $0 * 100) }) (\(withinRadius) of \(statedRadius) positions)
                 """
         }
     }
@@ -76,6 +86,7 @@ public enum SiteScoring {
         var time: Timestamp
         var room: String?
         var position: (x: Double, y: Double, z: Double)?
+        var radius90: Double?
     }
 
     /// Scores the presence lines at `presencePath` against the truth at `truthPath`.
@@ -109,15 +120,19 @@ public enum SiteScoring {
         }
         var presence: [Presence] = []
         try Scoring.forEachObject(path: presencePath) { line, object in
+            if object["calibration"] != nil { return } // the hub's model, not a beacon
             guard let time = (object["time"] as? String).flatMap(Timestamp.init(rfc3339:)) else {
                 throw ScoringError.badLine(file: presencePath, line: line, problem: "missing or invalid \"time\"")
             }
             let beacon = try Scoring.beaconID(object["beacon"], file: presencePath, line: line)
             var position: (Double, Double, Double)?
+            var radius: Double?
             if let p = object["position"] as? [String: Any], let x = p["x"] as? Double, let y = p["y"] as? Double {
                 position = (x, y, p["z"] as? Double ?? 0)
+                radius = p["radius90"] as? Double
             }
-            presence.append(Presence(beacon: beacon, time: time, room: object["room"] as? String, position: position))
+            presence.append(
+                Presence(beacon: beacon, time: time, room: object["room"] as? String, position: position, radius90: radius))
         }
         // Per beacon (`nil`: lines for every beacon), in time order.
         let positionsByBeacon = Dictionary(grouping: positions, by: \.beacon).mapValues { $0.sorted { $0.time < $1.time } }
@@ -150,6 +165,10 @@ public enum SiteScoring {
             let dy = estimate.y - truth.y
             let dz = estimate.z - truth.z
             report.positionErrors.append((dx * dx + dy * dy + dz * dz).squareRoot())
+            if let radius = line.radius90 {
+                report.statedRadius += 1
+                if (dx * dx + dy * dy).squareRoot() <= radius { report.withinRadius += 1 }
+            }
         }
         return report
     }

@@ -24,6 +24,9 @@ public struct SiteFusionStatistics: Hashable, Sendable {
     public var centroids = 0
     /// Room changes.
     public var roomChanges = 0
+    /// What self-calibration has found (`nil` when it is off or the site has fewer than three
+    /// positioned gateways). Filled in when the statistics are read.
+    public var calibration: CalibrationStatus?
 
     public init() {}
 

@@ -1,15 +1,28 @@
 import BeaconCore
 import BeaconPipeline
+import BeaconSite
 
 /// One line of a site's presence output (`replay --site --presence FILE`): a fused beacon at the
 /// end of a hub cycle.
 ///
 /// `{"time":"…","beacon":{…},"room":"hall"|null,"position":{"x":…,"y":…,"z":…,"error":…}|null,"gateways":{"ID":-67.5,…}}`
 /// — `gateways` holds each gateway's RSSI that counted in the cycle (its mean over the cycle's
-/// sightings; a gateway within its grace gives its latest filtered value).
+/// sightings; a gateway within its grace gives its latest filtered value). `radius90` is the
+/// radius the true position lies within nine times out of ten.
+///
+/// A hub that calibrates adds a line with its radio model at its first cycle and after each
+/// fit: `{"time":"…","calibration":{"verdict":"applied","reason":"…","exponent":1.62,
+/// "tagHeight":1.94,"offsets":{"ID":1.2,…},"fixes":300,"anchorMeasurements":0,
+/// "heldOut":{"before":5.1,"after":4.8}|null}}` (the model in use; `verdict` and `reason` of the
+/// latest fit).
 package enum PresenceLine {
     /// Writes the lines of every beacon of `update` (the hub pipeline's cycle) to `write`.
     package static func write(_ update: RangingUpdate, hub: AlertPipeline, to write: (String) -> Void) {
+        if let calibration = hub.siteCalibration,
+            calibration.fittedAt == update.time || hub.statistics.site?.cycles == 1
+        {
+            write(line(calibration, at: update.time, gateways: hub.siteGatewayIDs) + "\n")
+        }
         for beacon in update.beacons {
             var json = JSONWriter()
             json.object { json in
@@ -28,6 +41,8 @@ package enum PresenceLine {
                         json.value(p.z, decimals: 2)
                         json.key("error")
                         json.value(p.error, decimals: 2)
+                        json.key("radius90")
+                        json.value(p.radius90, decimals: 2)
                     }
                 } else {
                     json.null()
@@ -42,5 +57,43 @@ package enum PresenceLine {
             }
             write(json.string + "\n")
         }
+    }
+
+    /// The calibration line.
+    static func line(_ status: CalibrationStatus, at time: Timestamp, gateways: [String]) -> String {
+        var json = JSONWriter()
+        json.object { json in
+            json.member("time", time.rfc3339String)
+            json.key("calibration")
+            json.object { json in
+                json.member("verdict", status.verdict.rawValue)
+                json.member("reason", status.reason)
+                json.key("exponent")
+                json.value(status.model.pathLossExponent, decimals: 3)
+                json.key("tagHeight")
+                json.value(status.model.tagHeight, decimals: 2)
+                json.key("offsets")
+                json.object { json in
+                    for (id, offset) in zip(gateways, status.model.receiveOffsets) {
+                        json.key(id)
+                        json.value(offset, decimals: 2)
+                    }
+                }
+                json.member("fixes", status.fixes)
+                json.member("anchorMeasurements", status.anchorMeasurements)
+                json.key("heldOut")
+                if let before = status.heldOutBefore, let after = status.heldOutAfter {
+                    json.object { json in
+                        json.key("before")
+                        json.value(before, decimals: 2)
+                        json.key("after")
+                        json.value(after, decimals: 2)
+                    }
+                } else {
+                    json.null()
+                }
+            }
+        }
+        return json.string
     }
 }

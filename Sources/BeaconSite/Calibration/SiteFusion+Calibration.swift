@@ -8,6 +8,9 @@ extension SiteFusion {
     /// What self-calibration has found, and the model positions are solved with.
     public var calibrationStatus: CalibrationStatus { calibration }
 
+    /// Whether the hub calibrates (it is on, and the site has three positioned gateways).
+    public var isCalibrating: Bool { calibrationFit != nil }
+
     /// The radio model positions are solved with now.
     public var radioModel: RadioModel { model }
 
@@ -74,6 +77,8 @@ extension SiteFusion {
         guard outcome.verdict != .none || calibration.fits == 0 else { return }
         if outcome.verdict == .none {
             calibration.reason = outcome.reason
+            calibration.fixes = outcome.fixes
+            calibration.anchorMeasurements = outcome.anchorMeasurements
             return
         }
         calibration.fits += 1
