@@ -61,6 +61,14 @@ extension AlertPipeline {
         return site.calibrationStatus
     }
 
+    /// Takes up a calibrated model saved by an earlier run (see `SiteFusion.restore(_:)`).
+    /// - Returns: whether it was taken (a hub that calibrates, a model of this layout).
+    @discardableResult
+    public func restoreSiteCalibration(_ saved: CalibrationStatus) -> Bool {
+        guard case .site(let site) = front else { return false }
+        return site.restore(saved)
+    }
+
     public func forEachGatewayEvidence(of beacon: BeaconID, _ body: (_ gateway: String, _ rssi: Double?) -> Void) {
         guard case .site(let site) = front else { return }
         site.forEachEvidence(of: beacon) { index, rssi in body(site.layout.gateways[index].id, rssi) }

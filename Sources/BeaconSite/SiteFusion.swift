@@ -112,7 +112,7 @@ public final class SiteFusion {
         model = RadioModel(
             pathLossExponent: configuration.positioning.pathLossExponent, tagHeight: height,
             receiveOffsets: Array(repeating: 0, count: gatewayCount))
-        calibration = CalibrationStatus(model: model)
+        calibration = CalibrationStatus(model: model, gateways: layout.gateways.map(\.id))
         let calibrating = configuration.calibration.enabled && positioned.count >= 3
         calibrationWindow = CalibrationWindow(capacity: calibrating ? configuration.calibration.window : 1)
         if calibrating {

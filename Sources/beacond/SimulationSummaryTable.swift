@@ -21,7 +21,7 @@ enum SimulationSummaryTable {
             ("room changes", "\(fusion.roomChanges)"),
             ("positions", "\(fusion.multilaterations) multilaterated, \(fusion.centroids) centroids"),
         ]
-        if let calibration { rows.append(("calibration", calibration.summary(gateways: scenario.gateways.map(\.name)))) }
+        if let calibration { rows.append(("calibration", calibration.summary)) }
         let events = summary.hub.eventsByAlert.sorted { $0.key < $1.key }
         rows += events.isEmpty ? [("alert events", "none")] : events.map { ("alerts \($0.key)", "\($0.value)") }
         let seconds = max(wall.secondsValue, 1e-6)

@@ -68,7 +68,7 @@ struct SiteCalibrationTests {
         try Self.run(fusion, seconds: 30, exponent: 2.2, offsets: Self.trueOffsets)
         let status = fusion.calibrationStatus
         #expect(status.fits == 1)
-        #expect(status.verdict == .applied, "\(status.summary(gateways: []))")
+        #expect(status.verdict == .applied, "\(status.summary)")
         #expect(status.anchorMeasurements > 500)
         #expect(abs(fusion.radioModel.pathLossExponent - 2.2) < 0.15, "\(fusion.radioModel)")
         // Offsets are known up to one common value (each fix has its own offset b): compare centred.

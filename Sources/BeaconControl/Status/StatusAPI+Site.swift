@@ -77,6 +77,12 @@ extension StatusAPI {
                 object.key("floorPlan")
                 if let floorPlan = routes.floorPlan { write(floorPlan, to: &object) } else { object.null() }
                 write(inspection.statistics.site ?? SiteFusionStatistics(), to: &object)
+                object.key("calibration")
+                if let calibration = inspection.statistics.site?.calibration {
+                    write(calibration, gateways: inspection.site?.gateways.map(\.id) ?? [], to: &object)
+                } else {
+                    object.null()
+                }
             }
             return json.string
         }
@@ -97,6 +103,39 @@ extension StatusAPI {
                         refused.member(reason.rawValue, count)
                     }
                 }
+            }
+        }
+
+        /// `calibration: {verdict, reason, exponent, tagHeight, offsets: {gateway: dB}, fixes,
+        /// anchorMeasurements, heldOut: {before, after} | null, exponentError, fits, applied,
+        /// fittedAt}`: the radio model in use and the latest fit (`null` when the hub does not
+        /// calibrate).
+        private static func write(_ status: CalibrationStatus, gateways: [String], to object: inout JSONWriter) {
+            object.object { c in
+                c.member("verdict", status.verdict.rawValue)
+                c.member("reason", status.reason)
+                c.member("exponent", status.model.pathLossExponent)
+                c.member("tagHeight", status.model.tagHeight)
+                c.key("offsets")
+                c.object { offsets in
+                    for (id, offset) in zip(gateways, status.model.receiveOffsets) { offsets.member(id, offset) }
+                }
+                c.member("fixes", status.fixes)
+                c.member("anchorMeasurements", status.anchorMeasurements)
+                c.key("heldOut")
+                if let before = status.heldOutBefore, let after = status.heldOutAfter {
+                    c.object {
+                        $0.member("before", before)
+                        $0.member("after", after)
+                    }
+                } else {
+                    c.null()
+                }
+                c.key("exponentError")
+                if let error = status.exponentError { c.value(error) } else { c.null() }
+                c.member("fits", status.fits)
+                c.member("applied", status.applied)
+                c.member("fittedAt", status.fittedAt?.rfc3339String)
             }
         }
 

@@ -45,6 +45,7 @@ enum StatusAPI {
             $0.member("y", rounded(position.y, 2))
             $0.member("z", rounded(position.z, 2))
             $0.member("error", rounded(position.error, 2))
+            $0.member("radius90", rounded(position.radius90, 2))
         }
     }
 

@@ -40,6 +40,15 @@ public struct HubSettings: Sendable {
     public var floorPlan: FloorPlan?
     /// Hot standby with the other hubs of this share (`hub.takeover`), if configured.
     public var takeover: HubTakeover?
+    /// Where the hub keeps its calibrated radio model across restarts (`hub.calibration.file`);
+    /// `nil`: next to the state file (`STATE.calibration.json`), or nowhere without one.
+    public var calibrationPath: String?
+
+    /// The file the calibrated model is kept in, given the daemon's state file.
+    public func calibrationFile(statePath: String?) -> String? {
+        guard fusion.calibration.enabled else { return nil }
+        return calibrationPath ?? statePath.map { $0 + ".calibration.json" }
+    }
 
     /// Creates settings.
     public init(
@@ -97,6 +106,7 @@ public struct HubSettings: Sendable {
         settings.presencePath = options.presence
         settings.floorPlan = options.floorPlan
         settings.takeover = options.takeover
+        settings.calibrationPath = try hubNode?["calibration"]?["file"]?.string()
         return settings
     }
 
@@ -108,7 +118,8 @@ public struct HubSettings: Sendable {
             calibration.enabled = text == "on"
             return calibration
         }
-        try node.checkKeys(allowed: ["enabled", "interval", "window", "minFixes", "requiredGain"], in: "hub.calibration")
+        try node.checkKeys(
+            allowed: ["enabled", "interval", "window", "minFixes", "requiredGain", "file"], in: "hub.calibration")
         if let n = node["enabled"] { calibration.enabled = try n.bool() }
         if let n = node["interval"] {
             let interval = try n.positiveDuration()

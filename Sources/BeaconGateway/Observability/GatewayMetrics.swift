@@ -34,6 +34,11 @@ import Synchronization
 /// | `beacond_site_reports_total` | counter | | (a hub: reports fused)
 /// | `beacond_site_reports_refused_total` | counter | `reason` (`ReportRefusal.Reason`, and `queue_full`) |
 /// | `beacond_site_beacons_refused_total` | counter | `cap` (`site`: hub.maxTracked, `gateway`: hub.maxBeaconsPerGateway) |
+/// | `beacond_site_calibration_exponent` | gauge | | (a hub that calibrates: the path-loss exponent in use)
+/// | `beacond_site_calibration_receive_offset_db` | gauge | `gateway` |
+/// | `beacond_site_calibration_fixes` | gauge | | (fixes the latest fit rested on)
+/// | `beacond_site_calibration_heldout_misfit_db` | gauge | `model` (`in_use`, `fit`: the latest fit's held-back misfit) |
+/// | `beacond_site_calibration_fits_total` | counter | `verdict` (`applied`, `not_better`, `degenerate`) |
 public final class GatewayMetrics: Sendable {
     /// The registry the metrics live in; ``render()`` writes it.
     public let registry: PrometheusCollectorRegistry
@@ -48,6 +53,7 @@ public final class GatewayMetrics: Sendable {
     private let labelled = Mutex<[String: Metrics.Counter]>([:])
     private let depths = Mutex<[String: Metrics.Gauge]>([:])
     private let queueDrops = Mutex(0)
+    private let labelledGauges = Mutex<[String: Metrics.Gauge]>([:])
 
     /// Creates the metrics in a registry of their own (each gateway, and each test, has one).
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -90,7 +96,12 @@ public final class GatewayMetrics: Sendable {
             counter("beacond_ranging_capped_evictions_total", [])
                 .increment(by: Int64(statistics.cappedEvictions - before.cappedEvictions))
         }
-        if let site = statistics.site { collectSite(site, before: before.site ?? SiteFusionStatistics()) }
+        if let site = statistics.site {
+            collectSite(site, before: before.site ?? SiteFusionStatistics())
+            if let calibration = site.calibration {
+                collectCalibration(calibration, before: before.site?.calibration)
+            }
+        }
         tracked.record(trackedBeacons)
         for (sink, depth) in backlogs { gauge("beacond_outbox_depth", sink: sink).record(depth) }
     }
@@ -108,6 +119,32 @@ public final class GatewayMetrics: Sendable {
             ("gateway", site.refusedBeaconsOverGatewayCap, before.refusedBeaconsOverGatewayCap),
         ] where now > then {
             counter("beacond_site_beacons_refused_total", [("cap", cap)]).increment(by: Int64(now - then))
+        }
+    }
+
+    private func collectCalibration(_ status: CalibrationStatus, before: CalibrationStatus?) {
+        labelledGauge("beacond_site_calibration_exponent", []).record(status.model.pathLossExponent)
+        for (gateway, offset) in zip(status.gateways, status.model.receiveOffsets) {
+            labelledGauge("beacond_site_calibration_receive_offset_db", [("gateway", gateway)]).record(offset)
+        }
+        labelledGauge("beacond_site_calibration_fixes", []).record(status.fixes)
+        if let before = status.heldOutBefore, let after = status.heldOutAfter {
+            labelledGauge("beacond_site_calibration_heldout_misfit_db", [("model", "in_use")]).record(before)
+            labelledGauge("beacond_site_calibration_heldout_misfit_db", [("model", "fit")]).record(after)
+        }
+        if status.fits > (before?.fits ?? 0), status.verdict != .none {
+            counter("beacond_site_calibration_fits_total", [("verdict", status.verdict.rawValue)])
+                .increment(by: Int64(status.fits - (before?.fits ?? 0)))
+        }
+    }
+
+    func labelledGauge(_ label: String, _ dimensions: [(String, String)]) -> Metrics.Gauge {
+        let key = label + dimensions.map { "|\($0.0)=\($0.1)" }.joined()
+        return labelledGauges.withLock { gauges in
+            if let gauge = gauges[key] { return gauge }
+            let gauge = Metrics.Gauge(label: label, dimensions: dimensions, factory: factory)
+            gauges[key] = gauge
+            return gauge
         }
     }
 

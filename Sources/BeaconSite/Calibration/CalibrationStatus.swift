@@ -15,6 +15,8 @@ public struct CalibrationStatus: Hashable, Sendable, Codable {
         case degenerate
     }
 
+    /// The site's gateways, in layout order (the order of the model's receive offsets).
+    public var gateways: [String]
     /// The model positions are solved with now.
     public var model: RadioModel
     /// The latest fit's model (equal to ``model`` when applied; `nil` before the first fit).
@@ -41,8 +43,9 @@ public struct CalibrationStatus: Hashable, Sendable, Codable {
     public var applied: Int
 
     /// The status of a hub that has not fitted yet.
-    public init(model: RadioModel) {
+    public init(model: RadioModel, gateways: [String]) {
         self.model = model
+        self.gateways = gateways
         verdict = .none
         reason = "no fit yet"
         fixes = 0
@@ -52,8 +55,7 @@ public struct CalibrationStatus: Hashable, Sendable, Codable {
     }
 
     /// One line for a person: the verdict and why, the model in use, what the fit rests on.
-    /// - Parameter gateways: the gateways' ids, in layout order (to name the offsets).
-    public func summary(gateways: [String]) -> String {
+    public var summary: String {
         var parts = ["\(verdict.rawValue) (\(reason))"]
         parts.append("exponent \(rounded(model.pathLossExponent)), tag height \(rounded(model.tagHeight)) m")
         let offsets = zip(gateways, model.receiveOffsets).filter { abs($0.1) >= 0.05 }

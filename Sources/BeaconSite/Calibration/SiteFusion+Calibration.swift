@@ -16,11 +16,12 @@ extension SiteFusion {
 
     /// Takes up a model saved by an earlier run (a restart keeps what the hub learned). Values set
     /// by hand win over the saved ones; a model of another layout (another gateway count) is
-    /// ignored.
+    /// ignored, as is one whose gateways are not this layout's.
     /// - Returns: whether the model was taken.
     @discardableResult
     public func restore(_ saved: CalibrationStatus) -> Bool {
         guard calibrationFit != nil, saved.model.receiveOffsets.count == gatewayCount,
+            saved.gateways == layout.gateways.map(\.id),
             saved.model.pathLossExponent.isFinite, saved.model.tagHeight.isFinite
         else { return false }
         let settings = configuration.calibration
