@@ -231,7 +231,12 @@ let package = Package(
             name: "BeaconSiteTests", dependencies: ["BeaconCore", "BeaconRanging", "BeaconSite", "BeaconSiteReport"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "BeaconSiteLinkTests", dependencies: ["BeaconCore", "BeaconSiteLink"], swiftSettings: swiftSettings),
+            name: "BeaconSiteLinkTests",
+            dependencies: [
+                "BeaconCore", "BeaconSiteLink", "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconStrategies",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconStrategyKitTests",
             dependencies: ["BeaconCore", "BeaconStrategyKit", "BeaconStrategies", "BeaconStrategyTestSupport"],

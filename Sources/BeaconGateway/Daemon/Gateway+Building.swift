@@ -147,7 +147,9 @@ func buildGateway(
             }
         }
         if let path = hub.calibrationFile(statePath: configuration.statePath), pipeline.siteCalibration != nil {
-            observers.append(keepingCalibration(of: pipeline, in: CalibrationFile(path: path), logger: logger))
+            let keeper = CalibrationKeeper(hub: pipeline, file: CalibrationFile(path: path), logger: logger)
+            keeper.takeUp()
+            observers.append { _ in keeper.saveAfterFit() }
         }
         if !observers.isEmpty {
             pipeline.cycleObserver = { update in for observer in observers { observer(update) } }
@@ -296,36 +298,4 @@ func loadSimulatedGateway(path: String, gateway: String?) throws(GatewayError) -
             "\(path) has no gateway '\(gateway)'; its gateways are " + scenario.gateways.map(\.name).joined(separator: ", "))
     }
     return (scenario, index)
-}
-
-/// Takes up the calibrated model `file` holds, and returns the cycle observer that saves the
-/// model again after each fit. A file that cannot be read is logged and left alone (the hub
-/// calibrates afresh and replaces it at its first fit); a save that fails is logged and retried
-/// at the next fit.
-private func keepingCalibration(
-    of pipeline: AlertPipeline, in file: CalibrationFile, logger: Logger
-) -> (RangingUpdate) -> Void {
-    do {
-        if let saved = try file.load() {
-            if pipeline.restoreSiteCalibration(saved) {
-                let summary = saved.summary
-                logger.notice("calibration: took up the model saved in \(file.path): \(summary)")
-            } else {
-                logger.warning("calibration: \(file.path) is for another set of gateways; the hub calibrates afresh")
-            }
-        }
-    } catch {
-        logger.warning("calibration: \(error)")
-    }
-    var savedFits = pipeline.siteCalibration?.fits ?? 0
-    return { [unowned pipeline] _ in
-        guard let status = pipeline.siteCalibration, status.fits != savedFits else { return }
-        savedFits = status.fits
-        do {
-            try file.save(status)
-        } catch {
-            logger.warning("calibration: cannot save the model to \(file.path): \(error)")
-        }
-        logger.info("calibration: \(status.summary)")
-    }
 }
