@@ -38,7 +38,8 @@ public final class SiteReplay {
     private let calibration: Calibration
     private let registry: StrategyRegistry
     /// What the hub's self-calibration found (after ``run(emit:)``).
-    public var calibrationStatus: CalibrationStatus { site.fusion.calibrationStatus }
+    /// `nil` when the hub does not calibrate (it is off, or fewer than three gateways have a position).
+    public var calibrationStatus: CalibrationStatus? { site.fusion.isCalibrating ? site.fusion.calibrationStatus : nil }
     /// The hub's pipeline (its statistics after the run).
     public var hub: AlertPipeline { site.hub }
     /// Per capture: records read and unreadable.

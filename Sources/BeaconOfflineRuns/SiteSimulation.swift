@@ -33,7 +33,8 @@ public final class SiteSimulation {
     /// The hub's pipeline.
     public var hub: AlertPipeline { site.hub }
     /// What the hub's self-calibration found.
-    public var calibrationStatus: CalibrationStatus { site.fusion.calibrationStatus }
+    /// `nil` when the hub does not calibrate (it is off, or fewer than three gateways have a position).
+    public var calibrationStatus: CalibrationStatus? { site.fusion.isCalibrating ? site.fusion.calibrationStatus : nil }
 
     /// Builds the gateways' pipelines and the hub's.
     /// - Parameters:

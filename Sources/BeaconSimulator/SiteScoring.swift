@@ -30,6 +30,12 @@ public enum SiteScoring {
         public var statedRadius = 0
         /// See ``statedRadius``.
         public var withinRadius = 0
+        /// Lines within a stay whose room was not known (`null` or `unknown`): counted in
+        /// ``roomSamples``, never right.
+        public var unknownRoomSamples = 0
+
+        /// The share of stay time with no room known.
+        public var unknownShare: Double? { roomSamples > 0 ? Double(unknownRoomSamples) / Double(roomSamples) : nil }
 
         /// The share of positions whose horizontal error was within their stated 90 % radius
         /// (about 0.9 when the uncertainty is calibrated).
@@ -58,6 +64,7 @@ public enum SiteScoring {
             func f(_ value: Double?, _ format: (Double) -> String) -> String { value.map(format) ?? "n/a" }
             return """
                 room right while staying   \(f(roomAccuracy) { String(format: "%.1f %%", $0 * 100) }) (\(roomRight) of \(roomSamples) cycles in \(String(format: "%.0f", staySeconds)) s of stays)
+                room unknown while staying \(f(unknownShare) { String(format: "%.1f %%", $0 * 100) })
                 room flaps within stays    \(flaps) (\(f(flapsPerHour) { String(format: "%.1f", $0) }) per hour)
                 position error median      \(f(medianPositionError) { String(format: "%.2f m", $0) })
                 position error p90         \(f(p90PositionError) { String(format: "%.2f m", $0) }) (\(positionErrors.count) cycles; \(missingPositions) without a position)
@@ -145,6 +152,7 @@ public enum SiteScoring {
             if let s = candidates.first(where: { stays[$0].from <= line.time && line.time <= stays[$0].to }) {
                 report.roomSamples += 1
                 if line.room == stays[s].room { report.roomRight += 1 }
+                if line.room == nil || line.room == "unknown" { report.unknownRoomSamples += 1 }
                 if let previous = previousInStay[line.beacon], previous.stay == s, previous.room != line.room,
                     line.room != stays[s].room
                 {

@@ -67,10 +67,10 @@ public final class SiteFusion {
     let staleCycles: Int64
     let retentionNanoseconds: Int64
     /// The radio model positions are solved with: the configured one, then the self-calibrated.
-    var model: RadioModel
+    var model: SiteRadioModel
     var calibration: CalibrationStatus
     var calibrationWindow: CalibrationWindow
-    var calibrationFit: RadioModelFit?
+    var calibrationFit: SiteModelFit?
     var measurementScratch: [CalibrationWindow.Measurement] = []
     /// The hub time of the next fit (ns).
     var nextCalibration: Int64 = .min
@@ -109,14 +109,14 @@ public final class SiteFusion {
             maxX: (positioned.map(\.x).max() ?? 0) + margin, maxY: (positioned.map(\.y).max() ?? 0) + margin
         )
         self.bounds = bounds
-        model = RadioModel(
+        model = SiteRadioModel(
             pathLossExponent: configuration.positioning.pathLossExponent, tagHeight: height,
             receiveOffsets: Array(repeating: 0, count: gatewayCount))
         calibration = CalibrationStatus(model: model, gateways: layout.gateways.map(\.id))
         let calibrating = configuration.calibration.enabled && positioned.count >= 3
         calibrationWindow = CalibrationWindow(capacity: calibrating ? configuration.calibration.window : 1)
         if calibrating {
-            calibrationFit = RadioModelFit(
+            calibrationFit = SiteModelFit(
                 gateways: layout.gateways.map(\.position), gatewayIDs: layout.gateways.map(\.id),
                 settings: configuration.calibration, exponentCentre: configuration.positioning.pathLossExponent,
                 modelSigma: configuration.positioning.modelSigma, beaconPrior: configuration.positioning.offsetPrior,

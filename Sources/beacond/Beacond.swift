@@ -27,6 +27,7 @@ struct Beacond: AsyncParsableCommand {
             SimulateCommand.self,
             ParseCommand.self,
             EvaluateRangingCommand.self,
+            EvaluateSiteCommand.self,
             StrategiesCommand.self,
             ScanCommand.self,
             ScoreCommand.self,

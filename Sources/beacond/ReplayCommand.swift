@@ -130,7 +130,7 @@ struct ReplayCommand: AsyncParsableCommand {
             printError(
                 "site: \(site.reports) reports, \(site.records) records, \(site.cycles) cycles, \(site.roomChanges) room changes, "
                     + "\(site.multilaterations) multilaterated and \(site.centroids) centroid positions")
-            printError("calibration: " + replay.calibrationStatus.summary)
+            if let calibration = replay.calibrationStatus { printError("calibration: " + calibration.summary) }
         }
         printError(Self.summary(statistics))
     }

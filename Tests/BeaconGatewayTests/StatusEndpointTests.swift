@@ -178,6 +178,48 @@ struct StatusEndpointTests {
         #expect(gateway.body.contains(#""reports":{"fused":0,"records":0,"late":0,"stale":0,"refused":{}}"#), "\(gateway.body)")
     }
 
+    @Test("/api/site shows the hub's radio model and its latest fit; a hub that does not calibrate says null")
+    func calibration() async throws {
+        var status = CalibrationStatus(
+            model: SiteRadioModel(pathLossExponent: 2.2, tagHeight: 1.2, receiveOffsets: [3, -2.5]), gateways: ["a", "b"])
+        status.verdict = .applied
+        status.reason = "held-back misfit 5.1 → 4.6 dB"
+        status.fixes = 400
+        status.anchorMeasurements = 120
+        status.heldOutBefore = 5.1
+        status.heldOutAfter = 4.6
+        status.fits = 3
+        status.applied = 1
+        var site = SiteFusionStatistics()
+        site.calibration = status
+        var statistics = PipelineStatistics()
+        statistics.site = site
+        let counts = statistics
+        let board = StatusBoard(
+            sources: .init(
+                sourceName: "hub",
+                inspect: {
+                    var inspection = PipelineInspection()
+                    inspection.statistics = counts
+                    inspection.site = try? SiteLayout(gateways: [SiteGateway(id: "a"), SiteGateway(id: "b")])
+                    return inspection
+                }, outbox: { [] }),
+            log: AlertLog(sinks: []), refreshInterval: .zero)
+        let document = await Self.routes(token: nil, board: board).respond(to: ControlRequest(method: "GET", target: "/api/site"))
+        let expected =
+            #""calibration":{"verdict":"applied","reason":"held-back misfit 5.1 → 4.6 dB","exponent":2.2,"tagHeight":1.2,"#
+            + #""offsets":{"a":3,"b":-2.5},"fixes":400,"anchorMeasurements":120,"heldOut":{"before":5.1,"after":4.6},"#
+            + #""exponentError":null,"fits":3,"applied":1,"fittedAt":null}"#
+        #expect(document.body.contains(expected), "\(document.body)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calibration-api-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await StatusPageTests.validate(document.body, as: "site", in: directory)
+        let gateway = await Self.routes(token: nil, board: Self.board())
+            .respond(to: ControlRequest(method: "GET", target: "/api/site"))
+        #expect(gateway.body.contains(#""calibration":null"#), "\(gateway.body)")
+    }
+
     @Test("a client that goes away ends its stream")
     func vanishedClient() async throws {
         let server = try await ControlServer.bind(

@@ -135,7 +135,8 @@ extension StatusAPI {
                 if let error = status.exponentError { c.value(error) } else { c.null() }
                 c.member("fits", status.fits)
                 c.member("applied", status.applied)
-                c.member("fittedAt", status.fittedAt?.rfc3339String)
+                c.key("fittedAt")
+                if let time = status.fittedAt { c.value(time.rfc3339String) } else { c.null() }
             }
         }
 

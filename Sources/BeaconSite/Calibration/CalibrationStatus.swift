@@ -18,9 +18,9 @@ public struct CalibrationStatus: Hashable, Sendable, Codable {
     /// The site's gateways, in layout order (the order of the model's receive offsets).
     public var gateways: [String]
     /// The model positions are solved with now.
-    public var model: RadioModel
+    public var model: SiteRadioModel
     /// The latest fit's model (equal to ``model`` when applied; `nil` before the first fit).
-    public var candidate: RadioModel?
+    public var candidate: SiteRadioModel?
     /// The latest fit's verdict.
     public var verdict: Verdict
     /// Why, in words (what was degenerate, how much better or worse it predicted).
@@ -43,7 +43,7 @@ public struct CalibrationStatus: Hashable, Sendable, Codable {
     public var applied: Int
 
     /// The status of a hub that has not fitted yet.
-    public init(model: RadioModel, gateways: [String]) {
+    public init(model: SiteRadioModel, gateways: [String]) {
         self.model = model
         self.gateways = gateways
         verdict = .none

@@ -12,7 +12,7 @@ extension SiteFusion {
     public var isCalibrating: Bool { calibrationFit != nil }
 
     /// The radio model positions are solved with now.
-    public var radioModel: RadioModel { model }
+    public var radioModel: SiteRadioModel { model }
 
     /// Takes up a model saved by an earlier run (a restart keeps what the hub learned). Values set
     /// by hand win over the saved ones; a model of another layout (another gateway count) is

@@ -1,6 +1,6 @@
 import BeaconCore
 
-/// Fits a site's radio model (``RadioModel``) to a ``CalibrationWindow``, and judges the fit on
+/// Fits a site's radio model (``SiteRadioModel``) to a ``CalibrationWindow``, and judges the fit on
 /// the share of the window it did not see.
 ///
 /// - **The fit.** Every fourth fix is held back; on the rest, positions and model are solved in
@@ -18,10 +18,10 @@ import BeaconCore
 ///   their bound, every offset converged to one value.
 ///   An exponent the data do not pin down (its standard error more than half its prior) is held
 ///   at the current one and the rest fitted.
-struct RadioModelFit {
+struct SiteModelFit {
     /// What a fit came to.
     struct Outcome {
-        var model: RadioModel
+        var model: SiteRadioModel
         var verdict: CalibrationStatus.Verdict
         var reason: String
         var fixes: Int
@@ -61,7 +61,7 @@ struct RadioModelFit {
     private typealias Item = (ring: CalibrationWindow.Ring, index: Int)
 
     /// Fits `window`, starting from and judged against `current`.
-    mutating func run(_ window: CalibrationWindow, current: RadioModel) -> Outcome {
+    mutating func run(_ window: CalibrationWindow, current: SiteRadioModel) -> Outcome {
         var training: [Item] = []
         var heldOut: [Item] = []
         var anchorMeasurements = 0
@@ -84,7 +84,7 @@ struct RadioModelFit {
         // (profiled over a grid it chose 2.5 m on a simulated shop whose tags are at 1.2 m, and
         // 1.0 m on a real walk at 1.85 m). It stays as configured (or the gateways' mean height).
         let heights = [current.tagHeight]
-        var best: (model: RadioModel, cost: Double, error: Double, heldExponent: Bool)?
+        var best: (model: SiteRadioModel, cost: Double, error: Double, heldExponent: Bool)?
         for height in heights {
             var model = current
             model.tagHeight = height
@@ -136,8 +136,8 @@ struct RadioModelFit {
     /// Alternates positions and the linear solve; returns the model, its robust training cost and
     /// the exponent's standard error.
     private mutating func fit(
-        _ items: [Item], from start: RadioModel, fixExponent: Bool
-    ) -> (RadioModel, Double, Double) {
+        _ items: [Item], from start: SiteRadioModel, fixExponent: Bool
+    ) -> (SiteRadioModel, Double, Double) {
         var model = start
         let parameters = 1 + gateways.count
         var huber = [[Double]](repeating: [], count: items.count)
@@ -248,7 +248,7 @@ struct RadioModelFit {
     /// Each measurement's misfit at a position, the fix's own offset *b* fitted (with its prior).
     private func fixResiduals(
         _ measurements: ArraySlice<CalibrationWindow.Measurement>, at p: (x: Double, y: Double), height: Double,
-        model: RadioModel
+        model: SiteRadioModel
     ) -> [Double] {
         var raw: [Double] = []
         for m in measurements {
@@ -263,7 +263,7 @@ struct RadioModelFit {
 
     /// A moving beacon's position from a fix under `model`, leaving out measurement `skip`.
     private mutating func locate(
-        _ measurements: ArraySlice<CalibrationWindow.Measurement>, model: RadioModel, skip: Int
+        _ measurements: ArraySlice<CalibrationWindow.Measurement>, model: SiteRadioModel, skip: Int
     ) -> (x: Double, y: Double)? {
         evidence.removeAll(keepingCapacity: true)
         let n = model.pathLossExponent
@@ -290,7 +290,7 @@ struct RadioModelFit {
 
     /// The robust misfit (dB, as an RMS) of predicting each held-back measurement from the rest
     /// of its fix; `nil` when none could be predicted.
-    private mutating func heldOutMisfit(_ items: [Item], model: RadioModel) -> Double? {
+    private mutating func heldOutMisfit(_ items: [Item], model: SiteRadioModel) -> Double? {
         var total = 0.0
         var count = 0
         for item in items.prefix(300) {
@@ -334,7 +334,7 @@ struct RadioModelFit {
 
     // MARK: Degenerate fits
 
-    private func degeneracy(_ model: RadioModel, heights: [Double]) -> String? {
+    private func degeneracy(_ model: SiteRadioModel, heights: [Double]) -> String? {
         if !settings.fixedExponent {
             let n = model.pathLossExponent
             if n <= settings.exponentBounds.lowerBound + 0.01 || n >= settings.exponentBounds.upperBound - 0.01 {

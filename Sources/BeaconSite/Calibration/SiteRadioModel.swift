@@ -4,7 +4,7 @@
 /// `P − 10·n·log10(ρ) − b + offset`, where *n* is the path-loss exponent, *b* the beacon's own
 /// offset (solved per fix) and `offset` the gateway's receive offset (a dongle that reads 4 dB
 /// low has +4). Tags are taken to be at ``tagHeight``.
-public struct RadioModel: Hashable, Sendable, Codable {
+public struct SiteRadioModel: Hashable, Sendable, Codable {
     /// The path-loss exponent *n*.
     public var pathLossExponent: Double
     /// The tags' height, metres.
