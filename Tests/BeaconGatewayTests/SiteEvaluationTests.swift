@@ -1,0 +1,35 @@
+import BeaconOfflineRuns
+import BeaconSimulator
+import BeaconStrategyKit
+import BeaconTestSupport
+import Testing
+
+/// `beacond evaluate-site`'s table: its plain rules agree with the independent prototype
+/// (`scripts/site-prototype.py`, numpy), and every recording gets its four rows.
+@Suite("Site evaluation: every recording, calibrated and fixed, against the plain rules")
+struct SiteEvaluationTests {
+    @Test("the plain rules give the prototype's figures; each recording has a self-calibrated, a fixed and two plain rows")
+    func recordings() async throws {
+        let rows = try await SiteEvaluation.recordings(in: TestPaths.repositoryRoot + "/Data/site", registry: StrategyRegistry())
+        #expect(Set(rows.map(\.site)) == ["philotuxo", "starksm64"])
+        for site in ["philotuxo", "starksm64"] {
+            #expect(
+                rows.filter { $0.site == site }.map(\.variant)
+                    == ["self-calibrated", "fixed defaults", "strongest gateway", "centroid of 4"])
+        }
+        // The prototype: the weighted centroid of the 4 strongest cycle means on philotuxo is
+        // 2.10 m median, 5.42 m p90; the strongest cycle mean is 100 % right inside starksm64's stays.
+        let centroid = try #require(rows.first { $0.site == "philotuxo" && $0.variant == "centroid of 4" }?.report)
+        #expect(abs(try #require(centroid.medianPositionError) - 2.10) < 0.1, "\(centroid.text)")
+        #expect(abs(try #require(centroid.p90PositionError) - 5.42) < 0.1, "\(centroid.text)")
+        let strongest = try #require(rows.first { $0.site == "starksm64" && $0.variant == "strongest gateway" }?.report)
+        #expect(try #require(strongest.roomAccuracy) > 0.99, "\(strongest.text)")
+        // The fusion itself beats the centroid, and its radius holds nine times in ten or more.
+        let fused = try #require(rows.first { $0.site == "philotuxo" && $0.variant == "fixed defaults" }?.report)
+        #expect(try #require(fused.medianPositionError) < 2.10)
+        #expect(try #require(fused.radiusCoverage) >= 0.85, "\(fused.text)")
+        let table = SiteEvaluation.table(rows)
+        #expect(table.hasPrefix("| site | variant | room right while staying |"))
+        #expect(table.contains("| philotuxo | centroid of 4 | – | – | – | 2.1"), "\(table)")
+    }
+}
