@@ -81,7 +81,9 @@ public enum SiteEvaluation {
         if handTuned == SiteFusionConfiguration() { handTuned = nil }
         var fixed = SiteFusionConfiguration()
         fixed.calibration.enabled = false
-        var variants: [(String, SiteFusionConfiguration)] = [("self-calibrated", SiteFusionConfiguration()), ("fixed defaults", fixed)]
+        var variants: [(String, SiteFusionConfiguration)] = [
+            ("self-calibrated", SiteFusionConfiguration()), ("fixed defaults", fixed),
+        ]
         if let handTuned { variants.insert(("hand-tuned", handTuned), at: 0) }
         var rows: [Row] = []
         for (variant, fusion) in variants {

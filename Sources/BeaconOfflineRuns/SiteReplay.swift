@@ -3,8 +3,8 @@ import BeaconCore
 import BeaconDaemonConfiguration
 import BeaconPipeline
 import BeaconRanging
-import BeaconSite
 import BeaconSimulator
+import BeaconSite
 import BeaconStrategyKit
 
 /// A whole site replayed in one process on capture time: one capture per gateway, each through

@@ -28,7 +28,9 @@ package final class CalibrationKeeper {
         do {
             guard let saved = try file.load() else { return false }
             guard hub.restoreSiteCalibration(saved) else {
-                logger.warning("calibration: \(file.path) is for other gateways (\(saved.gateways.joined(separator: ", "))); the hub calibrates afresh")
+                logger.warning(
+                    "calibration: \(file.path) is for other gateways (\(saved.gateways.joined(separator: ", "))); the hub calibrates afresh"
+                )
                 return false
             }
             savedFits = saved.fits

@@ -36,7 +36,8 @@ struct EvaluateSiteCommand: AsyncParsableCommand {
         var status = stat()
         guard stat(data, &status) == 0 else {
             throw ValidationError(
-                "no \(data) here: run from a checkout of beacond, or give --data DIR (directories with a site.yaml and a truth.jsonl)")
+                "no \(data) here: run from a checkout of beacond, or give --data DIR (directories with a site.yaml and a truth.jsonl)"
+            )
         }
     }
 

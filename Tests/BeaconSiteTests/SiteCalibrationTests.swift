@@ -47,7 +47,8 @@ struct SiteCalibrationTests {
                             beacon: SiteGatewayBeacon.identity(site: site, gateway: "g\(a)"), rssi: rssi, meanRSSI: rssi,
                             distance: nil, accuracy: nil, sampleCount: 4, seen: true, lastSeen: time, measuredPower: -59))
                 }
-                let header = GatewayReportHeader(gateway: "g\(g)", time: time, cycleLength: .seconds(1), recordCount: records.count)
+                let header = GatewayReportHeader(
+                    gateway: "g\(g)", time: time, cycleLength: .seconds(1), recordCount: records.count)
                 try fusion.ingest(records, header: header, receivedAt: nil)
             }
             fusion.advance(to: time) { _ in }
@@ -167,7 +168,8 @@ struct SiteCalibrationTests {
         #expect(!SiteGatewayBeacon.isGatewayIdentity(anchor.id, site: "other"))
         let tag = SiteAnchor(id: anchor.id, position: Vector3(x: 1, y: 1, z: 1))
         #expect(throws: SiteConfigurationError.self) {
-            try SiteLayout(gateways: [SiteGateway(id: "g4", position: Vector3(x: 0, y: 0, z: 0))], anchors: [tag], site: Self.site)
+            try SiteLayout(
+                gateways: [SiteGateway(id: "g4", position: Vector3(x: 0, y: 0, z: 0))], anchors: [tag], site: Self.site)
         }
     }
 }

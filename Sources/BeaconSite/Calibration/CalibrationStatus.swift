@@ -60,7 +60,8 @@ public struct CalibrationStatus: Hashable, Sendable, Codable {
         parts.append("exponent \(rounded(model.pathLossExponent)), tag height \(rounded(model.tagHeight)) m")
         let offsets = zip(gateways, model.receiveOffsets).filter { abs($0.1) >= 0.05 }
         if !offsets.isEmpty {
-            parts.append("receive offsets " + offsets.map { "\($0.0) \($0.1 >= 0 ? "+" : "")\(rounded($0.1)) dB" }.joined(separator: ", "))
+            parts.append(
+                "receive offsets " + offsets.map { "\($0.0) \($0.1 >= 0 ? "+" : "")\(rounded($0.1)) dB" }.joined(separator: ", "))
         }
         parts.append("\(fixes) fixes, \(anchorMeasurements) anchor measurements")
         return parts.joined(separator: "; ")
