@@ -37,7 +37,7 @@ extension SiteFusion {
                     distance: max(0.1, PathLoss.distance(measuredPower: power, exponent: exponent, rssi: rssi)),
                     rssi: rssi))
         }
-        if sampling { takeFix(b) }
+        if sampling { takeFix(b, height: tagHeight) }
         var fix: BeaconPosition?
         if !positionScratch.isEmpty {
             // Strongest first (insertion sort: a handful of entries).

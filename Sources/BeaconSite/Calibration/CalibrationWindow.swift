@@ -23,6 +23,8 @@ struct CalibrationWindow {
         var known: Vector3?
         /// The gateway that is the anchor (it never hears itself; -1 for none).
         var anchorGateway: Int = -1
+        /// The beacon's height: an anchor's, or the tags' height the fix was solved at.
+        var height: Double = 0
     }
 
     static let perFix = 16
@@ -38,12 +40,15 @@ struct CalibrationWindow {
     /// Fixes held, moving and anchored.
     var count: Int { mobile.count + anchored.count }
 
-    /// Appends a fix from `measurements` (the strongest ``perFix`` are kept).
-    mutating func append(_ measurements: UnsafeBufferPointer<Measurement>, known: Vector3?, anchorGateway: Int = -1) {
-        if known == nil {
-            mobile.append(measurements, known: nil, anchorGateway: -1)
+    /// Appends a fix from `measurements` (the strongest ``perFix`` are kept): an anchor's at
+    /// `known`, or a moving beacon's at the tags' `height`.
+    mutating func append(
+        _ measurements: UnsafeBufferPointer<Measurement>, known: Vector3?, height: Double, anchorGateway: Int = -1
+    ) {
+        if let known {
+            anchored.append(measurements, known: known, height: known.z, anchorGateway: anchorGateway)
         } else {
-            anchored.append(measurements, known: known, anchorGateway: anchorGateway)
+            mobile.append(measurements, known: nil, height: height, anchorGateway: -1)
         }
     }
 
@@ -61,7 +66,7 @@ struct CalibrationWindow {
 
         var capacity: Int { headers.count }
 
-        mutating func append(_ source: UnsafeBufferPointer<Measurement>, known: Vector3?, anchorGateway: Int) {
+        mutating func append(_ source: UnsafeBufferPointer<Measurement>, known: Vector3?, height: Double, anchorGateway: Int) {
             let base = next * CalibrationWindow.perFix
             var kept = 0
             for m in source {
@@ -75,7 +80,7 @@ struct CalibrationWindow {
                 for i in base..<(base + kept) where measurements[i].loss > measurements[weakest].loss { weakest = i }
                 if m.loss < measurements[weakest].loss { measurements[weakest] = m }
             }
-            headers[next] = Fix(count: kept, known: known, anchorGateway: anchorGateway)
+            headers[next] = Fix(count: kept, known: known, anchorGateway: anchorGateway, height: height)
             next = (next + 1) % capacity
             count = min(count + 1, capacity)
         }

@@ -52,8 +52,8 @@ extension SiteFusion {
         return (Int64(b) &+ cycle) % stride == 0
     }
 
-    /// Files the measurements gathered for beacon `b` as a fix.
-    func takeFix(_ b: Int) {
+    /// Files the measurements gathered for beacon `b` as a fix, solved at the tags' `height`.
+    func takeFix(_ b: Int, height: Double) {
         let anchor = Int(beacons[b].anchor)
         if anchor >= 0 {
             let known = layout.anchors[anchor]
@@ -61,13 +61,13 @@ extension SiteFusion {
             if own >= 0 { measurementScratch.removeAll { Int($0.gateway) == own } }
             guard measurementScratch.count >= 2 else { return }
             measurementScratch.withUnsafeBufferPointer {
-                calibrationWindow.append($0, known: known.position, anchorGateway: own)
+                calibrationWindow.append($0, known: known.position, height: known.position.z, anchorGateway: own)
             }
             return
         }
         guard measurementScratch.count >= 4 else { return }
         fixesThisCycle += 1
-        measurementScratch.withUnsafeBufferPointer { calibrationWindow.append($0, known: nil) }
+        measurementScratch.withUnsafeBufferPointer { calibrationWindow.append($0, known: nil, height: height) }
     }
 
     /// Fits the window and applies the fit when it predicts the held-back share better.

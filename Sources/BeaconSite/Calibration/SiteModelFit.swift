@@ -82,21 +82,13 @@ struct SiteModelFit {
         }
         // The tags' height is not fitted: from moving beacons alone it trades against the exponent
         // (profiled over a grid it chose 2.5 m on a simulated shop whose tags are at 1.2 m, and
-        // 1.0 m on a real walk at 1.85 m). It stays as configured (or the gateways' mean height).
-        let heights = [current.tagHeight]
-        var best: (model: SiteRadioModel, cost: Double, error: Double, heldExponent: Bool)?
-        for height in heights {
-            var model = current
-            model.tagHeight = height
-            var (fitted, cost, error) = fit(training, from: model, fixExponent: settings.fixedExponent)
-            var held = false
-            if !settings.fixedExponent, error > 0.5 * settings.exponentPrior {
-                (fitted, cost, error) = fit(training, from: model, fixExponent: true)
-                held = true
-            }
-            if best.map({ cost < $0.cost }) ?? true { best = (fitted, cost, error, held) }
+        // 1.0 m on a real walk at 1.85 m). Each fix keeps the height it was solved at.
+        var best: (model: SiteRadioModel, error: Double, heldExponent: Bool)
+        let (fitted, error) = fit(training, from: current, fixExponent: settings.fixedExponent)
+        best = (fitted, error, false)
+        if !settings.fixedExponent, error > 0.5 * settings.exponentPrior {
+            best = (fit(training, from: current, fixExponent: true).0, error, true)
         }
-        guard let best else { return outcome }
         outcome.model = best.model
         outcome.exponentError = best.heldExponent ? nil : best.error
         let before = heldOutMisfit(heldOut, model: current)
@@ -107,7 +99,7 @@ struct SiteModelFit {
         if best.heldExponent {
             notes.append("the data do not pin the exponent down: held at \(rounded(current.pathLossExponent))")
         }
-        if let problem = degeneracy(best.model, heights: heights) {
+        if let problem = degeneracy(best.model) {
             outcome.verdict = .degenerate
             outcome.reason = problem
             return outcome
@@ -133,15 +125,14 @@ struct SiteModelFit {
 
     // MARK: The fit
 
-    /// Alternates positions and the linear solve; returns the model, its robust training cost and
-    /// the exponent's standard error.
+    /// Alternates positions and the linear solve; returns the model and the exponent's standard
+    /// error.
     private mutating func fit(
         _ items: [Item], from start: SiteRadioModel, fixExponent: Bool
-    ) -> (SiteRadioModel, Double, Double) {
+    ) -> (SiteRadioModel, Double) {
         var model = start
         let parameters = 1 + gateways.count
         var huber = [[Double]](repeating: [], count: items.count)
-        var cost = Double.infinity
         var exponentError = Double.infinity
         for round in 0..<4 {
             // Positions of the moving beacons under the current model.
@@ -151,7 +142,7 @@ struct SiteModelFit {
                 if let known = header.known {
                     positions.append((known.x, known.y))
                 } else {
-                    positions.append(locate(measurements, model: model, skip: -1))
+                    positions.append(locate(measurements, model: model, skip: -1, height: header.height))
                 }
             }
             // The linear solve: θ = (n, o₀ … o_G−1).
@@ -161,7 +152,7 @@ struct SiteModelFit {
             for (k, item) in items.enumerated() {
                 guard let position = positions[k] else { continue }
                 let (header, measurements) = item.ring.fix(item.index)
-                let height = header.known?.z ?? model.tagHeight
+                let height = header.height
                 var s0 = 0.0
                 var sw = priorWeight
                 var sy = 0.0
@@ -219,20 +210,18 @@ struct SiteModelFit {
                 let fixed = settings.fixedOffsets.contains(g) || gateways[g] == nil
                 model.receiveOffsets[g] = fixed ? 0 : min(max(theta[1 + g], -settings.offsetBound), settings.offsetBound)
             }
-            // Residuals for the next round's weights, and the robust cost.
-            cost = 0
+            // Residuals for the next round's weights.
             for (k, item) in items.enumerated() {
                 guard let position = positions[k] else {
                     huber[k] = []
                     continue
                 }
                 let (header, measurements) = item.ring.fix(item.index)
-                let residuals = fixResiduals(measurements, at: position, height: header.known?.z ?? model.tagHeight, model: model)
+                let residuals = fixResiduals(measurements, at: position, height: header.height, model: model)
                 huber[k] = residuals.map { r in abs(r) <= modelSigma ? 1 : modelSigma / abs(r) }
-                for r in residuals { cost += Self.huberLoss(r, modelSigma) }
             }
         }
-        return (model, cost, exponentError)
+        return (model, exponentError)
     }
 
     private func gatewayPosition(_ g: UInt16) -> Vector3? { Int(g) < gateways.count ? gateways[Int(g)] : nil }
@@ -263,7 +252,7 @@ struct SiteModelFit {
 
     /// A moving beacon's position from a fix under `model`, leaving out measurement `skip`.
     private mutating func locate(
-        _ measurements: ArraySlice<CalibrationWindow.Measurement>, model: SiteRadioModel, skip: Int
+        _ measurements: ArraySlice<CalibrationWindow.Measurement>, model: SiteRadioModel, skip: Int, height: Double
     ) -> (x: Double, y: Double)? {
         evidence.removeAll(keepingCapacity: true)
         let n = model.pathLossExponent
@@ -280,8 +269,8 @@ struct SiteModelFit {
         return evidence.withUnsafeBufferPointer { buffer in
             let fix =
                 Multilateration.solve(
-                    buffer, height: model.tagHeight, exponent: n, offsetPrior: beaconPrior, bounds: bounds)
-                ?? Multilateration.centroid(buffer, height: model.tagHeight, strongest: 4)
+                    buffer, height: height, exponent: n, offsetPrior: beaconPrior, bounds: bounds)
+                ?? Multilateration.centroid(buffer, height: height, strongest: 4)
             return (fix.x, fix.y)
         }
     }
@@ -301,10 +290,10 @@ struct SiteModelFit {
                     position = (known.x, known.y)
                 } else {
                     guard measurements.count >= 4 else { break }
-                    position = locate(measurements, model: model, skip: j)
+                    position = locate(measurements, model: model, skip: j, height: header.height)
                 }
                 guard let position else { continue }
-                let height = header.known?.z ?? model.tagHeight
+                let height = header.height
                 // b from the others; the left-out one predicted.
                 var others = 0.0
                 var n = 0.0
@@ -334,7 +323,7 @@ struct SiteModelFit {
 
     // MARK: Degenerate fits
 
-    private func degeneracy(_ model: SiteRadioModel, heights: [Double]) -> String? {
+    private func degeneracy(_ model: SiteRadioModel) -> String? {
         if !settings.fixedExponent {
             let n = model.pathLossExponent
             if n <= settings.exponentBounds.lowerBound + 0.01 || n >= settings.exponentBounds.upperBound - 0.01 {
@@ -354,9 +343,6 @@ struct SiteModelFit {
             if spread < 0.05, abs(mean) > 1 {
                 return "every receive offset converged to one value (\(rounded(mean)) dB)"
             }
-        }
-        if heights.count > 2, model.tagHeight <= heights[0] + 1e-9 {
-            return "the tags' height ran to its lowest value (\(rounded(model.tagHeight)) m)"
         }
         return nil
     }
