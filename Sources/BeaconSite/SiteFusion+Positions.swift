@@ -9,7 +9,8 @@ extension SiteFusion {
         let power = Double(beacons[b].measuredPower ?? -59)
         let tenN = 10 * positioning.pathLossExponent
         let modelVariance = positioning.modelSigma * positioning.modelSigma
-        for g in 0..<gatewayCount {
+        let tagHeight = positionHeight(of: b)
+        for g in 0..<gatewayCount where isOnPositionFloor(gateway: g, beacon: b) {
             // This cycle's sightings only: a record within its grace repeats a stale RSSI.
             let s = (b * gatewayCount + g) * EvidenceSlot.perGateway + Int(cycle & EvidenceSlot.mask)
             let slot = slots[s]
