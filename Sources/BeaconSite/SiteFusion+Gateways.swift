@@ -47,10 +47,10 @@ extension SiteFusion {
         }
     }
 
-    /// Whether gateway `g` reported within the staleness before `end`: its silence about a beacon
-    /// then means it did not hear it.
+    /// Whether gateway `g` reported in the last two cycles before `end` (the window of a room's
+    /// score): its silence about a beacon then means it did not hear it.
     @inline(__always)
     func isReporting(_ g: Int, at end: Int64) -> Bool {
-        lastReport[g] != .min && end &- lastReport[g] < stalenessNanoseconds
+        lastReport[g] != .min && end &- lastReport[g] < 2 &* cycleNanoseconds
     }
 }

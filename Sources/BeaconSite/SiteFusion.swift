@@ -87,7 +87,6 @@ public final class SiteFusion {
     /// offline once `gatewayOfflineAfter` has passed since.
     var hubStart: Int64 = .min
     let offlineNanoseconds: Int64
-    let stalenessNanoseconds: Int64
 
     /// Creates a hub's fusion for `layout`.
     public init(layout: SiteLayout, configuration: SiteFusionConfiguration = SiteFusionConfiguration())
@@ -122,7 +121,6 @@ public final class SiteFusion {
         gatewaySince = Array(repeating: 0, count: gatewayCount)
         changedGateways.reserveCapacity(gatewayCount)
         offlineNanoseconds = configuration.gatewayOfflineAfter.nanoseconds
-        stalenessNanoseconds = configuration.staleness.nanoseconds
         positionScratch.reserveCapacity(gatewayCount)
         evidenceScratch.reserveCapacity(gatewayCount)
     }
