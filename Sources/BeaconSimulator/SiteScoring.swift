@@ -67,7 +67,8 @@ public enum SiteScoring {
         public var text: String {
             func f(_ value: Double?, _ format: (Double) -> String) -> String { value.map(format) ?? "n/a" }
             let bins = confidenceBins.enumerated().map { i, bin in
-                let range = i == 0 ? "≥ 0.9" : i == confidenceBins.count - 1 ? "< 0.5" : "\(bin.lower)–\(confidenceBins[i - 1].lower)"
+                let range =
+                    i == 0 ? "≥ 0.9" : i == confidenceBins.count - 1 ? "< 0.5" : "\(bin.lower)–\(confidenceBins[i - 1].lower)"
                 let share = bin.samples > 0 ? String(format: "%.1f %%", Double(bin.right) / Double(bin.samples) * 100) : "n/a"
                 return "\(range): \(share) of \(bin.samples)"
             }

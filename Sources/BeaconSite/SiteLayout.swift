@@ -49,7 +49,8 @@ public struct SiteLayout: Sendable {
             guard index.updateValue(i, forKey: gateway.id) == nil else { throw .duplicateGateway(gateway.id) }
             if let room = gateway.room {
                 guard room != Self.unknownRoom else {
-                    throw .invalid("gateway \(gateway.id): '\(room)' cannot name a room: it is what the hub says when it cannot tell")
+                    throw .invalid(
+                        "gateway \(gateway.id): '\(room)' cannot name a room: it is what the hub says when it cannot tell")
                 }
                 if let r = rooms.firstIndex(of: room) {
                     roomOfGateway.append(r)
@@ -82,7 +83,8 @@ public struct SiteLayout: Sendable {
             guard f >= 0 else { continue }
             if floorOfRoom[r] >= 0, floorOfRoom[r] != f {
                 throw .invalid(
-                    "gateway \(gateway.id) is on floor '\(floors[f])' but room '\(rooms[r])' has a gateway on floor '\(floors[floorOfRoom[r]])': a room is on one floor")
+                    "gateway \(gateway.id) is on floor '\(floors[f])' but room '\(rooms[r])' has a gateway on floor '\(floors[floorOfRoom[r]])': a room is on one floor"
+                )
             }
             floorOfRoom[r] = f
         }

@@ -76,7 +76,8 @@ struct TwoFloorSiteTests {
         // Positions upstairs are solved on the upper floor, at its tag height (1.2 m above it).
         let upstairs = run.presence.filter { ($0["floor"] as? String) == "upper" }
         #expect(!upstairs.isEmpty)
-        #expect(upstairs.allSatisfy { (($0["position"] as? [String: Any])?["z"] as? Double).map { abs($0 - 5.2) < 0.01 } ?? true })
+        #expect(
+            upstairs.allSatisfy { (($0["position"] as? [String: Any])?["z"] as? Double).map { abs($0 - 5.2) < 0.01 } ?? true })
         // Each person's meeting dwell and the coffee after it, once each.
         for index in 0..<Self.staff {
             let id = run.scenario.beacons[index].identity.beaconID

@@ -38,7 +38,10 @@ struct SiteFusionHonestyTests {
         for gateway in extra { T.report(fusion, gateway: gateway, at: t, rssi: -70, beacon: other) }
         var result: (RangedBeacon?, [String]) = (nil, [])
         for (_, beacons, events, _) in T.advance(fusion, to: t) {
-            result = (beacons.first { $0.id == T.tag }, events.filter { $0.beacon == T.tag }.map { "\($0.kind.rawValue) \($0.regionID)" })
+            result = (
+                beacons.first { $0.id == T.tag },
+                events.filter { $0.beacon == T.tag }.map { "\($0.kind.rawValue) \($0.regionID)" }
+            )
         }
         return result
     }
@@ -201,7 +204,8 @@ struct SiteFusionHonestyTests {
         for t in 1...3 {
             for g in gateways {
                 // The model's RSSI on the upper floor; the ground floor hears a floor's loss less.
-                let d = ((g.position!.x - truth.x) * (g.position!.x - truth.x) + (g.position!.y - truth.y)
+                let d =
+                    ((g.position!.x - truth.x) * (g.position!.x - truth.x) + (g.position!.y - truth.y)
                     * (g.position!.y - truth.y) + (g.position!.z - truth.z) * (g.position!.z - truth.z)).squareRoot()
                 let rssi = -59 - 20 * logarithm10(d) - (g.floor == "ground" ? 15 : 0)
                 T.report(fusion, gateway: g.id, at: Double(t), rssi: rssi)

@@ -56,7 +56,8 @@ public struct GatewayConfiguration: Sendable {
     }
 
     static let keys = [
-        "source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging", "http", "layouts", "site", "gateways", "anchors",
+        "source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging", "http", "layouts", "site", "gateways",
+        "anchors",
         "hub",
     ]
 

@@ -106,7 +106,8 @@ public struct HubSettings: Sendable {
             guard let room = gateway.room, let floor = gateway.floor else { continue }
             if let earlier = floorOfRoom[room], earlier.floor != floor {
                 throw (entry["floor"] ?? entry).error(
-                    "gateway \(gateway.id) is on floor '\(floor)' but gateway \(earlier.gateway) of room '\(room)' is on floor '\(earlier.floor)': a room is on one floor")
+                    "gateway \(gateway.id) is on floor '\(floor)' but gateway \(earlier.gateway) of room '\(room)' is on floor '\(earlier.floor)': a room is on one floor"
+                )
             }
             floorOfRoom[room] = (floor, gateway.id)
         }
