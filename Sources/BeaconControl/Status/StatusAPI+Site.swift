@@ -34,12 +34,6 @@ extension StatusAPI {
                         array.object { row in
                             row.member("id", gateway.id)
                             row.member("room", gateway.room)
-                            row.member("floor", inspection.site?.floor(ofGateway: index))
-                            if inspection.gatewayStatuses.indices.contains(index) {
-                                let status = inspection.gatewayStatuses[index]
-                                row.member("online", status.online)
-                                row.member("lastReport", status.lastReport?.rfc3339String)
-                            }
                             row.key("position")
                             if let p = gateway.position {
                                 row.object {
@@ -49,6 +43,12 @@ extension StatusAPI {
                                 }
                             } else {
                                 row.null()
+                            }
+                            row.member("floor", inspection.site?.floor(ofGateway: index))
+                            if inspection.gatewayStatuses.indices.contains(index) {
+                                let status = inspection.gatewayStatuses[index]
+                                row.member("online", status.online)
+                                row.member("lastReport", status.lastReport?.rfc3339String)
                             }
                         }
                     }
