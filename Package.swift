@@ -228,7 +228,10 @@ let package = Package(
             name: "BeaconRangingTests", dependencies: ["BeaconCore", "BeaconRanging"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "BeaconSiteTests", dependencies: ["BeaconCore", "BeaconRanging", "BeaconSite", "BeaconSiteReport"],
+            name: "BeaconSiteTests",
+            dependencies: [
+                "BeaconCore", "BeaconRanging", "BeaconSite", "BeaconSiteReport", "BeaconStrategies", "BeaconStrategyKit",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconSiteLinkTests",

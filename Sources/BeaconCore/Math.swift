@@ -23,3 +23,7 @@ public func power(_ base: Double, _ exponent: Double) -> Double { pow(base, expo
 
 /// ln 10: the derivative of `10·log10 x` is `10 / (x · ln 10)`.
 public let naturalLogarithmOf10 = 2.302_585_092_994_046
+
+/// The standard normal distribution's cumulative probability Φ(x) (from the C library's `erfc`).
+@inlinable @inline(__always)
+public func normalCDF(_ x: Double) -> Double { 0.5 * erfc(-x / 2.0.squareRoot()) }

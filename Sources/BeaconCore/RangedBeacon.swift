@@ -37,13 +37,23 @@ public struct RangedBeacon: Hashable, Sendable {
     /// How many gateways heard the beacon in this cycle (a site hub's evidence; 1 for one
     /// gateway's own ranging while the beacon is seen).
     public var gatewayCount: Int
+    /// How sure a site hub is of ``room`` (0–1): about that share of the cycles with a given
+    /// confidence have the right room. `nil` for one gateway's own ranging.
+    public var roomConfidence: Double?
+    /// True when a site hub cannot tell the beacon's room (too little, too weak or too stale
+    /// evidence, or its room's gateways offline): ``room`` and ``position`` are then `nil`, and the
+    /// beacon has not left — strategies tell the two apart by this.
+    public var roomUnknown: Bool
+    /// The floor of the beacon's room on a site whose gateways name floors; `nil` otherwise.
+    public var floor: String?
 
     public init(
         id: BeaconID, lastAddress: BluetoothAddress, addressCount: Int = 1,
         seenThisCycle: Bool, sampleCount: Int, lastRSSI: Int8?, meanRSSI: Double?,
         filteredRSSI: Double?, measuredPower: Int8?, distance: Double?, accuracy: Double?,
         proximity: Proximity, firstSeen: Timestamp, lastSeen: Timestamp,
-        room: String? = nil, position: BeaconPosition? = nil, gatewayCount: Int? = nil
+        room: String? = nil, position: BeaconPosition? = nil, gatewayCount: Int? = nil,
+        roomConfidence: Double? = nil, roomUnknown: Bool = false, floor: String? = nil
     ) {
         self.id = id
         self.lastAddress = lastAddress
@@ -62,5 +72,8 @@ public struct RangedBeacon: Hashable, Sendable {
         self.room = room
         self.position = position
         self.gatewayCount = gatewayCount ?? (seenThisCycle ? 1 : 0)
+        self.roomConfidence = roomConfidence
+        self.roomUnknown = roomUnknown
+        self.floor = floor
     }
 }

@@ -25,6 +25,9 @@ final class SiteRun {
     private let gatewayIDs: [String]
     private var nextBoundary: Timestamp?
     private var batch = PacketBatch(byteCapacity: 64, packetCapacity: 1)
+    /// Gateways (by index) that stop reporting at a time: their reports from then on are lost,
+    /// as those of a gateway that died or lost the broker.
+    var silenced: [Int: Timestamp] = [:]
 
     /// Builds the gateways' packet ranging and the hub's pipeline.
     /// - Parameters:
@@ -76,6 +79,7 @@ final class SiteRun {
     /// A gateway's cycle, as the report it would send the hub (none when it tracks nothing).
     private func report(_ update: RangingUpdate, gateway: Int) {
         guard !update.beacons.isEmpty else { return }
+        if let from = silenced[gateway], update.time >= from { return }
         let header = GatewayReportHeader(
             gateway: gatewayIDs[gateway], time: update.time, cycleLength: update.time - update.cycleStart,
             recordCount: update.beacons.count)

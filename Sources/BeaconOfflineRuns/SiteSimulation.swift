@@ -58,11 +58,21 @@ public final class SiteSimulation {
             gateways: scenario.gateways.map { gateway in
                 SiteGateway(
                     id: gateway.name, room: gateway.room,
-                    position: gateway.position)
+                    position: gateway.position, floor: gateway.floor)
             })
         site = try SiteRun(
             settings: HubSettings(layout: layout, fusion: fusion), ranging: ranging, alerts: alerts, registry: registry,
             presence: presence)
+    }
+
+    /// Makes the gateway named `gateway` stop reporting to the hub at `time` (as if it died): the
+    /// hub marks it offline after `hub.gatewayOffline`. For tests of a site's failures.
+    /// - Throws: ``SiteConfigurationError`` when the scenario has no such gateway.
+    public func silence(gateway: String, from time: Timestamp) throws(SiteConfigurationError) {
+        guard let index = scenario.gateways.firstIndex(where: { $0.name == gateway }) else {
+            throw .invalid("no gateway '\(gateway)' in the scenario")
+        }
+        site.silenced[index] = time
     }
 
     /// Runs the scenario to its end, as fast as the CPU allows; alert events go to `emit`, in order.

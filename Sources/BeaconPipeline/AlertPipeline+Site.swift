@@ -46,6 +46,13 @@ extension AlertPipeline {
     /// source's end adds so that the last cycle is closed.
     public var siteLateness: Duration { front.lateness }
 
+    /// The gateways that went offline or came back online in the latest fused cycle (a site hub;
+    /// read it from ``cycleObserver``): each with its new status. Empty on most cycles.
+    public var gatewayChanges: [SiteGatewayStatus] {
+        guard case .site(let site) = front, site.hasGatewayChanges else { return [] }
+        return site.gatewayChanges
+    }
+
     /// Calls `body` with each gateway's RSSI of `beacon` in the last fused cycle (a site hub; for
     /// presence output). Gateways are named by id.
     /// A site hub's gateway ids, in layout order (empty for one gateway).

@@ -25,6 +25,8 @@ public struct PipelineInspection: Sendable {
     public var waiting: [WaitingAlert] = []
     /// A site hub's gateways and rooms (`nil` for one gateway's pipeline).
     public var site: SiteLayout?
+    /// A site hub's gateways, online or offline, in layout order (empty for one gateway's pipeline).
+    public var gatewayStatuses: [SiteGatewayStatus] = []
     /// What the pipeline has processed so far.
     public var statistics = PipelineStatistics()
     /// Beacons tracked (listed or not: beyond their grace but not yet forgotten).

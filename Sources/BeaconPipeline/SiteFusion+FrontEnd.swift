@@ -32,6 +32,7 @@ extension SiteFusion: PipelineFrontEnd {
 
     package func contribute(to inspection: inout PipelineInspection) {
         inspection.site = layout
+        inspection.gatewayStatuses = gatewayStatuses
         inspection.beacons = latestUpdate.beacons
         inspection.gatewayRSSI = inspection.beacons.map { beacon in
             var evidence: [PipelineInspection.GatewayRSSI] = []

@@ -17,11 +17,14 @@ public struct GatewaySpec: Hashable, Sendable {
     public var reportKind: AdvertisingReportKind
     /// The room the gateway stands for on a site (`nil` off a site).
     public var room: String?
+    /// The floor the gateway is on (its position's), `nil` without floors.
+    public var floor: String?
 
     /// Creates a gateway; `reportKind` must be one of ``reportKinds``.
     public init(
         name: String, position: Vector3, scan: ScanTiming = .continuous,
-        reportKind: AdvertisingReportKind = .legacy, room: String? = nil
+        reportKind: AdvertisingReportKind = .legacy, room: String? = nil,
+        floor: String? = nil
     ) {
         precondition(
             Self.reportKinds.contains(reportKind),
@@ -31,5 +34,6 @@ public struct GatewaySpec: Hashable, Sendable {
         self.scan = scan
         self.reportKind = reportKind
         self.room = room
+        self.floor = floor
     }
 }

@@ -10,6 +10,7 @@ import BeaconCore
 /// - Collisions (pure ALOHA): two advertising events whose start times are closer than
 ///   `airtime` collide on every channel and are both lost at every receiver; only advertisers
 ///   whose mean power at the receiver reaches the sensitivity take part.
+/// - Floors: `floorLoss` dB less per floor between beacon and receiver (on a scenario with floors).
 /// - Sensitivity: receptions whose RSSI is below `sensitivity` are dropped.
 ///
 /// The scanner's duty cycle is the gateway's (`ScanTiming`).
@@ -42,13 +43,15 @@ public struct RadioModel: Hashable, Sendable {
     public var sensitivity: Int
     /// Distances below this are treated as this, metres (the model has no near field).
     public var minimumDistance: Double
+    /// Loss through each floor between beacon and receiver, dB (default 15; only with floors).
+    public var floorLoss: Double
 
     /// Creates a radio model; the defaults are an indoor office with line of sight.
     public init(
         pathLossExponent: Double = 2.0, shadowingSigma: Double = 2.0, fading: Fading = .none,
         packetLoss: Double = 0, collisions: Bool = true, airtime: Duration = .microseconds(376),
         channelSpacing: Duration = .microseconds(500), sensitivity: Int = -100,
-        minimumDistance: Double = 0.1
+        minimumDistance: Double = 0.1, floorLoss: Double = 15
     ) {
         self.pathLossExponent = pathLossExponent
         self.shadowingSigma = shadowingSigma
@@ -59,6 +62,7 @@ public struct RadioModel: Hashable, Sendable {
         self.channelSpacing = channelSpacing
         self.sensitivity = sensitivity
         self.minimumDistance = minimumDistance
+        self.floorLoss = floorLoss
     }
 
     /// The mean received power at `distance` metres from a beacon whose RSSI at 1 m is

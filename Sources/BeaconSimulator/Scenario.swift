@@ -26,11 +26,14 @@ public struct Scenario: Sendable {
     /// The site's rooms, when it has some (a site scenario: every gateway's room, and the truth
     /// of which room each beacon is in).
     public var rooms: [ScenarioRoom]
+    /// The building's floors, lowest first (empty: one floor).
+    public var floors: [ScenarioFloor]
 
     /// Creates a scenario from its parts.
     public init(
         name: String, start: Timestamp, duration: Duration, seed: UInt64, radio: RadioModel,
-        gateways: [GatewaySpec], beacons: [BeaconSpec], walkers: [Walker], rooms: [ScenarioRoom] = []
+        gateways: [GatewaySpec], beacons: [BeaconSpec], walkers: [Walker], rooms: [ScenarioRoom] = [],
+        floors: [ScenarioFloor] = []
     ) {
         self.name = name
         self.start = start
@@ -41,6 +44,7 @@ public struct Scenario: Sendable {
         self.beacons = beacons
         self.walkers = walkers
         self.rooms = rooms
+        self.floors = floors.sorted { $0.elevation < $1.elevation }
     }
 
     /// Virtual time at which the simulation ends.
@@ -50,9 +54,26 @@ public struct Scenario: Sendable {
     /// gateway and a hub.
     public var isSite: Bool { !rooms.isEmpty }
 
-    /// The room `point` is in (the first listed that contains it), or `nil` outside every room.
+    /// The room `point` is in (the first listed on its floor that contains it), or `nil` outside
+    /// every room.
     public func room(at point: Vector3) -> String? {
-        rooms.first { $0.contains(point) }?.name
+        let floor = floorIndex(at: point)
+        return rooms.first { $0.contains(point) && (floor < 0 || $0.floor == floors[floor].name) }?.name
+    }
+
+    /// The index in ``floors`` of the floor `point` is on, -1 without floors.
+    @inlinable
+    public func floorIndex(at point: Vector3) -> Int {
+        guard !floors.isEmpty else { return -1 }
+        var index = 0
+        for (i, floor) in floors.enumerated() where point.z >= floor.elevation { index = i }
+        return index
+    }
+
+    /// The floor `point` is on, `nil` without floors.
+    public func floor(at point: Vector3) -> String? {
+        let index = floorIndex(at: point)
+        return index >= 0 ? floors[index].name : nil
     }
 
     /// Where `beacon` is at `time`, or `nil` when it is not on site (its walker has not arrived

@@ -6,13 +6,14 @@ import FoundationEssentials
 /// Reads a scenario's YAML tree into a ``Scenario``, expanding `count:` groups and checking
 /// every key, type and cross-reference.
 struct ScenarioReader {
-    static let topKeys = ["name", "start", "duration", "seed", "radio", "gateways", "beacons", "walkers", "rooms"]
+    static let topKeys = ["name", "start", "duration", "seed", "radio", "gateways", "beacons", "walkers", "rooms", "floors"]
     static let radioKeys = [
         "path_loss_exponent", "shadowing_sigma", "fading", "rician_k", "packet_loss",
-        "collisions", "airtime", "channel_spacing", "sensitivity", "minimum_distance",
+        "collisions", "airtime", "channel_spacing", "sensitivity", "minimum_distance", "floor_loss",
     ]
     static let gatewayKeys = ["name", "position", "scan", "report", "room"]
-    static let roomKeys = ["name", "area"]
+    static let roomKeys = ["name", "area", "floor"]
+    static let floorKeys = ["name", "z"]
     static let scanKeys = ["interval", "window"]
     static let beaconKeys = [
         "name", "count", "ibeacon", "altbeacon", "eddystone", "measured_power", "interval",
@@ -33,12 +34,13 @@ struct ScenarioReader {
                 return value
             } ?? 1
         let radio = try top["radio"].map(readRadio) ?? RadioModel()
-        let rooms = try readRooms(top["rooms"])
+        let floors = try readFloors(top["floors"])
+        let rooms = try readRooms(top["rooms"], floors: floors)
         let gatewayFields = try top.required("gateways").sequence(of: "gateways")
         guard !gatewayFields.isEmpty else { throw try top.required("gateways").invalid("at least one gateway") }
         var gateways: [GatewaySpec] = []
         for field in gatewayFields {
-            let gateway = try readGateway(field, rooms: rooms)
+            let gateway = try readGateway(field, rooms: rooms, floors: floors)
             try checkName(of: gateway, at: field, among: gateways, inSite: !rooms.isEmpty)
             gateways.append(gateway)
         }
@@ -56,7 +58,7 @@ struct ScenarioReader {
         }
         return Scenario(
             name: name, start: start, duration: duration, seed: seedValue, radio: radio,
-            gateways: gateways, beacons: beacons, walkers: walkers, rooms: rooms)
+            gateways: gateways, beacons: beacons, walkers: walkers, rooms: rooms, floors: floors)
     }
 
     /// A gateway's name is its own (`--gateway NAME` and `simulate: {gateway: NAME}` pick it), and
@@ -78,7 +80,29 @@ struct ScenarioReader {
         }
     }
 
-    func readRooms(_ field: ConfigNode?) throws(ConfigurationError) -> [ScenarioRoom] {
+    /// `floors: [{name: ground, z: 0}, {name: upper, z: 4}]`: names and elevations, both distinct.
+    func readFloors(_ field: ConfigNode?) throws(ConfigurationError) -> [ScenarioFloor] {
+        guard let field else { return [] }
+        var floors: [ScenarioFloor] = []
+        for entry in try field.sequence(of: "floors") {
+            let map = try entry.mapping("a floor", allowed: Self.floorKeys)
+            let nameField = try map.required("name")
+            let name = try nameField.string()
+            let zField = try map.required("z")
+            let z = try zField.number(in: -1000...1000, "the floor's height in metres")
+            guard !floors.contains(where: { $0.name == name }) else {
+                throw nameField.invalid("a floor name not used before ('\(name)' is listed twice)")
+            }
+            guard !floors.contains(where: { $0.elevation == z }) else {
+                throw zField.invalid("a height no other floor has")
+            }
+            floors.append(ScenarioFloor(name: name, elevation: z))
+        }
+        guard !floors.isEmpty else { throw field.invalid("at least one floor, or no floors: at all") }
+        return floors.sorted { $0.elevation < $1.elevation }
+    }
+
+    func readRooms(_ field: ConfigNode?, floors: [ScenarioFloor] = []) throws(ConfigurationError) -> [ScenarioRoom] {
         guard let field else { return [] }
         var rooms: [ScenarioRoom] = []
         for entry in try field.sequence(of: "rooms") {
@@ -94,7 +118,15 @@ struct ScenarioReader {
             guard corner.x != opposite.x, corner.y != opposite.y else {
                 throw try map.required("area").invalid("a rectangle with an area (min and max differ in x and in y)")
             }
-            rooms.append(ScenarioRoom(name: name, corner: corner, opposite: opposite))
+            var floor = floors.first?.name
+            if let f = map["floor"] {
+                let named = try f.string()
+                guard floors.contains(where: { $0.name == named }) else {
+                    throw f.invalid("one of the scenario's floors (\(floors.map(\.name).joined(separator: ", ")))")
+                }
+                floor = named
+            }
+            rooms.append(ScenarioRoom(name: name, corner: corner, opposite: opposite, floor: floor))
         }
         guard !rooms.isEmpty else { throw field.invalid("at least one room, or no rooms: at all") }
         return rooms
@@ -131,10 +163,13 @@ struct ScenarioReader {
         if let f = map["minimum_distance"] {
             radio.minimumDistance = try f.number(in: 0.001...10, "a distance from 0.001 to 10 m")
         }
+        if let f = map["floor_loss"] { radio.floorLoss = try f.number(in: 0...100, "a loss from 0 to 100 dB") }
         return radio
     }
 
-    func readGateway(_ field: ConfigNode, rooms: [ScenarioRoom]) throws(ConfigurationError) -> GatewaySpec {
+    func readGateway(_ field: ConfigNode, rooms: [ScenarioRoom], floors: [ScenarioFloor] = []) throws(ConfigurationError)
+        -> GatewaySpec
+    {
         let map = try field.mapping("a gateway", allowed: Self.gatewayKeys)
         let name = try map.required("name").string()
         let position = try map.required("position").vector()
@@ -164,7 +199,10 @@ struct ScenarioReader {
             }
             reportKind = value
         }
-        var room = rooms.first { $0.contains(position) }?.name
+        let probe = Scenario(
+            name: "", start: .epoch, duration: .seconds(1), seed: 0, radio: RadioModel(), gateways: [], beacons: [],
+            walkers: [], rooms: rooms, floors: floors)
+        var room = probe.room(at: position)
         if let f = map["room"] {
             let named = try f.string()
             guard rooms.contains(where: { $0.name == named }) else {
@@ -172,6 +210,7 @@ struct ScenarioReader {
             }
             room = named
         }
-        return GatewaySpec(name: name, position: position, scan: scan, reportKind: reportKind, room: room)
+        return GatewaySpec(
+            name: name, position: position, scan: scan, reportKind: reportKind, room: room, floor: probe.floor(at: position))
     }
 }

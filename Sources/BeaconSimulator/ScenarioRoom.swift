@@ -1,6 +1,7 @@
 import BeaconCore
 
-/// A room of a simulated site: a rectangle of the floor plan (heights do not matter).
+/// A room of a simulated site: a rectangle of the floor plan (heights do not matter; on a site
+/// with floors, the room is on its ``floor``).
 ///
 /// Rooms give the ground truth of a site (which room each walker is in) and, unless a gateway
 /// names its own, the room of each gateway (the one its position falls in).
@@ -11,10 +12,13 @@ public struct ScenarioRoom: Hashable, Sendable {
     public var minimum: Vector3
     /// The corner with the largest x and y, metres.
     public var maximum: Vector3
+    /// The floor the room is on (one of the scenario's floors), `nil` without floors.
+    public var floor: String?
 
     /// Creates a room spanning the rectangle between two corners, in any order.
-    public init(name: String, corner: Vector3, opposite: Vector3) {
+    public init(name: String, corner: Vector3, opposite: Vector3, floor: String? = nil) {
         self.name = name
+        self.floor = floor
         minimum = Vector3(min(corner.x, opposite.x), min(corner.y, opposite.y), 0)
         maximum = Vector3(max(corner.x, opposite.x), max(corner.y, opposite.y), 0)
     }

@@ -22,6 +22,8 @@ public struct SimulationEngine {
     let intervals: [Int64]
     let fixedMeans: [Double]
     let carriers: [Int32]
+    /// The gateway's floor (index into the scenario's floors), -1 without floors.
+    let gatewayFloor: Int
     let cutoffs: [Double]
     var advertisementCounts: [UInt32]
     // The last audible event, held back until no later event can overlap it (collisions).
@@ -57,9 +59,12 @@ public struct SimulationEngine {
             return -1
         }
         let gatewayPosition = gateway.position
+        let floor = scenario.floorIndex(at: gatewayPosition)
+        gatewayFloor = floor
         fixedMeans = scenario.beacons.map {
             guard case .fixed(let point) = $0.placement else { return .nan }
             return radio.meanRSSI(measuredPower: $0.measuredPower, distance: point.distance(to: gatewayPosition))
+                - radio.floorLoss * Double(abs(scenario.floorIndex(at: point) - floor))
         }
         advertisementCounts = Array(repeating: 0, count: scenario.beacons.count)
         startNs = scenario.start.nanosecondsSinceEpoch
@@ -127,6 +132,9 @@ public struct SimulationEngine {
             mean = scenario.radio.meanRSSI(
                 measuredPower: spec.measuredPower,
                 distance: position.distance(to: gateway.position))
+            if gatewayFloor >= 0 {
+                mean -= scenario.radio.floorLoss * Double(abs(scenario.floorIndex(at: position) - gatewayFloor))
+            }
         }
         // advInterval + advDelay, advDelay uniform in 0…10 ms.
         let delay = Int64(truncatingIfNeeded: random.next().multipliedFullWidth(by: 10_000_001).high)

@@ -25,17 +25,30 @@ public enum SiteScoring {
         public var positionErrors: [Double] = []
         /// Lines at times with a true position but no estimate.
         public var missingPositions = 0
+        /// Presence lines inside a true stay whose room is `unknown`.
+        public var unknownSamples = 0
+        /// Presence lines inside a stay with a known room, by the room's confidence: ≥ 0.9,
+        /// 0.7–0.9, 0.5–0.7 and below 0.5 (lines without a confidence count as 1): how many, and
+        /// how many had the right room.
+        public var confidenceBins: [ConfidenceBin] = [0.9, 0.7, 0.5, 0].map { ConfidenceBin(lower: $0) }
+        /// Presence lines inside a stay whose room has a floor in the truth, with a known room.
+        public var floorSamples = 0
+        /// Of those, with the right floor.
+        public var floorRight = 0
+        /// Changes of floor in the presence lines (between known floors, per beacon).
+        public var floorChanges = 0
+        /// Changes of floor between consecutive stays of a beacon in the truth (as walked).
+        public var trueFloorChanges = 0
+
+        /// The share of stay time with the room unknown (0–1).
+        public var unknownShare: Double? { roomSamples > 0 ? Double(unknownSamples) / Double(roomSamples) : nil }
+        /// The share of stay time with the right floor (0–1), if the truth names floors.
+        public var floorAccuracy: Double? { floorSamples > 0 ? Double(floorRight) / Double(floorSamples) : nil }
         /// Positions that stated a 90 % radius (`radius90`), and those whose horizontal error
         /// was within it.
         public var statedRadius = 0
         /// See ``statedRadius``.
         public var withinRadius = 0
-        /// Lines within a stay whose room was not known (`null` or `unknown`): counted in
-        /// ``roomSamples``, never right.
-        public var unknownRoomSamples = 0
-
-        /// The share of stay time with no room known.
-        public var unknownShare: Double? { roomSamples > 0 ? Double(unknownRoomSamples) / Double(roomSamples) : nil }
 
         /// The share of positions whose horizontal error was within their stated 90 % radius
         /// (about 0.9 when the uncertainty is calibrated).
@@ -62,15 +75,40 @@ public enum SiteScoring {
         /// The report as text, one figure per line.
         public var text: String {
             func f(_ value: Double?, _ format: (Double) -> String) -> String { value.map(format) ?? "n/a" }
-            return """
+            let bins = confidenceBins.enumerated().map { i, bin in
+                let range =
+                    i == 0 ? "≥ 0.9" : i == confidenceBins.count - 1 ? "< 0.5" : "\(bin.lower)–\(confidenceBins[i - 1].lower)"
+                let share = bin.samples > 0 ? String(format: "%.1f %%", Double(bin.right) / Double(bin.samples) * 100) : "n/a"
+                return "\(range): \(share) of \(bin.samples)"
+            }
+            var lines = """
                 room right while staying   \(f(roomAccuracy) { String(format: "%.1f %%", $0 * 100) }) (\(roomRight) of \(roomSamples) cycles in \(String(format: "%.0f", staySeconds)) s of stays)
-                room unknown while staying \(f(unknownShare) { String(format: "%.1f %%", $0 * 100) })
+                room unknown while staying \(f(unknownShare) { String(format: "%.1f %%", $0 * 100) }) (\(unknownSamples) cycles)
+                room right by confidence   \(bins.joined(separator: ", "))
                 room flaps within stays    \(flaps) (\(f(flapsPerHour) { String(format: "%.1f", $0) }) per hour)
                 position error median      \(f(medianPositionError) { String(format: "%.2f m", $0) })
                 position error p90         \(f(p90PositionError) { String(format: "%.2f m", $0) }) (\(positionErrors.count) cycles; \(missingPositions) without a position)
                 within the 90 % radius     \(f(radiusCoverage) { String(format: "%.1f %%", $0 * 100) }) (\(withinRadius) of \(statedRadius) positions)
                 """
+            if floorSamples > 0 {
+                lines += """
+
+                    floor right while staying  \(f(floorAccuracy) { String(format: "%.1f %%", $0 * 100) }) (\(floorRight) of \(floorSamples) cycles)
+                    floor changes              \(floorChanges) (walked: \(trueFloorChanges))
+                    """
+            }
+            return lines
         }
+    }
+
+    /// Presence lines whose room confidence is at least ``lower`` (and below the previous bin's).
+    public struct ConfidenceBin: Hashable, Sendable {
+        /// The bin's lower bound.
+        public var lower: Double
+        /// Lines in the bin.
+        public var samples = 0
+        /// Of those, with the right room.
+        public var right = 0
     }
 
     private struct Stay {
@@ -78,6 +116,7 @@ public enum SiteScoring {
         var from: Timestamp
         var to: Timestamp
         var room: String
+        var floor: String?
     }
 
     private struct TruePosition {
@@ -92,9 +131,14 @@ public enum SiteScoring {
         var beacon: BeaconID
         var time: Timestamp
         var room: String?
+        var confidence: Double?
+        var floor: String?
         var position: (x: Double, y: Double, z: Double)?
         var radius90: Double?
     }
+
+    /// What presence lines say for a room the hub cannot tell.
+    static let unknownRoom = "unknown"
 
     /// Scores the presence lines at `presencePath` against the truth at `truthPath`.
     /// - Parameters:
@@ -114,7 +158,7 @@ public enum SiteScoring {
             if let room = object["room"] as? String, let from = (object["from"] as? String).flatMap(Timestamp.init(rfc3339:)),
                 let to = (object["to"] as? String).flatMap(Timestamp.init(rfc3339:))
             {
-                stays.append(Stay(beacon: beacon, from: from, to: to, room: room))
+                stays.append(Stay(beacon: beacon, from: from, to: to, room: room, floor: object["floor"] as? String))
             } else if let time = (object["time"] as? String).flatMap(Timestamp.init(rfc3339:)),
                 let x = object["x"] as? Double, let y = object["y"] as? Double
             {
@@ -139,26 +183,56 @@ public enum SiteScoring {
                 radius = p["radius90"] as? Double
             }
             presence.append(
-                Presence(beacon: beacon, time: time, room: object["room"] as? String, position: position, radius90: radius))
+                Presence(
+                    beacon: beacon, time: time, room: object["room"] as? String, confidence: object["confidence"] as? Double,
+                    floor: object["floor"] as? String, position: position, radius90: radius))
         }
         // Per beacon (`nil`: lines for every beacon), in time order.
         let positionsByBeacon = Dictionary(grouping: positions, by: \.beacon).mapValues { $0.sorted { $0.time < $1.time } }
         let staysByBeacon = Dictionary(grouping: stays.indices, by: { stays[$0].beacon })
         var report = Report()
         report.staySeconds = stays.reduce(0) { $0 + ($1.to - $1.from).secondsValue }
+        for (_, indices) in staysByBeacon {
+            let ordered = indices.sorted { stays[$0].from < stays[$1].from }
+            for (a, b) in zip(ordered, ordered.dropFirst()) where stays[a].floor != stays[b].floor {
+                report.trueFloorChanges += 1
+            }
+        }
         var previousInStay: [BeaconID: (stay: Int, room: String?)] = [:]
+        var previousFloor: [BeaconID: String] = [:]
         for line in presence {
+            let unknown = line.room == unknownRoom
+            if !unknown, let floor = line.floor {
+                if let previous = previousFloor[line.beacon], previous != floor { report.floorChanges += 1 }
+                previousFloor[line.beacon] = floor
+            }
             let candidates = staysByBeacon[line.beacon] ?? staysByBeacon[nil] ?? []
             if let s = candidates.first(where: { stays[$0].from <= line.time && line.time <= stays[$0].to }) {
                 report.roomSamples += 1
-                if line.room == stays[s].room { report.roomRight += 1 }
-                if line.room == nil || line.room == "unknown" { report.unknownRoomSamples += 1 }
-                if let previous = previousInStay[line.beacon], previous.stay == s, previous.room != line.room,
-                    line.room != stays[s].room
-                {
-                    report.flaps += 1
+                let right = line.room == stays[s].room
+                if right { report.roomRight += 1 }
+                if unknown {
+                    report.unknownSamples += 1
+                } else {
+                    let c = line.confidence ?? 1
+                    let bin = report.confidenceBins.firstIndex { c >= $0.lower } ?? report.confidenceBins.count - 1
+                    report.confidenceBins[bin].samples += 1
+                    if right { report.confidenceBins[bin].right += 1 }
+                    if stays[s].floor != nil {
+                        report.floorSamples += 1
+                        if line.floor == stays[s].floor { report.floorRight += 1 }
+                    }
                 }
-                previousInStay[line.beacon] = (s, line.room)
+                // A change to unknown is no flap (the hub said it could not tell); a change from
+                // the last known room to another that is not the stay's is.
+                if !unknown {
+                    if let previous = previousInStay[line.beacon], previous.stay == s, previous.room != line.room,
+                        line.room != stays[s].room
+                    {
+                        report.flaps += 1
+                    }
+                    previousInStay[line.beacon] = (s, line.room)
+                }
             } else {
                 previousInStay[line.beacon] = nil
             }

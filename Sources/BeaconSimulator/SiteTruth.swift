@@ -16,6 +16,8 @@ public struct SiteTruth: Sendable {
         public var from: Timestamp
         /// When it left (or the scenario ended).
         public var to: Timestamp
+        /// The room's floor, on a scenario with floors.
+        public var floor: String? = nil
     }
 
     /// The scenario (with rooms).
@@ -43,7 +45,8 @@ public struct SiteTruth: Sendable {
             var time = scenario.start
             func close(at end: Timestamp) {
                 if let open = current, end - open.from >= minimumStay {
-                    stays.append(Stay(beaconIndex: index, room: open.room, from: open.from, to: end))
+                    let floor = scenario.rooms.first { $0.name == open.room }?.floor
+                    stays.append(Stay(beaconIndex: index, room: open.room, from: open.from, to: end, floor: floor))
                 }
                 current = nil
             }
@@ -90,6 +93,7 @@ public struct SiteTruth: Sendable {
             try body(
                 line(type: "stay", beacon: stay.beaconIndex) { json in
                     json.member("room", stay.room)
+                    json.member("floor", stay.floor)
                     json.member("from", stay.from.rfc3339String)
                     json.member("to", stay.to.rfc3339String)
                 })

@@ -119,6 +119,7 @@ extension SiteFusion {
         }
         statistics.reports += 1
         reportTime = header.time.nanosecondsSinceEpoch &+ offset
+        noteReport(gateway: gateway, at: reportTime)
         if currentCycleStart == nil {
             currentCycleStart = Timestamp(
                 nanosecondsSinceEpoch: (cycleIndex(endingAtOrAfter: reportTime) &- 1) &* cycleNanoseconds)

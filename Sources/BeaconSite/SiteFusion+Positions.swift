@@ -10,9 +10,10 @@ extension SiteFusion {
         let exponent = model.pathLossExponent
         let tenN = 10 * exponent
         let modelVariance = positioning.modelSigma * positioning.modelSigma
+        let tagHeight = positionHeight(of: b)
         let sampling = samplesFix(b, cycle: cycle)
         if sampling { measurementScratch.removeAll(keepingCapacity: true) }
-        for g in 0..<gatewayCount {
+        for g in 0..<gatewayCount where isOnPositionFloor(gateway: g, beacon: b) {
             // This cycle's sightings only: a record within its grace repeats a stale RSSI.
             let s = (b * gatewayCount + g) * EvidenceSlot.perGateway + Int(cycle & EvidenceSlot.mask)
             let slot = slots[s]

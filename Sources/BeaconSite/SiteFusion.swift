@@ -22,11 +22,14 @@ import BeaconSiteReport
 /// - **Evidence.** For each gateway, the newest record of the beacon no older than
 ///   ``SiteFusionConfiguration/staleness``.
 /// - **Room.** The room whose best gateway hears the beacon loudest over the last two cycles
-///   (mean RSSI), with hysteresis (``RoomHysteresis``). Room changes are reported as region exits
+///   (mean RSSI), with hysteresis (``RoomHysteresis``; a room on another floor needs a larger
+///   lead for longer), and a confidence (0–1). Room changes are reported as region exits
 ///   and entries, with the room's name as the region id, so region strategies and
-///   `cancelOn: regionExit` work on rooms.
+///   `cancelOn: regionExit` work on rooms. The room is *unknown* — an exit of the room, no
+///   position — while the evidence is too weak (``RoomHysteresis``) or every gateway of the room
+///   is offline (``SiteGatewayStatus``).
 /// - **Position.** Weighted least squares in the RSSI domain over the gateways with a known
-///   position that heard the beacon in the cycle (at least
+///   position on the beacon's floor that heard the beacon in the cycle (at least
 ///   ``PositioningConfiguration/minimumGateways``), else the centroid of the strongest;
 ///   smoothed by a constant-velocity Kalman filter.
 ///
@@ -80,6 +83,20 @@ public final class SiteFusion {
     let bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
     let cycleSeconds: Double
     let roomNames: [String]
+    /// Each floor's tag height (see `floorTagHeights(layout:configured:)`).
+    let floorTagHeights: [Double]
+    /// Each gateway's latest report, hub time (ns); `.min` before any.
+    var lastReport: [Int64]
+    /// Each gateway's state: reporting, or offline.
+    var gatewayOnline: [Bool]
+    /// When each gateway's state began (ns).
+    var gatewaySince: [Int64]
+    /// The gateways whose state changed in the latest fused cycle.
+    var changedGateways: [Int] = []
+    /// The hub time of the first report (ns; `.min` before it): a gateway that never reported is
+    /// offline once `gatewayOfflineAfter` has passed since.
+    var hubStart: Int64 = .min
+    let offlineNanoseconds: Int64
 
     /// Creates a hub's fusion for `layout`.
     public init(layout: SiteLayout, configuration: SiteFusionConfiguration = SiteFusionConfiguration())
@@ -123,6 +140,12 @@ public final class SiteFusion {
                 bounds: bounds)
             measurementScratch.reserveCapacity(gatewayCount)
         }
+        floorTagHeights = Self.floorTagHeights(layout: layout, configured: configuration.positioning.tagHeight)
+        lastReport = Array(repeating: .min, count: gatewayCount)
+        gatewayOnline = Array(repeating: true, count: gatewayCount)
+        gatewaySince = Array(repeating: 0, count: gatewayCount)
+        changedGateways.reserveCapacity(gatewayCount)
+        offlineNanoseconds = configuration.gatewayOfflineAfter.nanoseconds
         positionScratch.reserveCapacity(gatewayCount)
         evidenceScratch.reserveCapacity(gatewayCount)
     }
@@ -201,6 +224,7 @@ public final class SiteFusion {
         update.regionEvents.removeAll(keepingCapacity: true)
         update.evicted.removeAll(keepingCapacity: true)
         fixesThisCycle = 0
+        updateGatewayStatus(at: end)
         var b = 0
         while b < beacons.count {
             if let ranged = fuse(beacon: b, cycle: cycle, at: endTime) {

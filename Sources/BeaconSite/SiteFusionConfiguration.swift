@@ -39,6 +39,13 @@ public struct SiteFusionConfiguration: Hashable, Sendable {
     public var signatureWindow: Duration
     /// Self-calibration of the radio model (on by default).
     public var calibration: SelfCalibration
+    /// A gateway no report has come from for this long is offline (default `nil`: the longer of
+    /// 10 s and three times ``staleness``): its rooms' silence no longer counts as absence, and
+    /// a beacon whose room has only offline gateways becomes unknown.
+    public var gatewayOffline: Duration?
+
+    /// ``gatewayOffline``, or its default.
+    public var gatewayOfflineAfter: Duration { gatewayOffline ?? max(.seconds(10), staleness * 3) }
 
     /// Creates a configuration.
     public init(
@@ -62,6 +69,7 @@ public struct SiteFusionConfiguration: Hashable, Sendable {
         self.maxBeaconsPerGateway = maxBeaconsPerGateway
         self.clockTolerance = clockTolerance
         self.signatureWindow = signatureWindow
+        self.gatewayOffline = nil
     }
 
     /// Checks every value against its range, naming the key.
@@ -76,6 +84,17 @@ public struct SiteFusionConfiguration: Hashable, Sendable {
         guard retention >= staleness else { throw .invalid("hub.retention must be at least hub.staleness") }
         guard room.margin >= 0, room.margin <= 40 else { throw .invalid("hub.room.margin must be from 0 to 40 dB") }
         guard room.minimumDwell >= .zero else { throw .invalid("hub.room.minDwell must not be negative") }
+        guard room.floorMargin >= 0, room.floorMargin <= 60 else {
+            throw .invalid("hub.room.floorMargin must be from 0 to 60 dB")
+        }
+        guard room.floorMinimumDwell >= .zero else { throw .invalid("hub.room.floorMinDwell must not be negative") }
+        guard (-127...20).contains(room.minimumRSSI) else { throw .invalid("hub.room.minRSSI must be from -127 to 20 dBm") }
+        guard (0...1).contains(room.minimumConfidence) else { throw .invalid("hub.room.minConfidence must be from 0 to 1") }
+        guard (1...16).contains(room.minimumGateways) else { throw .invalid("hub.room.minGateways must be from 1 to 16") }
+        guard room.scoreSigma > 0, room.scoreSigma <= 30 else { throw .invalid("hub.room.scoreSigma must be from 0 to 30 dB") }
+        if let offline = gatewayOffline, offline < staleness {
+            throw .invalid("hub.gatewayOffline must be at least hub.staleness (\(staleness))")
+        }
         guard (2...16).contains(positioning.minimumGateways) else {
             throw .invalid("hub.position.minGateways must be from 2 to 16")
         }
@@ -102,22 +121,55 @@ public struct SiteFusionConfiguration: Hashable, Sendable {
     }
 }
 
-/// When a beacon changes room: only when another room's best gateway hears it better than the
-/// current room's by ``margin`` dB, and keeps doing so for ``minimumDwell``.
+/// When a beacon changes room or floor, and when the hub says it does not know.
 ///
 /// A gateway's score is the mean RSSI of its sightings over the last two cycles (weighted by
 /// their counts; raw, not filtered: the filter lags a walking tag by seconds); a room's is its
-/// best gateway's.
+/// best gateway's. A beacon changes room only when another room's score leads the current one's
+/// by ``margin`` dB for ``minimumDwell``; to a room on another floor, by ``floorMargin`` for
+/// ``floorMinimumDwell``.
+///
+/// Its room is *unknown* (no room, no position) when fewer than ``minimumGateways`` gateways
+/// have fresh evidence of it, when its best room's score is below ``minimumRSSI``, when its
+/// room's confidence falls below ``minimumConfidence``, or when every gateway of its room is
+/// offline. The confidence is `Π Φ(lead / (scoreSigma·√2))` over the other rooms (`Docs/Site.md`,
+/// "Confidence and unknown").
 public struct RoomHysteresis: Hashable, Sendable {
     /// The lead, in dB, another room needs (default 4 dB).
     public var margin: Double
     /// How long the lead must last before the beacon changes room (default 2 s).
     public var minimumDwell: Duration
+    /// The lead, in dB, a room on another floor needs (default 8 dB; ``margin`` when that is larger).
+    public var floorMargin: Double
+    /// How long that lead must last before the beacon changes floor (default 5 s;
+    /// ``minimumDwell`` when that is longer).
+    public var floorMinimumDwell: Duration
+    /// A best room's score below this is too weak to place the beacon (default -95 dBm).
+    public var minimumRSSI: Double
+    /// A room confidence below this makes the room unknown (default 0: off; a lead that moves the
+    /// beacon within `minimumDwell` would otherwise show as unknown first).
+    public var minimumConfidence: Double
+    /// Gateways that must have fresh evidence of the beacon (within the staleness; default 1).
+    public var minimumGateways: Int
+    /// The spread of a room's score (a two-cycle mean) about its truth, dB: the confidence's noise
+    /// scale (default 4, the value whose confidences came out calibrated on the simulated shop;
+    /// `Docs/Site.md`, "Confidence and unknown").
+    public var scoreSigma: Double
 
     /// Creates the rule.
-    public init(margin: Double = 4, minimumDwell: Duration = .seconds(2)) {
+    public init(
+        margin: Double = 4, minimumDwell: Duration = .seconds(2), floorMargin: Double = 8,
+        floorMinimumDwell: Duration = .seconds(5), minimumRSSI: Double = -95, minimumConfidence: Double = 0,
+        minimumGateways: Int = 1, scoreSigma: Double = 4
+    ) {
         self.margin = margin
         self.minimumDwell = minimumDwell
+        self.floorMargin = floorMargin
+        self.floorMinimumDwell = floorMinimumDwell
+        self.minimumRSSI = minimumRSSI
+        self.minimumConfidence = minimumConfidence
+        self.minimumGateways = minimumGateways
+        self.scoreSigma = scoreSigma
     }
 }
 

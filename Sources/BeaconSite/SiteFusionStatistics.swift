@@ -24,6 +24,12 @@ public struct SiteFusionStatistics: Hashable, Sendable {
     public var centroids = 0
     /// Room changes.
     public var roomChanges = 0
+    /// Floor changes (room changes to a room on another floor).
+    public var floorChanges = 0
+    /// Beacon cycles reported with the room unknown.
+    public var unknownRooms = 0
+    /// Gateways offline now.
+    public var gatewaysOffline = 0
     /// What self-calibration has found (`nil` when it is off or the site has fewer than three
     /// positioned gateways). Filled in when the statistics are read.
     public var calibration: CalibrationStatus?

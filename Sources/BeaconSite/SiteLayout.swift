@@ -10,6 +10,15 @@ public struct SiteLayout: Sendable {
     public let rooms: [String]
     /// Each gateway's room as an index into ``rooms`` (-1 for a gateway without a room).
     let roomOfGateway: [Int]
+    /// The distinct floors the gateways name, in order of first appearance (empty for a site on
+    /// one floor).
+    public let floors: [String]
+    /// Each gateway's floor as an index into ``floors``: its own, else its room's (-1: none).
+    let floorOfGateway: [Int]
+    /// Each room's floor as an index into ``floors`` (the floor its gateways name; -1: none).
+    let floorOfRoom: [Int]
+    /// The gateways of each room.
+    let gatewaysOfRoom: [[Int]]
     private let indexByID: [String: Int]
     /// Beacons at known positions: the reference tags given, and, when the site's name is
     /// known, every positioned gateway as the beacon it advertises with `site.advertise: true`
@@ -27,8 +36,8 @@ public struct SiteLayout: Sendable {
     ///   - anchors: reference tags at known positions.
     ///   - site: the site's name; when given, each positioned gateway's advertised identity is an
     ///     anchor too.
-    /// - Throws: `SiteConfigurationError` for no gateways, too many, a repeated id, or two
-    ///   anchors with one identity.
+    /// - Throws: `SiteConfigurationError` for no gateways, too many, a repeated id, a room named
+    ///   `unknown`, a room whose gateways name different floors, or two anchors with one identity.
     public init(gateways: [SiteGateway], anchors: [SiteAnchor] = [], site: String? = nil) throws(SiteConfigurationError) {
         guard !gateways.isEmpty else { throw .noGateways }
         guard gateways.count <= Self.maxGateways else { throw .tooManyGateways(gateways.count, limit: Self.maxGateways) }
@@ -39,6 +48,10 @@ public struct SiteLayout: Sendable {
             guard SiteGateway.isValidID(gateway.id) else { throw .invalidGatewayID(gateway.id) }
             guard index.updateValue(i, forKey: gateway.id) == nil else { throw .duplicateGateway(gateway.id) }
             if let room = gateway.room {
+                guard room != Self.unknownRoom else {
+                    throw .invalid(
+                        "gateway \(gateway.id): '\(room)' cannot name a room: it is what the hub says when it cannot tell")
+                }
                 if let r = rooms.firstIndex(of: room) {
                     roomOfGateway.append(r)
                 } else {
@@ -48,6 +61,35 @@ public struct SiteLayout: Sendable {
             } else {
                 roomOfGateway.append(-1)
             }
+        }
+        var floors: [String] = []
+        var floorOfRoom = Array(repeating: -1, count: rooms.count)
+        var floorOfGateway: [Int] = []
+        var gatewaysOfRoom = Array(repeating: [Int](), count: rooms.count)
+        for (i, gateway) in gateways.enumerated() {
+            var f = -1
+            if let name = gateway.floor {
+                if let existing = floors.firstIndex(of: name) {
+                    f = existing
+                } else {
+                    floors.append(name)
+                    f = floors.count - 1
+                }
+            }
+            floorOfGateway.append(f)
+            let r = roomOfGateway[i]
+            guard r >= 0 else { continue }
+            gatewaysOfRoom[r].append(i)
+            guard f >= 0 else { continue }
+            if floorOfRoom[r] >= 0, floorOfRoom[r] != f {
+                throw .invalid(
+                    "gateway \(gateway.id) is on floor '\(floors[f])' but room '\(rooms[r])' has a gateway on floor '\(floors[floorOfRoom[r]])': a room is on one floor"
+                )
+            }
+            floorOfRoom[r] = f
+        }
+        for i in gateways.indices where floorOfGateway[i] < 0 && roomOfGateway[i] >= 0 {
+            floorOfGateway[i] = floorOfRoom[roomOfGateway[i]]
         }
         var allAnchors = anchors
         if let site {
@@ -69,9 +111,28 @@ public struct SiteLayout: Sendable {
         self.gateways = gateways
         self.rooms = rooms
         self.roomOfGateway = roomOfGateway
+        self.floors = floors
+        self.floorOfGateway = floorOfGateway
+        self.floorOfRoom = floorOfRoom
+        self.gatewaysOfRoom = gatewaysOfRoom
         self.indexByID = index
         self.anchors = allAnchors
         self.anchorIndexByID = anchorIndex
+    }
+
+    /// What a hub reports as the room of a beacon it cannot place (no room may have this name).
+    public static let unknownRoom = "unknown"
+
+    /// The floor `room` is on (the floor its gateways name), if it is one of the site's rooms and
+    /// its gateways name one.
+    public func floor(ofRoom room: String) -> String? {
+        guard let r = rooms.firstIndex(of: room), floorOfRoom[r] >= 0 else { return nil }
+        return floors[floorOfRoom[r]]
+    }
+
+    /// The floor of the gateway at `index` (its own, else its room's), if any.
+    public func floor(ofGateway index: Int) -> String? {
+        floorOfGateway[index] >= 0 ? floors[floorOfGateway[index]] : nil
     }
 
     /// The anchor advertising `id`, if it is one.

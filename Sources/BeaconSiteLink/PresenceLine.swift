@@ -5,10 +5,13 @@ import BeaconSite
 /// One line of a site's presence output (`replay --site --presence FILE`): a fused beacon at the
 /// end of a hub cycle.
 ///
-/// `{"time":"…","beacon":{…},"room":"hall"|null,"position":{"x":…,"y":…,"z":…,"error":…}|null,"gateways":{"ID":-67.5,…}}`
-/// — `gateways` holds each gateway's RSSI that counted in the cycle (its mean over the cycle's
-/// sightings; a gateway within its grace gives its latest filtered value). `radius90` is the
-/// radius the true position lies within nine times out of ten.
+/// `{"time":"…","beacon":{…},"room":"hall"|"unknown"|null,"confidence":0.93,"floor":"upper","position":{"x":…,"y":…,"z":…,"error":…}|null,"gateways":{"ID":-67.5,…}}`
+/// — `room` is `unknown` when the hub cannot tell (the evidence is too weak, or the room's
+/// gateways are offline); `confidence` (the room's, 0–1) is there on a site with rooms, `floor`
+/// on a site with floors while the room is known; `gateways` holds each gateway's RSSI that
+/// counted in the cycle (its mean over the cycle's sightings; a gateway within its grace gives
+/// its latest filtered value). `radius90` (in `position`) is the radius the true position lies
+/// within nine times out of ten.
 ///
 /// A hub that calibrates adds a line with its radio model at its first cycle and after each
 /// fit: `{"time":"…","calibration":{"verdict":"applied","reason":"…","exponent":1.62,
@@ -29,7 +32,19 @@ package enum PresenceLine {
                 json.member("time", update.time.rfc3339String)
                 json.key("beacon")
                 beacon.id.writeJSON(to: &json)
-                json.member("room", beacon.room)
+                json.key("room")
+                if let room = beacon.room {
+                    json.value(room)
+                } else if beacon.roomUnknown {
+                    json.value("unknown")
+                } else {
+                    json.null()
+                }
+                if let confidence = beacon.roomConfidence {
+                    json.key("confidence")
+                    json.value(confidence, decimals: 3)
+                }
+                if let floor = beacon.floor { json.member("floor", floor) }
                 json.key("position")
                 if let p = beacon.position {
                     json.object { json in

@@ -27,12 +27,15 @@ public enum BuiltInStrategies {
             ParameterDeclaration(
                 "room", .string,
                 "When set (a site hub), only cycles in which the beacon is in this room count as present."),
+            ParameterDeclaration(
+                "unknownGrace", .duration, default: .duration(.zero),
+                "With room: how long the hub may say the room is unknown and the visit still go on (0: unknown ends it)."),
         ] + Base.parameterDeclarations()
     ) { parameters, _ in
         let options = TimeAlertStrategy.Configuration(
             dwell: try positive(parameters, "dwell"), gap: try parameters.duration("gap"),
             minimumProximity: try parameters.proximity("proximity"), room: try optionalString(parameters, "room"),
-            base: try Base(parameters))
+            unknownGrace: try parameters.duration("unknownGrace"), base: try Base(parameters))
         return TimeAlertStrategy(options)
     }
 

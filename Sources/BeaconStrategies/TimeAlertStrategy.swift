@@ -12,6 +12,11 @@ import BeaconStrategyKit
 /// through the missed cycles the gap tolerates. It fires at most once per visit and again only
 /// after the base's reset: unseen for `maxTimeBeforeReset` or, with `resetWhenConditionInvalid`,
 /// as soon as the visit ends (so every visit that lasts `dwell` fires once).
+///
+/// With a room, a cycle whose room the hub cannot tell (`RangedBeacon.roomUnknown`) is neither in
+/// the room nor away: it ends the visit at once — the dwell does not continue through unknown —
+/// unless ``Configuration/unknownGrace`` is set, in which case unknown cycles up to that long
+/// after the last cycle in the room count as in it.
 public final class TimeAlertStrategy: BeaconAlertStrategyBase<TimeVisit> {
     /// The dwell options.
     public struct Configuration: Hashable, Sendable {
@@ -24,18 +29,23 @@ public final class TimeAlertStrategy: BeaconAlertStrategyBase<TimeVisit> {
         /// When set, only cycles in which a site hub places the beacon in this room count as
         /// present: dwell in a room, whichever gateways hear it.
         public var room: String?
+        /// With ``room``: how long the room may be unknown and still count as the room (default 0:
+        /// an unknown cycle ends the visit).
+        public var unknownGrace: Duration
         /// The base options (reset, retention).
         public var base: StrategyBaseConfiguration
 
         /// Creates a configuration.
         public init(
             dwell: Duration = .seconds(60), gap: Duration = .seconds(3),
-            minimumProximity: Proximity? = nil, room: String? = nil, base: StrategyBaseConfiguration = .init()
+            minimumProximity: Proximity? = nil, room: String? = nil, unknownGrace: Duration = .zero,
+            base: StrategyBaseConfiguration = .init()
         ) {
             self.dwell = dwell
             self.gap = gap
             self.minimumProximity = minimumProximity
             self.room = room
+            self.unknownGrace = unknownGrace
             self.base = base
         }
     }
@@ -67,9 +77,20 @@ public final class TimeAlertStrategy: BeaconAlertStrategyBase<TimeVisit> {
     }
 
     public override func updateAlertParameter(_ visit: inout TimeVisit, beacon: RangedBeacon?, now: Timestamp) {
+        if options.room != nil, let beacon, beacon.roomUnknown {
+            // Unknown is its own state: within the grace it is the room, beyond it the visit ends.
+            if let known = visit.lastKnown, now - known <= options.unknownGrace, visit.lastDetection != nil {
+                visit.presentNow = true
+                visit.lastDetection = now
+            } else {
+                visit = TimeVisit()
+            }
+            return
+        }
         let present = if let beacon { isPresent(beacon) } else { false }
         visit.presentNow = present
         guard present else { return }
+        if options.room != nil { visit.lastKnown = now }
         if let last = visit.lastDetection, now - last <= options.gap {
             // Same visit.
         } else {

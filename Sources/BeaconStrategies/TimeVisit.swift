@@ -8,6 +8,9 @@ public struct TimeVisit: Hashable, Sendable, Codable {
     public var lastDetection: Timestamp?
     /// Whether the beacon counted as present at the latest update.
     public var presentNow: Bool
+    /// The latest cycle a site hub placed the beacon in the strategy's room (not through
+    /// `unknown`); what `unknownGrace` counts from. `nil` without a room.
+    public var lastKnown: Timestamp?
 
     /// No visit yet.
     public init(start: Timestamp? = nil, lastDetection: Timestamp? = nil, presentNow: Bool = false) {

@@ -70,7 +70,8 @@ struct StrategyRegistryTests {
     }
 
     static let allKeys = "all-of, any-of, area, cooldown, enter, exit, moved, proximity, region, rssi, time"
-    static let timeParameters = "dwell, gap, proximity, room, maxTimeBeforeReset, resetWhenConditionInvalid, retention"
+    static let timeParameters =
+        "dwell, gap, proximity, room, unknownGrace, maxTimeBeforeReset, resetWhenConditionInvalid, retention"
     static let durationExpectation = "a duration: a number and a unit — ms, s, m, h or d (500ms, 3s, 1.5s, 10m, 2h, 1d)"
 
     /// (configuration mapping, exact error message): each message names the key, the parameter

@@ -30,7 +30,7 @@ extension StatusAPI {
                 object.member("site", inspection.site != nil)
                 object.key("gateways")
                 object.array { array in
-                    for gateway in inspection.site?.gateways ?? [] {
+                    for (index, gateway) in (inspection.site?.gateways ?? []).enumerated() {
                         array.object { row in
                             row.member("id", gateway.id)
                             row.member("room", gateway.room)
@@ -44,6 +44,12 @@ extension StatusAPI {
                             } else {
                                 row.null()
                             }
+                            row.member("floor", inspection.site?.floor(ofGateway: index))
+                            if inspection.gatewayStatuses.indices.contains(index) {
+                                let status = inspection.gatewayStatuses[index]
+                                row.member("online", status.online)
+                                row.member("lastReport", status.lastReport?.rfc3339String)
+                            }
                         }
                     }
                 }
@@ -56,6 +62,7 @@ extension StatusAPI {
                             let inside = (occupants[room] ?? []).sorted()
                             row.member("name", room)
                             row.member("occupancy", inside.count)
+                            row.member("floor", inspection.site?.floor(ofRoom: room))
                             row.key("beacons")
                             row.array { ids in for id in inside.prefix(50) { ids.value("\(id)") } }
                         }
@@ -63,6 +70,9 @@ extension StatusAPI {
                 }
                 let positioned = inspection.beacons.filter { $0.position != nil }
                 object.member("positioned", positioned.count)
+                object.member("unknown", inspection.beacons.filter(\.roomUnknown).count)
+                object.key("floors")
+                object.array { array in for floor in inspection.site?.floors ?? [] { array.value(floor) } }
                 object.key("beacons")
                 object.array { array in
                     for beacon in positioned.prefix(query.limit) {
@@ -71,6 +81,11 @@ extension StatusAPI {
                             row.member("room", beacon.room)
                             row.key("position")
                             point(beacon.position!, to: &row)
+                            if let confidence = beacon.roomConfidence {
+                                row.key("confidence")
+                                row.value(confidence, decimals: 3)
+                            }
+                            row.member("floor", beacon.floor)
                         }
                     }
                 }

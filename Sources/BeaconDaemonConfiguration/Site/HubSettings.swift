@@ -17,7 +17,8 @@ import Foundation
 ///   lateness: 1s
 ///   staleness: 3s
 ///   retention: 30s
-///   room: {margin: 4, minDwell: 2s}
+///   room: {margin: 4, minDwell: 2s, floorMargin: 8, floorMinDwell: 5s, minRSSI: -95, minConfidence: 0, minGateways: 1, scoreSigma: 6}
+///   gatewayOffline: 10s            # no report for this long: the gateway is offline
 ///   position: {minGateways: 3, tagHeight: 1.2, pathLossExponent: 1.5, modelSigma: 6, offsetPrior: 10, tracking: 0.5}
 ///   maxRecordsPerReport: 4096      # a longer report is refused whole
 ///   maxBeaconsPerGateway: 20000    # new beacons one gateway may bring in
@@ -90,6 +91,7 @@ public struct HubSettings: Sendable {
                     rssiOffset: try entry["rssiOffset"]?.number(in: -40...40, "an offset from -40 to 40 dB") ?? 0,
                     key: try GatewayKey.read(from: entry), floor: try entry["floor"]?.string()))
         }
+        try checkFloors(gateways, entries: try gatewaysNode.sequence(of: "gateways"))
         let anchors = try anchorsNode.map { node throws(ConfigurationError) in try readAnchors(node) } ?? []
         let layout: SiteLayout
         do {
@@ -132,6 +134,21 @@ public struct HubSettings: Sendable {
         return calibration
     }
 
+    /// A room is on one floor: a gateway naming another floor than an earlier gateway of its room
+    /// is refused at its `floor:`.
+    static func checkFloors(_ gateways: [SiteGateway], entries: [ConfigNode]) throws(ConfigurationError) {
+        var floorOfRoom: [String: (floor: String, gateway: String)] = [:]
+        for (gateway, entry) in zip(gateways, entries) {
+            guard let room = gateway.room, let floor = gateway.floor else { continue }
+            if let earlier = floorOfRoom[room], earlier.floor != floor {
+                throw (entry["floor"] ?? entry).error(
+                    "gateway \(gateway.id) is on floor '\(floor)' but gateway \(earlier.gateway) of room '\(room)' is on floor '\(earlier.floor)': a room is on one floor"
+                )
+            }
+            floorOfRoom[room] = (floor, gateway.id)
+        }
+    }
+
     /// Reads `anchors: [{beacon: ibeacon:UUID:MAJOR:MINOR, position: [x, y, z], floor: …}]`:
     /// reference tags at known positions.
     static func readAnchors(_ node: ConfigNode) throws(ConfigurationError) -> [SiteAnchor] {
@@ -171,7 +188,7 @@ public struct HubSettings: Sendable {
                 allowed: [
                     "cycle", "lateness", "staleness", "retention", "room", "position", "proximity", "maxTracked", "partition",
                     "presence", "floorPlan", "maxRecordsPerReport", "maxBeaconsPerGateway", "clockTolerance",
-                    "signatureWindow", "takeover", "calibration",
+                    "signatureWindow", "takeover", "calibration", "gatewayOffline",
                 ],
                 in: "hub")
             if let n = hub["cycle"] { fusion.cycleLength = try n.positiveDuration() }
@@ -197,10 +214,25 @@ public struct HubSettings: Sendable {
                 }
                 fusion.signatureWindow = window
             }
+            if let n = hub["gatewayOffline"] { fusion.gatewayOffline = try n.positiveDuration() }
             if let room = hub["room"] {
-                try room.checkKeys(allowed: ["margin", "minDwell"], in: "hub.room")
+                try room.checkKeys(
+                    allowed: [
+                        "margin", "minDwell", "floorMargin", "floorMinDwell", "minRSSI", "minConfidence", "minGateways",
+                        "scoreSigma",
+                    ], in: "hub.room")
                 if let n = room["margin"] { fusion.room.margin = try n.number(in: 0...40, "a margin from 0 to 40 dB") }
                 if let n = room["minDwell"] { fusion.room.minimumDwell = try n.duration() }
+                if let n = room["floorMargin"] {
+                    fusion.room.floorMargin = try n.number(in: 0...60, "a margin from 0 to 60 dB")
+                }
+                if let n = room["floorMinDwell"] { fusion.room.floorMinimumDwell = try n.duration() }
+                if let n = room["minRSSI"] { fusion.room.minimumRSSI = try n.number(in: -127...20, "from -127 to 20 dBm") }
+                if let n = room["minConfidence"] {
+                    fusion.room.minimumConfidence = try n.number(in: 0...1, "a confidence from 0 to 1")
+                }
+                if let n = room["minGateways"] { fusion.room.minimumGateways = try n.integer(in: 1...16) }
+                if let n = room["scoreSigma"] { fusion.room.scoreSigma = try n.number(in: 0.5...30, "from 0.5 to 30 dB") }
             }
             if let position = hub["position"] {
                 try position.checkKeys(
