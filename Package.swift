@@ -135,7 +135,7 @@ let package = Package(
         .target(
             name: "BeaconSimulator",
             dependencies: [
-                "BeaconCore", "BeaconWire", "BeaconConfiguration",
+                "BeaconCore", "BeaconWire", "BeaconConfiguration", "BeaconSiteReport",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swiftSettings),
@@ -269,7 +269,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "BeaconSimulatorTests", dependencies: ["BeaconCore", "BeaconWire", "BeaconConfiguration", "BeaconSimulator"],
+            name: "BeaconSimulatorTests",
+            dependencies: ["BeaconCore", "BeaconWire", "BeaconConfiguration", "BeaconSimulator", "BeaconSiteReport"],
             exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconGatewayTests",

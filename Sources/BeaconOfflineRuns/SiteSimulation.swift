@@ -32,6 +32,14 @@ public final class SiteSimulation {
     private let site: SiteRun
     /// The hub's pipeline.
     public var hub: AlertPipeline { site.hub }
+    /// The hub's layout: the scenario's gateways, and each of them as an anchor under the
+    /// identity it advertises (the scenario's name is the site's).
+    public let layout: SiteLayout
+    /// Called with every report a gateway sends the hub: the gateway's name and its records.
+    public var gatewayReports: ((_ gateway: String, _ records: [GatewayRecord]) -> Void)? {
+        get { site.reportObserver }
+        set { site.reportObserver = newValue }
+    }
 
     /// Builds the gateways' pipelines and the hub's.
     /// - Parameters:
@@ -51,12 +59,15 @@ public final class SiteSimulation {
     ) throws {
         self.scenario = scenario
         self.seed = seed ?? scenario.seed
+        // Named by the scenario, the site gives every gateway the identity it advertises
+        // (`SiteGatewayBeacon`), as an anchor at its position: heard when it has `advertise: true`.
         let layout = try SiteLayout(
             gateways: scenario.gateways.map { gateway in
                 SiteGateway(
                     id: gateway.name, room: gateway.room,
                     position: gateway.position)
-            })
+            }, site: scenario.name)
+        self.layout = layout
         site = try SiteRun(
             settings: HubSettings(layout: layout, fusion: fusion), ranging: ranging, alerts: alerts, registry: registry,
             presence: presence)

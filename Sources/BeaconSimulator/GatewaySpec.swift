@@ -17,11 +17,17 @@ public struct GatewaySpec: Hashable, Sendable {
     public var reportKind: AdvertisingReportKind
     /// The room the gateway stands for on a site (`nil` off a site).
     public var room: String?
+    /// Whether the gateway advertises its site identity (`SiteGatewayBeacon`) from its position,
+    /// as a gateway with `site.advertise: true` does: the other gateways hear it like a beacon.
+    public var advertise: Bool
+    /// The measured power of its advertisements (RSSI at 1 m, dBm).
+    public var advertisePower: Int
 
     /// Creates a gateway; `reportKind` must be one of ``reportKinds``.
     public init(
         name: String, position: Vector3, scan: ScanTiming = .continuous,
-        reportKind: AdvertisingReportKind = .legacy, room: String? = nil
+        reportKind: AdvertisingReportKind = .legacy, room: String? = nil, advertise: Bool = false,
+        advertisePower: Int = -59
     ) {
         precondition(
             Self.reportKinds.contains(reportKind),
@@ -31,5 +37,7 @@ public struct GatewaySpec: Hashable, Sendable {
         self.scan = scan
         self.reportKind = reportKind
         self.room = room
+        self.advertise = advertise
+        self.advertisePower = advertisePower
     }
 }
