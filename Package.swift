@@ -269,8 +269,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "BeaconSimulatorTests",
-            dependencies: ["BeaconCore", "BeaconWire", "BeaconConfiguration", "BeaconSimulator", "BeaconSiteReport"],
+            name: "BeaconSimulatorTests", dependencies: ["BeaconCore", "BeaconWire", "BeaconConfiguration", "BeaconSimulator"],
             exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconGatewayTests",
