@@ -135,7 +135,7 @@ let package = Package(
         .target(
             name: "BeaconSimulator",
             dependencies: [
-                "BeaconCore", "BeaconWire", "BeaconConfiguration",
+                "BeaconCore", "BeaconWire", "BeaconConfiguration", "BeaconSiteReport",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swiftSettings),

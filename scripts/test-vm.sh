@@ -62,9 +62,11 @@ BIN=${BEACOND_BINARY:-$(swift build -c release --show-bin-path)/beacond}
 # interrupt a scan with SIGINT and check that it disabled scanning and exited 0, and finally
 # run the daemon on the radio (active scan, its interval and window, a recording) until a dwell
 # alert on that iBeacon is delivered (check-run), provoke the user-facing errors on the real kernel (no such adapter, no permission, adapter down)
-# and take the adapter down and up under a running scan (watchdog, backoff, reopen).
+# and take the adapter down and up under a running scan (watchdog, backoff, reopen), and finally
+# run a site gateway with `site.advertise: true` on the scanned controller while `beacond scan`
+# on the other one must hear the gateway's identity (check-advertise).
 "$VHCI_VM/make-swift-payload.sh" "$PAYLOAD_DIR" \
-    'beacond scan --adapter hci$VHCI_SCAN_INDEX --duration 6s --format jsonl --record /tmp/scan.btsnoop > /tmp/scan.jsonl; check-ibeacon /tmp/scan.jsonl; beacond parse /tmp/scan.btsnoop > /tmp/recorded.jsonl; check-ibeacon /tmp/recorded.jsonl; check-sigint; check-run; check-errors; check-recovery' \
+    'beacond scan --adapter hci$VHCI_SCAN_INDEX --duration 6s --format jsonl --record /tmp/scan.btsnoop > /tmp/scan.jsonl; check-ibeacon /tmp/scan.jsonl; beacond parse /tmp/scan.btsnoop > /tmp/recorded.jsonl; check-ibeacon /tmp/recorded.jsonl; check-sigint; check-run; check-errors; check-recovery; check-advertise' \
     "$BIN"
 # make-swift-payload.sh copies the system libraries the VM image lacks only when the image's
 # rootfs is already built (it compares with /tmp/vhci-vm/rootfs); on a fresh machine it is not
@@ -176,9 +178,50 @@ else echo "FAIL[run]: no delivered vm-dwell alert in /tmp/run-alerts.jsonl:"; ca
 beacond parse /tmp/run.btsnoop > /tmp/run-recorded.jsonl && check-ibeacon /tmp/run-recorded.jsonl || fail=1
 exit $fail
 CHECK
+cat > "$PAYLOAD_DIR/opt/payload/bin/check-advertise" <<'CHECK'
+#!/bin/sh
+# Gateways that calibrate each other: `beacond run` with site.advertise: true on the scanned
+# controller advertises SiteGatewayBeacon.identity(site: vm-site, gateway: vm-gw) while it scans
+# (no broker in the VM: the gateway drops its reports and goes on); `beacond scan` on the other
+# controller must hear that identity. btvirt reports a legacy advertiser when a scan is enabled
+# (and an extended one every interval), so the scan starts after the gateway says it advertises.
+# SIGINT must stop the gateway with status 0 after switching advertising off.
+cat > /tmp/advertise.yaml <<YAML
+source: {hci: hci$VHCI_SCAN_INDEX}
+site: {name: vm-site, gateway: vm-gw, advertise: true, advertisePower: -61}
+sinks: [{type: jsonl, path: /tmp/advertise-alerts.jsonl}]
+alerts:
+  - id: vm-dwell
+    match: {uuid: E2C56DB5-DFFB-48D2-B060-D0F5A71096E0, major: 1, minor: 2}
+    strategy: time
+    parameters: {dwell: 2s, gap: 5s, maxTimeBeforeReset: 30s}
+YAML
+beacond check-config /tmp/advertise.yaml || { echo "FAIL[advertise]: check-config refused /tmp/advertise.yaml"; exit 1; }
+beacond run --config /tmp/advertise.yaml 2> /tmp/advertise.log &
+pid=$!
+i=0
+while [ $i -lt 40 ] && ! grep -q "advertising ibeacon:" /tmp/advertise.log; do sleep 0.25; i=$((i+1)); done
+line=$(grep -o "advertising ibeacon:[0-9A-Fa-f-]*:[0-9]*:[0-9]*" /tmp/advertise.log | head -n 1)
+beacond scan --adapter "hci$VHCI_ADV_INDEX" --duration 4s --format jsonl > /tmp/advertise-scan.jsonl 2> /tmp/advertise-scan.log
+kill -INT $pid; status=0; wait $pid || status=$?
+cat /tmp/advertise.log | grep -v '^$' | tail -n 12
+fail=0
+if [ -z "$line" ]; then
+    echo "FAIL[advertise]: the gateway did not log that it advertises"; exit 1
+fi
+uuid=$(echo "$line" | cut -d: -f2 | tr 'A-F' 'a-f'); major=$(echo "$line" | cut -d: -f3); minor=$(echo "$line" | cut -d: -f4)
+echo "gateway advertises uuid $uuid major $major minor $minor (measured power -61)"
+hits=$(awk -v u="\"uuid\":\"$uuid\"" -v M="\"major\":$major[,}]" -v m="\"minor\":$minor[,}]" \
+    'index(tolower($0), u) && $0 ~ M && $0 ~ m && /"power":-61[,}]/' /tmp/advertise-scan.jsonl | wc -l)
+if [ "$hits" -gt 0 ]; then echo "PASS[advertise]: beacond scan on hci$VHCI_ADV_INDEX heard the gateway's identity in $hits line(s)"
+else echo "FAIL[advertise]: no line with the gateway's identity among $(wc -l < /tmp/advertise-scan.jsonl) line(s):"; head -n 5 /tmp/advertise-scan.jsonl; cat /tmp/advertise-scan.log; fail=1; fi
+if [ "$status" = 0 ] && grep -q "advertising stopped" /tmp/advertise.log; then echo "PASS[advertise]: SIGINT stopped advertising and the gateway (status 0)"
+else echo "FAIL[advertise]: after SIGINT the gateway exited $status without stopping advertising"; fail=1; fi
+exit $fail
+CHECK
 chmod +x "$PAYLOAD_DIR/opt/payload/bin/check-ibeacon" "$PAYLOAD_DIR/opt/payload/bin/check-sigint" \
     "$PAYLOAD_DIR/opt/payload/bin/check-errors" "$PAYLOAD_DIR/opt/payload/bin/check-recovery" \
-    "$PAYLOAD_DIR/opt/payload/bin/check-run"
+    "$PAYLOAD_DIR/opt/payload/bin/check-run" "$PAYLOAD_DIR/opt/payload/bin/check-advertise"
 # Debian 12 is merged-/usr: /lib and /lib64 are symlinks into /usr. Libraries the payload tool
 # copied to lib/ (libsqlite3, libmosquitto) would replace the /lib symlink with a directory when
 # the payload is unpacked over the image, and the VM would lose its dynamic loader.

@@ -7,6 +7,9 @@ public struct BlueZScannerConfiguration: Hashable, Sendable {
     /// Force legacy or extended scan commands; `nil` picks from the controller's version and
     /// features (and falls back on Command Disallowed).
     public let commandSet: ScanCommandSet?
+    /// What the adapter advertises while it scans (`nil`: nothing). Advertising uses the command
+    /// set scanning uses; if the controller refuses it, scanning goes on without it (logged).
+    public let advertising: BeaconAdvertising?
     /// How long to wait for the controller to answer a command.
     public let commandTimeout: Duration
     /// How long the reader thread blocks in one read before checking for stop and the watchdog.
@@ -23,7 +26,7 @@ public struct BlueZScannerConfiguration: Hashable, Sendable {
     /// Creates a configuration; the defaults suit a gateway.
     public init(
         adapter: AdapterSelection = .first, scan: ScanParameters = .default,
-        commandSet: ScanCommandSet? = nil, commandTimeout: Duration = .seconds(2),
+        commandSet: ScanCommandSet? = nil, advertising: BeaconAdvertising? = nil, commandTimeout: Duration = .seconds(2),
         pollInterval: Duration = .milliseconds(100), watchdog: Duration? = .seconds(60),
         backoff: ReconnectBackoff = ReconnectBackoff(), bufferCapacity: Int = 256,
         maxPacketsPerBatch: Int = 64
@@ -31,6 +34,7 @@ public struct BlueZScannerConfiguration: Hashable, Sendable {
         self.adapter = adapter
         self.scan = scan
         self.commandSet = commandSet
+        self.advertising = advertising
         self.commandTimeout = commandTimeout
         self.pollInterval = pollInterval
         self.watchdog = watchdog

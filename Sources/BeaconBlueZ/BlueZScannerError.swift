@@ -37,6 +37,8 @@ public enum BlueZScannerError: Error, Hashable, Sendable, CustomStringConvertibl
     case watchdogExpired(adapter: String, period: Duration)
     /// Scan interval/window outside the spec's range, or window > interval.
     case invalidScanParameters(String)
+    /// An advertisement outside what the controller accepts (interval, measured power, kind).
+    case invalidAdvertising(String)
     /// Any other failed system call.
     case system(adapter: String, HCISystemError)
 
@@ -61,7 +63,7 @@ public enum BlueZScannerError: Error, Hashable, Sendable, CustomStringConvertibl
     /// once it has been running); the others need the user to act.
     public var isRecoverable: Bool {
         switch self {
-        case .bluetoothUnavailable, .permissionDenied, .invalidScanParameters, .invalidAdapterName: false
+        case .bluetoothUnavailable, .permissionDenied, .invalidScanParameters, .invalidAdvertising, .invalidAdapterName: false
         default: true
         }
     }
@@ -119,6 +121,8 @@ public enum BlueZScannerError: Error, Hashable, Sendable, CustomStringConvertibl
             return "No advertising report from \(adapter) for \(period)."
         case .invalidScanParameters(let reason):
             return "Invalid scan parameters: \(reason)."
+        case .invalidAdvertising(let reason):
+            return "Invalid advertisement: \(reason)."
         case .system(let adapter, let error):
             return "Bluetooth adapter \(adapter): \(error)."
         }

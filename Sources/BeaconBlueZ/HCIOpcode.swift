@@ -15,10 +15,22 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let readLocalVersion = HCIOpcode(ogf: 0x04, ocf: 0x0001)
     /// HCI_LE_Read_Local_Supported_Features (OGF 0x08, OCF 0x0003).
     public static let leReadLocalSupportedFeatures = HCIOpcode(ogf: 0x08, ocf: 0x0003)
+    /// HCI_LE_Set_Advertising_Parameters (OGF 0x08, OCF 0x0006).
+    public static let leSetAdvertisingParameters = HCIOpcode(ogf: 0x08, ocf: 0x0006)
+    /// HCI_LE_Set_Advertising_Data (OGF 0x08, OCF 0x0008).
+    public static let leSetAdvertisingData = HCIOpcode(ogf: 0x08, ocf: 0x0008)
+    /// HCI_LE_Set_Advertising_Enable (OGF 0x08, OCF 0x000A).
+    public static let leSetAdvertisingEnable = HCIOpcode(ogf: 0x08, ocf: 0x000A)
     /// HCI_LE_Set_Scan_Parameters (OGF 0x08, OCF 0x000B).
     public static let leSetScanParameters = HCIOpcode(ogf: 0x08, ocf: 0x000B)
     /// HCI_LE_Set_Scan_Enable (OGF 0x08, OCF 0x000C).
     public static let leSetScanEnable = HCIOpcode(ogf: 0x08, ocf: 0x000C)
+    /// HCI_LE_Set_Extended_Advertising_Parameters (OGF 0x08, OCF 0x0036).
+    public static let leSetExtendedAdvertisingParameters = HCIOpcode(ogf: 0x08, ocf: 0x0036)
+    /// HCI_LE_Set_Extended_Advertising_Data (OGF 0x08, OCF 0x0037).
+    public static let leSetExtendedAdvertisingData = HCIOpcode(ogf: 0x08, ocf: 0x0037)
+    /// HCI_LE_Set_Extended_Advertising_Enable (OGF 0x08, OCF 0x0039).
+    public static let leSetExtendedAdvertisingEnable = HCIOpcode(ogf: 0x08, ocf: 0x0039)
     /// HCI_LE_Set_Extended_Scan_Parameters (OGF 0x08, OCF 0x0041).
     public static let leSetExtendedScanParameters = HCIOpcode(ogf: 0x08, ocf: 0x0041)
     /// HCI_LE_Set_Extended_Scan_Enable (OGF 0x08, OCF 0x0042).
@@ -31,8 +43,14 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
             case .reset: "Reset"
             case .readLocalVersion: "Read Local Version Information"
             case .leReadLocalSupportedFeatures: "LE Read Local Supported Features"
+            case .leSetAdvertisingParameters: "LE Set Advertising Parameters"
+            case .leSetAdvertisingData: "LE Set Advertising Data"
+            case .leSetAdvertisingEnable: "LE Set Advertising Enable"
             case .leSetScanParameters: "LE Set Scan Parameters"
             case .leSetScanEnable: "LE Set Scan Enable"
+            case .leSetExtendedAdvertisingParameters: "LE Set Extended Advertising Parameters"
+            case .leSetExtendedAdvertisingData: "LE Set Extended Advertising Data"
+            case .leSetExtendedAdvertisingEnable: "LE Set Extended Advertising Enable"
             case .leSetExtendedScanParameters: "LE Set Extended Scan Parameters"
             case .leSetExtendedScanEnable: "LE Set Extended Scan Enable"
             default: nil

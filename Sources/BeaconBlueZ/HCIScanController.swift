@@ -15,6 +15,10 @@ final class HCIScanController {
         var adapter: HCIAdapterInfo
         var version: LocalVersion
         var commands: ScanCommandSet
+        /// Whether the configured advertisement is on air (false when none is configured).
+        var advertising: Bool = false
+        /// Why the controller refused to advertise, when it did (scanning goes on regardless).
+        var advertisingRefusal: BlueZScannerError?
     }
 
     /// The most unrelated events skipped while waiting for one command's answer.
@@ -29,6 +33,7 @@ final class HCIScanController {
     private var socket: HCISocket?
     private var savedFilter: HCIFilter?
     private var enabledCommands: ScanCommandSet?
+    private var advertisingCommands: ScanCommandSet?
     /// The adapter's name once chosen (the requested one before).
     private(set) var adapterName: String
 
@@ -80,8 +85,29 @@ final class HCIScanController {
         let preferred = configuration.commandSet ?? ScanCommandSet.preferred(version: version, features: features)
         let otherAvailable = preferred == .extended || features?.supportsExtendedAdvertising == true
         let commands = try enableScanning(preferred, otherAvailable: otherAvailable)
+        var started = Started(adapter: adapter, version: version, commands: commands)
+        if let advertising = configuration.advertising {
+            do {
+                try startAdvertising(advertising, with: commands)
+                started.advertising = true
+            } catch .adapterLost(let adapter, let error) {
+                throw .adapterLost(adapter: adapter, error)
+            } catch {
+                started.advertisingRefusal = error
+            }
+        }
         try system { () throws(HCISystemError) in try transport.setFilter(.leMeta, on: socket) }
-        return Started(adapter: adapter, version: version, commands: commands)
+        return started
+    }
+
+    /// Sets up and enables advertising with the command set scanning uses (a controller refuses
+    /// to mix legacy and extended commands). A refusal leaves advertising off; the caller goes on
+    /// scanning.
+    private func startAdvertising(_ advertising: BeaconAdvertising, with commands: ScanCommandSet)
+        throws(BlueZScannerError)
+    {
+        for command in commands.advertisingCommands(advertising) { _ = try send(command) }
+        advertisingCommands = commands
     }
 
     /// Sets parameters and enables scanning with `preferred`; on Command Disallowed (or, for
@@ -127,16 +153,27 @@ final class HCIScanController {
         }
     }
 
-    /// Disables scanning (if it was enabled), restores the socket's previous filter and closes
-    /// the socket. Each failed step is logged; none stops the others.
+    /// Stops advertising and disables scanning (those that were on), restores the socket's
+    /// previous filter and closes the socket. Each failed step is logged; none stops the others.
     func stop(logging: Bool = true) {
         guard let socket else { return }
         var clean = true
-        if let commands = enabledCommands {
-            enabledCommands = nil
+        let (advertised, scanned) = (advertisingCommands, enabledCommands)
+        (advertisingCommands, enabledCommands) = (nil, nil)
+        if advertised != nil || scanned != nil {
+            // Advertising stops first (it started last), then scanning; both need the answers.
             do {
                 try system { () throws(HCISystemError) in try transport.setFilter(.commandResponses, on: socket) }
-                _ = try send(commands.enableCommand(false))
+                if let advertised {
+                    do {
+                        _ = try send(advertised.advertisingDisableCommand)
+                        if logging { log(.advertisingStopped(adapter: adapterName)) }
+                    } catch {
+                        clean = false
+                        log(.teardownFailed(step: "stop advertising on \(adapterName)", error))
+                    }
+                }
+                if let scanned { _ = try send(scanned.enableCommand(false)) }
             } catch {
                 clean = false
                 log(.teardownFailed(step: "disable scanning on \(adapterName)", error))

@@ -36,6 +36,12 @@ final class ScanReader<C: Clock>: @unchecked Sendable where C.Instant == Timesta
                 .started(
                     adapter: started.adapter, version: started.version, commands: started.commands,
                     scan: configuration.scan))
+            if let advertising = configuration.advertising, started.advertising {
+                log(.advertising(adapter: started.adapter.name, advertising, commands: started.commands))
+            }
+            if let refusal = started.advertisingRefusal {
+                log(.advertisingRefused(adapter: started.adapter.name, refusal))
+            }
             readLoop()
             controller.stop()
             let (received, dropped) = state.fields.withLock { ($0.received, $0.dropped) }

@@ -8,6 +8,14 @@ public enum ScannerEvent: Hashable, Sendable, CustomStringConvertible {
 
     /// Scanning is on.
     case started(adapter: HCIAdapterInfo, version: LocalVersion, commands: ScanCommandSet, scan: ScanParameters)
+    /// The adapter advertises `advertising` while it scans, with the advertising commands of
+    /// `commands`.
+    case advertising(adapter: String, BeaconAdvertising, commands: ScanCommandSet)
+    /// The controller refused to advertise (`error` says which command and why); scanning goes
+    /// on without it.
+    case advertisingRefused(adapter: String, BlueZScannerError)
+    /// Advertising stopped (on an orderly stop).
+    case advertisingStopped(adapter: String)
     /// The preferred command set was refused; the other one is being tried.
     case fellBack(from: ScanCommandSet, to: ScanCommandSet, command: HCIOpcode, status: HCIStatus)
     /// The consumer is too slow: `total` packets dropped so far in this session (logged at 1, 10,
@@ -31,8 +39,8 @@ public enum ScannerEvent: Hashable, Sendable, CustomStringConvertible {
     /// How much attention the event deserves.
     public var level: Level {
         switch self {
-        case .started, .reopened, .stopped, .sessionEnded: .info
-        case .fellBack, .packetsDropped, .reopenScheduled, .teardownFailed: .warning
+        case .started, .reopened, .stopped, .sessionEnded, .advertising, .advertisingStopped: .info
+        case .advertisingRefused, .fellBack, .packetsDropped, .reopenScheduled, .teardownFailed: .warning
         case .sessionLost, .reopenFailed: .error
         }
     }
@@ -44,6 +52,18 @@ public enum ScannerEvent: Hashable, Sendable, CustomStringConvertible {
             let type = scan.type == .active ? "active" : "passive"
             return "scanning on \(adapter) (\(version)) with \(commands): \(type), interval \(scan.interval), "
                 + "window \(scan.window), duplicates not filtered"
+        case .advertising(let adapter, let advertising, let commands):
+            return "advertising \(advertising.identity) (measured power "
+                + "\(advertising.measuredPower) dBm) every \(advertising.interval) from \(adapter) with "
+                + "\(commands.advertisingDescription), non-connectable"
+        case .advertisingRefused(let adapter, let error):
+            return "\(adapter) refused to advertise this gateway's identity (\(error)); scanning goes on "
+                + "without it, so the other gateways cannot measure this one. Another program may be "
+                + "advertising on this adapter (`bluetoothctl advertise off`, or stop bluetoothd), or the "
+                + "controller cannot advertise while it scans: give the gateway a controller that can, or set "
+                + "site.advertise: false"
+        case .advertisingStopped(let adapter):
+            return "\(adapter): advertising stopped"
         case .fellBack(let from, let to, let command, let status):
             return "\(command) answered \(status); switching from \(from) to \(to)"
         case .packetsDropped(let total):

@@ -28,6 +28,9 @@ final class SiteRun {
     /// Gateways (by index) that stop reporting at a time: their reports from then on are lost,
     /// as those of a gateway that died or lost the broker.
     var silenced: [Int: Timestamp] = [:]
+    /// Called with every report a gateway sends the hub (its id and records), before the hub
+    /// takes it.
+    var reportObserver: ((_ gateway: String, _ records: [GatewayRecord]) -> Void)?
 
     /// Builds the gateways' packet ranging and the hub's pipeline.
     /// - Parameters:
@@ -83,7 +86,9 @@ final class SiteRun {
         let header = GatewayReportHeader(
             gateway: gatewayIDs[gateway], time: update.time, cycleLength: update.time - update.cycleStart,
             recordCount: update.beacons.count)
-        pending.append(.decoded(header, update.beacons.map(GatewayRecord.init)))
+        let records = update.beacons.map(GatewayRecord.init)
+        reportObserver?(gatewayIDs[gateway], records)
+        pending.append(.decoded(header, records))
     }
 
     private func forward(_ emit: (RoutedEvent) throws -> Void) throws {

@@ -35,6 +35,14 @@ public final class SiteSimulation {
     /// What the hub's self-calibration found.
     /// `nil` when the hub does not calibrate (it is off, or fewer than three gateways have a position).
     public var calibrationStatus: CalibrationStatus? { site.fusion.isCalibrating ? site.fusion.calibrationStatus : nil }
+    /// The hub's layout: the scenario's gateways, and each of them as an anchor under the
+    /// identity it advertises (the scenario's name is the site's).
+    public let layout: SiteLayout
+    /// Called with every report a gateway sends the hub: the gateway's name and its records.
+    public var gatewayReports: ((_ gateway: String, _ records: [GatewayRecord]) -> Void)? {
+        get { site.reportObserver }
+        set { site.reportObserver = newValue }
+    }
 
     /// Builds the gateways' pipelines and the hub's.
     /// - Parameters:
@@ -54,12 +62,15 @@ public final class SiteSimulation {
     ) throws {
         self.scenario = scenario
         self.seed = seed ?? scenario.seed
+        // Named by the scenario, the site gives every gateway the identity it advertises
+        // (`SiteGatewayBeacon`), as an anchor at its position: heard when it has `advertise: true`.
         let layout = try SiteLayout(
             gateways: scenario.gateways.map { gateway in
                 SiteGateway(
                     id: gateway.name, room: gateway.room,
                     position: gateway.position, floor: gateway.floor)
-            })
+            }, site: scenario.name)
+        self.layout = layout
         site = try SiteRun(
             settings: HubSettings(layout: layout, fusion: fusion), ranging: ranging, alerts: alerts, registry: registry,
             presence: presence)

@@ -17,6 +17,9 @@ public struct BeaconSpec: Hashable, Sendable {
     public var address: BluetoothAddress
     /// Eddystone-TLM telemetry interleaved with the identity frames, if any.
     public var telemetry: Telemetry?
+    /// The index of the gateway that advertises this identity (``GatewaySpec/advertise``), which
+    /// never hears itself; `nil` for a beacon.
+    public var gateway: Int?
 
     /// Where a beacon is.
     public enum Placement: Hashable, Sendable {

@@ -19,12 +19,17 @@ public struct GatewaySpec: Hashable, Sendable {
     public var room: String?
     /// The floor the gateway is on (its position's), `nil` without floors.
     public var floor: String?
+    /// Whether the gateway advertises its site identity (`SiteGatewayBeacon`) from its position,
+    /// as a gateway with `site.advertise: true` does: the other gateways hear it like a beacon.
+    public var advertise: Bool
+    /// The measured power of its advertisements (RSSI at 1 m, dBm).
+    public var advertisePower: Int
 
     /// Creates a gateway; `reportKind` must be one of ``reportKinds``.
     public init(
         name: String, position: Vector3, scan: ScanTiming = .continuous,
         reportKind: AdvertisingReportKind = .legacy, room: String? = nil,
-        floor: String? = nil
+        floor: String? = nil, advertise: Bool = false, advertisePower: Int = -59
     ) {
         precondition(
             Self.reportKinds.contains(reportKind),
@@ -35,5 +40,7 @@ public struct GatewaySpec: Hashable, Sendable {
         self.reportKind = reportKind
         self.room = room
         self.floor = floor
+        self.advertise = advertise
+        self.advertisePower = advertisePower
     }
 }

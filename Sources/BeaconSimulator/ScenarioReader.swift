@@ -1,5 +1,6 @@
 import BeaconConfiguration
 import BeaconCore
+import BeaconSiteReport
 import BeaconWire
 import FoundationEssentials
 
@@ -11,7 +12,7 @@ struct ScenarioReader {
         "path_loss_exponent", "shadowing_sigma", "fading", "rician_k", "packet_loss",
         "collisions", "airtime", "channel_spacing", "sensitivity", "minimum_distance", "floor_loss",
     ]
-    static let gatewayKeys = ["name", "position", "scan", "report", "room"]
+    static let gatewayKeys = ["name", "position", "scan", "report", "room", "advertise", "advertise_power"]
     static let roomKeys = ["name", "area", "floor"]
     static let floorKeys = ["name", "z"]
     static let scanKeys = ["interval", "window"]
@@ -56,6 +57,7 @@ struct ScenarioReader {
         for field in try top.required("beacons").sequence(of: "beacons") {
             beacons += try readBeacons(field, firstIndex: beacons.count, walkerGroups: walkerGroups, random: &layout)
         }
+        beacons += Self.gatewayBeacons(gateways, site: name, firstIndex: beacons.count)
         return Scenario(
             name: name, start: start, duration: duration, seed: seedValue, radio: radio,
             gateways: gateways, beacons: beacons, walkers: walkers, rooms: rooms, floors: floors)
@@ -210,7 +212,28 @@ struct ScenarioReader {
             }
             room = named
         }
+        let advertise = try map["advertise"]?.bool() ?? false
+        let advertisePower = try map["advertise_power"]?.integer(in: -100...0) ?? -59
         return GatewaySpec(
-            name: name, position: position, scan: scan, reportKind: reportKind, room: room, floor: probe.floor(at: position))
+            name: name, position: position, scan: scan, reportKind: reportKind, room: room, floor: probe.floor(at: position),
+            advertise: advertise,
+            advertisePower: advertisePower)
+    }
+
+    /// The advertisers of the gateways with `advertise: true`: each gateway's site identity
+    /// (`SiteGatewayBeacon.identity(site:gateway:)`, the scenario's name being the site's) at its
+    /// position, every 100 ms (a gateway's default), heard by every gateway but itself.
+    static func gatewayBeacons(_ gateways: [GatewaySpec], site: String, firstIndex: Int) -> [BeaconSpec] {
+        var beacons: [BeaconSpec] = []
+        for (index, gateway) in gateways.enumerated() where gateway.advertise {
+            let id = SiteGatewayBeacon.identity(site: site, gateway: gateway.name)
+            var beacon = BeaconSpec(
+                name: "gateway-" + gateway.name, identity: .iBeacon(uuid: id.uuid, major: id.major, minor: id.minor),
+                measuredPower: gateway.advertisePower, interval: .milliseconds(100), placement: .fixed(gateway.position),
+                address: BeaconSpec.defaultAddress(index: firstIndex + beacons.count))
+            beacon.gateway = index
+            beacons.append(beacon)
+        }
+        return beacons
     }
 }

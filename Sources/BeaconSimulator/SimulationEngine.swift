@@ -78,6 +78,9 @@ public struct SimulationEngine {
         scanWindowNs = gateway.scan.window.nanoseconds
         queue = EventQueue(capacity: scenario.beacons.count, origin: startNs)
         for (index, beacon) in scenario.beacons.enumerated() {
+            // A gateway's own advertisements never reach its scanner (the controller does not
+            // report itself): the beacon is never scheduled here.
+            if beacon.gateway == gatewayIndex { continue }
             var first = startNs
             if case .carried(let walker) = beacon.placement {
                 first += scenario.walkers[walker].start.nanoseconds

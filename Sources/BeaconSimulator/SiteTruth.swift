@@ -40,7 +40,7 @@ public struct SiteTruth: Sendable {
     public func stays() -> [Stay] {
         let step = sampleInterval / 10
         var stays: [Stay] = []
-        for (index, beacon) in scenario.beacons.enumerated() {
+        for (index, beacon) in scenario.beacons.enumerated() where beacon.gateway == nil {
             var current: (room: String, from: Timestamp)?
             var time = scenario.start
             func close(at end: Timestamp) {
@@ -66,7 +66,7 @@ public struct SiteTruth: Sendable {
     /// Calls `body` with every beacon's position at every sample while it is on site, beacon by
     /// beacon, in time order.
     public func forEachPosition(_ body: (_ beacon: Int, _ time: Timestamp, _ position: Vector3) throws -> Void) rethrows {
-        for (index, beacon) in scenario.beacons.enumerated() {
+        for (index, beacon) in scenario.beacons.enumerated() where beacon.gateway == nil {
             var time = scenario.start
             while time <= scenario.end {
                 if let position = scenario.position(of: beacon, at: time) { try body(index, time, position) }

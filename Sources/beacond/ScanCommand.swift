@@ -115,7 +115,7 @@ struct ScanCommand: AsyncParsableCommand {
         case .bluetoothUnavailable, .noAdapters, .noSuchAdapter: 69
         case .permissionDenied: 77
         case .adapterDown, .adapterBlocked, .adapterBusy: 75
-        case .invalidAdapterName, .invalidScanParameters: 64
+        case .invalidAdapterName, .invalidScanParameters, .invalidAdvertising: 64
         default: 1
         }
     }

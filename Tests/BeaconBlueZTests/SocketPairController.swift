@@ -4,17 +4,19 @@ import Glibc
 
 /// The controller side of a ``SocketPairTransport`` on its own thread: answers each command
 /// with a Command Complete (success; Read Local Version says HCI 4.2), and once scanning is
-/// enabled sends `packets`, one `send` each. Stops when the scanner closes its end.
+/// enabled (or the command `startOn` enabled something) sends `packets`, one `send` each. Stops when the scanner closes its end.
 final class SocketPairController: @unchecked Sendable {
     // @unchecked: `commands` is written by the controller thread and read after `finished`.
     private let descriptor: Int32
     private let packets: [[UInt8]]
+    private let startOn: UInt16
     private(set) var commands: [[UInt8]] = []
     private var thread = pthread_t()
 
-    init(descriptor: Int32, packets: [[UInt8]]) {
+    init(descriptor: Int32, packets: [[UInt8]], startOn: UInt16 = 0x200C) {
         self.descriptor = descriptor
         self.packets = packets
+        self.startOn = startOn
     }
 
     func start() {
@@ -47,7 +49,7 @@ final class SocketPairController: @unchecked Sendable {
                 ? [0x08, 0x00, 0x00, 0x08, 0x02, 0x00, 0x00, 0x00] // Read Local Version: HCI 4.2
                 : []
             send([0x04, 0x0E, UInt8(4 + returned.count), 0x01, command[1], command[2], 0x00] + returned)
-            if command[1] == 0x0C, command[2] == 0x20, command[4] == 0x01 {
+            if UInt16(command[1]) | UInt16(command[2]) << 8 == startOn, command[4] == 0x01 {
                 for packet in packets { send(packet) }
             }
         }

@@ -116,6 +116,9 @@ public struct GatewayConfiguration: Sendable {
             try node["ranging"].map { n throws(ConfigurationError) in try RangingConfiguration(node: n) }
             ?? RangingConfiguration()
         site = try node["site"].map { n throws(ConfigurationError) in try SiteSettings(node: n) }
+        if site?.advertise == true, let source, let field = node["site"]?["advertise"] {
+            try Self.checkAdvertising(source: source, at: field)
+        }
         if let gateways = node["gateways"] {
             hub = try HubSettings.read(gateways: gateways, hub: node["hub"], anchors: node["anchors"], site: site?.topics.site)
         } else if let hubNode = node["hub"] {
@@ -143,6 +146,26 @@ public struct GatewayConfiguration: Sendable {
             }
         } else if hub != nil, let source = node["source"] {
             throw source.error("gateways: and hub: describe a site hub: use source: hub (or `beacond hub`)")
+        }
+    }
+
+    /// `site.advertise: true` needs a radio to advertise from: refused, with what to do instead,
+    /// for every other source.
+    private static func checkAdvertising(source: SourceDefinition, at field: ConfigNode) throws(ConfigurationError) {
+        switch source {
+        case .hci:
+            return
+        case .simulate:
+            throw field.error(
+                "site.advertise: true needs a radio (source: {hci: …}); in a simulation the scenario says which "
+                    + "gateways advertise: set advertise: true on the gateway's entry under the scenario's gateways:")
+        case .replay:
+            throw field.error(
+                "site.advertise: true needs a radio (source: {hci: …}): a replay has nothing to advertise from")
+        case .hub:
+            throw field.error(
+                "site.advertise: true is a gateway's setting (a hub does not scan): set it in the site: section of "
+                    + "each gateway that scans with source: {hci: …}")
         }
     }
 

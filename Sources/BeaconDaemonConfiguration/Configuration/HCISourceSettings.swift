@@ -32,10 +32,14 @@ public struct HCISourceSettings: Hashable, Sendable {
     /// The keys of the mapping form besides `hci`.
     static let keys = ["active", "interval", "window", "watchdog", "record"]
 
-    /// The scanner configuration; throws when a value cannot work.
-    package func scannerConfiguration() throws(BlueZScannerError) -> BlueZScannerConfiguration {
+    /// The scanner configuration, advertising `advertising` while it scans (a site gateway's
+    /// `site.advertise`); throws when a value cannot work.
+    package func scannerConfiguration(advertising: BeaconAdvertising? = nil) throws(BlueZScannerError)
+        -> BlueZScannerConfiguration
+    {
         let scan = try ScanParameters(type: active ? .active : .passive, interval: interval, window: window)
-        return BlueZScannerConfiguration(adapter: try AdapterSelection(adapter), scan: scan, watchdog: watchdog)
+        return BlueZScannerConfiguration(
+            adapter: try AdapterSelection(adapter), scan: scan, advertising: advertising, watchdog: watchdog)
     }
 
     /// Reads the radio keys of a `source:` mapping (`hci:` already read as `adapter`), checking

@@ -1,4 +1,6 @@
+import BeaconBlueZ
 import BeaconConfiguration
+import BeaconCore
 import BeaconMQTT
 import BeaconSite
 import BeaconSiteReport
@@ -15,6 +17,9 @@ import BeaconSiteReport
 ///   topicPrefix: beacond/site        # default
 ///   buckets: 16                      # the same on every gateway and hub of the site
 ///   format: binary                   # or json
+///   advertise: true                  # a gateway on a radio advertises its identity (default false)
+///   advertisePower: -59              # the measured power in its frame, dBm (-100 … 0)
+///   advertiseInterval: 100ms         # 100ms … 10.24s
 /// ```
 public struct SiteSettings: Hashable, Sendable {
     /// The site's topics (prefix, name, bucket count).
@@ -32,6 +37,13 @@ public struct SiteSettings: Hashable, Sendable {
     /// The key reports are signed with (`site.key` or `site.keyFile`), if any: the hub must hold
     /// the same under this gateway's entry.
     public var key: GatewayKey?
+    /// Whether this gateway advertises its identity (`SiteGatewayBeacon`) from its adapter while
+    /// it scans, so the other gateways of the site measure it at a known distance.
+    public var advertise = false
+    /// The measured power (RSSI at 1 m, dBm) written in the advertised frame.
+    public var advertisePower = BeaconAdvertising.defaultMeasuredPower
+    /// The advertising interval.
+    public var advertiseInterval = BeaconAdvertising.defaultInterval
 
     /// Creates settings.
     public init(
@@ -46,7 +58,21 @@ public struct SiteSettings: Hashable, Sendable {
         self.format = format
     }
 
-    static let keys = ["name", "gateway", "broker", "topicPrefix", "buckets", "format", "key", "keyFile"]
+    static let keys = [
+        "name", "gateway", "broker", "topicPrefix", "buckets", "format", "key", "keyFile", "advertise", "advertisePower",
+        "advertiseInterval",
+    ]
+
+    /// The identity this gateway advertises: `SiteGatewayBeacon.identity(site:gateway:)` of its
+    /// site's name and its id.
+    public var advertisedIdentity: BeaconID { SiteGatewayBeacon.identity(site: topics.site, gateway: gateway) }
+
+    /// What the adapter advertises (`nil` without `advertise: true`).
+    package func advertising() throws(BlueZScannerError) -> BeaconAdvertising? {
+        guard advertise else { return nil }
+        return try BeaconAdvertising(
+            identity: advertisedIdentity, measuredPower: advertisePower, interval: advertiseInterval)
+    }
 
     init(node: ConfigNode) throws(ConfigurationError) {
         try node.checkKeys(allowed: Self.keys, in: "site")
@@ -81,5 +107,19 @@ public struct SiteSettings: Hashable, Sendable {
         self.init(
             topics: topics, gateway: gateway, host: host, port: port, connection: connection, format: format ?? .binary)
         key = try GatewayKey.read(from: node)
+        advertise = try node["advertise"]?.bool() ?? false
+        if let field = node["advertisePower"] {
+            advertisePower = try field.integer(in: BeaconAdvertising.measuredPowerRange)
+        }
+        if let field = node["advertiseInterval"] {
+            advertiseInterval = try field.duration()
+            guard advertiseInterval >= BeaconAdvertising.minimumInterval,
+                advertiseInterval <= BeaconAdvertising.maximumInterval
+            else {
+                throw field.error(
+                    "site.advertiseInterval must be from 100ms (the least a Bluetooth 4 controller accepts for "
+                        + "non-connectable advertising) to 10.24s")
+            }
+        }
     }
 }

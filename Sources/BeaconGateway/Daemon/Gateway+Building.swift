@@ -42,7 +42,8 @@ public func buildGateway(
         return try buildGateway(
             configuration, feed: .site(subscription), registry: registry, clock: clock, metrics: metrics, logger: logger)
     }
-    let (source, isLive) = try makeSource(sourceDefinition, clock: clock, metrics: metrics, logger: logger)
+    let (source, isLive) = try makeSource(
+        sourceDefinition, site: configuration.site, clock: clock, metrics: metrics, logger: logger)
     return try buildGateway(
         configuration, feed: .advertisements(source, isLive: isLive), resume: sourceDefinition.resumes,
         registry: registry, clock: clock, metrics: metrics, logger: logger)
@@ -241,7 +242,7 @@ func buildGateway(
 }
 
 private func makeSource(
-    _ definition: SourceDefinition, clock: AnyTimestampClock, metrics: GatewayMetrics,
+    _ definition: SourceDefinition, site: SiteSettings?, clock: AnyTimestampClock, metrics: GatewayMetrics,
     logger: Logger
 ) throws(GatewayError) -> (any AdvertisementSource, Bool) {
     switch definition {
@@ -266,7 +267,8 @@ private func makeSource(
         throw .source("source: hub needs site: and gateways: (a site hub's configuration)")
     case .hci(let radio):
         do {
-            let configuration = try radio.scannerConfiguration()
+            // A site gateway with advertise: true also advertises its identity from the adapter.
+            let configuration = try radio.scannerConfiguration(advertising: try site?.advertising())
             let scanner = BlueZScanner(configuration: configuration, clock: WallClock()) { event in
                 metrics.record(event)
                 switch event.level {

@@ -31,6 +31,7 @@ import Synchronization
 /// | `beacond_outbox_spilled_total` | counter | `sink` |
 /// | `beacond_sink_dead_letters_total` | counter | `sink` |
 /// | `beacond_scanner_restarts_total` | counter | |
+/// | `beacond_gateway_advertising` | gauge | | (`site.advertise`: 1 while the adapter advertises the gateway's identity, 0 when the controller refused) |
 /// | `beacond_site_reports_total` | counter | | (a hub: reports fused)
 /// | `beacond_site_reports_refused_total` | counter | `reason` (`ReportRefusal.Reason`, and `queue_full`) |
 /// | `beacond_site_beacons_refused_total` | counter | `cap` (`site`: hub.maxTracked, `gateway`: hub.maxBeaconsPerGateway) |
@@ -49,6 +50,7 @@ public final class GatewayMetrics: Sendable {
     private let cycles: Metrics.Counter
     private let tracked: Metrics.Gauge
     private let scannerRestarts: Metrics.Counter
+    private let advertising: Metrics.Gauge
     private let collected = Mutex(PipelineStatistics())
     private let labelled = Mutex<[String: Metrics.Counter]>([:])
     private let depths = Mutex<[String: Metrics.Gauge]>([:])
@@ -65,6 +67,7 @@ public final class GatewayMetrics: Sendable {
         cycles = Metrics.Counter(label: "beacond_ranging_cycles_total", factory: factory)
         tracked = Metrics.Gauge(label: "beacond_beacons_tracked", factory: factory)
         scannerRestarts = Metrics.Counter(label: "beacond_scanner_restarts_total", factory: factory)
+        advertising = Metrics.Gauge(label: "beacond_gateway_advertising", factory: factory)
     }
 
     /// Brings the pipeline's counters, the tracked beacons and each sink's outbox depth up to date.
@@ -160,9 +163,15 @@ public final class GatewayMetrics: Sendable {
         }
     }
 
-    /// Counts what the scanner reports: each reopened adapter is a restart.
+    /// Counts what the scanner reports: each reopened adapter is a restart; whether the adapter
+    /// advertises the gateway's identity.
     public func record(_ event: ScannerEvent) {
-        if case .reopened = event { scannerRestarts.increment() }
+        switch event {
+        case .reopened: scannerRestarts.increment()
+        case .advertising: advertising.record(1)
+        case .advertisingRefused, .advertisingStopped: advertising.record(0)
+        default: break
+        }
     }
 
     /// Counts a named event posted to the daemon.

@@ -1,0 +1,88 @@
+import BeaconCore
+import BeaconOfflineRuns
+import BeaconSimulator
+import BeaconSite
+import BeaconSiteReport
+import BeaconStrategies
+import Testing
+
+/// Gateways that advertise (`advertise: true` in a site scenario) are heard by the other gateways
+/// through the same radio model as beacons — never by themselves — under the identity
+/// `SiteGatewayBeacon.identity(site: <scenario name>, gateway: <name>)`, and the hub's layout
+/// knows each of those identities as the anchor of its gateway.
+@Suite("A simulated site whose gateways advertise")
+struct SiteSimulationAdvertisingTests {
+    static let yaml = """
+        name: calibration-hall
+        duration: 20s
+        seed: 3
+        radio: {path_loss_exponent: 2.0, shadowing_sigma: 1.0}
+        rooms:
+          - {name: west, area: {min: [0, 0], max: [10, 10]}}
+          - {name: east, area: {min: [10, 0], max: [20, 10]}}
+        gateways:
+          - {name: west-a, position: [1, 1, 2.5], advertise: true}
+          - {name: west-b, position: [9, 5, 2.5], advertise: true, advertise_power: -62}
+          - {name: east-a, position: [18, 8, 2.5], advertise: true}
+          - {name: east-b, position: [12, 2, 2.5]}
+        beacons:
+          - {name: tag, ibeacon: {uuid: 0C9B3F4E-6A5D-4E2B-8C1A-5F6E7D8C9B0A, major: 1, minor: 1}, position: [5, 5, 1]}
+        """
+
+    @Test("each gateway's records carry the other advertising gateways at an RSSI plausible for their distance, never itself")
+    func gatewaysHearEachOther() throws {
+        let scenario = try Scenario.parse(yaml: Self.yaml, file: "hall.yaml")
+        let site = try SiteSimulation(scenario: scenario, alerts: [], registry: .builtIn())
+        var heard: [String: [BeaconID: [Double]]] = [:]
+        site.gatewayReports = { gateway, records in
+            for record in records where record.seen {
+                if let rssi = record.meanRSSI ?? record.rssi {
+                    heard[gateway, default: [:]][record.beacon, default: []].append(rssi)
+                }
+            }
+        }
+        _ = try site.run { _ in }
+
+        let advertisers = scenario.gateways.enumerated().filter { $0.element.advertise }
+        #expect(advertisers.count == 3)
+        for (listenerIndex, listener) in scenario.gateways.enumerated() {
+            let records = heard[listener.name, default: [:]]
+            for (advertiserIndex, advertiser) in advertisers {
+                let id = SiteGatewayBeacon.identity(site: "calibration-hall", gateway: advertiser.name)
+                // The hub knows the identity as the anchor of that gateway, at its position.
+                let anchor = try #require(site.layout.anchor(id))
+                #expect(anchor.gateway == advertiserIndex)
+                #expect(anchor.position == advertiser.position)
+                if advertiserIndex == listenerIndex {
+                    #expect(records[id] == nil, "\(listener.name) heard itself")
+                    continue
+                }
+                let samples = try #require(records[id], "\(listener.name) never heard \(advertiser.name)")
+                #expect(samples.count >= 10)
+                let expected = scenario.radio.meanRSSI(
+                    measuredPower: advertiser.advertisePower, distance: advertiser.position.distance(to: listener.position))
+                let median = samples.sorted()[samples.count / 2]
+                #expect(
+                    abs(median - expected) < 3, "\(listener.name) hears \(advertiser.name) at \(median) dBm, model \(expected)")
+            }
+        }
+        // The gateway that does not advertise is no one's measurement, but an anchor all the same.
+        let silent = SiteGatewayBeacon.identity(site: "calibration-hall", gateway: "east-b")
+        #expect(heard.values.allSatisfy { $0[silent] == nil })
+        #expect(site.layout.anchor(silent)?.gateway == 3)
+    }
+
+    @Test("the scenario lists each advertising gateway as a beacon at its position, with its identity and power")
+    func scenarioBeacons() throws {
+        let scenario = try Scenario.parse(yaml: Self.yaml, file: "hall.yaml")
+        let gatewayBeacons = scenario.beacons.filter { $0.gateway != nil }
+        #expect(gatewayBeacons.map(\.name) == ["gateway-west-a", "gateway-west-b", "gateway-east-a"])
+        #expect(gatewayBeacons.map(\.gateway) == [0, 1, 2])
+        #expect(
+            gatewayBeacons[1].identity.beaconID == SiteGatewayBeacon.identity(site: "calibration-hall", gateway: "west-b"))
+        #expect(gatewayBeacons[1].measuredPower == -62)
+        #expect(gatewayBeacons[1].placement == .fixed(scenario.gateways[1].position))
+        // Not something to track: the truth's stays leave them out.
+        #expect(SiteTruth(scenario: scenario).stays().allSatisfy { $0.beaconIndex == 0 })
+    }
+}
