@@ -24,12 +24,16 @@ public struct GatewaySpec: Hashable, Sendable {
     public var advertise: Bool
     /// The measured power of its advertisements (RSSI at 1 m, dBm).
     public var advertisePower: Int
+    /// How much higher (+) or lower (−) than the radio model the gateway's receiver reads, dB:
+    /// a deaf dongle reads low (`rssi_bias: -6`). The hub's self-calibration should find it as a
+    /// receive offset of the opposite sign.
+    public var rssiBias: Double
 
     /// Creates a gateway; `reportKind` must be one of ``reportKinds``.
     public init(
         name: String, position: Vector3, scan: ScanTiming = .continuous,
         reportKind: AdvertisingReportKind = .legacy, room: String? = nil,
-        floor: String? = nil, advertise: Bool = false, advertisePower: Int = -59
+        floor: String? = nil, advertise: Bool = false, advertisePower: Int = -59, rssiBias: Double = 0
     ) {
         precondition(
             Self.reportKinds.contains(reportKind),
@@ -42,5 +46,6 @@ public struct GatewaySpec: Hashable, Sendable {
         self.floor = floor
         self.advertise = advertise
         self.advertisePower = advertisePower
+        self.rssiBias = rssiBias
     }
 }

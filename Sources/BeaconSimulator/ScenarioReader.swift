@@ -12,7 +12,7 @@ struct ScenarioReader {
         "path_loss_exponent", "shadowing_sigma", "fading", "rician_k", "packet_loss",
         "collisions", "airtime", "channel_spacing", "sensitivity", "minimum_distance", "floor_loss",
     ]
-    static let gatewayKeys = ["name", "position", "scan", "report", "room", "advertise", "advertise_power"]
+    static let gatewayKeys = ["name", "position", "scan", "report", "room", "advertise", "advertise_power", "rssi_bias"]
     static let roomKeys = ["name", "area", "floor"]
     static let floorKeys = ["name", "z"]
     static let scanKeys = ["interval", "window"]
@@ -214,10 +214,11 @@ struct ScenarioReader {
         }
         let advertise = try map["advertise"]?.bool() ?? false
         let advertisePower = try map["advertise_power"]?.integer(in: -100...0) ?? -59
+        let rssiBias = try map["rssi_bias"]?.number(in: -40...40, "a bias from -40 to 40 dB") ?? 0
         return GatewaySpec(
             name: name, position: position, scan: scan, reportKind: reportKind, room: room, floor: probe.floor(at: position),
             advertise: advertise,
-            advertisePower: advertisePower)
+            advertisePower: advertisePower, rssiBias: rssiBias)
     }
 
     /// The advertisers of the gateways with `advertise: true`: each gateway's site identity

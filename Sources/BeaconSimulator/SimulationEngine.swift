@@ -193,7 +193,7 @@ public struct SimulationEngine {
                 statistics.lostToPacketLoss += 1
                 continue
             }
-            let rssi = scenario.radio.sampleRSSI(mean: pendingMean, using: &random).rounded()
+            let rssi = (scenario.radio.sampleRSSI(mean: pendingMean, using: &random) + gateway.rssiBias).rounded()
             guard rssi >= sensitivity else {
                 statistics.belowSensitivity += 1
                 continue

@@ -34,7 +34,8 @@ extension SiteFusion {
             }
             let room = layout.roomOfGateway[g]
             if room >= 0, let score = recentMean(beacon: b, gateway: g, cycle: cycle) {
-                roomScores[room] = max(roomScores[room], score)
+                // The calibrated receive offset evens out receivers, as a configured rssiOffset does.
+                roomScores[room] = max(roomScores[room], score + Float(model.receiveOffsets[g]))
             }
         }
         decideRoom(b, gateways: evidenceScratch.count, at: time)

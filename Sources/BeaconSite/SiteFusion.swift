@@ -72,6 +72,8 @@ public final class SiteFusion {
     /// The radio model positions are solved with: the configured one, then the self-calibrated.
     var model: SiteRadioModel
     var calibration: CalibrationStatus
+    /// The model as configured (hand-set values and defaults), before any fit.
+    let configuredModel: SiteRadioModel
     var calibrationWindow: CalibrationWindow
     var calibrationFit: SiteModelFit?
     var measurementScratch: [CalibrationWindow.Measurement] = []
@@ -129,6 +131,7 @@ public final class SiteFusion {
         model = SiteRadioModel(
             pathLossExponent: configuration.positioning.pathLossExponent, tagHeight: height,
             receiveOffsets: Array(repeating: 0, count: gatewayCount))
+        configuredModel = model
         calibration = CalibrationStatus(model: model, gateways: layout.gateways.map(\.id))
         let calibrating = configuration.calibration.enabled && positioned.count >= 3
         calibrationWindow = CalibrationWindow(capacity: calibrating ? configuration.calibration.window : 1)

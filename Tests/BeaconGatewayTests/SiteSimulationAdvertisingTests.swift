@@ -1,9 +1,12 @@
 import BeaconCore
+import BeaconDaemonConfiguration
 import BeaconOfflineRuns
 import BeaconSimulator
 import BeaconSite
 import BeaconSiteReport
 import BeaconStrategies
+import BeaconTestSupport
+import Foundation
 import Testing
 
 /// Gateways that advertise (`advertise: true` in a site scenario) are heard by the other gateways
@@ -84,5 +87,52 @@ struct SiteSimulationAdvertisingTests {
         #expect(gatewayBeacons[1].placement == .fixed(scenario.gateways[1].position))
         // Not something to track: the truth's stays leave them out.
         #expect(SiteTruth(scenario: scenario).stays().allSatisfy { $0.beaconIndex == 0 })
+    }
+}
+
+/// The bundled `site-calibration.yaml`: the shop with a deaf entrance dongle (−6 dB), a hot café
+/// one (+4 dB), every gateway advertising, and a hub told only the badges' height.
+@Suite("Self-calibration on a simulated site whose gateways advertise")
+struct SiteCalibrationSimulationTests {
+    @Test("the hub finds the exponent and both receive offsets from the gateways' pairs, and positions beat the fixed model")
+    func calibratesTheShop() throws {
+        let path = TestPaths.repositoryRoot + "/Simulator/Scenarios/site-calibration.yaml"
+        let scenario = try Scenario.load(path: path)
+        let fusion = try #require(
+            try GatewayConfiguration.load(path: TestPaths.repositoryRoot + "/Simulator/Scenarios/site-calibration.alerts.yaml")
+                .siteFusion)
+        #expect(fusion.positioning.tagHeight == 1.2)
+        #expect(!fusion.calibration.fixedExponent && fusion.calibration.fixedOffsets.isEmpty)
+        var fixed = fusion
+        fixed.calibration.enabled = false
+        var medians: [Double] = []
+        var model: SiteRadioModel?
+        let truth = FileManager.default.temporaryDirectory.appendingPathComponent("calibration-truth-\(UUID()).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: truth) }
+        try GroundTruth(scenario: scenario).write(toFile: truth, includeDistances: false)
+        for configuration in [fusion, fixed] {
+            var lines = ""
+            let site = try SiteSimulation(
+                scenario: scenario, fusion: configuration, alerts: [], registry: .builtIn(), presence: { lines += $0 })
+            _ = try site.run { _ in }
+            if configuration.calibration.enabled {
+                let status = try #require(site.calibrationStatus)
+                #expect(status.applied >= 1, "\(status.summary)")
+                #expect(status.anchorMeasurements > 1000)
+                model = status.model
+            }
+            let presence = FileManager.default.temporaryDirectory.appendingPathComponent("calibration-\(UUID()).jsonl").path
+            defer { try? FileManager.default.removeItem(atPath: presence) }
+            try lines.write(toFile: presence, atomically: true, encoding: .utf8)
+            medians.append(try #require(try SiteScoring.score(presence: presence, truth: truth).medianPositionError))
+        }
+        let found = try #require(model)
+        #expect(abs(found.pathLossExponent - 2.0) < 0.2, "\(found)")
+        // Offsets are known up to one common value: the entrance +6 and the café −4 relative to
+        // the shop floor's two (0), within 1.5 dB.
+        let shopFloor = (found.receiveOffsets[1] + found.receiveOffsets[2]) / 2
+        #expect(abs(found.receiveOffsets[0] - shopFloor - 6) < 1.5, "\(found.receiveOffsets)")
+        #expect(abs(found.receiveOffsets[3] - shopFloor + 4) < 1.5, "\(found.receiveOffsets)")
+        #expect(medians[0] < medians[1], "self-calibrated \(medians[0]) m, fixed \(medians[1]) m")
     }
 }

@@ -32,10 +32,11 @@ struct SiteCalibrationTests {
     /// Runs `seconds` cycles in which every gateway hears every other gateway's advertised
     /// identity at `exponent`, with each gateway's offset and Gaussian noise of `noise` dB.
     static func run(
-        _ fusion: SiteFusion, seconds: Int, exponent: Double, offsets: [Double], noise: Double = 2, seed: UInt64 = 7
+        _ fusion: SiteFusion, seconds: Int, exponent: Double, offsets: [Double], noise: Double = 2, seed: UInt64 = 7,
+        after start: Int = 0
     ) throws {
         var random = SplitMix64(seed: seed)
-        for second in 1...seconds {
+        for second in (start + 1)...(start + seconds) {
             let time = base + .seconds(Int64(second))
             for (g, c) in corners.enumerated() {
                 var records: [GatewayRecord] = []
@@ -80,7 +81,9 @@ struct SiteCalibrationTests {
         let after = try #require(status.heldOutAfter)
         #expect(after < before * 0.9)
         // A later fit is judged against the applied model: no better, so it stays.
-        try Self.run(fusion, seconds: 30, exponent: 2.2, offsets: Self.trueOffsets, seed: 8)
+        try Self.run(fusion, seconds: 30, exponent: 2.2, offsets: Self.trueOffsets, seed: 8, after: 30)
+        #expect(fusion.calibrationStatus.fits == 2)
+        #expect(fusion.calibrationStatus.verdict == .notBetter, "\(fusion.calibrationStatus.summary)")
         #expect(fusion.calibrationStatus.applied == 1)
     }
 
@@ -93,6 +96,29 @@ struct SiteCalibrationTests {
         #expect(status.applied == 0)
         #expect(fusion.radioModel.pathLossExponent == 1.5)
         #expect(fusion.radioModel.receiveOffsets == Array(repeating: 0, count: 6))
+    }
+
+    @Test("a fit that no longer holds is taken back: the configured model predicts the held-back fixes better")
+    func revertsWhenTheSiteChanges() throws {
+        let fusion = try Self.fusion(Self.settings)
+        try Self.run(fusion, seconds: 30, exponent: 2.2, offsets: Self.trueOffsets)
+        #expect(fusion.calibrationStatus.verdict == .applied)
+        // The dongles are replaced by good ones and the hall by one the configured model describes:
+        // while the window mixes old and new, fits follow it; once it holds only the new
+        // measurements, the configured model predicts them better than the fit in use.
+        var verdicts: [CalibrationStatus.Verdict] = []
+        for chunk in 0..<6 {
+            try Self.run(
+                fusion, seconds: 20, exponent: 1.5, offsets: Array(repeating: 0, count: 6), seed: UInt64(9 + chunk),
+                after: 30 + 20 * chunk)
+            verdicts.append(fusion.calibrationStatus.verdict)
+        }
+        #expect(verdicts.contains(.reverted), "\(verdicts)")
+        #expect(fusion.radioModel.pathLossExponent == 1.5)
+        #expect(fusion.radioModel.receiveOffsets == Array(repeating: 0, count: 6))
+        // Nothing applied after the revert: the configured model holds.
+        let reverted = try #require(verdicts.firstIndex(of: .reverted))
+        #expect(!verdicts[reverted...].contains(.applied), "\(verdicts)")
     }
 
     @Test("an exponent that runs to its bound is reported as degenerate and not applied")

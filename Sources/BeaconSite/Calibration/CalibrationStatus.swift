@@ -13,6 +13,9 @@ public struct CalibrationStatus: Hashable, Sendable, Codable {
         case notBetter = "not_better"
         /// The fit ended on a bound, or could not tell its parameters apart: reported, not applied.
         case degenerate
+        /// The configured model predicted the held-back fixes better than an earlier fit in use:
+        /// taken back.
+        case reverted
     }
 
     /// The site's gateways, in layout order (the order of the model's receive offsets).

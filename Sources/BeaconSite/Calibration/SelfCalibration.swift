@@ -14,7 +14,7 @@ public struct SelfCalibration: Hashable, Sendable {
     /// Fixes kept for fitting, the newest (default 1,200: 20 minutes of one beacon, or a minute of
     /// twenty).
     public var window: Int
-    /// Fixes needed before the first fit (default 100: a short walk is too little to tell a site's model from its noise).
+    /// Fixes needed before the first fit (default 200: a short walk is too little to tell a site's model from its noise).
     public var minimumFixes: Int
     /// How much better, as a share of the held-back misfit, a fit must predict before it is
     /// applied (default 0.03).
@@ -37,7 +37,7 @@ public struct SelfCalibration: Hashable, Sendable {
 
     /// Creates the settings.
     public init(
-        enabled: Bool = true, interval: Duration = .seconds(30), window: Int = 1200, minimumFixes: Int = 100,
+        enabled: Bool = true, interval: Duration = .seconds(30), window: Int = 1200, minimumFixes: Int = 200,
         requiredGain: Double = 0.03, exponentPrior: Double = 0.75, exponentBounds: ClosedRange<Double> = 1.0...4.0,
         offsetPrior: Double = 4, offsetBound: Double = 12, fixedExponent: Bool = false, fixedTagHeight: Bool = false,
         fixedOffsets: Set<Int> = []

@@ -73,7 +73,7 @@ extension SiteFusion {
     /// Fits the window and applies the fit when it predicts the held-back share better.
     func calibrate(at time: Timestamp) {
         guard var fit = calibrationFit else { return }
-        let outcome = fit.run(calibrationWindow, current: model)
+        let outcome = fit.run(calibrationWindow, current: model, configured: configuredModel)
         calibrationFit = fit
         guard outcome.verdict != .none || calibration.fits == 0 else { return }
         if outcome.verdict == .none {
@@ -92,10 +92,10 @@ extension SiteFusion {
         calibration.heldOutBefore = outcome.heldOutBefore
         calibration.heldOutAfter = outcome.heldOutAfter
         calibration.exponentError = outcome.exponentError
-        if outcome.verdict == .applied {
-            model = outcome.model
-            calibration.model = outcome.model
-            calibration.applied += 1
+        if let use = outcome.use {
+            model = use
+            calibration.model = use
+            if outcome.verdict == .applied { calibration.applied += 1 }
         }
     }
 }

@@ -21,7 +21,11 @@ import BeaconCore
 struct SiteModelFit {
     /// What a fit came to.
     struct Outcome {
+        /// The fit (the current model when there was none).
         var model: SiteRadioModel
+        /// The model to use from now on, when it changes: the fit (applied) or the configured
+        /// one (reverted).
+        var use: SiteRadioModel?
         var verdict: CalibrationStatus.Verdict
         var reason: String
         var fixes: Int
@@ -60,8 +64,11 @@ struct SiteModelFit {
 
     private typealias Item = (ring: CalibrationWindow.Ring, index: Int)
 
-    /// Fits `window`, starting from and judged against `current`.
-    mutating func run(_ window: CalibrationWindow, current: SiteRadioModel) -> Outcome {
+    /// Fits `window`, starting from `current`, and judges the fit against `current` and the
+    /// `configured` model: applied when it predicts the held-back fixes better than both; the
+    /// configured model is taken back when it predicts them better than the current (an earlier
+    /// fit that no longer holds).
+    mutating func run(_ window: CalibrationWindow, current: SiteRadioModel, configured: SiteRadioModel) -> Outcome {
         var training: [Item] = []
         var heldOut: [Item] = []
         var anchorMeasurements = 0
@@ -93,6 +100,7 @@ struct SiteModelFit {
         outcome.exponentError = best.heldExponent ? nil : best.error
         let before = heldOutMisfit(heldOut, model: current)
         let after = heldOutMisfit(heldOut, model: best.model)
+        let base = current == configured ? before : heldOutMisfit(heldOut, model: configured)
         outcome.heldOutBefore = before
         outcome.heldOutAfter = after
         var notes: [String] = []
@@ -104,16 +112,24 @@ struct SiteModelFit {
             outcome.reason = problem
             return outcome
         }
-        guard let before, let after else {
+        guard let before, let after, let base else {
             outcome.verdict = .notBetter
             outcome.reason = "no held-back fix could be predicted"
             return outcome
         }
-        let gain = before > 0 ? (before - after) / before : 0
+        let reference = min(before, base)
+        let gain = reference > 0 ? (reference - after) / reference : 0
         let summary = "held-back misfit \(rounded(before)) → \(rounded(after)) dB"
         if gain >= settings.requiredGain {
             outcome.verdict = .applied
+            outcome.use = best.model
             outcome.reason = ([summary] + notes).joined(separator: "; ")
+        } else if base < before * (1 - settings.requiredGain) {
+            outcome.verdict = .reverted
+            outcome.use = configured
+            outcome.reason =
+                "the configured model predicts the held-back fixes better than the one in use "
+                + "(\(rounded(base)) against \(rounded(before)) dB; the fit: \(rounded(after)) dB): back to it"
         } else {
             outcome.verdict = .notBetter
             outcome.reason =
