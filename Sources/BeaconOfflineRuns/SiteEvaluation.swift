@@ -16,7 +16,7 @@ public enum SiteEvaluation {
     public struct Row: Sendable {
         /// The recording or scenario.
         public var site: String
-        /// What was run: `self-calibrated`, `fixed defaults`, `hand-tuned`, `strongest gateway`, `centroid of 4`.
+        /// What was run: `self-calibrated`, `fixed defaults`, `as configured`, `strongest gateway`, `centroid of 4`.
         public var variant: String
         /// The scores.
         public var report: SiteScoring.Report
@@ -66,8 +66,9 @@ public enum SiteEvaluation {
         return rows
     }
 
-    /// The simulated shop (`scenario` with its hub settings in `alerts`): hand-tuned (its alerts
-    /// file's `hub:` values), and without them, self-calibrated and fixed, and the plain rules.
+    /// A simulated site (`scenario` with its hub settings in `alerts`): as configured (its alerts
+    /// file's `hub:` values, self-calibrating where they leave it free), and without them,
+    /// self-calibrated and fixed, and the plain rules.
     public static func scenario(
         _ path: String, alerts: String?, name: String, registry: StrategyRegistry
     ) throws -> [Row] {
@@ -84,7 +85,7 @@ public enum SiteEvaluation {
         var variants: [(String, SiteFusionConfiguration)] = [
             ("self-calibrated", SiteFusionConfiguration()), ("fixed defaults", fixed),
         ]
-        if let handTuned { variants.insert(("hand-tuned", handTuned), at: 0) }
+        if let handTuned { variants.insert(("as configured", handTuned), at: 0) }
         var rows: [Row] = []
         for (variant, fusion) in variants {
             var lines: [String] = []
@@ -97,7 +98,7 @@ public enum SiteEvaluation {
                     calibration: simulation.calibrationStatus?.summary))
             if variant == "fixed defaults" {
                 let layout = try SiteLayout(
-                    gateways: scenario.gateways.map { SiteGateway(id: $0.name, room: $0.room, position: $0.position) })
+                    gateways: scenario.gateways.map { SiteGateway(id: $0.name, room: $0.room, position: $0.position, floor: $0.floor) })
                 rows += try baselines(lines, layout: layout, truth: truth, site: name)
             }
         }
@@ -108,8 +109,8 @@ public enum SiteEvaluation {
     public static func table(_ rows: [Row]) -> String {
         func f(_ value: Double?, _ format: String) -> String { value.map { String(format: format, $0) } ?? "–" }
         var text = """
-            | site | variant | room right while staying | flaps/h | unknown | position median / p90 | within the 90 % radius |
-            |---|---|---|---|---|---|---|
+            | site | variant | room right while staying | flaps/h | unknown | floor right | position median / p90 | within the 90 % radius |
+            |---|---|---|---|---|---|---|---|
 
             """
         for row in rows {
@@ -120,7 +121,8 @@ public enum SiteEvaluation {
             let rooms =
                 row.rooms
                 ? "\(f(r.roomAccuracy.map { $0 * 100 }, "%.1f %%")) | \(f(r.flapsPerHour, "%.1f")) | "
-                    + "\(f(r.unknownShare.map { $0 * 100 }, "%.1f %%"))" : "– | – | –"
+                    + "\(f(r.unknownShare.map { $0 * 100 }, "%.1f %%")) | \(f(r.floorAccuracy.map { $0 * 100 }, "%.1f %%"))"
+                : "– | – | – | –"
             text +=
                 "| \(row.site) | \(row.variant) | \(rooms) | \(position) | "
                 + "\(f(r.radiusCoverage.map { $0 * 100 }, "%.0f %%")) |\n"
@@ -152,10 +154,11 @@ public enum SiteEvaluation {
             let heard = gateways.compactMap { id, value -> (gateway: SiteGateway, rssi: Double)? in
                 guard let rssi = value as? Double, let index = layout.index(of: id) else { return nil }
                 return (layout.gateways[index], rssi)
-            }.sorted { $0.rssi > $1.rssi }
+            }.sorted { $0.rssi != $1.rssi ? $0.rssi > $1.rssi : $0.gateway.id < $1.gateway.id } // ties: by id, every run alike
             guard let loudest = heard.first else { continue }
             var room: [String: Any] = ["time": time, "beacon": beacon]
             room["room"] = loudest.gateway.room ?? NSNull()
+            if let floor = loudest.gateway.floor { room["floor"] = floor }
             strongest.append(try json(room))
             var sw = 0.0
             var sx = 0.0

@@ -16,8 +16,8 @@ struct EvaluateSiteCommand: AsyncParsableCommand {
         discussion: """
             Each directory under --data with a site.yaml and a truth.jsonl is replayed twice (self-calibrated: a first \
             pass fits the radio model; fixed: the defaults), and the gateways' evidence is also scored by two plain \
-            rules (the strongest gateway's room; the weighted centroid of the four strongest gateways). The simulated \
-            shop runs hand-tuned (its alerts file's hub: values), and without them, self-calibrated and fixed. \
+            rules (the strongest gateway's room; the weighted centroid of the four strongest gateways). Each simulated \
+            site runs with its alerts file's hub: values (as configured), and without them, self-calibrated and fixed. \
             Run it from a checkout of beacond, or give --data and --scenario. Prints a Markdown table.
             """)
 
@@ -26,9 +26,12 @@ struct EvaluateSiteCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "A site scenario to simulate too (default: Simulator/Scenarios/site.yaml, with its .alerts.yaml); none: skip.",
+            "Site scenarios to simulate too, each with its NAME.alerts.yaml if there is one (default: the bundled "
+                + "site.yaml, site-calibration.yaml and two-floors.yaml); repeat the option for several.",
             valueName: "file"))
-    var scenario = "Simulator/Scenarios/site.yaml"
+    var scenario: [String] = [
+        "Simulator/Scenarios/site.yaml", "Simulator/Scenarios/site-calibration.yaml", "Simulator/Scenarios/two-floors.yaml",
+    ]
 
     @OptionGroup var plugins: PluginOptions
 
@@ -44,13 +47,12 @@ struct EvaluateSiteCommand: AsyncParsableCommand {
     func run() async throws {
         let registry = try plugins.registry()
         var rows = try await SiteEvaluation.recordings(in: data, registry: registry)
-        if scenario != "none" {
-            let alerts = scenario.hasSuffix(".yaml") ? String(scenario.dropLast(5)) + ".alerts.yaml" : scenario + ".alerts.yaml"
+        for path in scenario {
+            let stem = path.hasSuffix(".yaml") ? String(path.dropLast(5)) : path
             var status = stat()
-            var name = String(scenario.split(separator: "/").last ?? "scenario")
-            if name.hasSuffix(".yaml") { name.removeLast(5) }
-            rows += try SiteEvaluation.scenario(
-                scenario, alerts: stat(alerts, &status) == 0 ? alerts : nil, name: "\(name) (simulated)", registry: registry)
+            let alerts = stat(stem + ".alerts.yaml", &status) == 0 ? stem + ".alerts.yaml" : nil
+            let name = String(stem.split(separator: "/").last ?? "scenario")
+            rows += try SiteEvaluation.scenario(path, alerts: alerts, name: "\(name) (simulated)", registry: registry)
         }
         print(SiteEvaluation.table(rows), terminator: "")
     }

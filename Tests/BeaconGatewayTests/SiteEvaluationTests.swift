@@ -30,6 +30,6 @@ struct SiteEvaluationTests {
         #expect(try #require(fused.radiusCoverage) >= 0.85, "\(fused.text)")
         let table = SiteEvaluation.table(rows)
         #expect(table.hasPrefix("| site | variant | room right while staying |"))
-        #expect(table.contains("| philotuxo | centroid of 4 | – | – | – | 2.1"), "\(table)")
+        #expect(table.contains("| philotuxo | centroid of 4 | – | – | – | – | 2.1"), "\(table)")
     }
 }
