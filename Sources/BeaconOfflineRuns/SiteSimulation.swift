@@ -78,7 +78,7 @@ public final class SiteSimulation {
 
     /// Makes the gateway named `gateway` stop reporting to the hub at `time` (as if it died): the
     /// hub marks it offline after `hub.gatewayOffline`. For tests of a site's failures.
-    /// - Throws: ``SiteConfigurationError`` when the scenario has no such gateway.
+    /// - Throws: `SiteConfigurationError` when the scenario has no such gateway.
     public func silence(gateway: String, from time: Timestamp) throws(SiteConfigurationError) {
         guard let index = scenario.gateways.firstIndex(where: { $0.name == gateway }) else {
             throw .invalid("no gateway '\(gateway)' in the scenario")

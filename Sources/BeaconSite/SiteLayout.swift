@@ -22,7 +22,7 @@ public struct SiteLayout: Sendable {
     private let indexByID: [String: Int]
     /// Beacons at known positions: the reference tags given, and, when the site's name is
     /// known, every positioned gateway as the beacon it advertises with `site.advertise: true`
-    /// (``SiteGatewayBeacon``). The hub calibrates its radio model on what gateways hear of them.
+    /// (`SiteGatewayBeacon`). The hub calibrates its radio model on what gateways hear of them.
     public let anchors: [SiteAnchor]
     /// The anchor with each identity, as an index into ``anchors``.
     let anchorIndexByID: [BeaconID: Int]

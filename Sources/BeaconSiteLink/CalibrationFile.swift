@@ -2,7 +2,7 @@ import BeaconSite
 import Foundation
 
 /// Where a hub keeps its calibrated radio model across restarts: one JSON document
-/// (``CalibrationStatus``), replaced whole (written to a temporary file, then renamed) after
+/// (`CalibrationStatus`), replaced whole (written to a temporary file, then renamed) after
 /// each fit, so a crash leaves the old model or the new one, never half of either.
 package struct CalibrationFile: Sendable {
     /// The file's path.

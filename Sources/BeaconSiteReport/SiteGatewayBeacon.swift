@@ -6,7 +6,7 @@ import BeaconCore
 /// RFC 9562's custom UUIDs), major and minor from the gateway's id.
 ///
 /// Two gateways of one site get the same identity with a chance of about one in four billion;
-/// ``SiteLayout`` refuses a site where that happens, naming both.
+/// `SiteLayout` refuses a site where that happens, naming both.
 public enum SiteGatewayBeacon {
     /// The identity `gateway` of `site` advertises.
     public static func identity(site: String, gateway: String) -> BeaconID {
