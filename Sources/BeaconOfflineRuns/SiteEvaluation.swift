@@ -98,7 +98,9 @@ public enum SiteEvaluation {
                     calibration: simulation.calibrationStatus?.summary))
             if variant == "fixed defaults" {
                 let layout = try SiteLayout(
-                    gateways: scenario.gateways.map { SiteGateway(id: $0.name, room: $0.room, position: $0.position, floor: $0.floor) })
+                    gateways: scenario.gateways.map {
+                        SiteGateway(id: $0.name, room: $0.room, position: $0.position, floor: $0.floor)
+                    })
                 rows += try baselines(lines, layout: layout, truth: truth, site: name)
             }
         }

@@ -15,10 +15,10 @@ enum Multilateration {
     /// in 50 iterations or lands outside `bounds` (the caller then falls back to the centroid).
     /// - Parameter start: where to start the fit (the track's prediction); `nil`: the centroid.
     static func solve(
-        _ evidence: UnsafeBufferPointer<PositionEvidence>, height: Double, exponent: Double, offsetPrior: Double,
+        _ evidence: UnsafeBufferPointer<PositionEvidence>, height: Double, offsetPrior: Double,
         bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), start: (x: Double, y: Double)? = nil
     ) -> BeaconPosition? {
-        let model = Model(height: height, exponent: exponent, priorWeight: 1 / (offsetPrior * offsetPrior))
+        let model = Model(height: height, priorWeight: 1 / (offsetPrior * offsetPrior))
         // Start from the track's prediction when the model fits there at least as well as at the
         // centroid: a few steps then suffice; otherwise from the centroid.
         let centre = centroid(evidence, height: height, strongest: 4)
@@ -71,7 +71,6 @@ enum Multilateration {
     /// The RSSI model at the tags' height: each gateway's residual and its derivatives.
     private struct Model {
         let height: Double
-        let exponent: Double
         let priorWeight: Double
 
         /// A gateway's residual (dB) at (x, y, b) and its derivatives in x and y (in b it is −1).
@@ -82,11 +81,11 @@ enum Multilateration {
             let dz = height - e.z
             let squared = dx * dx + dy * dy + dz * dz
             // ρ is at least 0.5 m.
-            guard squared > 0.25 else { return (PathLoss.loss(exponent: exponent, distance: 0.5) - e.loss - b, 0, 0) }
+            guard squared > 0.25 else { return (PathLoss.loss(exponent: e.exponent, distance: 0.5) - e.loss - b, 0, 0) }
             // PathLoss.loss(exponent:distance:) of ρ, written out on purpose: 10·n·log10(ρ) =
             // 5·n·log10(ρ²) saves the square root in the solver's innermost loop.
-            let r = 5 * exponent * logarithm10(squared) - e.loss - b
-            let k = 10 * exponent / naturalLogarithmOf10
+            let r = 5 * e.exponent * logarithm10(squared) - e.loss - b
+            let k = 10 * e.exponent / naturalLogarithmOf10
             return (r, k * dx / squared, k * dy / squared)
         }
 

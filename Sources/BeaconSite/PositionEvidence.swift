@@ -8,6 +8,9 @@ struct PositionEvidence {
     var loss: Double
     /// 1/σ² of that loss, from the model's spread and the gateway's own uncertainty.
     var weight: Double
+    /// The path-loss exponent towards this gateway (the site's, or the gateway's own where
+    /// self-calibration found one).
+    var exponent: Double
     /// The distance this cycle's mean RSSI gives under the model, metres (for the centroid).
     var distance: Double
     /// The cycle's mean RSSI (offset applied), to rank gateways.

@@ -7,8 +7,6 @@ extension SiteFusion {
         positionScratch.removeAll(keepingCapacity: true)
         let positioning = configuration.positioning
         let power = Double(beacons[b].measuredPower ?? -59)
-        let exponent = model.pathLossExponent
-        let tenN = 10 * exponent
         let modelVariance = positioning.modelSigma * positioning.modelSigma
         let tagHeight = positionHeight(of: b)
         let sampling = samplesFix(b, cycle: cycle)
@@ -26,6 +24,8 @@ extension SiteFusion {
                         gateway: UInt16(g), samples: slot.samples, loss: Float(power) - slot.mean))
             }
             let rssi = Double(slot.mean) + model.receiveOffsets[g]
+            let exponent = model.exponent(g)
+            let tenN = 10 * exponent
             let loss = power - rssi
             // The gateway's own uncertainty, back in dB: σ = 10·n·log10(1 + accuracy/distance).
             let stated = slot.distance.isNaN ? 0 : Double(slot.distance)
@@ -33,7 +33,7 @@ extension SiteFusion {
             positionScratch.append(
                 PositionEvidence(
                     x: point.x, y: point.y, z: point.z, loss: loss,
-                    weight: 1 / (modelVariance + innovation * innovation / Double(slot.samples)),
+                    weight: 1 / (modelVariance + innovation * innovation / Double(slot.samples)), exponent: exponent,
                     // From this cycle's mean, as the fit uses: the filtered distance lags a walking tag.
                     distance: max(0.1, PathLoss.distance(measuredPower: power, exponent: exponent, rssi: rssi)),
                     rssi: rssi))
@@ -52,8 +52,7 @@ extension SiteFusion {
             fix = positionScratch.withUnsafeBufferPointer { evidence in
                 if evidence.count >= positioning.minimumGateways,
                     let solved = Multilateration.solve(
-                        evidence, height: tagHeight, exponent: exponent,
-                        offsetPrior: positioning.offsetPrior, bounds: bounds,
+                        evidence, height: tagHeight, offsetPrior: positioning.offsetPrior, bounds: bounds,
                         start: beacons[b].tracker.predicted(dt: cycleSeconds))
                 {
                     statistics.multilaterations += 1

@@ -94,6 +94,14 @@ package enum PresenceLine {
                         json.value(offset, decimals: 2)
                     }
                 }
+                json.key("gatewayExponents")
+                json.object { json in
+                    for (g, id) in gateways.enumerated() where g < status.model.exponentOffsets.count {
+                        guard status.model.exponentOffsets[g] != 0 else { continue }
+                        json.key(id)
+                        json.value(status.model.exponent(g), decimals: 3)
+                    }
+                }
                 json.member("fixes", status.fixes)
                 json.member("anchorMeasurements", status.anchorMeasurements)
                 json.key("heldOut")

@@ -208,7 +208,7 @@ struct StatusEndpointTests {
         let document = await Self.routes(token: nil, board: board).respond(to: ControlRequest(method: "GET", target: "/api/site"))
         let expected =
             #""calibration":{"verdict":"applied","reason":"held-back misfit 5.1 → 4.6 dB","exponent":2.2,"tagHeight":1.2,"#
-            + #""offsets":{"a":3,"b":-2.5},"fixes":400,"anchorMeasurements":120,"heldOut":{"before":5.1,"after":4.6},"#
+            + #""offsets":{"a":3,"b":-2.5},"gatewayExponents":{},"fixes":400,"anchorMeasurements":120,"heldOut":{"before":5.1,"after":4.6},"#
             + #""exponentError":null,"fits":3,"applied":1,"fittedAt":null}"#
         #expect(document.body.contains(expected), "\(document.body)")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("calibration-api-\(UUID().uuidString)")

@@ -153,6 +153,46 @@ struct SiteCalibrationTests {
         }
     }
 
+    @Test("a gateway whose anchors span distances four to one gets its own exponent; the others keep the site's")
+    func gatewayExponent() throws {
+        // A long hall: h0 … h3 along one wall, 2 m to 30 m from each other; h0 hears the hall
+        // through a wall of shelving (exponent 2.8 against the hall's 2.0).
+        let along: [Double] = [0, 2, 10, 30]
+        let layout = try SiteLayout(
+            gateways: along.enumerated().map { i, x in
+                SiteGateway(id: "h\(i)", room: "hall", position: Vector3(x: x, y: 0, z: 2.5))
+            }, site: Self.site)
+        let fusion = try SiteFusion(
+            layout: layout,
+            configuration: SiteFusionConfiguration(
+                lateness: .zero, positioning: PositioningConfiguration(tagHeight: 2.5), calibration: Self.settings))
+        var random = SplitMix64(seed: 5)
+        for second in 1...90 {
+            let time = Self.base + .seconds(Int64(second))
+            for (g, x) in along.enumerated() {
+                let records = along.enumerated().filter { $0.offset != g }.map { a, other in
+                    let n = g == 0 ? 2.8 : 2.0
+                    let rssi = -59 - 10 * n * log10(abs(x - other)) + 2 * random.nextGaussian()
+                    return GatewayRecord(
+                        beacon: SiteGatewayBeacon.identity(site: Self.site, gateway: "h\(a)"), rssi: rssi, meanRSSI: rssi,
+                        distance: nil, accuracy: nil, sampleCount: 4, seen: true, lastSeen: time, measuredPower: -59)
+                }
+                try fusion.ingest(
+                    records, header: GatewayReportHeader(gateway: "h\(g)", time: time, cycleLength: .seconds(1), recordCount: 3),
+                    receivedAt: nil)
+            }
+            fusion.advance(to: time) { _ in }
+        }
+        let model = fusion.radioModel
+        #expect(fusion.calibrationStatus.applied >= 1, "\(fusion.calibrationStatus.summary)")
+        // h0 hears others at 2, 10, 30 m (15 to 1), h3 at 20, 28, 30 m (1.5 to 1: not enough),
+        // h1 at 2, 8, 28 m, h2 at 8, 10, 20 m (2.5 to 1: not enough).
+        #expect(model.exponentOffsets[3] == 0 && model.exponentOffsets[2] == 0, "\(model)")
+        #expect(abs(model.exponent(0) - 2.8) < 0.2, "\(model)")
+        #expect(abs(model.exponent(1) - 2.0) < 0.2, "\(model)")
+        #expect(fusion.calibrationStatus.summary.contains("gateway exponents h0 2."), "\(fusion.calibrationStatus.summary)")
+    }
+
     @Test("too few fixes: no fit, and the status says how many are needed")
     func tooFewFixes() throws {
         let fusion = try Self.fusion(SelfCalibration(interval: .seconds(5), minimumFixes: 1000))

@@ -121,7 +121,8 @@ extension StatusAPI {
             }
         }
 
-        /// `calibration: {verdict, reason, exponent, tagHeight, offsets: {gateway: dB}, fixes,
+        /// `calibration: {verdict, reason, exponent, tagHeight, offsets: {gateway: dB},
+        /// gatewayExponents: {gateway: n} (where a gateway has its own), fixes,
         /// anchorMeasurements, heldOut: {before, after} | null, exponentError, fits, applied,
         /// fittedAt}`: the radio model in use and the latest fit (`null` when the hub does not
         /// calibrate).
@@ -134,6 +135,12 @@ extension StatusAPI {
                 c.key("offsets")
                 c.object { offsets in
                     for (id, offset) in zip(gateways, status.model.receiveOffsets) { offsets.member(id, offset) }
+                }
+                c.key("gatewayExponents")
+                c.object { exponents in
+                    for (g, id) in gateways.enumerated() where g < status.model.exponentOffsets.count {
+                        if status.model.exponentOffsets[g] != 0 { exponents.member(id, status.model.exponent(g)) }
+                    }
                 }
                 c.member("fixes", status.fixes)
                 c.member("anchorMeasurements", status.anchorMeasurements)

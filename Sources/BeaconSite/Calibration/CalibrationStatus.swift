@@ -66,6 +66,11 @@ public struct CalibrationStatus: Hashable, Sendable, Codable {
             parts.append(
                 "receive offsets " + offsets.map { "\($0.0) \($0.1 >= 0 ? "+" : "")\(rounded($0.1)) dB" }.joined(separator: ", "))
         }
+        let exponents = gateways.indices.filter { model.exponentOffsets[$0] != 0 }
+        if !exponents.isEmpty {
+            parts.append(
+                "gateway exponents " + exponents.map { "\(gateways[$0]) \(rounded(model.exponent($0)))" }.joined(separator: ", "))
+        }
         parts.append("\(fixes) fixes, \(anchorMeasurements) anchor measurements")
         return parts.joined(separator: "; ")
     }

@@ -27,7 +27,16 @@ public struct SelfCalibration: Hashable, Sendable {
     public var offsetPrior: Double
     /// The receive offsets' bound, dB either way (default 12): a fit that ends on it is degenerate.
     public var offsetBound: Double
-    /// The path-loss exponent was set by hand: it stays as given.
+    /// How far, either way, a gateway's own exponent may depart from the site's before it costs
+    /// as much as one misfit (default 0.3).
+    public var gatewayExponentPrior: Double
+    /// A gateway's own exponent's bound, either way from the site's (default 1): a fit that ends on
+    /// it is degenerate.
+    public var gatewayExponentBound: Double
+    /// Measurements of anchors a gateway needs (over distances four to one apart) before its own
+    /// exponent is fitted (default 100); without them it has the site's.
+    public var gatewayExponentMeasurements: Int
+    /// The path-loss exponent was set by hand: it stays as given (and so do the gateways' own).
     public var fixedExponent: Bool
     /// The tags' height was set by hand: it stays as given.
     public var fixedTagHeight: Bool
@@ -39,9 +48,13 @@ public struct SelfCalibration: Hashable, Sendable {
     public init(
         enabled: Bool = true, interval: Duration = .seconds(30), window: Int = 1200, minimumFixes: Int = 200,
         requiredGain: Double = 0.03, exponentPrior: Double = 0.75, exponentBounds: ClosedRange<Double> = 1.0...4.0,
-        offsetPrior: Double = 4, offsetBound: Double = 12, fixedExponent: Bool = false, fixedTagHeight: Bool = false,
-        fixedOffsets: Set<Int> = []
+        offsetPrior: Double = 4, offsetBound: Double = 12, gatewayExponentPrior: Double = 0.3,
+        gatewayExponentBound: Double = 1, gatewayExponentMeasurements: Int = 100, fixedExponent: Bool = false,
+        fixedTagHeight: Bool = false, fixedOffsets: Set<Int> = []
     ) {
+        self.gatewayExponentPrior = gatewayExponentPrior
+        self.gatewayExponentBound = gatewayExponentBound
+        self.gatewayExponentMeasurements = gatewayExponentMeasurements
         self.enabled = enabled
         self.interval = interval
         self.window = window

@@ -21,12 +21,16 @@ extension SiteFusion {
     @discardableResult
     public func restore(_ saved: CalibrationStatus) -> Bool {
         guard calibrationFit != nil, saved.model.receiveOffsets.count == gatewayCount,
+            saved.model.exponentOffsets.count == gatewayCount,
             saved.gateways == layout.gateways.map(\.id),
             saved.model.pathLossExponent.isFinite, saved.model.tagHeight.isFinite
         else { return false }
         let settings = configuration.calibration
         var restored = saved.model
-        if settings.fixedExponent { restored.pathLossExponent = model.pathLossExponent }
+        if settings.fixedExponent {
+            restored.pathLossExponent = model.pathLossExponent
+            restored.exponentOffsets = model.exponentOffsets
+        }
         if settings.fixedTagHeight { restored.tagHeight = model.tagHeight }
         for g in settings.fixedOffsets where g < gatewayCount { restored.receiveOffsets[g] = 0 }
         model = restored

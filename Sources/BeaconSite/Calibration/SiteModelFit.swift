@@ -147,7 +147,8 @@ struct SiteModelFit {
         _ items: [Item], from start: SiteRadioModel, fixExponent: Bool
     ) -> (SiteRadioModel, Double) {
         var model = start
-        let parameters = 1 + gateways.count
+        let parameters = 1 + 2 * gateways.count
+        let supported = exponentSupport(items)
         var huber = [[Double]](repeating: [], count: items.count)
         var exponentError = Double.infinity
         for round in 0..<4 {
@@ -161,44 +162,43 @@ struct SiteModelFit {
                     positions.append(locate(measurements, model: model, skip: -1, height: header.height))
                 }
             }
-            // The linear solve: θ = (n, o₀ … o_G−1).
+            // The linear solve: θ = (n, o₀ … o_G−1, δ₀ … δ_G−1); the raw loss of a measurement at
+            // gateway g is (n + δ_g)·l + o_g + b, l = 10·log10(ρ): a = (l, e_g, l·e_g).
+            let count = gateways.count
             var normal = [Double](repeating: 0, count: parameters * parameters)
             var rhs = [Double](repeating: 0, count: parameters)
             let priorWeight = 1 / (beaconPrior * beaconPrior)
+            var terms: [(column: Int, value: Double)] = []
+            var sums: [Int: Double] = [:]
             for (k, item) in items.enumerated() {
                 guard let position = positions[k] else { continue }
                 let (header, measurements) = item.ring.fix(item.index)
                 let height = header.height
-                var s0 = 0.0
                 var sw = priorWeight
                 var sy = 0.0
-                var perGateway: [(column: Int, weight: Double)] = []
+                sums.removeAll(keepingCapacity: true)
                 for (j, m) in measurements.enumerated() {
                     guard let g = gatewayPosition(m.gateway) else { continue }
                     let w = (round == 0 || huber[k].count <= j ? 1 : huber[k][j]) / (modelSigma * modelSigma)
                     let l = logDistance(g, position, height)
                     let y = Double(m.loss)
-                    let c = 1 + Int(m.gateway)
-                    // The raw loss is n·l + o_g + b: a = (l, e_g); w a aᵀ and w a y.
-                    normal[0] += w * l * l
-                    normal[c] += w * l
-                    normal[c * parameters] += w * l
-                    normal[c * parameters + c] += w
-                    rhs[0] += w * l * y
-                    rhs[c] += w * y
-                    s0 += w * l
+                    let gateway = Int(m.gateway)
+                    terms.removeAll(keepingCapacity: true)
+                    terms.append((0, l))
+                    terms.append((1 + gateway, 1))
+                    if supported[gateway] { terms.append((1 + count + gateway, l)) }
+                    for (c, a) in terms {
+                        rhs[c] += w * a * y
+                        sums[c, default: 0] += w * a
+                        for (d, b) in terms { normal[c * parameters + d] += w * a * b }
+                    }
                     sw += w
                     sy += w * y
-                    perGateway.append((c, w))
                 }
-                // − s sᵀ / W and − s (Σ w y) / W, s = (Σ w l, w per gateway): b eliminated.
-                normal[0] -= s0 * s0 / sw
-                rhs[0] -= s0 * sy / sw
-                for (c, w) in perGateway {
-                    normal[c] -= s0 * w / sw
-                    normal[c * parameters] -= s0 * w / sw
-                    rhs[c] -= w * sy / sw
-                    for (d, v) in perGateway { normal[c * parameters + d] -= w * v / sw }
+                // − s sᵀ / W and − s (Σ w y) / W, s = Σ w a: the fix's own offset b eliminated.
+                for (c, sc) in sums {
+                    rhs[c] -= sc * sy / sw
+                    for (d, sd) in sums { normal[c * parameters + d] -= sc * sd / sw }
                 }
             }
             // Priors, and the values set by hand.
@@ -207,10 +207,14 @@ struct SiteModelFit {
             let exponentTarget = fixExponent ? start.pathLossExponent : exponentCentre
             normal[0] += exponentWeight
             rhs[0] += exponentWeight * exponentTarget
-            for g in 0..<gateways.count {
+            for g in 0..<count {
                 let c = 1 + g
                 let fixed = settings.fixedOffsets.contains(g) || gateways[g] == nil
                 normal[c * parameters + c] += fixed ? pinned : 1 / (settings.offsetPrior * settings.offsetPrior)
+                let e = 1 + count + g
+                normal[e * parameters + e] +=
+                    supported[g] && !fixExponent
+                    ? 1 / (settings.gatewayExponentPrior * settings.gatewayExponentPrior) : pinned
             }
             guard let theta = Self.choleskySolve(normal, rhs, size: parameters) else { break }
             var unit = [Double](repeating: 0, count: parameters)
@@ -222,9 +226,12 @@ struct SiteModelFit {
                 fixExponent
                 ? start.pathLossExponent
                 : min(max(theta[0], settings.exponentBounds.lowerBound), settings.exponentBounds.upperBound)
-            for g in 0..<gateways.count {
+            for g in 0..<count {
                 let fixed = settings.fixedOffsets.contains(g) || gateways[g] == nil
                 model.receiveOffsets[g] = fixed ? 0 : min(max(theta[1 + g], -settings.offsetBound), settings.offsetBound)
+                model.exponentOffsets[g] =
+                    supported[g] && !fixExponent
+                    ? min(max(theta[1 + count + g], -settings.gatewayExponentBound), settings.gatewayExponentBound) : 0
             }
             // Residuals for the next round's weights.
             for (k, item) in items.enumerated() {
@@ -258,7 +265,7 @@ struct SiteModelFit {
         var raw: [Double] = []
         for m in measurements {
             guard let g = gatewayPosition(m.gateway) else { continue }
-            let predicted = model.pathLossExponent * logDistance(g, p, height) + model.receiveOffsets[Int(m.gateway)]
+            let predicted = model.exponent(Int(m.gateway)) * logDistance(g, p, height) + model.receiveOffsets[Int(m.gateway)]
             raw.append(Double(m.loss) - predicted)
         }
         let w = 1 / (modelSigma * modelSigma)
@@ -271,13 +278,13 @@ struct SiteModelFit {
         _ measurements: ArraySlice<CalibrationWindow.Measurement>, model: SiteRadioModel, skip: Int, height: Double
     ) -> (x: Double, y: Double)? {
         evidence.removeAll(keepingCapacity: true)
-        let n = model.pathLossExponent
         for (j, m) in measurements.enumerated() where j != skip {
             guard let g = gatewayPosition(m.gateway) else { continue }
             let loss = Double(m.loss) - model.receiveOffsets[Int(m.gateway)]
+            let n = model.exponent(Int(m.gateway))
             evidence.append(
                 PositionEvidence(
-                    x: g.x, y: g.y, z: g.z, loss: loss, weight: 1 / (modelSigma * modelSigma),
+                    x: g.x, y: g.y, z: g.z, loss: loss, weight: 1 / (modelSigma * modelSigma), exponent: n,
                     distance: max(0.1, power(10, loss / (10 * n))), rssi: -loss))
         }
         guard evidence.count >= 3 else { return nil }
@@ -285,9 +292,36 @@ struct SiteModelFit {
         return evidence.withUnsafeBufferPointer { buffer in
             let fix =
                 Multilateration.solve(
-                    buffer, height: height, exponent: n, offsetPrior: beaconPrior, bounds: bounds)
+                    buffer, height: height, offsetPrior: beaconPrior, bounds: bounds)
                 ?? Multilateration.centroid(buffer, height: height, strongest: 4)
             return (fix.x, fix.y)
+        }
+    }
+
+    /// Whether each gateway's own exponent can be fitted: it has heard anchors (known distances)
+    /// at least ``SelfCalibration/gatewayExponentMeasurements`` times, over distances at least
+    /// four to one apart (over a narrower span an exponent and a receive offset are one and the
+    /// same: in the simulated shop, whose entrance hears the others at 8 to 22 m, the entrance's
+    /// exponent took 4 of its 6 dB offset). Moving beacons' positions are themselves solved with
+    /// the exponent, so they never count.
+    private func exponentSupport(_ items: [Item]) -> [Bool] {
+        var counts = [Int](repeating: 0, count: gateways.count)
+        var lowest = [Double](repeating: .infinity, count: gateways.count)
+        var highest = [Double](repeating: -.infinity, count: gateways.count)
+        for item in items {
+            let (header, measurements) = item.ring.fix(item.index)
+            guard let known = header.known else { continue }
+            for m in measurements {
+                guard let g = gatewayPosition(m.gateway) else { continue }
+                let l = logDistance(g, (known.x, known.y), known.z)
+                let i = Int(m.gateway)
+                counts[i] += 1
+                lowest[i] = min(lowest[i], l)
+                highest[i] = max(highest[i], l)
+            }
+        }
+        return (0..<gateways.count).map { g in
+            counts[g] >= settings.gatewayExponentMeasurements && highest[g] - lowest[g] >= 6
         }
     }
 
@@ -318,7 +352,7 @@ struct SiteModelFit {
                 for (k, m) in measurements.enumerated() {
                     guard let g = gatewayPosition(m.gateway) else { continue }
                     let predicted =
-                        model.pathLossExponent * logDistance(g, position, height) + model.receiveOffsets[Int(m.gateway)]
+                        model.exponent(Int(m.gateway)) * logDistance(g, position, height) + model.receiveOffsets[Int(m.gateway)]
                     if k == j {
                         target = Double(m.loss) - predicted
                         targetFound = true
@@ -344,6 +378,19 @@ struct SiteModelFit {
             let n = model.pathLossExponent
             if n <= settings.exponentBounds.lowerBound + 0.01 || n >= settings.exponentBounds.upperBound - 0.01 {
                 return "the exponent ran to its bound (\(rounded(n)))"
+            }
+        }
+        let departures = (0..<gateways.count).filter { model.exponentOffsets[$0] != 0 }
+        let departed = departures.filter { abs(model.exponentOffsets[$0]) >= settings.gatewayExponentBound - 0.01 }
+        if !departed.isEmpty {
+            return "gateway exponents ran to n ± \(rounded(settings.gatewayExponentBound)): "
+                + departed.map { gatewayIDs[$0] }.joined(separator: ", ")
+        }
+        if departures.count >= 3 {
+            let values = departures.map { model.exponentOffsets[$0] }
+            let mean = values.reduce(0, +) / Double(values.count)
+            if (values.max() ?? 0) - (values.min() ?? 0) < 0.01, abs(mean) > 0.2 {
+                return "every gateway's exponent converged to one value (n \(mean >= 0 ? "+" : "−") \(rounded(abs(mean))))"
             }
         }
         let free = (0..<gateways.count).filter { !settings.fixedOffsets.contains($0) && gateways[$0] != nil }
