@@ -123,10 +123,12 @@ func buildGateway(
         logger.notice("resuming \(source.name) at \(savedThrough.rfc3339String), where the saved state ends (\(advice))")
     }
     if let site = configuration.site, case .advertisements = feed {
-        // A gateway of a site: each cycle's records go to the site's broker too.
+        // A gateway of a site: each cycle's records go to the site's broker too, and an empty
+        // report to every other bucket (a heartbeat, sent alone while nothing is tracked).
         do {
-            let publisher = try SitePublisher(settings: site, logger: logger)
+            let publisher = try SitePublisher(settings: site, cycleLength: pipeline.cycleLength, logger: logger)
             pipeline.cycleObserver = { update in publisher.publish(update) }
+            pipeline.cycleClockObserver = { cycleEnd in publisher.heartbeat(cycleEnd: cycleEnd) }
             logger.info(
                 "publishing each cycle to site '\(site.topics.site)' as gateway '\(site.gateway)' via \(site.host):\(site.port)")
         } catch {
