@@ -143,6 +143,18 @@ public final class AlertPipeline {
         set { decisions.cycleObserver = newValue }
     }
 
+    /// The length of a cycle: the ranging loop's, or a site hub's.
+    public var cycleLength: Duration { decisions.cycleLength }
+
+    /// Called at the end of every input with the start of the cycle the front end is in — the end
+    /// of the latest cycle it closed, or skipped because it tracked nothing (an idle gateway
+    /// closes no cycles): a gateway of a site sends its heartbeat from here. It runs on the
+    /// pipeline's task, after the input's cycles went to ``cycleObserver``.
+    public var cycleClockObserver: ((Timestamp) -> Void)? {
+        get { decisions.cycleClockObserver }
+        set { decisions.cycleClockObserver = newValue }
+    }
+
     /// Whether beacons' presence changes are kept for ``takePresenceChanges()`` (off: no cost).
     public var recordsPresence: Bool {
         get { decisions.recordsPresence }

@@ -41,6 +41,8 @@ final class DecisionStage {
     private var eventsByAlert: [String: Int] = [:]
     /// Called with each cycle's update before strategies see it.
     var cycleObserver: ((RangingUpdate) -> Void)?
+    /// Called at the end of every input with the front end's cycle clock.
+    var cycleClockObserver: ((Timestamp) -> Void)?
     /// Whether beacons' presence changes are kept for `takePresenceChanges()`.
     var recordsPresence = false
     private var presence: [BeaconID: Proximity] = [:]
@@ -142,6 +144,7 @@ final class DecisionStage {
     func endInput(cycleClock: Timestamp?, engineTime: Timestamp? = nil, emit: (RoutedEvent) throws -> Void) throws {
         if let reached = cycleClock {
             if decidedThrough == nil { decidedThrough = reached } else { try runIdleCycles(through: reached) }
+            cycleClockObserver?(reached)
         }
         if let engineTime { try catchUpEngine(to: engineTime) }
         try finishInput(emit)

@@ -27,6 +27,7 @@ extension SiteFusion: PipelineFrontEnd {
 
     package func contribute(to statistics: inout PipelineStatistics) {
         statistics.site = self.statistics
+        statistics.site?.gateways = gatewayStatuses
         if isCalibrating { statistics.site?.calibration = calibrationStatus }
     }
 

@@ -36,8 +36,8 @@ extension SiteFusion {
         changedGateways.removeAll(keepingCapacity: true)
         guard hubStart != .min else { return }
         for g in 0..<gatewayCount {
+            let online = isOnline(g, at: end)
             let last = lastReport[g] == .min ? hubStart : lastReport[g]
-            let online = end &- last < offlineNanoseconds
             guard online != gatewayOnline[g] else { continue }
             gatewayOnline[g] = online
             // Offline from its last report on (plus the limit); online from the report that woke it.
@@ -45,6 +45,22 @@ extension SiteFusion {
             changedGateways.append(g)
             statistics.gatewaysOffline += online ? -1 : 1
         }
+    }
+
+    /// Whether gateway `g` has reported within `gatewayOfflineAfter` before `end` (the hub's start
+    /// stands for a report of a gateway that never reported).
+    @inline(__always)
+    func isOnline(_ g: Int, at end: Int64) -> Bool {
+        end &- (lastReport[g] == .min ? hubStart : lastReport[g]) < offlineNanoseconds
+    }
+
+    /// Whether ``updateGatewayStatus(at:)`` would change a gateway's state at `end`.
+    func gatewayStatusChanges(at end: Int64) -> Bool {
+        guard hubStart != .min else { return false }
+        for g in 0..<gatewayCount {
+            if isOnline(g, at: end) != gatewayOnline[g] { return true }
+        }
+        return false
     }
 
     /// Whether gateway `g` reported in the last two cycles before `end` (the window of a room's

@@ -174,8 +174,14 @@ public final class SiteFusion {
         let limit = now.nanosecondsSinceEpoch &- latenessNanoseconds
         while start &+ cycleNanoseconds <= limit {
             if beacons.isEmpty {
-                start = (limit / cycleNanoseconds) &* cycleNanoseconds // nothing tracked: skip the idle stretch
-                break
+                // Nothing tracked: skip the idle stretch, but fuse its last cycle (empty) when a
+                // gateway goes offline or comes back by then, so that ``gatewayChanges`` says so.
+                let last = (limit / cycleNanoseconds) &* cycleNanoseconds
+                guard gatewayStatusChanges(at: last) else {
+                    start = last
+                    break
+                }
+                start = last &- cycleNanoseconds
             }
             let end = start &+ cycleNanoseconds
             fuseCycle(endIndex: end / cycleNanoseconds)

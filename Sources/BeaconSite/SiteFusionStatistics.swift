@@ -30,6 +30,8 @@ public struct SiteFusionStatistics: Hashable, Sendable {
     public var unknownRooms = 0
     /// Gateways offline now.
     public var gatewaysOffline = 0
+    /// Each gateway's status, in layout order. Filled in when the statistics are read.
+    public var gateways: [SiteGatewayStatus] = []
     /// What self-calibration has found (`nil` when it is off or the site has fewer than three
     /// positioned gateways). Filled in when the statistics are read.
     public var calibration: CalibrationStatus?

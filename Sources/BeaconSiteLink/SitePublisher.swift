@@ -6,9 +6,13 @@ import BeaconSiteReport
 import Logging
 
 /// A gateway's side of a site: after each ranging cycle, one report per bucket of the beacons it
-/// tracks, published with QoS 0 to `<prefix>/<site>/records/<bucket>/<gateway>`.
+/// tracks, and an empty one to every other bucket (its heartbeat; ``SiteCycleReports``),
+/// published with QoS 0 to `<prefix>/<site>/records/<bucket>/<gateway>`. While it tracks
+/// nothing its ranging closes no cycle: it then sends the heartbeat alone, once a cycle
+/// (``heartbeat(cycleEnd:)``).
 ///
-/// Runs on the pipeline's task (its ``publish(_:)`` is the pipeline's cycle observer). It never
+/// Runs on the pipeline's task (its ``publish(_:)`` is the pipeline's cycle observer, its
+/// ``heartbeat(cycleEnd:)`` the cycle clock observer). It never
 /// waits: while the broker is away reports are dropped and counted, and the gateway's own
 /// ranging, alerts and sinks go on as before. The first drop is logged as a warning, and the
 /// return of the broker (with the count dropped meanwhile) as a notice.
@@ -16,9 +20,9 @@ package final class SitePublisher: @unchecked Sendable {
     // `@unchecked`: the encoders are used by the pipeline's task only; the client is thread-safe.
     let settings: SiteSettings
     let client: MQTTSiteClient
-    private var encoders: [GatewayReportEncoder]
+    private var reports: SiteCycleReports
     private var topics: [String]
-    private var cycleLength: Duration = .seconds(1)
+    private let cycleLength: Duration
     /// The sequence of the last signed report (``SignedReport``).
     private var sequence: UInt64 = 0
     /// The wall clock a signed report's sequence starts from.
@@ -28,56 +32,53 @@ package final class SitePublisher: @unchecked Sendable {
     private var droppedInOutage = 0
 
     init(
-        settings: SiteSettings, client: MQTTSiteClient, logger: Logger,
+        settings: SiteSettings, cycleLength: Duration, client: MQTTSiteClient, logger: Logger,
         wallClock: @escaping @Sendable () -> Timestamp = { WallClock().now }
     ) {
         self.wallClock = wallClock
         self.settings = settings
+        self.cycleLength = cycleLength
         self.client = client
         self.logger = logger
-        encoders = (0..<settings.topics.bucketCount).map { _ in
-            GatewayReportEncoder(gateway: settings.gateway, format: settings.format)
-        }
+        reports = SiteCycleReports(gateway: settings.gateway, format: settings.format, topics: settings.topics)
         topics = (0..<settings.topics.bucketCount).map { settings.topics.recordsTopic(bucket: $0, gateway: settings.gateway) }
     }
 
-    /// Connects to the site's broker (in the background).
-    package convenience init(settings: SiteSettings, logger: Logger) throws(MQTTSinkError) {
+    /// Connects to the site's broker (in the background); `cycleLength` is the gateway's ranging
+    /// cycle (its heartbeat's period).
+    package convenience init(settings: SiteSettings, cycleLength: Duration, logger: Logger) throws(MQTTSinkError) {
         var options = settings.connection
         options.statusTopic = "\(settings.topics.prefix)/\(settings.topics.site)/gateways/\(settings.gateway)/status"
         let client = try MQTTSiteClient(
             host: settings.host, port: settings.port, options: options,
             clientID: "beacond-\(settings.topics.site)-\(settings.gateway)")
-        self.init(settings: settings, client: client, logger: logger)
+        self.init(settings: settings, cycleLength: cycleLength, client: client, logger: logger)
     }
 
-    /// Publishes the cycle's records (every tracked beacon, those within their missed-scan grace
-    /// included, flagged as unseen).
+    /// Publishes the cycle's reports: its records (every tracked beacon, those within their
+    /// missed-scan grace included, flagged as unseen), and an empty report to each other bucket.
     package func publish(_ update: RangingUpdate) {
-        guard !update.beacons.isEmpty else { return }
-        cycleLength = update.time - update.cycleStart
-        for bucket in encoders.indices { encoders[bucket].begin(time: update.time, cycleLength: cycleLength) }
-        for beacon in update.beacons {
-            let bucket = settings.topics.bucket(of: beacon.id)
-            if encoders[bucket].isFull { flush(bucket, time: update.time) }
-            encoders[bucket].append(GatewayRecord(beacon))
-        }
-        for bucket in encoders.indices where encoders[bucket].recordCount > 0 { flush(bucket, time: update.time) }
+        reports.encode(update) { bucket, report in send(report, bucket: bucket) }
     }
 
-    private func flush(_ bucket: Int, time: Timestamp) {
-        encoders[bucket].finish()
+    /// Publishes the empty reports of the cycle that ended at `cycleEnd` if no report of it (or
+    /// of a later cycle) went out: a gateway that tracks nothing still tells every hub, each
+    /// cycle, that it is there.
+    package func heartbeat(cycleEnd: Timestamp) {
+        reports.heartbeat(cycleEnd: cycleEnd, cycleLength: cycleLength) { bucket, report in send(report, bucket: bucket) }
+    }
+
+    private func send(_ report: [UInt8], bucket: Int) {
         let sent: Bool
         if let key = settings.key {
             // Strictly increasing, and the wall clock's nanoseconds where it allows: a hub takes
             // each sequence once, and none from outside its window.
             sequence = max(sequence + 1, UInt64(clamping: wallClock().nanosecondsSinceEpoch))
-            let sealed = SignedReport.seal(encoders[bucket].bytes, sequence: sequence, key: key)
+            let sealed = SignedReport.seal(report, sequence: sequence, key: key)
             sent = sealed.withUnsafeBytes { payload in client.publish(topic: topics[bucket], payload: payload) }
         } else {
-            sent = encoders[bucket].bytes.withUnsafeBytes { payload in client.publish(topic: topics[bucket], payload: payload) }
+            sent = report.withUnsafeBytes { payload in client.publish(topic: topics[bucket], payload: payload) }
         }
-        encoders[bucket].begin(time: time, cycleLength: cycleLength)
         if !sent {
             if droppedInOutage == 0 {
                 let broker = client.broker

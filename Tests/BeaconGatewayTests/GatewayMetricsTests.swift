@@ -1,7 +1,9 @@
 import BeaconBlueZ
+import BeaconCore
 import BeaconGateway
 import BeaconPipeline
 import BeaconSinks
+import BeaconSite
 import Testing
 
 /// The metrics the daemon exports: collected from the pipeline's counters, and from sinks.
@@ -37,6 +39,35 @@ struct GatewayMetricsTests {
         ] {
             #expect(lines.contains(expected), "missing \(expected) in \(lines.sorted())")
         }
+    }
+
+    @Test("a hub's gateways: online 1 or 0, and the age of each one's latest report at the scrape")
+    func gateways() {
+        let metrics = GatewayMetrics()
+        let start = Timestamp(nanosecondsSinceEpoch: 1_767_225_600_000_000_000)
+        var statistics = PipelineStatistics()
+        var site = SiteFusionStatistics()
+        site.gateways = [
+            SiteGatewayStatus(gateway: "west", online: true, lastReport: start + .seconds(20), since: start),
+            SiteGatewayStatus(gateway: "east", online: false, lastReport: start + .seconds(2), since: start + .seconds(12)),
+            SiteGatewayStatus(gateway: "north", online: false, lastReport: nil, since: start + .seconds(10)),
+        ]
+        statistics.site = site
+        metrics.collect(statistics, trackedBeacons: 0, backlogs: [:], now: start + .milliseconds(20_500))
+        let lines = Self.lines(metrics)
+        for expected in [
+            #"beacond_site_gateway_online{gateway="west"} 1.0"#, #"beacond_site_gateway_online{gateway="east"} 0.0"#,
+            #"beacond_site_gateway_online{gateway="north"} 0.0"#,
+            #"beacond_site_gateway_last_report_seconds{gateway="west"} 0.5"#,
+            #"beacond_site_gateway_last_report_seconds{gateway="east"} 18.5"#,
+        ] {
+            #expect(lines.contains(expected), "missing \(expected) in \(lines.sorted())")
+        }
+        #expect(!lines.contains { $0.hasPrefix(#"beacond_site_gateway_last_report_seconds{gateway="north"}"#) })
+        // Back online at the next scrape.
+        statistics.site?.gateways[1].online = true
+        metrics.collect(statistics, trackedBeacons: 0, backlogs: [:], now: start + .seconds(21))
+        #expect(Self.lines(metrics).contains(#"beacond_site_gateway_online{gateway="east"} 1.0"#))
     }
 
     @Test("scanner restarts, posted events and overflow are counted as they happen")

@@ -114,6 +114,34 @@ struct SiteFusionHonestyTests {
         #expect(back.beacon?.room == "hall" && back.events == ["enter hall"])
     }
 
+    @Test("an idle gateway that sends empty reports stays online; a silent one goes offline, with nothing tracked")
+    func emptyReportsKeepAGatewayOnline() throws {
+        let fusion = try Self.fusion(Self.twoRooms, offline: .seconds(10))
+        var changes: [String] = []
+        for t in 1...20 {
+            // Gateway a tracks nothing and sends its heartbeat; b is silent after t = 2.
+            let gateways = t <= 2 ? ["a", "b"] : ["a"]
+            for gateway in gateways {
+                // As sent: the header alone (binary; the JSON format's `records` is empty).
+                var encoder = GatewayReportEncoder(gateway: gateway, format: t.isMultiple(of: 2) ? .binary : .json)
+                encoder.begin(time: T.at(Double(t)), cycleLength: .seconds(1))
+                encoder.finish()
+                try encoder.bytes.withUnsafeBytes { try fusion.ingest(report: $0) }
+            }
+            fusion.advance(to: T.at(Double(t))) { _ in
+                changes += fusion.gatewayChanges.map { "\(t) \($0.gateway) \($0.online ? "online" : "offline")" }
+            }
+        }
+        // Zero-record reports count as reporting and create nothing.
+        #expect(fusion.trackedCount == 0)
+        #expect(fusion.statistics.reports == 22 && fusion.statistics.records == 0)
+        #expect(changes == ["12 b offline"])
+        #expect(fusion.gatewayStatuses.map(\.online) == [true, false])
+        #expect(fusion.gatewayStatuses[0].lastReport == T.at(20))
+        #expect(fusion.gatewayStatuses[1].lastReport == T.at(2))
+        #expect(fusion.gatewayStatuses[1].since == T.at(12))
+    }
+
     @Test("a gateway that reports but does not hear the tag is absence: the tag moves (as before)")
     func reportingSilenceIsAbsence() throws {
         let fusion = try Self.fusion(Self.twoRooms)

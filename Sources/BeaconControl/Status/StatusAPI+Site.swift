@@ -49,6 +49,7 @@ extension StatusAPI {
                                 let status = inspection.gatewayStatuses[index]
                                 row.member("online", status.online)
                                 row.member("lastReport", status.lastReport?.rfc3339String)
+                                row.member("since", status.since.rfc3339String)
                             }
                         }
                     }

@@ -108,6 +108,9 @@ func buildGateway(
         logger.warning("no 'state:' file: alert state and undelivered events are kept in memory and lost on exit")
     }
 
+    // Filled once the dispatchers exist: a dead letter's notice wakes the other sinks' dispatchers
+    // (and a hub's gateway events wake them all).
+    let notified = DispatcherDirectory()
     let pipeline: AlertPipeline
     do {
         pipeline = try AlertPipeline(configuration: configuration, registry: registry, store: store)
@@ -123,10 +126,12 @@ func buildGateway(
         logger.notice("resuming \(source.name) at \(savedThrough.rfc3339String), where the saved state ends (\(advice))")
     }
     if let site = configuration.site, case .advertisements = feed {
-        // A gateway of a site: each cycle's records go to the site's broker too.
+        // A gateway of a site: each cycle's records go to the site's broker too, and an empty
+        // report to every other bucket (a heartbeat, sent alone while nothing is tracked).
         do {
-            let publisher = try SitePublisher(settings: site, logger: logger)
+            let publisher = try SitePublisher(settings: site, cycleLength: pipeline.cycleLength, logger: logger)
             pipeline.cycleObserver = { update in publisher.publish(update) }
+            pipeline.cycleClockObserver = { cycleEnd in publisher.heartbeat(cycleEnd: cycleEnd) }
             logger.info(
                 "publishing each cycle to site '\(site.topics.site)' as gateway '\(site.gateway)' via \(site.host):\(site.port)")
         } catch {
@@ -134,6 +139,29 @@ func buildGateway(
         }
     } else if case .site = feed, let hub = configuration.hub {
         var observers: [(RangingUpdate) -> Void] = []
+        // A gateway that goes offline or comes back: a lifecycle event to every sink, through
+        // the outbox like the rest (delivered at least once).
+        let sinkNames = sinks.map(\.name)
+        if !sinkNames.isEmpty {
+            let rooms = Dictionary(
+                hub.layout.gateways.map { ($0.id, $0.room) }, uniquingKeysWith: { a, _ in a })
+            observers.append { [unowned pipeline] _ in
+                let changes = pipeline.gatewayChanges
+                guard !changes.isEmpty else { return }
+                let events = changes.map { GatewayStatusNotice.event(for: $0, room: rooms[$0.gateway] ?? nil) }
+                for change in changes {
+                    logger.log(
+                        level: change.online ? .notice : .warning,
+                        "site: gateway '\(change.gateway)' is \(change.online ? "online again" : "offline")")
+                }
+                do {
+                    try outbox.enqueue(events, sinks: sinkNames)
+                    notified.notify(sinkNames)
+                } catch {
+                    logger.error("site: cannot write the gateway's lifecycle event to the outbox: \(error)")
+                }
+            }
+        }
         if let path = hub.presencePath {
             // A hub's presence lines: every fused beacon, every cycle, flushed with the cycle.
             let file: PresenceFile
@@ -157,8 +185,6 @@ func buildGateway(
         }
     }
 
-    // Filled once the dispatchers exist: a dead letter's notice wakes the other sinks' dispatchers.
-    let notified = DispatcherDirectory()
     let sinkNames = sinks.map(\.name)
     let lease = makeHubLease(configuration, feed: feed, outbox: outbox, sinks: sinkNames, notified: notified, logger: logger)
     let dispatchers = sinks.map { name, sink in

@@ -181,7 +181,8 @@ public final class Gateway: Sendable {
         var backlogs: [String: Int] = [:]
         for sink in sinks { backlogs[sink.name] = backlog(of: sink.name) }
         let snapshot = runner.snapshot
-        metrics.collect(snapshot.statistics, trackedBeacons: snapshot.trackedBeacons, backlogs: backlogs)
+        metrics.collect(
+            snapshot.statistics, trackedBeacons: snapshot.trackedBeacons, backlogs: backlogs, now: clock.now)
         if case .site(let subscription) = feed { metrics.collectQueueDrops(total: subscription.dropped) }
     }
 

@@ -1,4 +1,5 @@
 import BeaconBlueZ
+import BeaconCore
 import BeaconPipeline
 import BeaconSite
 import BeaconSiteReport
@@ -10,7 +11,7 @@ import Synchronization
 /// (``render()``, served at `GET /metrics` by the `ControlServer`).
 ///
 /// The pipeline itself keeps plain counters (`PipelineStatistics`) so its hot path pays
-/// nothing; ``collect(_:trackedBeacons:backlogs:)`` turns their growth into metric increments
+/// nothing; ``collect(_:trackedBeacons:backlogs:now:)`` turns their growth into metric increments
 /// when a scrape comes (and once more at exit). Sinks are measured by ``MeteredSink`` and the
 /// scanner by ``record(_:)`` as things happen.
 ///
@@ -35,6 +36,8 @@ import Synchronization
 /// | `beacond_site_reports_total` | counter | | (a hub: reports fused)
 /// | `beacond_site_reports_refused_total` | counter | `reason` (`ReportRefusal.Reason`, and `queue_full`) |
 /// | `beacond_site_beacons_refused_total` | counter | `cap` (`site`: hub.maxTracked, `gateway`: hub.maxBeaconsPerGateway) |
+/// | `beacond_site_gateway_online` | gauge | `gateway` (a hub: 1 while the gateway reports, 0 once it is offline) |
+/// | `beacond_site_gateway_last_report_seconds` | gauge | `gateway` (the age of its latest report at the scrape; absent before its first) |
 /// | `beacond_site_calibration_exponent` | gauge | | (a hub that calibrates: the path-loss exponent in use)
 /// | `beacond_site_calibration_receive_offset_db` | gauge | `gateway` |
 /// | `beacond_site_calibration_fixes` | gauge | | (fixes the latest fit rested on)
@@ -70,8 +73,11 @@ public final class GatewayMetrics: Sendable {
         advertising = Metrics.Gauge(label: "beacond_gateway_advertising", factory: factory)
     }
 
-    /// Brings the pipeline's counters, the tracked beacons and each sink's outbox depth up to date.
-    public func collect(_ statistics: PipelineStatistics, trackedBeacons: Int, backlogs: [String: Int]) {
+    /// Brings the pipeline's counters, the tracked beacons and each sink's outbox depth up to date,
+    /// and a hub's gateways' status as of `now` (the age of each one's latest report).
+    public func collect(
+        _ statistics: PipelineStatistics, trackedBeacons: Int, backlogs: [String: Int], now: Timestamp? = nil
+    ) {
         let before = collected.withLock { last in
             defer { last = statistics }
             return last
@@ -101,6 +107,7 @@ public final class GatewayMetrics: Sendable {
         }
         if let site = statistics.site {
             collectSite(site, before: before.site ?? SiteFusionStatistics())
+            collectGateways(site.gateways, now: now)
             if let calibration = site.calibration {
                 collectCalibration(calibration, before: before.site?.calibration)
             }
@@ -122,6 +129,16 @@ public final class GatewayMetrics: Sendable {
             ("gateway", site.refusedBeaconsOverGatewayCap, before.refusedBeaconsOverGatewayCap),
         ] where now > then {
             counter("beacond_site_beacons_refused_total", [("cap", cap)]).increment(by: Int64(now - then))
+        }
+    }
+
+    private func collectGateways(_ gateways: [SiteGatewayStatus], now: Timestamp?) {
+        for status in gateways {
+            labelledGauge("beacond_site_gateway_online", [("gateway", status.gateway)]).record(status.online ? 1 : 0)
+            if let now, let last = status.lastReport {
+                labelledGauge("beacond_site_gateway_last_report_seconds", [("gateway", status.gateway)])
+                    .record(max(0, (now - last).secondsValue))
+            }
         }
     }
 

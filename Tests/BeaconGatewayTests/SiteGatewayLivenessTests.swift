@@ -1,0 +1,91 @@
+import BeaconCore
+import BeaconSiteReport
+import BeaconTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real `beacond hub` on a real mosquitto, fed gateways' heartbeats — empty reports, as an idle
+/// gateway sends them — with `mosquitto_pub` (issue 27, part 3): a gateway that stops reporting
+/// is one `gatewayOffline` event in the sinks; back, one `gatewayOnline`; an idle gateway that
+/// keeps sending its heartbeat is never offline.
+@Suite("A hub's gateway lifecycle events", .serialized)
+struct SiteGatewayLivenessTests {
+    static let topics = SiteTopics(site: "liveness")
+
+    @Test("a gateway stops: one gatewayOffline event in the jsonl sink; it comes back: one gatewayOnline")
+    func offlineThenOnline() async throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let directory = broker.directory
+        let events = directory.appendingPathComponent("events.jsonl")
+        let configuration = directory.appendingPathComponent("hub.yaml")
+        try """
+        site: {name: liveness, broker: {host: 127.0.0.1, port: \(broker.port)}}
+        gateways:
+          - {id: west, room: hall, position: [0, 0, 2.5]}
+          - {id: east, room: shop, position: [20, 0, 2.5]}
+        hub: {gatewayOffline: 3s}
+        sinks:
+          - {type: jsonl, path: \(events.path)}
+        alerts: []
+
+        """.write(to: configuration, atomically: true, encoding: .utf8)
+        let log = directory.appendingPathComponent("hub.log")
+        let hub = try SiteProcesses.start(["hub", "--config", configuration.path], log: log)
+        defer { if hub.isRunning { kill(hub.processIdentifier, SIGKILL) } }
+        #expect(
+            await realWorkFinishes(within: .seconds(20)) {
+                SiteProcesses.lines(log).contains { $0.contains("site: connected to 127.0.0.1:\(broker.port)") }
+            }, "\(SiteProcesses.lines(log))")
+
+        /// Each gateway's heartbeat: an empty report (the header alone) to bucket 0, now.
+        func beat(_ gateways: [String]) throws {
+            for gateway in gateways {
+                var encoder = GatewayReportEncoder(gateway: gateway)
+                encoder.begin(time: Timestamp(secondsSinceEpoch: Date().timeIntervalSince1970), cycleLength: .seconds(1))
+                encoder.finish()
+                let topic = Self.topics.recordsTopic(bucket: 0, gateway: gateway)
+                #expect(try SiteProcesses.publish(encoder.bytes, topic: topic, port: broker.port, in: directory) == 0)
+            }
+        }
+        func lines(_ kind: String) -> [String] {
+            SiteProcesses.lines(events).filter { $0.contains(#""event":"\#(kind)""#) }
+        }
+        /// Sends the heartbeats of `gateways` every 0.3 s until `condition` holds (at most `beats`).
+        func beating(_ gateways: [String], beats: Int, until condition: () -> Bool) async throws -> Bool {
+            for _ in 0..<beats {
+                try beat(gateways)
+                if await realWorkFinishes(within: .milliseconds(300), condition) { return true }
+            }
+            return condition()
+        }
+
+        // Both report for a while; then east falls silent while west, idle, keeps its heartbeat.
+        _ = try await beating(["west", "east"], beats: 4) { false }
+        let offline = try await beating(["west"], beats: 40) { !lines("gatewayOffline").isEmpty }
+        #expect(offline, "no gatewayOffline: \(SiteProcesses.lines(log).suffix(20))")
+        // East is back.
+        let online = try await beating(["west", "east"], beats: 20) { !lines("gatewayOnline").isEmpty }
+        #expect(online, "no gatewayOnline: \(SiteProcesses.lines(log).suffix(20))")
+        _ = try await beating(["west", "east"], beats: 2) { false }
+
+        let offlineLines = lines("gatewayOffline")
+        let onlineLines = lines("gatewayOnline")
+        #expect(offlineLines.count == 1 && onlineLines.count == 1, "\(SiteProcesses.lines(events))")
+        let line = try #require(offlineLines.first)
+        #expect(line.contains(#""gateway":"east""#) && line.contains(#""room":"shop""#))
+        #expect(line.contains(#""lastReport":""#) && line.contains(#""key":"gateway|east|gatewayOffline|"#))
+        // Offline 3 s after its last report.
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let time = try #require((object["time"] as? String).flatMap(Timestamp.init(rfc3339:)))
+        let last = try #require((object["lastReport"] as? String).flatMap(Timestamp.init(rfc3339:)))
+        #expect(time - last == .seconds(3))
+        #expect(onlineLines.first?.contains(#""gateway":"east""#) == true)
+        #expect(!SiteProcesses.lines(events).contains { $0.contains(#""gateway":"west""#) }, "the idle west went offline")
+        #expect(SiteProcesses.lines(log).contains { $0.contains("gateway 'east' is offline") })
+    }
+}
