@@ -67,9 +67,14 @@ package final class SiteSubscription: Sendable {
     }
 
     /// Runs until cancelled.
+    ///
+    /// Reports are queued as they come (up to ``queueCapacity``; beyond, dropped and counted) and
+    /// handed to the pipeline in batches — everything that came while the pipeline took the last
+    /// batch — so a burst (sixteen buckets' heartbeats from every gateway at a cycle's end) is one
+    /// pipeline input, one store transaction, not one per message.
     package func run(runner: PipelineRunner, clock: AnyTimestampClock, tick: Duration) async throws {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: GatewayReportMessage.self, bufferingPolicy: .bufferingOldest(Self.queueCapacity))
+        let queue = ReportQueue()
+        let (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let refusals = ReportRefusalLog(logger: logger, clock: clock)
         let logger = logger
         let buckets = buckets.count
@@ -84,7 +89,14 @@ package final class SiteSubscription: Sendable {
                 }
             }
         ) { [self] topic, payload in
-            if case .dropped = continuation.yield(self.message(topic: topic, payload: payload, receivedAt: clock.now)) {
+            let message = self.message(topic: topic, payload: payload, receivedAt: clock.now)
+            let taken = queue.items.withLock { queued in
+                guard queued.count < Self.queueCapacity else { return false }
+                queued.append(message)
+                return true
+            }
+            continuation.yield()
+            if !taken {
                 self.droppedReports.withLock { $0 += 1 }
                 refusals.record(
                     ReportRefusal(
@@ -103,12 +115,22 @@ package final class SiteSubscription: Sendable {
                 }
             }
             group.addTask {
-                for await message in stream {
-                    try await runner.send(reports: [message])
+                for await _ in signals {
+                    let batch = queue.items.withLock { queued in
+                        defer { queued.removeAll(keepingCapacity: true) }
+                        return queued
+                    }
+                    if !batch.isEmpty { try await runner.send(reports: batch) }
                 }
             }
             try await group.next()
             group.cancelAll()
         }
     }
+}
+
+/// The reports a hub has received and the pipeline not yet taken (shared by the MQTT client's
+/// thread and the task that feeds the pipeline).
+private final class ReportQueue: Sendable {
+    let items = Mutex<[GatewayReportMessage]>([])
 }
