@@ -259,6 +259,8 @@ def soak(options, workdir, processes, broker, start_seconds, visitors, duration,
     created, delivered = {}, set()
     for hub in HUBS:
         for event in events(os.path.join(workdir, f"{hub}-events.jsonl")):
+            if "alert" not in event:
+                continue  # a gateway's lifecycle event (gatewayOffline / gatewayOnline), not an alert's
             identity = (event["alert"], json.dumps(event["beacon"], sort_keys=True))
             if event.get("event") == "created":
                 created.setdefault(identity, []).append((hub, seconds(event["time"])))
