@@ -64,7 +64,13 @@ package final class SitePublisher: @unchecked Sendable {
     /// Publishes the empty reports of the cycle that ended at `cycleEnd` if no report of it (or
     /// of a later cycle) went out: a gateway that tracks nothing still tells every hub, each
     /// cycle, that it is there.
+    ///
+    /// A cycle that ends ahead of the wall clock is not announced: a simulated source waiting for
+    /// its scenario's start stands at that start, and a report claiming a time ahead of the
+    /// gateway's clock would teach the hub a wrong offset for it (`GatewayClock`), so that its
+    /// real reports later land in cycles already fused.
     package func heartbeat(cycleEnd: Timestamp) {
+        guard cycleEnd <= wallClock() + .seconds(1) else { return }
         reports.heartbeat(cycleEnd: cycleEnd, cycleLength: cycleLength) { bucket, report in send(report, bucket: bucket) }
     }
 
