@@ -61,6 +61,13 @@ extension AlertPipeline {
         return site.layout.gateways.map(\.id)
     }
 
+    /// Cycles a site hub's fusion has fused (0 for one gateway): cheaper than ``statistics``,
+    /// which gathers every stage's counters.
+    package var siteCyclesFused: Int {
+        guard case .site(let site) = front else { return 0 }
+        return site.statistics.cycles
+    }
+
     /// A site hub's self-calibration: the model its positions are solved with and its latest
     /// fit (`nil` for one gateway, or when calibration is off).
     public var siteCalibration: CalibrationStatus? {

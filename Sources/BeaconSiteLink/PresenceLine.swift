@@ -22,7 +22,7 @@ package enum PresenceLine {
     /// Writes the lines of every beacon of `update` (the hub pipeline's cycle) to `write`.
     package static func write(_ update: RangingUpdate, hub: AlertPipeline, to write: (String) -> Void) {
         if let calibration = hub.siteCalibration,
-            calibration.fittedAt == update.time || hub.statistics.site?.cycles == 1
+            calibration.fittedAt == update.time || hub.siteCyclesFused == 1
         {
             write(line(calibration, at: update.time, gateways: hub.siteGatewayIDs) + "\n")
         }

@@ -150,6 +150,20 @@ struct StatusEndpointTests {
         #expect(none.status == 404)
     }
 
+    /// A hub's status board whose pipeline shows `statistics` (and `layout`).
+    static func hubBoard(_ statistics: PipelineStatistics, layout: SiteLayout? = nil) -> StatusBoard {
+        StatusBoard(
+            sources: .init(
+                sourceName: "hub",
+                inspect: {
+                    var inspection = PipelineInspection()
+                    inspection.statistics = statistics
+                    inspection.site = layout
+                    return inspection
+                }, outbox: { [] }),
+            log: AlertLog(sinks: []), refreshInterval: .zero)
+    }
+
     @Test("/api/site says what the hub fused and what it refused, by reason; one gateway says zeros")
     func reportCounts() async throws {
         var statistics = PipelineStatistics()
@@ -160,16 +174,7 @@ struct StatusEndpointTests {
         site.staleRecords = 3
         site.refusedReports = [.clock: 2, .malformed: 5, .unsigned: 0]
         statistics.site = site
-        let counts = statistics
-        let board = StatusBoard(
-            sources: .init(
-                sourceName: "hub",
-                inspect: {
-                    var inspection = PipelineInspection()
-                    inspection.statistics = counts
-                    return inspection
-                }, outbox: { [] }),
-            log: AlertLog(sinks: []), refreshInterval: .zero)
+        let board = Self.hubBoard(statistics)
         let document = await Self.routes(token: nil, board: board).respond(to: ControlRequest(method: "GET", target: "/api/site"))
         let expected = #""reports":{"fused":120,"records":4800,"late":7,"stale":3,"refused":{"clock":2,"malformed":5}}"#
         #expect(document.body.contains(expected), "\(document.body)")
@@ -194,17 +199,8 @@ struct StatusEndpointTests {
         site.calibration = status
         var statistics = PipelineStatistics()
         statistics.site = site
-        let counts = statistics
-        let board = StatusBoard(
-            sources: .init(
-                sourceName: "hub",
-                inspect: {
-                    var inspection = PipelineInspection()
-                    inspection.statistics = counts
-                    inspection.site = try? SiteLayout(gateways: [SiteGateway(id: "a"), SiteGateway(id: "b")])
-                    return inspection
-                }, outbox: { [] }),
-            log: AlertLog(sinks: []), refreshInterval: .zero)
+        let board = Self.hubBoard(
+            statistics, layout: try SiteLayout(gateways: [SiteGateway(id: "a"), SiteGateway(id: "b")]))
         let document = await Self.routes(token: nil, board: board).respond(to: ControlRequest(method: "GET", target: "/api/site"))
         let expected =
             #""calibration":{"verdict":"applied","reason":"held-back misfit 5.1 → 4.6 dB","exponent":2.2,"tagHeight":1.2,"#

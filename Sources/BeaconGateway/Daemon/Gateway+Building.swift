@@ -125,6 +125,7 @@ func buildGateway(
         let advice = "what lies before is skipped; delete the state file or set resume: false to start over"
         logger.notice("resuming \(source.name) at \(savedThrough.rfc3339String), where the saved state ends (\(advice))")
     }
+    let sinkNames = sinks.map(\.name)
     if let site = configuration.site, case .advertisements = feed {
         // A gateway of a site: each cycle's records go to the site's broker too, and an empty
         // report to every other bucket (a heartbeat, sent alone while nothing is tracked).
@@ -138,54 +139,14 @@ func buildGateway(
             throw .source("site: \(error)")
         }
     } else if case .site = feed, let hub = configuration.hub {
-        var observers: [(RangingUpdate) -> Void] = []
-        // A gateway that goes offline or comes back: a lifecycle event to every sink, through
-        // the outbox like the rest (delivered at least once).
-        let sinkNames = sinks.map(\.name)
-        if !sinkNames.isEmpty {
-            let rooms = Dictionary(
-                hub.layout.gateways.map { ($0.id, $0.room) }, uniquingKeysWith: { a, _ in a })
-            observers.append { [unowned pipeline] _ in
-                let changes = pipeline.gatewayChanges
-                guard !changes.isEmpty else { return }
-                let events = changes.map { GatewayStatusNotice.event(for: $0, room: rooms[$0.gateway] ?? nil) }
-                for change in changes {
-                    logger.log(
-                        level: change.online ? .notice : .warning,
-                        "site: gateway '\(change.gateway)' is \(change.online ? "online again" : "offline")")
-                }
-                do {
-                    try outbox.enqueue(events, sinks: sinkNames)
-                    notified.notify(sinkNames)
-                } catch {
-                    logger.error("site: cannot write the gateway's lifecycle event to the outbox: \(error)")
-                }
-            }
-        }
-        if let path = hub.presencePath {
-            // A hub's presence lines: every fused beacon, every cycle, flushed with the cycle.
-            let file: PresenceFile
-            do {
-                file = try PresenceFile(path: path)
-            } catch {
-                throw .source("hub.presence: cannot create \(path) (\(error)); check the directory exists and is writable")
-            }
-            observers.append { [unowned pipeline] update in
-                PresenceLine.write(update, hub: pipeline, to: file.write)
-                file.flush()
-            }
-        }
-        if let path = hub.calibrationFile(statePath: configuration.statePath), pipeline.siteCalibration != nil {
-            let keeper = CalibrationKeeper(hub: pipeline, file: CalibrationFile(path: path), logger: logger)
-            keeper.takeUp()
-            observers.append { _ in keeper.saveAfterFit() }
-        }
+        let observers = try hubCycleObservers(
+            pipeline, hub: hub, statePath: configuration.statePath, sinks: sinkNames, outbox: outbox, notified: notified,
+            logger: logger)
         if !observers.isEmpty {
             pipeline.cycleObserver = { update in for observer in observers { observer(update) } }
         }
     }
 
-    let sinkNames = sinks.map(\.name)
     let lease = makeHubLease(configuration, feed: feed, outbox: outbox, sinks: sinkNames, notified: notified, logger: logger)
     let dispatchers = sinks.map { name, sink in
         (

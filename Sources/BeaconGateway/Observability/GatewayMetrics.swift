@@ -56,9 +56,8 @@ public final class GatewayMetrics: Sendable {
     private let advertising: Metrics.Gauge
     private let collected = Mutex(PipelineStatistics())
     private let labelled = Mutex<[String: Metrics.Counter]>([:])
-    private let depths = Mutex<[String: Metrics.Gauge]>([:])
     private let queueDrops = Mutex(0)
-    private let labelledGauges = Mutex<[String: Metrics.Gauge]>([:])
+    private let gauges = Mutex<[String: Metrics.Gauge]>([:])
 
     /// Creates the metrics in a registry of their own (each gateway, and each test, has one).
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -113,7 +112,7 @@ public final class GatewayMetrics: Sendable {
             }
         }
         tracked.record(trackedBeacons)
-        for (sink, depth) in backlogs { gauge("beacond_outbox_depth", sink: sink).record(depth) }
+        for (sink, depth) in backlogs { gauge("beacond_outbox_depth", [("sink", sink)]).record(depth) }
     }
 
     private func collectSite(_ site: SiteFusionStatistics, before: SiteFusionStatistics) {
@@ -134,23 +133,23 @@ public final class GatewayMetrics: Sendable {
 
     private func collectGateways(_ gateways: [SiteGatewayStatus], now: Timestamp?) {
         for status in gateways {
-            labelledGauge("beacond_site_gateway_online", [("gateway", status.gateway)]).record(status.online ? 1 : 0)
+            gauge("beacond_site_gateway_online", [("gateway", status.gateway)]).record(status.online ? 1 : 0)
             if let now, let last = status.lastReport {
-                labelledGauge("beacond_site_gateway_last_report_seconds", [("gateway", status.gateway)])
+                gauge("beacond_site_gateway_last_report_seconds", [("gateway", status.gateway)])
                     .record(max(0, (now - last).secondsValue))
             }
         }
     }
 
     private func collectCalibration(_ status: CalibrationStatus, before: CalibrationStatus?) {
-        labelledGauge("beacond_site_calibration_exponent", []).record(status.model.pathLossExponent)
+        gauge("beacond_site_calibration_exponent", []).record(status.model.pathLossExponent)
         for (gateway, offset) in zip(status.gateways, status.model.receiveOffsets) {
-            labelledGauge("beacond_site_calibration_receive_offset_db", [("gateway", gateway)]).record(offset)
+            gauge("beacond_site_calibration_receive_offset_db", [("gateway", gateway)]).record(offset)
         }
-        labelledGauge("beacond_site_calibration_fixes", []).record(status.fixes)
+        gauge("beacond_site_calibration_fixes", []).record(status.fixes)
         if let before = status.heldOutBefore, let after = status.heldOutAfter {
-            labelledGauge("beacond_site_calibration_heldout_misfit_db", [("model", "in_use")]).record(before)
-            labelledGauge("beacond_site_calibration_heldout_misfit_db", [("model", "fit")]).record(after)
+            gauge("beacond_site_calibration_heldout_misfit_db", [("model", "in_use")]).record(before)
+            gauge("beacond_site_calibration_heldout_misfit_db", [("model", "fit")]).record(after)
         }
         if status.fits > (before?.fits ?? 0), status.verdict != .none {
             counter("beacond_site_calibration_fits_total", [("verdict", status.verdict.rawValue)])
@@ -158,9 +157,10 @@ public final class GatewayMetrics: Sendable {
         }
     }
 
-    func labelledGauge(_ label: String, _ dimensions: [(String, String)]) -> Metrics.Gauge {
+    /// The gauge of `label` with `dimensions`, made at its first use (as ``counter(_:_:)``).
+    func gauge(_ label: String, _ dimensions: [(String, String)]) -> Metrics.Gauge {
         let key = label + dimensions.map { "|\($0.0)=\($0.1)" }.joined()
-        return labelledGauges.withLock { gauges in
+        return gauges.withLock { gauges in
             if let gauge = gauges[key] { return gauge }
             let gauge = Metrics.Gauge(label: label, dimensions: dimensions, factory: factory)
             gauges[key] = gauge
@@ -218,15 +218,6 @@ public final class GatewayMetrics: Sendable {
             let counter = Metrics.Counter(label: label, dimensions: dimensions, factory: factory)
             counters[key] = counter
             return counter
-        }
-    }
-
-    private func gauge(_ label: String, sink: String) -> Metrics.Gauge {
-        depths.withLock { gauges in
-            if let gauge = gauges[sink] { return gauge }
-            let gauge = Metrics.Gauge(label: label, dimensions: [("sink", sink)], factory: factory)
-            gauges[sink] = gauge
-            return gauge
         }
     }
 }

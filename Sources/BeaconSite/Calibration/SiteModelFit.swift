@@ -45,7 +45,7 @@ struct SiteModelFit {
     let beaconPrior: Double
     let bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
 
-    private var evidence: [PositionEvidence] = []
+    var evidence: [PositionEvidence] = []
     private var positions: [(x: Double, y: Double)?] = []
 
     init(
@@ -62,7 +62,7 @@ struct SiteModelFit {
         evidence.reserveCapacity(CalibrationWindow.perFix)
     }
 
-    private typealias Item = (ring: CalibrationWindow.Ring, index: Int)
+    typealias Item = (ring: CalibrationWindow.Ring, index: Int)
 
     /// Fits `window`, starting from `current`, and judges the fit against `current` and the
     /// `configured` model: applied when it predicts the held-back fixes better than both; the
@@ -216,10 +216,10 @@ struct SiteModelFit {
                     supported[g] && !fixExponent
                     ? 1 / (settings.gatewayExponentPrior * settings.gatewayExponentPrior) : pinned
             }
-            guard let theta = Self.choleskySolve(normal, rhs, size: parameters) else { break }
+            guard let theta = CalibrationMath.choleskySolve(normal, rhs, size: parameters) else { break }
             var unit = [Double](repeating: 0, count: parameters)
             unit[0] = 1
-            if let column = Self.choleskySolve(normal, unit, size: parameters), column[0] > 0 {
+            if let column = CalibrationMath.choleskySolve(normal, unit, size: parameters), column[0] > 0 {
                 exponentError = column[0].squareRoot()
             }
             model.pathLossExponent =
@@ -246,210 +246,4 @@ struct SiteModelFit {
         }
         return (model, exponentError)
     }
-
-    private func gatewayPosition(_ g: UInt16) -> Vector3? { Int(g) < gateways.count ? gateways[Int(g)] : nil }
-
-    /// 10·log10 of the distance from gateway `g` to (x, y, height), at least 0.5 m.
-    private func logDistance(_ g: Vector3, _ p: (x: Double, y: Double), _ height: Double) -> Double {
-        let dx = p.x - g.x
-        let dy = p.y - g.y
-        let dz = height - g.z
-        return 5 * logarithm10(max(0.25, dx * dx + dy * dy + dz * dz))
-    }
-
-    /// Each measurement's misfit at a position, the fix's own offset *b* fitted (with its prior).
-    private func fixResiduals(
-        _ measurements: ArraySlice<CalibrationWindow.Measurement>, at p: (x: Double, y: Double), height: Double,
-        model: SiteRadioModel
-    ) -> [Double] {
-        var raw: [Double] = []
-        for m in measurements {
-            guard let g = gatewayPosition(m.gateway) else { continue }
-            let predicted = model.exponent(Int(m.gateway)) * logDistance(g, p, height) + model.receiveOffsets[Int(m.gateway)]
-            raw.append(Double(m.loss) - predicted)
-        }
-        let w = 1 / (modelSigma * modelSigma)
-        let b = raw.reduce(0, +) * w / (Double(raw.count) * w + 1 / (beaconPrior * beaconPrior))
-        return raw.map { $0 - b }
-    }
-
-    /// A moving beacon's position from a fix under `model`, leaving out measurement `skip`.
-    private mutating func locate(
-        _ measurements: ArraySlice<CalibrationWindow.Measurement>, model: SiteRadioModel, skip: Int, height: Double
-    ) -> (x: Double, y: Double)? {
-        evidence.removeAll(keepingCapacity: true)
-        for (j, m) in measurements.enumerated() where j != skip {
-            guard let g = gatewayPosition(m.gateway) else { continue }
-            let loss = Double(m.loss) - model.receiveOffsets[Int(m.gateway)]
-            let n = model.exponent(Int(m.gateway))
-            evidence.append(
-                PositionEvidence(
-                    x: g.x, y: g.y, z: g.z, loss: loss, weight: 1 / (modelSigma * modelSigma), exponent: n,
-                    distance: max(0.1, power(10, loss / (10 * n))), rssi: -loss))
-        }
-        guard evidence.count >= 3 else { return nil }
-        evidence.sort { $0.rssi > $1.rssi }
-        return evidence.withUnsafeBufferPointer { buffer in
-            let fix =
-                Multilateration.solve(
-                    buffer, height: height, offsetPrior: beaconPrior, bounds: bounds)
-                ?? Multilateration.centroid(buffer, height: height, strongest: 4)
-            return (fix.x, fix.y)
-        }
-    }
-
-    /// Whether each gateway's own exponent can be fitted: it has heard anchors (known distances)
-    /// at least ``SelfCalibration/gatewayExponentMeasurements`` times, over distances at least
-    /// four to one apart (over a narrower span an exponent and a receive offset are one and the
-    /// same: in the simulated shop, whose entrance hears the others at 8 to 22 m, the entrance's
-    /// exponent took 4 of its 6 dB offset). Moving beacons' positions are themselves solved with
-    /// the exponent, so they never count.
-    private func exponentSupport(_ items: [Item]) -> [Bool] {
-        var counts = [Int](repeating: 0, count: gateways.count)
-        var lowest = [Double](repeating: .infinity, count: gateways.count)
-        var highest = [Double](repeating: -.infinity, count: gateways.count)
-        for item in items {
-            let (header, measurements) = item.ring.fix(item.index)
-            guard let known = header.known else { continue }
-            for m in measurements {
-                guard let g = gatewayPosition(m.gateway) else { continue }
-                let l = logDistance(g, (known.x, known.y), known.z)
-                let i = Int(m.gateway)
-                counts[i] += 1
-                lowest[i] = min(lowest[i], l)
-                highest[i] = max(highest[i], l)
-            }
-        }
-        return (0..<gateways.count).map { g in
-            counts[g] >= settings.gatewayExponentMeasurements && highest[g] - lowest[g] >= 6
-        }
-    }
-
-    // MARK: The test
-
-    /// The robust misfit (dB, as an RMS) of predicting each held-back measurement from the rest
-    /// of its fix; `nil` when none could be predicted.
-    private mutating func heldOutMisfit(_ items: [Item], model: SiteRadioModel) -> Double? {
-        var total = 0.0
-        var count = 0
-        for item in items.prefix(300) {
-            let (header, measurements) = item.ring.fix(item.index)
-            for j in measurements.indices.map({ $0 - measurements.startIndex }) {
-                let position: (x: Double, y: Double)?
-                if let known = header.known {
-                    position = (known.x, known.y)
-                } else {
-                    guard measurements.count >= 4 else { break }
-                    position = locate(measurements, model: model, skip: j, height: header.height)
-                }
-                guard let position else { continue }
-                let height = header.height
-                // b from the others; the left-out one predicted.
-                var others = 0.0
-                var n = 0.0
-                var target = 0.0
-                var targetFound = false
-                for (k, m) in measurements.enumerated() {
-                    guard let g = gatewayPosition(m.gateway) else { continue }
-                    let predicted =
-                        model.exponent(Int(m.gateway)) * logDistance(g, position, height) + model.receiveOffsets[Int(m.gateway)]
-                    if k == j {
-                        target = Double(m.loss) - predicted
-                        targetFound = true
-                    } else {
-                        others += Double(m.loss) - predicted
-                        n += 1
-                    }
-                }
-                guard targetFound, n > 0 else { continue }
-                let w = 1 / (modelSigma * modelSigma)
-                let b = others * w / (n * w + 1 / (beaconPrior * beaconPrior))
-                total += Self.huberLoss(target - b, modelSigma)
-                count += 1
-            }
-        }
-        return count > 0 ? (2 * total / Double(count)).squareRoot() : nil
-    }
-
-    // MARK: Degenerate fits
-
-    private func degeneracy(_ model: SiteRadioModel) -> String? {
-        if !settings.fixedExponent {
-            let n = model.pathLossExponent
-            if n <= settings.exponentBounds.lowerBound + 0.01 || n >= settings.exponentBounds.upperBound - 0.01 {
-                return "the exponent ran to its bound (\(rounded(n)))"
-            }
-        }
-        let departures = (0..<gateways.count).filter { model.exponentOffsets[$0] != 0 }
-        let departed = departures.filter { abs(model.exponentOffsets[$0]) >= settings.gatewayExponentBound - 0.01 }
-        if !departed.isEmpty {
-            return "gateway exponents ran to n ± \(rounded(settings.gatewayExponentBound)): "
-                + departed.map { gatewayIDs[$0] }.joined(separator: ", ")
-        }
-        if departures.count >= 3 {
-            let values = departures.map { model.exponentOffsets[$0] }
-            let mean = values.reduce(0, +) / Double(values.count)
-            if (values.max() ?? 0) - (values.min() ?? 0) < 0.01, abs(mean) > 0.2 {
-                return "every gateway's exponent converged to one value (n \(mean >= 0 ? "+" : "−") \(rounded(abs(mean))))"
-            }
-        }
-        let free = (0..<gateways.count).filter { !settings.fixedOffsets.contains($0) && gateways[$0] != nil }
-        let atBound = free.filter { abs(model.receiveOffsets[$0]) >= settings.offsetBound - 0.05 }
-        if !atBound.isEmpty {
-            return "receive offsets ran to ±\(rounded(settings.offsetBound)) dB: "
-                + atBound.map { gatewayIDs[$0] }.joined(separator: ", ")
-        }
-        if free.count >= 3 {
-            let values = free.map { model.receiveOffsets[$0] }
-            let spread = (values.max() ?? 0) - (values.min() ?? 0)
-            let mean = values.reduce(0, +) / Double(values.count)
-            if spread < 0.05, abs(mean) > 1 {
-                return "every receive offset converged to one value (\(rounded(mean)) dB)"
-            }
-        }
-        return nil
-    }
-
-    // MARK: Numbers
-
-    static func huberLoss(_ r: Double, _ k: Double) -> Double {
-        let a = abs(r)
-        return a <= k ? r * r / 2 : k * a - k * k / 2
-    }
-
-    /// Solves the symmetric positive-definite system `a`·x = `b` (Cholesky), or `nil`.
-    static func choleskySolve(_ a: [Double], _ b: [Double], size n: Int) -> [Double]? {
-        var l = [Double](repeating: 0, count: n * n)
-        for i in 0..<n {
-            for j in 0...i {
-                var sum = a[i * n + j]
-                for k in 0..<j { sum -= l[i * n + k] * l[j * n + k] }
-                if i == j {
-                    guard sum > 0, sum.isFinite else { return nil }
-                    l[i * n + i] = sum.squareRoot()
-                } else {
-                    l[i * n + j] = sum / l[j * n + j]
-                }
-            }
-        }
-        var y = b
-        for i in 0..<n {
-            var sum = y[i]
-            for k in 0..<i { sum -= l[i * n + k] * y[k] }
-            y[i] = sum / l[i * n + i]
-        }
-        var x = y
-        for i in stride(from: n - 1, through: 0, by: -1) {
-            var sum = x[i]
-            for k in (i + 1)..<n { sum -= l[k * n + i] * x[k] }
-            x[i] = sum / l[i * n + i]
-        }
-        return x
-    }
-}
-
-/// `value` to two decimals, for messages.
-func rounded(_ value: Double) -> String {
-    let scaled = (value * 100).rounded() / 100
-    return "\(scaled)"
 }

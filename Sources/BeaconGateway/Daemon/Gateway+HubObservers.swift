@@ -1,0 +1,60 @@
+import BeaconCore
+import BeaconDaemonConfiguration
+import BeaconPipeline
+import BeaconSinks
+import BeaconSite
+import BeaconSiteLink
+import BeaconSiteReport
+import Logging
+
+/// What a hub does after each fused cycle, besides its strategies: a lifecycle event to every
+/// sink when a gateway goes offline or comes back (through the outbox, at least once), its
+/// presence lines (`hub.presence`), and its calibrated model kept across restarts
+/// (`hub.calibration.file`).
+func hubCycleObservers(
+    _ pipeline: AlertPipeline, hub: HubSettings, statePath: String?, sinks: [String], outbox: any Outbox,
+    notified: DispatcherDirectory, logger: Logger
+) throws(GatewayError) -> [(RangingUpdate) -> Void] {
+    var observers: [(RangingUpdate) -> Void] = []
+    // A gateway that goes offline or comes back: a lifecycle event to every sink, through
+    // the outbox like the rest (delivered at least once).
+    if !sinks.isEmpty {
+        let rooms = Dictionary(
+            hub.layout.gateways.map { ($0.id, $0.room) }, uniquingKeysWith: { a, _ in a })
+        observers.append { [unowned pipeline] _ in
+            let changes = pipeline.gatewayChanges
+            guard !changes.isEmpty else { return }
+            let events = changes.map { GatewayStatusNotice.event(for: $0, room: rooms[$0.gateway] ?? nil) }
+            for change in changes {
+                logger.log(
+                    level: change.online ? .notice : .warning,
+                    "site: gateway '\(change.gateway)' is \(change.online ? "online again" : "offline")")
+            }
+            do {
+                try outbox.enqueue(events, sinks: sinks)
+                notified.notify(sinks)
+            } catch {
+                logger.error("site: cannot write the gateway's lifecycle event to the outbox: \(error)")
+            }
+        }
+    }
+    if let path = hub.presencePath {
+        // A hub's presence lines: every fused beacon, every cycle, flushed with the cycle.
+        let file: PresenceFile
+        do {
+            file = try PresenceFile(path: path)
+        } catch {
+            throw .source("hub.presence: cannot create \(path) (\(error)); check the directory exists and is writable")
+        }
+        observers.append { [unowned pipeline] update in
+            PresenceLine.write(update, hub: pipeline, to: file.write)
+            file.flush()
+        }
+    }
+    if let path = hub.calibrationFile(statePath: statePath), pipeline.siteCalibration != nil {
+        let keeper = CalibrationKeeper(hub: pipeline, file: CalibrationFile(path: path), logger: logger)
+        keeper.takeUp()
+        observers.append { _ in keeper.saveAfterFit() }
+    }
+    return observers
+}
