@@ -126,14 +126,14 @@ struct SiteAuthenticationTests {
         forged.finish()
         _ = await realWorkFinishes(within: .seconds(12)) { Date() > Date(timeIntervalSince1970: start.secondsSinceEpoch + 2) }
         let eastKey = GatewayKey(hex: Self.eastKey)!
-        try SiteProcesses.publish(
+        try await SiteProcesses.publish(
             forged.bytes, topic: topics.recordsTopic(bucket: bucket, gateway: "west"), port: broker.port, user: "east",
             in: directory)
-        try SiteProcesses.publish(
+        try await SiteProcesses.publish(
             forged.bytes, topic: topics.recordsTopic(bucket: bucket, gateway: "east"), port: broker.port, user: "east",
             in: directory)
         let sealedByEast = SignedReport.seal(forged.bytes, sequence: UInt64(Date().timeIntervalSince1970 * 1e9), key: eastKey)
-        try SiteProcesses.publish(
+        try await SiteProcesses.publish(
             sealedByEast, topic: topics.recordsTopic(bucket: bucket, gateway: "east"), port: broker.port, user: "east",
             in: directory)
 
@@ -144,7 +144,7 @@ struct SiteAuthenticationTests {
         await waitForExit(tap)
         let replay = [UInt8](try Data(contentsOf: captured))
         #expect(replay.withUnsafeBytes { SignedReport.isSealed($0) }, "west signs what it publishes")
-        try SiteProcesses.publish(
+        try await SiteProcesses.publish(
             replay, topic: topics.recordsTopic(bucket: bucket, gateway: "west"), port: broker.port, user: "west", in: directory)
 
         for process in gateways {

@@ -68,31 +68,31 @@ struct SiteHostileReportsTests {
         func now(_ ahead: Double = 0) -> String {
             Timestamp(secondsSinceEpoch: Date().timeIntervalSince1970 + ahead).rfc3339String
         }
-        func send(_ text: String, to topic: String = west) throws {
-            let status = try SiteProcesses.publish(Array(text.utf8), topic: topic, port: broker.port, in: directory)
+        func send(_ text: String, to topic: String = west) async throws {
+            let status = try await SiteProcesses.publish(Array(text.utf8), topic: topic, port: broker.port, in: directory)
             #expect(status == 0, "mosquitto_pub to \(topic)")
         }
 
         // The real west gateway's first report sets its clock.
-        try send(Self.report(gateway: "west", time: now()))
+        try await send(Self.report(gateway: "west", time: now()))
         // 1. A report dated 2300, 2. one claiming a time 100 s ahead of west's clock (and the
         // shop, loud), 3. east's report under west's topic, 4. a beacon of another bucket,
         // 5. RSSI +500 dBm, 6. a gateway the site does not have, 7. bytes that are no report,
         // 8. a binary report of 5,000 records (over hub.maxRecordsPerReport), 9. another site's topic.
-        try send(Self.report(gateway: "west", time: "2300-01-01T00:00:00Z"))
-        try send(Self.report(gateway: "west", time: now(100), rssi: -30, distance: 0.3))
-        try send(Self.report(gateway: "east", time: now(), rssi: -30, distance: 0.3))
+        try await send(Self.report(gateway: "west", time: "2300-01-01T00:00:00Z"))
+        try await send(Self.report(gateway: "west", time: now(100), rssi: -30, distance: 0.3))
+        try await send(Self.report(gateway: "east", time: now(), rssi: -30, distance: 0.3))
         let stranger = (0..<500).map { BeaconID.iBeacon(uuidHigh: 5, uuidLow: 6, major: 7, minor: UInt16($0)) }
             .first { Self.topics.bucket(of: $0) != bucket }!
-        try send(
+        try await send(
             Self.report(
                 gateway: "west", time: now(),
                 extra: [
                     #"{"beacon":{"uuid":"\#(stranger.uuid.uuidString)","major":7,"minor":\#(stranger.minor)},"samples":1,"seen":true,"ageMs":0}"#
                 ]))
-        try send(Self.report(gateway: "west", time: now(), rssi: 500))
-        try send(Self.report(gateway: "kitchen", time: now()), to: Self.topics.recordsTopic(bucket: bucket, gateway: "kitchen"))
-        try send("\u{62}\u{73}\u{1}garbage")
+        try await send(Self.report(gateway: "west", time: now(), rssi: 500))
+        try await send(Self.report(gateway: "kitchen", time: now()), to: Self.topics.recordsTopic(bucket: bucket, gateway: "kitchen"))
+        try await send("\u{62}\u{73}\u{1}garbage")
         var encoder = GatewayReportEncoder(gateway: "west")
         encoder.begin(time: Timestamp(secondsSinceEpoch: Date().timeIntervalSince1970), cycleLength: .seconds(1))
         for i in 0..<5000 {
@@ -103,12 +103,12 @@ struct SiteHostileReportsTests {
             )
         }
         encoder.finish()
-        #expect(try SiteProcesses.publish(encoder.bytes, topic: west, port: broker.port, in: directory) == 0)
+        #expect(try await SiteProcesses.publish(encoder.bytes, topic: west, port: broker.port, in: directory) == 0)
 
         // Meanwhile west goes on reporting the tag in the hall: the dwell alert must come.
         var dwellSeen = false
         for _ in 0..<16 where !dwellSeen {
-            try send(Self.report(gateway: "west", time: now()))
+            try await send(Self.report(gateway: "west", time: now()))
             try await Task.sleep(for: .milliseconds(500))
             dwellSeen = SiteProcesses.lines(events).contains { $0.contains(#""alert":"hall-dwell""#) }
         }

@@ -35,16 +35,23 @@ enum SiteProcesses {
     /// Publishes `payload` under `topic` with the real client (`mosquitto_pub -f`), as `user`
     /// (password `pw-<user>`, client id `<user>-pub-…`) when given; its exit status.
     @discardableResult
-    static func publish(_ payload: [UInt8], topic: String, port: Int, user: String? = nil, in directory: URL) throws -> Int32 {
+    static func publish(
+        _ payload: [UInt8], topic: String, port: Int, user: String? = nil, in directory: URL
+    ) async throws -> Int32 {
         let file = directory.appendingPathComponent("payload-\(UUID().uuidString)")
         try Data(payload).write(to: file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_pub")
         let login = user.map { ["-u", $0, "-P", "pw-\($0)", "-i", "\($0)-pub-\(UUID().uuidString.prefix(8))"] } ?? []
-        process.arguments = ["-h", "127.0.0.1", "-p", "\(port)"] + login + ["-t", topic, "-f", file.path]
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        let arguments = ["-h", "127.0.0.1", "-p", "\(port)"] + login + ["-t", topic, "-f", file.path]
+        // The wait is off the cooperative pool: two blocked waits would stall every other suite
+        // on this 2-core machine, and the hub's heartbeats with them.
+        return try await onOwnThread {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_pub")
+            process.arguments = arguments
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
     }
 
     /// The lines of a file (none when it does not exist yet).
