@@ -55,6 +55,46 @@ public struct AlertEngine: Sendable {
         return handle(fact, now: now)
     }
 
+    /// A person (or a system) answered a delivered alert instance: `acknowledged` stops its
+    /// reminders; `dismissed` does too, and with `suppress` keeps the alert from firing for the
+    /// beacon for a while or for good. The same answer again changes nothing (the receipt says
+    /// `repeated`); an unknown, superseded or differently answered instance throws and changes
+    /// nothing.
+    /// - Parameters:
+    ///   - by: who answered and through which channel, as the event names it (`nurse-2 via http`).
+    public mutating func answer(
+        _ kind: AlertAnswer.Kind, instance: AlertInstance, by: String, suppress: AlertSuppression? = nil,
+        now: Timestamp
+    ) throws(AlertAnswerError) -> (AlertEngineOutput, AlertAnswerReceipt) {
+        var step = EngineStep(configuration: configuration, state: state)
+        state = AlertEngineState()
+        defer { state = step.state }
+        let receipt = try step.answer(kind, instance: instance, by: by, suppress: suppress, now: now)
+        return (AlertEngineOutput(changes: step.changes, events: step.events), receipt)
+    }
+
+    /// Lifts the suppression a dismissal put on `key` (the alert fires for the beacon again);
+    /// an empty output when none was in force at `now`.
+    public mutating func liftSuppression(_ key: AlertKey, now: Timestamp) -> AlertEngineOutput {
+        run { step in _ = step.liftSuppression(key, now: now) }
+    }
+
+    /// The suppressions in force at `now`: each key and until when (`Timestamp.distantFuture`: for good).
+    public func suppressions(at now: Timestamp) -> [(key: AlertKey, until: Timestamp)] {
+        state.history.values.compactMap { history in
+            history.suppressedUntil.flatMap { $0 > now ? (history.key, $0) : nil }
+        }.sorted { $0.key < $1.key }
+    }
+
+    /// The delivered instances of reminding alerts (`remind`) waiting for an answer, oldest first.
+    public var awaitingAnswer: [AlertHistory] {
+        state.history.values.filter {
+            $0.isAwaitingAnswer && configuration.rules[$0.key.alertID]?.policy.remind != nil
+        }.sorted {
+            ($0.instanceDue ?? .distantPast, $0.key) < ($1.instanceDue ?? .distantPast, $1.key)
+        }
+    }
+
     /// Time moved to `now`: delivers every pending alert due at or before it (in due order),
     /// renews repeating ones, and applies `maxLateness` and the window to late ones.
     public mutating func advance(to now: Timestamp) -> AlertEngineOutput {

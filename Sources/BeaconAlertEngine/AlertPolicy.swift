@@ -33,6 +33,8 @@ public struct AlertPolicy: Hashable, Sendable {
     /// A pending alert found due later than this (the engine was not running) is dropped instead
     /// of delivered late (`maxLateness`); `nil` = always deliver late.
     public let maxLateness: Duration?
+    /// Deliveries again until someone answers (`remind`, with `escalate`); `nil` = one delivery.
+    public let remind: ReminderPolicy?
 
     /// Creates a policy from typed values; throws when both `delay` and `notBefore` are given or a
     /// duration is not positive.
@@ -40,8 +42,9 @@ public struct AlertPolicy: Hashable, Sendable {
         delay: Duration? = nil, notBefore: Timestamp? = nil, firing: FiringMode = .everyActivation,
         repeat repeatInterval: RepeatInterval = .off, cooldown: Duration? = nil, window: DeliveryWindow? = nil,
         cancelOn: [CancelCondition] = [], callbacks: CallbackDestinations = .none,
-        maxLateness: Duration? = nil
+        maxLateness: Duration? = nil, remind: ReminderPolicy? = nil
     ) throws(AlertPolicyError) {
+        if remind != nil && repeatInterval != .off { throw .remindAndRepeat }
         switch (delay, notBefore) {
         case (.some, .some): throw .delayAndNotBefore
         case (.some(let delay), nil):
@@ -59,6 +62,7 @@ public struct AlertPolicy: Hashable, Sendable {
         self.cancelOn = cancelOn
         self.callbacks = callbacks
         self.maxLateness = maxLateness
+        self.remind = remind
     }
 
     /// Deliver at the firing, every activation, no repeat, no window, no callbacks.

@@ -20,6 +20,12 @@ public enum AlertPolicyError: Error, Hashable, Sendable, CustomStringConvertible
     case missingCallbacks([AlertEvent.Kind])
     /// `maxPending` is below 1.
     case invalidMaxPending(Int)
+    /// A count option is below its minimum.
+    case invalidCount(option: String, value: Int, minimum: Int)
+    /// The escalation comes after the last reminder, so it never happens.
+    case escalationAfterLastReminder(after: Int, max: Int)
+    /// `remind` and `repeat` are both given.
+    case remindAndRepeat
 
     /// What is wrong and what to change.
     public var description: String {
@@ -42,6 +48,12 @@ public enum AlertPolicyError: Error, Hashable, Sendable, CustomStringConvertible
             "no callback for \(kinds.map(\.rawValue).joined(separator: ", ")) events; add 'callback' as a fallback for every kind"
         case .invalidMaxPending(let value):
             "'maxPending' must be at least 1, got \(value)"
+        case .invalidCount(let option, let value, let minimum):
+            "'\(option)' must be at least \(minimum), got \(value)"
+        case .escalationAfterLastReminder(let after, let max):
+            "'escalate.after' is \(after) but 'remind.max' allows \(max) reminder(s) after the first delivery, so the escalation would never happen; lower 'after' or raise 'max'"
+        case .remindAndRepeat:
+            "give either 'repeat' (a schedule that goes on whatever happens) or 'remind' (deliveries again until someone acknowledges), not both"
         }
     }
 }

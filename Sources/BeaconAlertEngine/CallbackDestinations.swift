@@ -29,8 +29,9 @@ public struct CallbackDestinations: Hashable, Sendable {
         self.delivered = delivered
         self.cancelled = cancelled
         self.error = error
-        let missing = AlertEvent.Kind.allCases.filter { destination(for: $0) == nil }
-        if !missing.isEmpty && missing.count < AlertEvent.Kind.allCases.count {
+        let kinds: [AlertEvent.Kind] = [.created, .delivered, .cancelled, .error]
+        let missing = kinds.filter { destination(for: $0) == nil }
+        if !missing.isEmpty && missing.count < kinds.count {
             throw .missingCallbacks(missing)
         }
     }
@@ -46,6 +47,8 @@ public struct CallbackDestinations: Hashable, Sendable {
             case .delivered: delivered
             case .cancelled: cancelled
             case .error: error
+            // Answers go where the deliveries they answer went.
+            case .acknowledged, .dismissed: delivered
             }
         return specific ?? callback
     }

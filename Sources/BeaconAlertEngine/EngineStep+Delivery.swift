@@ -4,10 +4,14 @@ extension EngineStep {
     /// Delivers `alert` now (it must no longer be pending), renews a repeating series, and
     /// cancels alerts waiting on this delivery (`alertDelivered`).
     mutating func deliver(_ alert: PendingAlert, rule: AlertRule, now: Timestamp) {
+        guard alert.attempt == 0 else { return remind(alert, rule: rule, now: now) }
         var updated = history(alert.key)
         updated.lastDeliveredAt = now
         updated.lastDeliveredDue = alert.dueAt
         updated.deliveries += 1
+        updated.instanceDue = alert.dueAt
+        updated.instanceStrategy = alert.strategy
+        updated.attempts = 1
         record(.putHistory(updated))
         var messages: [String] = []
         let lateness = now - alert.dueAt
@@ -18,6 +22,7 @@ extension EngineStep {
             .delivered, key: alert.key, strategy: alert.strategy, rule: rule, now: now, scheduledFor: alert.dueAt,
             messages: messages)
         renew(alert, rule: rule, now: now)
+        scheduleReminder(of: alert, attempt: 1, rule: rule, now: now)
         cancel(matching: .alertDelivered(alertID: alert.key.alertID, beacon: alert.key.beacon), now: now)
     }
 
@@ -47,6 +52,18 @@ extension EngineStep {
             else { continue }
             let policy = rule.policy
             let lateness = now - alert.dueAt
+            if alert.attempt > 0 {
+                // A reminder waits for a closed window and is sent late rather than not at all.
+                if let window = policy.window, !window.contains(now) {
+                    var moved = alert
+                    moved.dueAt = window.nextOpening(atOrAfter: now)
+                    record(.putPending(moved))
+                } else {
+                    record(.removePending(alert.key))
+                    deliver(alert, rule: rule, now: now)
+                }
+                continue
+            }
             if let maxLateness = policy.maxLateness, lateness > maxLateness {
                 record(.removePending(alert.key))
                 emit(

@@ -12,6 +12,7 @@ extension EngineStep {
         case .everyActivation: break
         }
         if let cooldown = policy.cooldown, let last = past.lastDeliveredAt, firing.time < last + cooldown { return }
+        if let until = past.suppressedUntil, firing.time < until { return }
 
         if let superseded = state.pending[key] {
             record(.removePending(key))

@@ -29,11 +29,13 @@ struct EngineStep {
     /// Appends an event about `key`, routed by `rule`'s callbacks (no rule: no destination).
     mutating func emit(
         _ kind: AlertEvent.Kind, key: AlertKey, strategy: String, rule: AlertRule?, now: Timestamp,
-        scheduledFor: Timestamp?, messages: [String] = []
+        scheduledFor: Timestamp?, messages: [String] = [], attempt: Int = 0, escalatedTo: [String] = [],
+        answeredBy: String? = nil
     ) {
         let event = AlertEvent(
             kind: kind, alertID: key.alertID, beacon: key.beacon, strategy: strategy, time: now,
-            scheduledFor: scheduledFor, content: rule?.content ?? AlertContent(), messages: messages)
+            scheduledFor: scheduledFor, content: rule?.content ?? AlertContent(), messages: messages, attempt: attempt,
+            escalatedTo: escalatedTo, answeredBy: answeredBy)
         events.append(RoutedEvent(event: event, destination: rule?.policy.callbacks.destination(for: kind)))
     }
 }

@@ -14,11 +14,14 @@ public struct PendingAlert: Hashable, Sendable {
     public var occurrence: Int
     /// When it is due (after window deferral).
     public var dueAt: Timestamp
+    /// 0 for an alert's first delivery; 1… for the reminders of the instance delivered at the
+    /// history's ``AlertHistory/instanceDue`` (`remind`).
+    public var attempt: Int
 
     /// Creates a pending alert.
     public init(
         key: AlertKey, strategy: String, firedAt: Timestamp, seriesStart: Timestamp, occurrence: Int,
-        dueAt: Timestamp
+        dueAt: Timestamp, attempt: Int = 0
     ) {
         self.key = key
         self.strategy = strategy
@@ -26,5 +29,6 @@ public struct PendingAlert: Hashable, Sendable {
         self.seriesStart = seriesStart
         self.occurrence = occurrence
         self.dueAt = dueAt
+        self.attempt = attempt
     }
 }

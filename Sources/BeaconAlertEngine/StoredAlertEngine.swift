@@ -50,6 +50,17 @@ public struct StoredAlertEngine: Sendable {
         try commit(engine.advance(to: now))
     }
 
+    /// See ``AlertEngine/handle(_:now:)-(AlertAnswerRequest,_)``; returns the events once stored
+    /// and what the request did.
+    /// - Throws: ``AlertAnswerError`` (nothing changed) or ``AlertEngineError/storeFailed(_:)``.
+    public mutating func handle(_ request: AlertAnswerRequest, now: Timestamp) throws -> ([RoutedEvent], AlertAnswerOutcome) {
+        let (output, outcome) = try engine.handle(request, now: now)
+        return (try commit(output), outcome)
+    }
+
+    /// See ``AlertEngine/awaitingAnswer``.
+    public var awaitingAnswer: [AlertHistory] { engine.awaitingAnswer }
+
     private mutating func commit(_ output: AlertEngineOutput) throws(AlertEngineError) -> [RoutedEvent] {
         do {
             return try store.commit(output)

@@ -3,7 +3,9 @@ import FoundationEssentials
 extension AlertEvent {
     /// The event as one JSON object (the JSON-lines schema of every sink):
     /// `event`, `alert`, `beacon`, `strategy`, `time` (RFC 3339 UTC, ms), `scheduledFor`,
-    /// `identifier`, `content`, `messages`, `key` (idempotency key).
+    /// `identifier`, `content`, `messages`, `key` (idempotency key); for a delivery and an
+    /// answer, `instance` (the key to acknowledge it by) and, where they apply, `attempt` (a
+    /// reminder's number), `escalatedTo` and `by`.
     public var jsonLine: String {
         var json = JSONWriter()
         json.object { json in
@@ -33,6 +35,15 @@ extension AlertEvent {
                 json.member("message", messages.joined(separator: " / "))
             }
             json.member("key", idempotencyKey)
+            if kind == .delivered || kind == .acknowledged || kind == .dismissed {
+                json.member("instance", instanceKey)
+            }
+            if attempt > 0 { json.member("attempt", attempt) }
+            if !escalatedTo.isEmpty {
+                json.key("escalatedTo")
+                json.array { json in for sink in escalatedTo { json.value(sink) } }
+            }
+            json.member("by", answeredBy)
         }
         return json.string
     }

@@ -10,6 +10,11 @@ public struct AlertEvent: Hashable, Sendable {
         case cancelled
         /// Could not be scheduled or delivered; `messages` says why.
         case error
+        /// A person (or a system) saw a delivered alert and took it: its reminders stop.
+        case acknowledged
+        /// A person (or a system) set a delivered alert aside: its reminders stop, and the alert
+        /// may be suppressed for the beacon for a while or for good.
+        case dismissed
     }
 
     public var kind: Kind
@@ -27,10 +32,19 @@ public struct AlertEvent: Hashable, Sendable {
     public var content: AlertContent
     /// Human-readable messages (errors, reasons for deferral or cancellation).
     public var messages: [String]
+    /// Which delivery of the alert instance this is: 0 for the first, 1… for its reminders.
+    public var attempt: Int
+    /// The sinks this delivery is escalated to, beyond the usual ones (the alert's `escalate.to`
+    /// once it has gone unanswered long enough); empty otherwise.
+    public var escalatedTo: [String]
+    /// Who acknowledged or dismissed the alert, and through which channel (`http`, `cli`,
+    /// `mqtt`, `page`, …): `"nurse-2 via http"`. `nil` for other kinds.
+    public var answeredBy: String?
 
     public init(
         kind: Kind, alertID: String, beacon: BeaconID, strategy: String, time: Timestamp,
-        scheduledFor: Timestamp? = nil, content: AlertContent = AlertContent(), messages: [String] = []
+        scheduledFor: Timestamp? = nil, content: AlertContent = AlertContent(), messages: [String] = [],
+        attempt: Int = 0, escalatedTo: [String] = [], answeredBy: String? = nil
     ) {
         self.kind = kind
         self.alertID = alertID
@@ -40,10 +54,25 @@ public struct AlertEvent: Hashable, Sendable {
         self.scheduledFor = scheduledFor
         self.content = content
         self.messages = messages
+        self.attempt = attempt
+        self.escalatedTo = escalatedTo
+        self.answeredBy = answeredBy
     }
 
     /// A key that identifies this event across retries and restarts (for idempotent delivery).
+    ///
+    /// `alert|beacon|kind|due` (due in nanoseconds since the epoch), with `|attempt` appended for
+    /// a reminder (attempt 1 and on), so that each reminder is delivered once, not taken by a
+    /// receiver for a retry of the first.
     public var idempotencyKey: String {
-        "\(alertID)|\(beacon)|\(kind.rawValue)|\((scheduledFor ?? time).nanosecondsSinceEpoch)"
+        let base = "\(alertID)|\(beacon)|\(kind.rawValue)|\((scheduledFor ?? time).nanosecondsSinceEpoch)"
+        return attempt > 0 ? base + "|\(attempt)" : base
+    }
+
+    /// The alert instance this event is about, as a person acknowledges or dismisses it: the
+    /// idempotency key of its first delivery, `alert|beacon|delivered|due`. Reminders and the
+    /// answer carry the same instance.
+    public var instanceKey: String {
+        "\(alertID)|\(beacon)|\(Kind.delivered.rawValue)|\((scheduledFor ?? time).nanosecondsSinceEpoch)"
     }
 }

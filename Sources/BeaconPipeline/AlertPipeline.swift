@@ -113,6 +113,16 @@ public final class AlertPipeline {
         try decisions.post(fact, now: now, emit: emit)
     }
 
+    /// Hands the engine an answer to a delivered alert (or a suppression to lift) at `now`: what
+    /// falls due before it is delivered first; the answer's event follows.
+    /// - Throws: the ``BeaconAlertEngine/AlertAnswerError`` that says why it was not taken (what
+    ///   fell due is still delivered), or a store failure.
+    public func answer(
+        _ request: AlertAnswerRequest, now: Timestamp, emit: (RoutedEvent) throws -> Void
+    ) throws -> AlertAnswerOutcome {
+        try decisions.answer(request, now: now, emit: emit)
+    }
+
     /// The earliest time at which the engine has something due, if any.
     public var nextEngineDeadline: Timestamp? { decisions.engine.nextDeadline }
 

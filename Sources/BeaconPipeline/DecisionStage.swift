@@ -157,6 +157,18 @@ final class DecisionStage {
         try finishInput(emit)
     }
 
+    /// Hands the engine an answer at `now` (see `AlertPipeline.answer(_:now:emit:)`); what fell
+    /// due before it is committed and emitted even when the answer is refused.
+    func answer(
+        _ request: AlertAnswerRequest, now: Timestamp, emit: (RoutedEvent) throws -> Void
+    ) throws -> AlertAnswerOutcome {
+        try catchUpEngine(to: now)
+        let result = Result { () throws(AlertAnswerError) in try engine.handle(request, now: now) }
+        if case .success(let (taken, _)) = result { output.append(taken) }
+        try finishInput(emit)
+        return try result.get().1
+    }
+
     /// The presence changes since the last call (when `recordsPresence` is on).
     func takePresenceChanges() -> [BeaconPresence] {
         defer { presenceChanges.removeAll(keepingCapacity: true) }

@@ -20,6 +20,9 @@ public enum PipelineInput: Sendable {
     /// A fact from outside the radio (a posted named event). The reply is the time it was
     /// handled at and the events it emitted.
     case post(EngineFact, at: PostTime, reply: OneShot<Result<PipelinePostReceipt, any Error>>)
+    /// An answer to a delivered alert (acknowledge, dismiss) or a suppression lifted. The reply
+    /// is what it did, or the ``BeaconAlertEngine/AlertAnswerError`` that says why it was not taken.
+    case answer(AlertAnswerRequest, at: PostTime, reply: OneShot<Result<AlertAnswerOutcome, any Error>>)
     /// A new set of alerts (remote-administered configuration); the reply says whether it was taken.
     case replaceAlerts([PipelineAlert], StrategyRegistry, reply: OneShot<Result<Void, any Error>>)
     /// A request for a ``PipelineInspection`` (a status page): answered between two inputs,
@@ -39,6 +42,7 @@ public enum PipelineInput: Sendable {
     func fail(_ error: any Error) {
         switch self {
         case .post(_, _, let reply): reply.resume(returning: .failure(error))
+        case .answer(_, _, let reply): reply.resume(returning: .failure(error))
         case .replaceAlerts(_, _, let reply): reply.resume(returning: .failure(error))
         case .inspect(let reply): reply.resume(returning: .failure(error))
         case .packets, .reports, .advance, .sourceEnded: break

@@ -111,6 +111,13 @@ public final class PipelineRunner: Sendable {
                     }
                     return PipelinePostReceipt(time: at, events: events)
                 })
+        case .answer(let request, let time, let reply):
+            let at =
+                switch time {
+                case .at(let time): time
+                case .pipelineTime(let fallback): pipeline.latestTime ?? fallback
+                }
+            reply.resume(returning: Result { try pipeline.answer(request, now: at, emit: emit) })
         case .replaceAlerts(let alerts, let registry, let reply):
             reply.resume(
                 returning: Result { () throws(PipelineError) in try pipeline.replaceAlerts(alerts, registry: registry) }
@@ -170,6 +177,15 @@ public final class PipelineRunner: Sendable {
     public func post(_ fact: EngineFact, at time: PipelineInput.PostTime) async throws -> PipelinePostReceipt {
         let reply = OneShot<Result<PipelinePostReceipt, any Error>>()
         try await inbox.send(.post(fact, at: time, reply: reply))
+        return try await reply.value.get()
+    }
+
+    /// Hands the engine an answer to a delivered alert (or a suppression to lift) at `time`.
+    /// - Throws: the ``BeaconAlertEngine/AlertAnswerError`` that says why it was not taken, or what
+    ///   stopped the pipeline.
+    public func answer(_ request: AlertAnswerRequest, at time: PipelineInput.PostTime) async throws -> AlertAnswerOutcome {
+        let reply = OneShot<Result<AlertAnswerOutcome, any Error>>()
+        try await inbox.send(.answer(request, at: time, reply: reply))
         return try await reply.value.get()
     }
 

@@ -34,7 +34,7 @@ public final class InMemoryOutbox: Outbox {
         state.withLock { state in
             for sink in sinks {
                 var backlog = state.entries.lazy.filter { $0.sink == sink }.count
-                for event in events {
+                for event in events where configuration.takes(event, sink: sink) {
                     if backlog >= configuration.maxBacklog {
                         state.overflow[sink, default: 0] += 1
                         state.dead.append(

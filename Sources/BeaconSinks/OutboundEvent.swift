@@ -12,16 +12,22 @@ public struct OutboundEvent: Hashable, Sendable {
     public var body: String
     /// The callback URL of this event's kind (overrides a webhook's default URL), if any.
     public var destination: String?
+    /// The escalation sinks this event also goes to (`AlertEvent/escalatedTo`); not stored: the
+    /// outbox takes it into account when it makes the sinks' copies.
+    public var escalatedTo: [String]
 
     /// Creates an outbound event from its parts.
-    public init(key: String, body: String, destination: String? = nil) {
+    public init(key: String, body: String, destination: String? = nil, escalatedTo: [String] = []) {
         self.key = key
         self.body = body
         self.destination = destination
+        self.escalatedTo = escalatedTo
     }
 
     /// The outbound form of an engine output.
     public init(_ routed: RoutedEvent) {
-        self.init(key: routed.event.idempotencyKey, body: routed.event.jsonLine, destination: routed.destination)
+        self.init(
+            key: routed.event.idempotencyKey, body: routed.event.jsonLine, destination: routed.destination,
+            escalatedTo: routed.event.escalatedTo)
     }
 }

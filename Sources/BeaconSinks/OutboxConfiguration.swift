@@ -9,6 +9,8 @@ public struct OutboxConfiguration: Hashable, Sendable {
     /// letters, never attempted, with ``spillError`` (`beacond outbox retry` sends them), and
     /// counted in ``Outbox/overflow(sink:)``.
     public var maxBacklog: Int
+    /// The sinks named by an alert's `escalate.to`: they get only the events escalated to them.
+    public var escalationSinks: Set<String>
 
     /// The error a spilled event is kept with among the dead letters.
     public var spillError: String {
@@ -16,9 +18,16 @@ public struct OutboxConfiguration: Hashable, Sendable {
     }
 
     /// Creates a configuration.
-    public init(sinks: [String], maxBacklog: Int = defaultMaxBacklog) {
+    public init(sinks: [String], maxBacklog: Int = defaultMaxBacklog, escalationSinks: Set<String> = []) {
         self.sinks = sinks
         self.maxBacklog = maxBacklog
+        self.escalationSinks = escalationSinks
+    }
+
+    /// Whether `sink` gets a copy of `event`: every sink does, except an escalation sink, which
+    /// gets only the events escalated to it.
+    public func takes(_ event: OutboundEvent, sink: String) -> Bool {
+        !escalationSinks.contains(sink) || event.escalatedTo.contains(sink)
     }
 
     /// No outbox: events are not kept.

@@ -11,7 +11,7 @@ extension SQLiteAlertStateStore: Outbox {
             var backlog =
                 try Int.fetchOne(db.cachedStatement(sql: "SELECT COUNT(*) FROM outbox WHERE sink = ?"), arguments: [sink]) ?? 0
             var dropped = 0
-            for event in events {
+            for event in events where outboxConfiguration.takes(event, sink: sink) {
                 if backlog >= outboxConfiguration.maxBacklog {
                     try db.executeCached(
                         sql: """

@@ -17,6 +17,9 @@ extension SQLiteAlertStateStore {
     /// - `v4-dead-letters`: `outbox.attempts` and `outbox.lastError` (failed attempts at an entry)
     ///   and `deadLetter` (per sink, the events it gave up on, with their attempts and last error,
     ///   until they are retried or dropped).
+    /// - `v5-answers`: `pendingAlert.attempt` (0, or a reminder's number) and, in `alertHistory`,
+    ///   the latest delivered instance (`instanceDue`, `instanceStrategy`, `attempts`), its
+    ///   answer (`answerKind`, `answerDue`, `answeredBy`, `answeredAt`) and `suppressedUntil`.
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-engine-state") { db in
@@ -84,6 +87,21 @@ extension SQLiteAlertStateStore {
                 table.column("lastError", .text).notNull()
             }
             try db.create(index: "deadLetterBySink", on: "deadLetter", columns: ["sink", "id"])
+        }
+        migrator.registerMigration("v5-answers") { db in
+            try db.alter(table: "pendingAlert") { table in
+                table.add(column: "attempt", .integer).notNull().defaults(to: 0)
+            }
+            try db.alter(table: "alertHistory") { table in
+                table.add(column: "instanceDue", .integer)
+                table.add(column: "instanceStrategy", .text)
+                table.add(column: "attempts", .integer).notNull().defaults(to: 0)
+                table.add(column: "answerKind", .text)
+                table.add(column: "answerDue", .integer)
+                table.add(column: "answeredBy", .text)
+                table.add(column: "answeredAt", .integer)
+                table.add(column: "suppressedUntil", .integer)
+            }
         }
         return migrator
     }

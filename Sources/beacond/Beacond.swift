@@ -20,7 +20,7 @@ struct Beacond: AsyncParsableCommand {
             RunCommand.self,
             HubCommand.self,
             CheckConfigCommand.self,
-            PostEventCommand.self,
+            PostEventCommand.self, AcknowledgeCommand.self, DismissCommand.self, UnsuppressCommand.self,
             OutboxCommand.self,
             StateCommand.self,
             ReplayCommand.self,

@@ -32,12 +32,14 @@ struct DaemonKillMidVisitTests {
         func path(_ name: String) -> String { directory + "/" + name }
 
         /// Writes a configuration replaying `capture` (paced at `speed`) into `alerts.jsonl`.
-        func configuration(_ name: String, capture: String, speed: Int?, firing: String) throws -> String {
+        func configuration(
+            _ name: String, capture: String, speed: Int?, firing: String, alert: String = DaemonKillMidVisitTests.alert
+        ) throws -> String {
             let source = speed.map { "{replay: \(path(capture)), speed: \($0)}" } ?? "replay:\(path(capture))"
             let text =
                 "source: \(source)\nstate: \(path("state-\(name).sqlite"))\n"
                 + "sinks:\n  - {type: jsonl, path: \(path("alerts-\(name).jsonl"))}\nalerts:\n"
-                + DaemonKillMidVisitTests.alert.replacingOccurrences(of: "FIRING", with: firing)
+                + alert.replacingOccurrences(of: "FIRING", with: firing)
             try text.write(toFile: path(name + ".yaml"), atomically: true, encoding: .utf8)
             return path(name + ".yaml")
         }
@@ -64,6 +66,49 @@ struct DaemonKillMidVisitTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         return process
+    }
+
+    /// The same dwell alert, reminded every 7 s until acknowledged (nobody does): each visit's
+    /// delivery is followed by its reminders while the replay lasts.
+    static let remindingAlert = """
+          - id: dwell
+            strategy: time
+            parameters: {dwell: 60s, gap: 3s, maxTimeBeforeReset: 30s}
+            firing: FIRING
+            remind: {every: 7s, max: 30}
+
+        """
+
+    @Test(
+        "killed during a reminder series and restarted: the reminders of an uninterrupted run, none twice, none lost",
+        arguments: [1.6, 2.2])
+    func killMidReminders(_ killAfter: Double) async throws {
+        let workspace = try Workspace()
+        defer { try? FileManager.default.removeItem(atPath: workspace.directory) }
+        try StrategyContractTests.threeVisits.writeCapture(to: workspace.path("all.btsnoop"))
+        func configuration(_ name: String, speed: Int?) throws -> String {
+            try workspace.configuration(
+                name, capture: "all.btsnoop", speed: speed, firing: "every-activation", alert: Self.remindingAlert)
+        }
+        let reference = try Self.run(configuration("reference", speed: nil))
+        await waitForExit(reference)
+        try #require(reference.terminationStatus == 0)
+        let expected = try workspace.events("reference")
+        let reminders = expected.filter { $0.contains(#""event":"delivered""#) && $0.contains(#""attempt":"#) }
+        try #require(reminders.count >= 4, "the reference run has reminders: \(expected)")
+
+        let first = try Self.run(configuration("crash", speed: 50))
+        let pid = first.processIdentifier
+        await onOwnThread {
+            Thread.sleep(forTimeInterval: killAfter)
+            kill(pid, SIGKILL)
+        }
+        await waitForExit(first)
+        #expect(first.terminationReason == .uncaughtSignal)
+        let second = try Self.run(configuration("crash", speed: nil))
+        await waitForExit(second)
+        #expect(second.terminationStatus == 0)
+        #expect(try workspace.events("crash") == expected, "killed after \(killAfter) s")
     }
 
     @Test(

@@ -26,11 +26,16 @@ struct SQLiteAlertStateStoreTests {
                 .putPending(
                     PendingAlert(
                         key: key, strategy: "time", firedAt: base, seriesStart: base + .seconds(600),
-                        occurrence: index, dueAt: base + .seconds(3600))),
+                        occurrence: index, dueAt: base + .seconds(3600), attempt: index)),
                 .putHistory(
                     AlertHistory(
                         key: key, firstFiringAt: base, lastDeliveredAt: index == 0 ? nil : base,
-                        lastDeliveredDue: index == 0 ? nil : base - .seconds(1), deliveries: index)),
+                        lastDeliveredDue: index == 0 ? nil : base - .seconds(1), deliveries: index,
+                        instanceDue: index == 0 ? nil : base - .seconds(1), instanceStrategy: index == 0 ? nil : "time",
+                        attempts: index,
+                        answer: index == 2
+                            ? AlertAnswer(kind: .dismissed, instanceDue: base - .seconds(1), by: "desk via cli", at: base) : nil,
+                        suppressedUntil: index == 2 ? .distantFuture : nil)),
             ]
         }
     }
@@ -45,6 +50,29 @@ struct SQLiteAlertStateStoreTests {
         let reopened = try SQLiteAlertStateStore(path: path).load()
         #expect(reopened == expected)
         #expect(reopened.pending.count == 3)
+    }
+
+    @Test("a v4 state file is upgraded in place: its pending alerts are first deliveries, its histories unanswered")
+    func upgradesV4() throws {
+        let path = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let queue = try DatabaseQueue(path: path)
+        try SQLiteAlertStateStore.migrator.migrate(queue, upTo: "v4-dead-letters")
+        try queue.write { db in
+            // beacon kind 0, identity words 1, 2, 3: an iBeacon.
+            try db.execute(
+                sql: """
+                    INSERT INTO pendingAlert VALUES ('a', 0, 1, 2, 3, 'time', 10, 20, 0, 30);
+                    INSERT INTO alertHistory VALUES ('a', 0, 1, 2, 3, 10, 15, 14, 1);
+                    """)
+        }
+        try queue.close()
+        let state = try SQLiteAlertStateStore(path: path).load()
+        let pending = try #require(state.pending.values.first)
+        #expect(pending.attempt == 0 && pending.dueAt == Timestamp(nanosecondsSinceEpoch: 30))
+        let history = try #require(state.history.values.first)
+        #expect(history.deliveries == 1 && history.attempts == 0 && history.answer == nil && history.instanceDue == nil)
+        #expect(history.suppressedUntil == nil)
     }
 
     @Test("removing and replacing rows")
@@ -76,8 +104,11 @@ struct SQLiteAlertStateStoreTests {
     @Test("the schema is versioned by migrations")
     func migrations() throws {
         let store = try SQLiteAlertStateStore()
-        #expect(try store.appliedMigrations() == ["v1-engine-state", "v2-outbox", "v3-strategy-state", "v4-dead-letters"])
-        #expect(SQLiteAlertStateStore.schemaVersion == 4)
+        #expect(
+            try store.appliedMigrations() == [
+                "v1-engine-state", "v2-outbox", "v3-strategy-state", "v4-dead-letters", "v5-answers",
+            ])
+        #expect(SQLiteAlertStateStore.schemaVersion == 5)
     }
 
     @Test("a database from a newer version is refused")

@@ -1,3 +1,4 @@
+import BeaconAlertEngine
 import BeaconCore
 import Foundation
 
@@ -8,6 +9,7 @@ import Foundation
 /// | `GET /metrics` | every metric, Prometheus text format 0.0.4 |
 /// | `GET /health` | `{"status":"ok",…}` |
 /// | `POST /events/NAME` | posts the named event for every beacon; `?beacon=ID` for one (`ibeacon:UUID:1:2`) |
+/// | `POST /alerts/acknowledge`, `/alerts/dismiss`, `/alerts/unsuppress` | answers a delivered alert (``AlertAnswerRoute``) |
 /// | `GET /`, `GET /api/…` | the status page and its API (``StatusRoutes``), when the daemon has one |
 ///
 /// A posted event cancels the pending alerts whose `cancelOn` lists `{event: NAME}`; the answer
@@ -24,6 +26,8 @@ public struct ControlRoutes: Sendable {
     public var health: @Sendable () -> String
     /// Applies a named event (for one beacon, or all).
     public var postEvent: @Sendable (_ name: String, _ beacon: BeaconID?) async throws -> ExternalEventReceipt
+    /// Applies an answer to a delivered alert (acknowledge, dismiss, lift a suppression).
+    public var answer: @Sendable (AlertAnswerRequest) async throws -> AlertAnswerOutcome
     /// The token every request must carry (`nil`: none needed).
     public var bearerToken: String?
     /// The status page and its API, if served.
@@ -33,8 +37,12 @@ public struct ControlRoutes: Sendable {
     public init(
         metrics: @escaping @Sendable () -> String, health: @escaping @Sendable () -> String,
         postEvent: @escaping @Sendable (_ name: String, _ beacon: BeaconID?) async throws -> ExternalEventReceipt,
+        answer: @escaping @Sendable (AlertAnswerRequest) async throws -> AlertAnswerOutcome = { _ in
+            throw ControlServerError("this endpoint takes no answers to alerts (it has no alert engine)")
+        },
         bearerToken: String? = nil, status: StatusRoutes? = nil
     ) {
+        self.answer = answer
         self.status = status
         self.metrics = metrics
         self.health = health
@@ -87,10 +95,14 @@ public struct ControlRoutes: Sendable {
         case let path where path.hasPrefix(Self.eventsPrefix):
             guard request.method == "POST" else { return Self.methodNotAllowed(request, "POST") }
             return await post(name: String(path.dropFirst(Self.eventsPrefix.count)), query: request.query)
+        case let path where path.hasPrefix(AlertAnswerRoute.prefix):
+            guard request.method == "POST" else { return Self.methodNotAllowed(request, "POST") }
+            return await AlertAnswerRoute.respond(
+                action: String(path.dropFirst(AlertAnswerRoute.prefix.count)), query: request.query, answer: answer)
         default:
             return .error(
                 404,
-                "no such endpoint: \(request.path); try GET /metrics, GET /health, POST /events/NAME"
+                "no such endpoint: \(request.path); try GET /metrics, GET /health, POST /events/NAME, POST /alerts/acknowledge"
                     + (status == nil ? "" : " or GET / (the status page)"))
         }
     }

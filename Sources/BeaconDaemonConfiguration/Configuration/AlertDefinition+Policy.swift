@@ -5,7 +5,7 @@ import BeaconCore
 extension AlertPolicy {
     /// The keys of an alert definition that configure its delivery policy.
     static let configurationKeys = [
-        "delay", "notBefore", "firing", "repeat", "cooldown", "window", "cancelOn", "maxLateness",
+        "delay", "notBefore", "firing", "repeat", "cooldown", "window", "cancelOn", "maxLateness", "remind", "escalate",
         "callback", "callbackCreated", "callbackDelivered", "callbackCancelled", "callbackError",
     ]
 
@@ -74,6 +74,7 @@ extension AlertPolicy {
             }
             return text
         }
+        let remind = try Self.reminders(of: node)
         let callback = try url("callback"), created = try url("callbackCreated")
         let delivered = try url("callbackDelivered"), cancelled = try url("callbackCancelled")
         let errorCallback = try url("callbackError")
@@ -82,9 +83,55 @@ extension AlertPolicy {
                 delay: delay, notBefore: notBefore, firing: firing, repeat: repeatText, cooldown: cooldown,
                 window: window, cancelOn: cancelOn, callback: callback, callbackCreated: created,
                 callbackDelivered: delivered, callbackCancelled: cancelled, callbackError: errorCallback,
-                maxLateness: maxLateness)
+                maxLateness: maxLateness, remind: remind)
         } catch {
             throw node.error(error.description)
+        }
+    }
+
+    /// Reads `remind: {every: 2m, until: acknowledged, max: 5}` and `escalate: {after: 3, to:
+    /// [SINK…]}` (which needs `remind`).
+    static func reminders(of node: ConfigNode) throws(ConfigurationError) -> ReminderPolicy? {
+        guard let remindNode = node["remind"] else {
+            if let escalate = node["escalate"] {
+                throw escalate.error(
+                    "'escalate' needs 'remind' (escalation happens to unanswered reminders): add remind: {every: 2m}")
+            }
+            return nil
+        }
+        try remindNode.checkKeys(allowed: ["every", "until", "max"])
+        guard let everyNode = remindNode["every"] else {
+            throw remindNode.error("'remind' needs 'every', the time between deliveries (e.g. remind: {every: 2m, max: 5})")
+        }
+        if let until = remindNode["until"], try until.string() != "acknowledged" {
+            throw until.error("'remind.until' can only be 'acknowledged' (an acknowledgement or a dismissal ends the reminders)")
+        }
+        let every = try everyNode.duration()
+        let max = try remindNode["max"]?.integer(in: 1...1_000) ?? 5
+        var escalation: EscalationPolicy?
+        if let escalate = node["escalate"] {
+            try escalate.checkKeys(allowed: ["after", "to"])
+            guard let after = escalate["after"], let to = escalate["to"] else {
+                throw escalate.error(
+                    "'escalate' needs 'after' (unanswered deliveries) and 'to' (sink names): escalate: {after: 3, to: [pager]}")
+            }
+            var sinks: [String] = []
+            if let single = to.scalarText {
+                sinks = [single]
+            } else {
+                for item in try to.sequence() { sinks.append(try item.string()) }
+            }
+            let count = try after.integer(in: 1...1_000)
+            do throws(AlertPolicyError) {
+                escalation = try EscalationPolicy(after: count, to: sinks)
+            } catch {
+                throw escalate.error(error.description)
+            }
+        }
+        do throws(AlertPolicyError) {
+            return try ReminderPolicy(every: every, max: max, escalation: escalation)
+        } catch {
+            throw remindNode.error(error.description)
         }
     }
 }

@@ -68,6 +68,8 @@ public struct GatewayConfiguration: Sendable {
         var alerts: [AlertDefinition] = []
         /// The first callback key of each alert that has one, to point at it.
         var callbackNodes: [(alertID: String, node: ConfigNode)] = []
+        /// Each escalation and where it is written, to check that its sinks exist.
+        var escalations: [(sinks: [String], node: ConfigNode)] = []
         if let remote = node["alerts"], remote.isMapping {
             remoteAlerts = try RemoteAlertsConfiguration(node: remote)
         } else if let list = node["alerts"] {
@@ -76,6 +78,9 @@ public struct GatewayConfiguration: Sendable {
                     callbackNodes.append((try item["id"]?.string() ?? "?", item[key]!))
                 }
                 let definition = try AlertDefinition(node: item)
+                if let escalation = definition.policy.remind?.escalation, let at = item["escalate"] {
+                    escalations.append((escalation.to, at))
+                }
                 if alerts.contains(where: { $0.id == definition.id }) {
                     throw item.error("duplicate alert id '\(definition.id)'; ids must be unique")
                 }
@@ -97,6 +102,17 @@ public struct GatewayConfiguration: Sendable {
             }
         }
         self.sinks = sinks
+        // An escalation goes to sinks of this file (an alerts-only file, without sinks, is checked
+        // by the daemon that loads it).
+        if !sinks.isEmpty {
+            for escalation in escalations {
+                for name in escalation.sinks where !sinks.contains(where: { $0.name == name }) {
+                    throw escalation.node.error(
+                        "escalate.to names sink '\(name)', which is not one of the sinks ("
+                            + sinks.map(\.name).joined(separator: ", ") + "); give the sink a name: and use it here")
+                }
+            }
+        }
         // A callback is sent by a webhook sink (to the callback URL) or handed to an exec sink
         // (BEACOND_DESTINATION); with neither it would go nowhere. An alerts-only file (no
         // source) is checked without sinks.
@@ -172,5 +188,12 @@ public struct GatewayConfiguration: Sendable {
     /// Loads a configuration file.
     public static func load(path: String, sinkKinds: SinkRegistry = .builtIn) throws(ConfigurationError) -> GatewayConfiguration {
         try GatewayConfiguration(node: ConfigNode.load(path: path), sinkKinds: sinkKinds)
+    }
+}
+
+extension GatewayConfiguration {
+    /// The sinks named by an alert's `escalate.to`: they get only the events escalated to them.
+    public var escalationSinks: Set<String> {
+        Set(alerts.flatMap { $0.policy.remind?.escalation?.to ?? [] })
     }
 }

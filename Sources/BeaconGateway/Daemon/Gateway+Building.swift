@@ -92,7 +92,8 @@ func buildGateway(
         }
     }
 
-    let outboxConfiguration = OutboxConfiguration(sinks: sinks.map(\.name), maxBacklog: configuration.maxBacklog)
+    let outboxConfiguration = OutboxConfiguration(
+        sinks: sinks.map(\.name), maxBacklog: configuration.maxBacklog, escalationSinks: configuration.escalationSinks)
     let store: any AlertStateStore
     let outbox: any Outbox
     if let path = configuration.statePath {

@@ -207,6 +207,26 @@ public final class Gateway: Sendable {
         return ExternalEventReceipt(name: name, beacon: beacon, time: receipt.time, cancelled: cancelled)
     }
 
+    /// Hands the pipeline an answer to a delivered alert (acknowledge, dismiss, lift a
+    /// suppression) at the daemon's time, and logs what it did.
+    /// - Throws: the `AlertAnswerError` that says why it was not taken, or what stopped the pipeline.
+    public func answer(_ request: AlertAnswerRequest) async throws -> AlertAnswerOutcome {
+        let now = clock.now
+        let outcome = try await runner.answer(request, at: isLive ? .at(now) : .pipelineTime(orElse: now))
+        switch (request, outcome) {
+        case (.answer(let kind, let instance, let by, _), .answered(let receipt)):
+            logger.info(
+                "alert \(kind.rawValue)",
+                metadata: ["instance": "\(instance)", "by": "\(by)", "repeated": "\(receipt.repeated)"])
+        case (.liftSuppression(let key), .lifted(let lifted)):
+            logger.info(
+                "suppression lifted", metadata: ["alert": "\(key.alertID)", "beacon": "\(key.beacon)", "lifted": "\(lifted)"])
+        default:
+            break
+        }
+        return outcome
+    }
+
     /// The control endpoint's routes for this gateway: metrics, health, posted events, and the
     /// status page with its API.
     public var controlRoutes: ControlRoutes {
@@ -231,6 +251,7 @@ public final class Gateway: Sendable {
             postEvent: { [self] name, beacon in
                 try await post(event: name, beacon: beacon)
             },
+            answer: { [self] request in try await answer(request) },
             bearerToken: configuration.control?.token,
             status: StatusRoutes(board: statusBoard, floorPlan: configuration.hub?.floorPlan))
     }

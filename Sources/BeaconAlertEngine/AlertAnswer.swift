@@ -1,0 +1,32 @@
+import BeaconCore
+
+/// A person's (or a system's) answer to a delivered alert instance, as the engine keeps it.
+public struct AlertAnswer: Hashable, Sendable {
+    /// What the answer says.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// Seen and taken: the reminders stop.
+        case acknowledged
+        /// Set aside: the reminders stop, and the alert may be suppressed for the beacon.
+        case dismissed
+
+        /// The lifecycle event the answer is.
+        public var eventKind: AlertEvent.Kind { self == .acknowledged ? .acknowledged : .dismissed }
+    }
+
+    /// What it says.
+    public var kind: Kind
+    /// The due time of the instance it answers.
+    public var instanceDue: Timestamp
+    /// Who answered and how: `"nurse-2 via http"`.
+    public var by: String
+    /// When the engine took it.
+    public var at: Timestamp
+
+    /// Creates an answer.
+    public init(kind: Kind, instanceDue: Timestamp, by: String, at: Timestamp) {
+        self.kind = kind
+        self.instanceDue = instanceDue
+        self.by = by
+        self.at = at
+    }
+}

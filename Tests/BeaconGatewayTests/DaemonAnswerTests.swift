@@ -1,0 +1,88 @@
+import BeaconHTTP
+import BeaconTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `beacond run` with a reminding alert (issue 29): the lobby's visitor 1 dwells 5 s at the desk
+/// (simulated in real time), its alert is delivered, then reminded every 3 s and escalated to a
+/// second sink from the third delivery; `beacond ack` over the control endpoint stops the
+/// reminders. Everything is read from the daemon's own output and sink files.
+@Suite("beacond run: acknowledging a reminded alert", .serialized)
+struct DaemonAnswerTests {
+    static func configuration(in directory: URL, pager: URL) throws -> String {
+        let path = directory.appendingPathComponent("gateway.yaml").path
+        try """
+        source: {simulate: \(TestPaths.repositoryRoot)/Simulator/Scenarios/lobby.yaml, speed: 1}
+        http: {listen: "127.0.0.1:0"}
+        sinks:
+          - {type: jsonl, path: "-"}
+          - {type: jsonl, name: pager, path: \(pager.path)}
+        alerts:
+          - id: desk
+            match: {uuid: 5A4BCFCE-174E-4BAC-A814-092E77F6B7E5, major: 1, minor: 1}
+            strategy: time
+            parameters: {dwell: 5s, gap: 10s, maxTimeBeforeReset: 600s}
+            remind: {every: 3s, until: acknowledged, max: 50}
+            escalate: {after: 2, to: [pager]}
+            content: {title: Desk, message: Someone waits at the desk}
+
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The value of `"name":"…"` in a JSON line.
+    static func string(_ name: String, in line: String) -> String? {
+        guard let range = line.range(of: "\"\(name)\":\"") else { return nil }
+        return String(line[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    @Test("reminded every 3 s, escalated from the third delivery, silent once acknowledged; a second ack is harmless")
+    func acknowledgeStopsReminders() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-answer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pager = directory.appendingPathComponent("pager.jsonl")
+        let daemon = try RunningDaemon(arguments: ["run", "--config", try Self.configuration(in: directory, pager: pager)])
+        let announced = try #require(await daemon.errorLine(containing: "control endpoint on http://127.0.0.1:"))
+        let url = try #require(announced.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
+
+        let first = try #require(await daemon.outputLine(containing: #""event":"delivered""#))
+        #expect(!first.contains(#""attempt""#), "the first delivery is attempt 0: \(first)")
+        let instance = try #require(Self.string("instance", in: first))
+        let second = try #require(await daemon.outputLine(containing: #""attempt":2"#))
+        #expect(Self.string("instance", in: second) == instance, "a reminder carries the same instance")
+        #expect(second.contains(#""escalatedTo":["pager"]"#), "\(second)")
+        // The pager sink has the escalated deliveries only.
+        #expect(await realWorkFinishes(within: .seconds(10)) { !SiteProcesses.lines(pager).isEmpty })
+        let paged = SiteProcesses.lines(pager)
+        #expect(paged.allSatisfy { $0.contains(#""escalatedTo":["pager"]"#) }, "\(paged)")
+        #expect(!paged.contains { $0.contains(#""attempt":1,"#) || !$0.contains(#""attempt""#) }, "\(paged)")
+
+        let ack = try await CommandRun.run(TestPaths.beacond, ["ack", instance, "--by", "desk-clerk", "--to", url])
+        #expect(ack.status == 0, "\(ack.standardError)")
+        #expect(ack.standardOutput.contains(#""answer":"acknowledged","by":"desk-clerk via cli""#), "\(ack.standardOutput)")
+        #expect(ack.standardOutput.contains(#""repeated":false"#))
+        let acknowledged = try #require(await daemon.outputLine(containing: #""event":"acknowledged""#))
+        #expect(Self.string("instance", in: acknowledged) == instance)
+
+        let again = try await CommandRun.run(TestPaths.beacond, ["ack", instance, "--to", url])
+        #expect(again.status == 0 && again.standardOutput.contains(#""repeated":true"#), "\(again.standardOutput)")
+        let dismiss = try await CommandRun.run(TestPaths.beacond, ["dismiss", instance, "--to", url])
+        #expect(dismiss.status == 1, "an acknowledged alert cannot be dismissed")
+        #expect(dismiss.standardError.contains("answered 409") && dismiss.standardError.contains("already acknowledged"))
+        let unknown = try await CommandRun.run(
+            TestPaths.beacond, ["ack", "door" + instance.dropFirst("desk".count), "--to", url])
+        #expect(unknown.status == 1 && unknown.standardError.contains("answered 404"), "\(unknown.standardError)")
+
+        // Three reminder periods later, nothing more was delivered.
+        _ = await realWorkFinishes(within: .seconds(9)) { false }
+        kill(daemon.process.processIdentifier, SIGTERM)
+        let rest = await daemon.waitForExit().output
+        let later = rest.split(separator: "\n").filter { $0.contains(#""event":"delivered""#) }
+        #expect(later.isEmpty, "delivered after the acknowledgement: \(later)")
+    }
+}
