@@ -31,7 +31,7 @@ public struct AlertEngine: Sendable {
     }
 
     /// The earliest due time of a pending alert: call ``advance(to:)`` then. `nil` when none is pending.
-    public var nextDeadline: Timestamp? { state.pending.values.lazy.map(\.dueAt).min() }
+    public var nextDeadline: Timestamp? { state.pending.values.lazy.map(\.deadline).min() }
 
     /// The pending alerts, earliest first.
     public var pending: [PendingAlert] {
@@ -39,9 +39,13 @@ public struct AlertEngine: Sendable {
     }
 
     /// A strategy fired: schedules (or delivers at once, or ignores) the alert per its policy.
-    public mutating func fire(_ firing: StrategyFiring, now: Timestamp) throws(AlertEngineError) -> AlertEngineOutput {
+    ///
+    /// `world` is what a `scheduleCondition` looks at (nothing in range when none is given).
+    public mutating func fire(
+        _ firing: StrategyFiring, now: Timestamp, world: any AlertWorld = EmptyAlertWorld()
+    ) throws(AlertEngineError) -> AlertEngineOutput {
         guard let rule = configuration.rules[firing.alertID] else { throw .unknownAlert(firing.alertID) }
-        return run { step in step.fire(firing, rule: rule, now: now) }
+        return run(world: world) { step in step.fire(firing, rule: rule, now: now) }
     }
 
     /// A fact that may cancel pending alerts (region exit, beacon exit, a named event, …).
@@ -97,16 +101,20 @@ public struct AlertEngine: Sendable {
 
     /// Time moved to `now`: delivers every pending alert due at or before it (in due order),
     /// renews repeating ones, and applies `maxLateness` and the window to late ones.
-    public mutating func advance(to now: Timestamp) -> AlertEngineOutput {
-        run { step in step.advance(to: now) }
+    ///
+    /// `world` is what a `deliverWhen` condition looks at (nothing in range when none is given): a
+    /// due alert whose condition does not hold stays pending, held, until it does or its wait ends.
+    public mutating func advance(to now: Timestamp, world: any AlertWorld = EmptyAlertWorld()) -> AlertEngineOutput {
+        run(world: world) { step in step.advance(to: now) }
     }
 
     /// Runs one step on the state and returns what it changed and emitted.
     ///
     /// The state moves into the step (no copy, so a step costs what it changes, not the size of
     /// the state) and back.
-    private mutating func run(_ body: (inout EngineStep) -> Void) -> AlertEngineOutput {
-        var step = EngineStep(configuration: configuration, state: state)
+    private mutating func run(world: any AlertWorld = EmptyAlertWorld(), _ body: (inout EngineStep) -> Void) -> AlertEngineOutput
+    {
+        var step = EngineStep(configuration: configuration, state: state, world: world)
         state = AlertEngineState()
         body(&step)
         state = step.state

@@ -11,6 +11,9 @@ public struct AlertEngineConfiguration: Hashable, Sendable {
     public let watchedDeliveries: Set<String>
     /// True when some rule cancels on a region exit, a beacon exit or a named event.
     let hasFactCancellations: Bool
+    /// True when some rule has a `scheduleCondition` or `deliverWhen`: the caller then keeps an
+    /// ``AlertWorld`` for the engine to look at.
+    public let hasConditions: Bool
 
     /// The default cap, as iOS caps local notifications.
     public static let defaultMaxPending = 64
@@ -31,5 +34,6 @@ public struct AlertEngineConfiguration: Hashable, Sendable {
         }
         watchedDeliveries = watched
         hasFactCancellations = facts
+        hasConditions = byID.values.contains { $0.policy.hasConditions }
     }
 }

@@ -9,7 +9,8 @@ extension AlertPolicy {
         cooldown: String?, window: DeliveryWindow?, cancelOn: [CancelCondition],
         callback: String? = nil, callbackCreated: String? = nil, callbackDelivered: String? = nil,
         callbackCancelled: String? = nil, callbackError: String? = nil,
-        maxLateness: String? = nil, remind: ReminderPolicy? = nil
+        maxLateness: String? = nil, remind: ReminderPolicy? = nil, scheduleCondition: AlertCondition? = nil,
+        deliverWhen: DeliveryCondition? = nil
     ) throws(AlertPolicyError) {
         func duration(_ text: String?, _ option: String) throws(AlertPolicyError) -> Duration? {
             guard let text else { return nil }
@@ -36,6 +37,7 @@ extension AlertPolicy {
                 callback: callback, created: callbackCreated,
                 delivered: callbackDelivered, cancelled: callbackCancelled,
                 error: callbackError),
-            maxLateness: try duration(maxLateness, "maxLateness"), remind: remind)
+            maxLateness: try duration(maxLateness, "maxLateness"), remind: remind, scheduleCondition: scheduleCondition,
+            deliverWhen: deliverWhen)
     }
 }

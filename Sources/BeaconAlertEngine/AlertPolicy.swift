@@ -35,6 +35,11 @@ public struct AlertPolicy: Hashable, Sendable {
     public let maxLateness: Duration?
     /// Deliveries again until someone answers (`remind`, with `escalate`); `nil` = one delivery.
     public let remind: ReminderPolicy?
+    /// Checked when the strategy fires: when it does not hold, the alert is not scheduled (a
+    /// `cancelled` event says why) (`scheduleCondition`).
+    public let scheduleCondition: AlertCondition?
+    /// A due alert waits for this condition, at most its `maxWait` (`deliverWhen`).
+    public let deliverWhen: DeliveryCondition?
 
     /// Creates a policy from typed values; throws when both `delay` and `notBefore` are given or a
     /// duration is not positive.
@@ -42,7 +47,8 @@ public struct AlertPolicy: Hashable, Sendable {
         delay: Duration? = nil, notBefore: Timestamp? = nil, firing: FiringMode = .everyActivation,
         repeat repeatInterval: RepeatInterval = .off, cooldown: Duration? = nil, window: DeliveryWindow? = nil,
         cancelOn: [CancelCondition] = [], callbacks: CallbackDestinations = .none,
-        maxLateness: Duration? = nil, remind: ReminderPolicy? = nil
+        maxLateness: Duration? = nil, remind: ReminderPolicy? = nil, scheduleCondition: AlertCondition? = nil,
+        deliverWhen: DeliveryCondition? = nil
     ) throws(AlertPolicyError) {
         if remind != nil && repeatInterval != .off { throw .remindAndRepeat }
         switch (delay, notBefore) {
@@ -63,7 +69,12 @@ public struct AlertPolicy: Hashable, Sendable {
         self.callbacks = callbacks
         self.maxLateness = maxLateness
         self.remind = remind
+        self.scheduleCondition = scheduleCondition
+        self.deliverWhen = deliverWhen
     }
+
+    /// Whether the policy looks at the world (`scheduleCondition`, `deliverWhen`).
+    public var hasConditions: Bool { scheduleCondition != nil || deliverWhen != nil }
 
     /// Deliver at the firing, every activation, no repeat, no window, no callbacks.
     public static let `default` = try! AlertPolicy()

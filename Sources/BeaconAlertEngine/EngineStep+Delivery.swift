@@ -64,7 +64,7 @@ extension EngineStep {
                 }
                 continue
             }
-            if let maxLateness = policy.maxLateness, lateness > maxLateness {
+            if alert.heldUntil == nil, let maxLateness = policy.maxLateness, lateness > maxLateness {
                 record(.removePending(alert.key))
                 emit(
                     .cancelled, key: alert.key, strategy: alert.strategy, rule: rule, now: now, scheduledFor: alert.dueAt,
@@ -96,8 +96,51 @@ extension EngineStep {
                 }
                 continue
             }
+            if let condition = policy.deliverWhen, !waitsOrExpires(alert, for: condition, rule: rule, now: now) { continue }
             record(.removePending(alert.key))
             deliver(alert, rule: rule, now: now)
         }
+    }
+
+    /// Applies `deliverWhen` to due `alert`: true when it is to be delivered now (the condition
+    /// holds, or the wait ran out and the alert is delivered anyway); false when it stays held
+    /// (first held: a `created` event says why and until when) or was dropped.
+    mutating func waitsOrExpires(_ alert: PendingAlert, for when: DeliveryCondition, rule: AlertRule, now: Timestamp) -> Bool {
+        guard let failure = when.condition.failure(for: alert.key.beacon, now: now, in: world) else { return true }
+        let end = alert.heldUntil ?? alert.dueAt + when.maxWait
+        if now < end {
+            if alert.heldUntil == nil {
+                var held = alert
+                held.heldUntil = end
+                record(.putPending(held))
+                // Scheduled for the end of the wait: its own idempotency key, not the first `created`'s.
+                emit(
+                    .created, key: alert.key, strategy: alert.strategy, rule: rule, now: now, scheduledFor: end,
+                    messages: [
+                        "held: delivered once \(when.condition) holds (\(failure)), or \(when.then == .drop ? "dropped" : "delivered anyway") at \(end.rfc3339String)"
+                    ])
+            }
+            return false
+        }
+        switch when.then {
+        case .deliver:
+            var expired = alert
+            expired.heldUntil = nil
+            record(.removePending(alert.key))
+            deliver(expired, rule: rule, now: now)
+            if let index = events.lastIndex(where: { $0.event.kind == .delivered && $0.event.alertID == alert.key.alertID }) {
+                events[index].event.messages.append(
+                    "the delivery condition (\(when.condition)) never held within \(when.maxWait.humanReadable): \(failure)")
+            }
+        case .drop:
+            record(.removePending(alert.key))
+            emit(
+                .cancelled, key: alert.key, strategy: alert.strategy, rule: rule, now: now, scheduledFor: alert.dueAt,
+                messages: [
+                    "dropped: the delivery condition (\(when.condition)) did not hold within \(when.maxWait.humanReadable): \(failure)"
+                ])
+            renew(alert, rule: rule, now: now)
+        }
+        return false
     }
 }

@@ -13,6 +13,12 @@ extension EngineStep {
         }
         if let cooldown = policy.cooldown, let last = past.lastDeliveredAt, firing.time < last + cooldown { return }
         if let until = past.suppressedUntil, firing.time < until { return }
+        if let condition = policy.scheduleCondition, let failure = condition.failure(for: key.beacon, now: now, in: world) {
+            emit(
+                .cancelled, key: key, strategy: firing.strategy, rule: rule, now: now, scheduledFor: nil,
+                messages: ["not scheduled: the schedule condition (\(condition)) does not hold: \(failure)"])
+            return
+        }
 
         if let superseded = state.pending[key] {
             record(.removePending(key))

@@ -7,10 +7,13 @@ struct EngineStep {
     var state: AlertEngineState
     var changes: [AlertStateChange] = []
     var events: [RoutedEvent] = []
+    /// What conditions look at.
+    let world: any AlertWorld
 
-    init(configuration: AlertEngineConfiguration, state: AlertEngineState) {
+    init(configuration: AlertEngineConfiguration, state: AlertEngineState, world: any AlertWorld = EmptyAlertWorld()) {
         self.configuration = configuration
         self.state = state
+        self.world = world
     }
 
     mutating func record(_ change: AlertStateChange) {

@@ -17,11 +17,16 @@ public struct PendingAlert: Hashable, Sendable {
     /// 0 for an alert's first delivery; 1… for the reminders of the instance delivered at the
     /// history's ``AlertHistory/instanceDue`` (`remind`).
     public var attempt: Int
+    /// Set while a due alert waits for its `deliverWhen` condition: the end of the wait.
+    public var heldUntil: Timestamp?
+
+    /// When the engine must next look at it: the end of its wait while held, else its due time.
+    public var deadline: Timestamp { heldUntil ?? dueAt }
 
     /// Creates a pending alert.
     public init(
         key: AlertKey, strategy: String, firedAt: Timestamp, seriesStart: Timestamp, occurrence: Int,
-        dueAt: Timestamp, attempt: Int = 0
+        dueAt: Timestamp, attempt: Int = 0, heldUntil: Timestamp? = nil
     ) {
         self.key = key
         self.strategy = strategy
@@ -30,5 +35,6 @@ public struct PendingAlert: Hashable, Sendable {
         self.occurrence = occurrence
         self.dueAt = dueAt
         self.attempt = attempt
+        self.heldUntil = heldUntil
     }
 }

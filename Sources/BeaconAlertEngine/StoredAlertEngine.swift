@@ -29,9 +29,11 @@ public struct StoredAlertEngine: Sendable {
     /// See ``AlertEngine/pending``.
     public var pending: [PendingAlert] { engine.pending }
 
-    /// See ``AlertEngine/fire(_:now:)``; returns the events once stored.
-    public mutating func fire(_ firing: StrategyFiring, now: Timestamp) throws(AlertEngineError) -> [RoutedEvent] {
-        let output = try engine.fire(firing, now: now)
+    /// See ``AlertEngine/fire(_:now:world:)``; returns the events once stored.
+    public mutating func fire(
+        _ firing: StrategyFiring, now: Timestamp, world: any AlertWorld = EmptyAlertWorld()
+    ) throws(AlertEngineError) -> [RoutedEvent] {
+        let output = try engine.fire(firing, now: now, world: world)
         return try commit(output)
     }
 
@@ -45,9 +47,11 @@ public struct StoredAlertEngine: Sendable {
         try commit(engine.handle(event, now: now))
     }
 
-    /// See ``AlertEngine/advance(to:)``; returns the events once stored.
-    public mutating func advance(to now: Timestamp) throws(AlertEngineError) -> [RoutedEvent] {
-        try commit(engine.advance(to: now))
+    /// See ``AlertEngine/advance(to:world:)``; returns the events once stored.
+    public mutating func advance(
+        to now: Timestamp, world: any AlertWorld = EmptyAlertWorld()
+    ) throws(AlertEngineError) -> [RoutedEvent] {
+        try commit(engine.advance(to: now, world: world))
     }
 
     /// See ``AlertEngine/handle(_:now:)-(AlertAnswerRequest,_)``; returns the events once stored

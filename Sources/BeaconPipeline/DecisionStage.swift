@@ -47,6 +47,8 @@ final class DecisionStage {
     var recordsPresence = false
     private var presence: [BeaconID: Proximity] = [:]
     private var presenceChanges: [BeaconPresence] = []
+    /// What the alerts' conditions look at (kept only when some alert has one).
+    private var world = PipelineWorld()
 
     /// Builds the strategies and the engine for `front`'s cycles, refusing a strategy that names
     /// a region `front` does not have; restores the state `store` keeps.
@@ -152,6 +154,9 @@ final class DecisionStage {
 
     /// Hands the engine a fact from outside the radio at `now` (see `AlertPipeline.post(_:now:emit:)`).
     func post(_ fact: EngineFact, now: Timestamp, emit: (RoutedEvent) throws -> Void) throws {
+        if engine.configuration.hasConditions, case .external(let name, let beacon) = fact {
+            world.post(name, beacon: beacon, at: now)
+        }
         try catchUpEngine(to: now)
         output.append(engine.handle(fact, now: now))
         try finishInput(emit)
@@ -183,11 +188,17 @@ final class DecisionStage {
     private func catchUpEngine(to time: Timestamp) throws {
         while let deadline = engine.nextDeadline, deadline <= time {
             let before = output.events.count
-            output.append(engine.advance(to: deadline))
+            output.append(advanceEngine(to: deadline))
             // A deadline that produced nothing and did not move would repeat forever.
             if output.events.count == before, engine.nextDeadline == deadline { break }
         }
-        output.append(engine.advance(to: time))
+        output.append(advanceEngine(to: time))
+    }
+
+    /// The engine's `advance`, with the world when some alert has conditions (an empty world
+    /// otherwise: it costs nothing to pass).
+    private func advanceEngine(to time: Timestamp) -> AlertEngineOutput {
+        engine.configuration.hasConditions ? engine.advance(to: time, world: world) : engine.advance(to: time)
     }
 
     private func recordPresence(_ update: RangingUpdate) {
@@ -221,6 +232,8 @@ final class DecisionStage {
     private func evaluate(_ update: RangingUpdate) throws {
         decidedThrough = update.time
         if recordsPresence { recordPresence(update) }
+        let hasConditions = engine.configuration.hasConditions
+        if hasConditions { world.take(update) }
         let now = update.time
         try catchUpEngine(to: now)
         for event in update.regionEvents {
@@ -238,10 +251,11 @@ final class DecisionStage {
                 let firing = StrategyFiring(
                     alertID: alert.definition.id, beacon: trigger.beacon,
                     strategy: trigger.strategy, time: trigger.time)
-                output.append(try engine.fire(firing, now: now))
+                output.append(
+                    try hasConditions ? engine.fire(firing, now: now, world: world) : engine.fire(firing, now: now))
             }
         }
-        output.append(engine.advance(to: now)) // what the firings made due at once
+        output.append(advanceEngine(to: now)) // what the firings made due at once
     }
 
     /// Ends an input: writes its changes (engine, events, strategy state) in one transaction,

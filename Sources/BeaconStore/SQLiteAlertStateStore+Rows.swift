@@ -9,13 +9,14 @@ extension SQLiteAlertStateStore {
             sql: """
                 INSERT OR REPLACE INTO pendingAlert
                   (alertID, beaconKind, beaconHigh, beaconLow, beaconTail, strategy, firedAt, seriesStart, occurrence, dueAt,
-                   attempt)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                   attempt, heldUntil)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: StatementArguments(
                 [alert.key.alertID] + BeaconColumns(alert.key.beacon).values + [
                     alert.strategy, alert.firedAt.nanosecondsSinceEpoch, alert.seriesStart.nanosecondsSinceEpoch,
                     Int64(alert.occurrence), alert.dueAt.nanosecondsSinceEpoch, Int64(alert.attempt),
+                    alert.heldUntil?.nanosecondsSinceEpoch,
                 ]))
     }
 
@@ -51,7 +52,8 @@ extension SQLiteAlertStateStore {
             key: try key(from: row, table: "pendingAlert"), strategy: row["strategy"],
             firedAt: Timestamp(nanosecondsSinceEpoch: row["firedAt"]),
             seriesStart: Timestamp(nanosecondsSinceEpoch: row["seriesStart"]),
-            occurrence: row["occurrence"], dueAt: Timestamp(nanosecondsSinceEpoch: row["dueAt"]), attempt: row["attempt"])
+            occurrence: row["occurrence"], dueAt: Timestamp(nanosecondsSinceEpoch: row["dueAt"]), attempt: row["attempt"],
+            heldUntil: (row["heldUntil"] as Int64?).map { Timestamp(nanosecondsSinceEpoch: $0) })
     }
 
     static func history(from row: Row) throws -> AlertHistory {

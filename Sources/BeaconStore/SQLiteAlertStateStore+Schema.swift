@@ -17,7 +17,8 @@ extension SQLiteAlertStateStore {
     /// - `v4-dead-letters`: `outbox.attempts` and `outbox.lastError` (failed attempts at an entry)
     ///   and `deadLetter` (per sink, the events it gave up on, with their attempts and last error,
     ///   until they are retried or dropped).
-    /// - `v5-answers`: `pendingAlert.attempt` (0, or a reminder's number) and, in `alertHistory`,
+    /// - `v5-answers`: `pendingAlert.attempt` (0, or a reminder's number) and `heldUntil` (the
+    ///   end of a `deliverWhen` wait) and, in `alertHistory`,
     ///   the latest delivered instance (`instanceDue`, `instanceStrategy`, `attempts`), its
     ///   answer (`answerKind`, `answerDue`, `answeredBy`, `answeredAt`) and `suppressedUntil`.
     public static var migrator: DatabaseMigrator {
@@ -91,6 +92,7 @@ extension SQLiteAlertStateStore {
         migrator.registerMigration("v5-answers") { db in
             try db.alter(table: "pendingAlert") { table in
                 table.add(column: "attempt", .integer).notNull().defaults(to: 0)
+                table.add(column: "heldUntil", .integer)
             }
             try db.alter(table: "alertHistory") { table in
                 table.add(column: "instanceDue", .integer)

@@ -6,6 +6,7 @@ extension AlertPolicy {
     /// The keys of an alert definition that configure its delivery policy.
     static let configurationKeys = [
         "delay", "notBefore", "firing", "repeat", "cooldown", "window", "cancelOn", "maxLateness", "remind", "escalate",
+        "scheduleCondition", "deliverWhen",
         "callback", "callbackCreated", "callbackDelivered", "callbackCancelled", "callbackError",
     ]
 
@@ -75,6 +76,10 @@ extension AlertPolicy {
             return text
         }
         let remind = try Self.reminders(of: node)
+        let scheduleCondition = try node["scheduleCondition"].map { n throws(ConfigurationError) in
+            try AlertCondition(node: n)
+        }
+        let deliverWhen = try node["deliverWhen"].map { n throws(ConfigurationError) in try DeliveryCondition(node: n) }
         let callback = try url("callback"), created = try url("callbackCreated")
         let delivered = try url("callbackDelivered"), cancelled = try url("callbackCancelled")
         let errorCallback = try url("callbackError")
@@ -83,7 +88,8 @@ extension AlertPolicy {
                 delay: delay, notBefore: notBefore, firing: firing, repeat: repeatText, cooldown: cooldown,
                 window: window, cancelOn: cancelOn, callback: callback, callbackCreated: created,
                 callbackDelivered: delivered, callbackCancelled: cancelled, callbackError: errorCallback,
-                maxLateness: maxLateness, remind: remind)
+                maxLateness: maxLateness, remind: remind, scheduleCondition: scheduleCondition,
+                deliverWhen: deliverWhen)
         } catch {
             throw node.error(error.description)
         }
