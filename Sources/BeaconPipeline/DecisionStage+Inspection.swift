@@ -16,9 +16,15 @@ extension DecisionStage {
                 reportsStatus: alert.strategy.reportsStatuses)
         }
         inspection.waiting = engine.pending.map { pending in
-            PipelineInspection.WaitingAlert(
-                key: pending.key, reason: .init(pending, now: latestTime), until: pending.dueAt,
-                firedAt: pending.firedAt, occurrence: pending.occurrence)
+            let instance =
+                pending.attempt > 0
+                ? engine.state.history[pending.key]?.instanceDue.map { AlertInstance(key: pending.key, due: $0) } : nil
+            return PipelineInspection.WaitingAlert(
+                key: pending.key, reason: .init(pending, now: latestTime), until: pending.deadline,
+                firedAt: pending.firedAt, occurrence: pending.occurrence, instance: instance, attempt: pending.attempt)
+        }
+        for (key, until) in engine.suppressions(at: now) {
+            inspection.waiting.append(.init(key: key, reason: .suppressed, until: until))
         }
         let cooldowns = Dictionary(
             alerts.compactMap { alert in alert.definition.rule.policy.cooldown.map { (alert.definition.id, $0) } },

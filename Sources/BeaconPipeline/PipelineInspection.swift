@@ -71,14 +71,23 @@ public struct PipelineInspection: Sendable {
         public var firedAt: Timestamp?
         /// Which occurrence is pending (0: the first delivery).
         public var occurrence: Int
+        /// The delivered instance a pending reminder belongs to: what acknowledging it takes.
+        public var instance: AlertInstance?
+        /// The reminder's number (a pending reminder), else 0.
+        public var attempt: Int
 
         /// Creates an entry.
-        public init(key: AlertKey, reason: Reason, until: Timestamp, firedAt: Timestamp? = nil, occurrence: Int = 0) {
+        public init(
+            key: AlertKey, reason: Reason, until: Timestamp, firedAt: Timestamp? = nil, occurrence: Int = 0,
+            instance: AlertInstance? = nil, attempt: Int = 0
+        ) {
             self.key = key
             self.reason = reason
             self.until = until
             self.firedAt = firedAt
             self.occurrence = occurrence
+            self.instance = instance
+            self.attempt = attempt
         }
 
         /// Why an alert waits.
@@ -93,6 +102,12 @@ public struct PipelineInspection: Sendable {
             case cooldown
             /// Due now: delivered at the next input.
             case due
+            /// Delivered and not answered: the next reminder is due at `until`.
+            case reminder
+            /// Due, held until its `deliverWhen` condition holds (at most until `until`).
+            case condition
+            /// Dismissed with a suppression: firings are ignored until `until` (the far future: for good).
+            case suppressed
         }
     }
 }
@@ -100,7 +115,11 @@ public struct PipelineInspection: Sendable {
 extension PipelineInspection.WaitingAlert.Reason {
     /// The reason a pending alert waits: a repeat, a window's deferral, a delay, or none.
     init(_ pending: PendingAlert, now: Timestamp?) {
-        if pending.occurrence > 0 {
+        if pending.attempt > 0 {
+            self = .reminder
+        } else if pending.heldUntil != nil {
+            self = .condition
+        } else if pending.occurrence > 0 {
             self = .repeat
         } else if pending.dueAt > pending.seriesStart {
             self = .window

@@ -85,4 +85,40 @@ struct DaemonAnswerTests {
         let later = rest.split(separator: "\n").filter { $0.contains(#""event":"delivered""#) }
         #expect(later.isEmpty, "delivered after the acknowledgement: \(later)")
     }
+
+    @Test("in a browser: the waiting reminder has an acknowledge button; clicking it acknowledges the alert")
+    func acknowledgeFromThePage() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-answer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pager = directory.appendingPathComponent("pager.jsonl")
+        let daemon = try RunningDaemon(arguments: ["run", "--config", try Self.configuration(in: directory, pager: pager)])
+        let announced = try #require(await daemon.errorLine(containing: "control endpoint on http://127.0.0.1:"))
+        let url = try #require(announced.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
+        let first = try #require(await daemon.outputLine(containing: #""event":"delivered""#))
+        let instance = try #require(Self.string("instance", in: first))
+        let failure = try await onOwnThread { () throws -> String? in
+            let browser = try HeadlessChromium(width: 1280, height: 900)
+            let page = try browser.open(url)
+            let button = "document.querySelector('#waiting-rows button.ack')"
+            guard try browser.waitUntil("\(button) !== null", in: page, limit: .seconds(60)) else {
+                return "no acknowledge button in the waiting alerts"
+            }
+            guard try browser.evaluate("\(button).dataset.instance", in: page) as? String == instance else {
+                return "the button is for another instance"
+            }
+            _ = try browser.evaluate("\(button).click()", in: page)
+            guard
+                try browser.waitUntil(
+                    "document.querySelector('#log-rows tr[data-event=\"acknowledged\"]') !== null", in: page, limit: .seconds(30))
+            else { return "the acknowledgement never showed in the log" }
+            return nil
+        }
+        #expect(failure == nil, "\(failure ?? "")")
+        let acknowledged = try #require(await daemon.outputLine(containing: #""event":"acknowledged""#))
+        #expect(acknowledged.contains(#""by":"page via page""#), "\(acknowledged)")
+        #expect(Self.string("instance", in: acknowledged) == instance)
+        kill(daemon.process.processIdentifier, SIGTERM)
+        _ = await daemon.waitForExit()
+    }
 }

@@ -47,6 +47,8 @@ extension StatusAPI {
                             row.member("until", waiting.until.rfc3339String)
                             row.member("firedAt", waiting.firedAt?.rfc3339String)
                             row.member("occurrence", waiting.occurrence)
+                            row.member("instance", waiting.instance?.description)
+                            if waiting.attempt > 0 { row.member("attempt", waiting.attempt) }
                         }
                     }
                 }
@@ -67,6 +69,11 @@ extension StatusAPI {
                 row.member("time", event.time.rfc3339String)
                 row.member("scheduledFor", event.scheduledFor?.rfc3339String)
                 row.member("message", event.messages.first)
+                if event.kind == .delivered || event.kind == .acknowledged || event.kind == .dismissed {
+                    row.member("instance", event.instanceKey)
+                }
+                if event.attempt > 0 { row.member("attempt", event.attempt) }
+                row.member("by", event.answeredBy)
                 row.key("deliveries")
                 row.object { deliveries in
                     for (sink, delivery) in entry.deliveries.sorted(by: { $0.key < $1.key }) {
