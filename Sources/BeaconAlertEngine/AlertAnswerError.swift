@@ -11,6 +11,8 @@ public enum AlertAnswerError: Error, Hashable, Sendable, CustomStringConvertible
     case superseded(AlertInstance, latest: AlertInstance)
     /// The instance already has the other answer; an answer is final.
     case alreadyAnswered(AlertInstance, AlertAnswer)
+    /// No delivered alert of the beacon (of that alert, when named) waits for an answer.
+    case nothingToAnswer(beacon: BeaconID, alertID: String?)
 
     /// What is wrong and what to do.
     public var description: String {
@@ -23,6 +25,8 @@ public enum AlertAnswerError: Error, Hashable, Sendable, CustomStringConvertible
             "'\(instance)' was followed by a later delivery of the same alert for the same beacon; answer that one: '\(latest)'"
         case .alreadyAnswered(let instance, let answer):
             "'\(instance)' was already \(answer.kind.rawValue) by \(answer.by) at \(answer.at.rfc3339String); an answer is final"
+        case .nothingToAnswer(let beacon, let alertID):
+            "no delivered alert\(alertID.map { " '\($0)'" } ?? "") of beacon \(beacon) waits for an answer (never delivered, or already answered)"
         }
     }
 }

@@ -5,6 +5,10 @@ import BeaconCore
 public enum AlertAnswerRequest: Hashable, Sendable {
     /// Acknowledge or dismiss `instance` (``AlertEngine/answer(_:instance:by:suppress:now:)``).
     case answer(AlertAnswer.Kind, instance: AlertInstance, by: String, suppress: AlertSuppression? = nil)
+    /// Acknowledge or dismiss the latest delivered instance still waiting for an answer for
+    /// `beacon` (of `alertID` only, when given): what a button for a beacon sends, without an
+    /// instance key to hand.
+    case answerLatest(AlertAnswer.Kind, beacon: BeaconID, alertID: String?, by: String, suppress: AlertSuppression? = nil)
     /// Lift the suppression of an alert for a beacon (``AlertEngine/liftSuppression(_:now:)``).
     case liftSuppression(AlertKey)
 }
@@ -25,6 +29,16 @@ extension AlertEngine {
         switch request {
         case .answer(let kind, let instance, let by, let suppress):
             let (output, receipt) = try answer(kind, instance: instance, by: by, suppress: suppress, now: now)
+            return (output, .answered(receipt))
+        case .answerLatest(let kind, let beacon, let alertID, let by, let suppress):
+            let candidates = state.history.values.filter { history in
+                history.key.beacon == beacon && history.isAwaitingAnswer && (alertID == nil || history.key.alertID == alertID)
+            }
+            guard let latest = candidates.max(by: { ($0.instanceDue!, $0.key) < ($1.instanceDue!, $1.key) }),
+                let due = latest.instanceDue
+            else { throw .nothingToAnswer(beacon: beacon, alertID: alertID) }
+            let (output, receipt) = try answer(
+                kind, instance: AlertInstance(key: latest.key, due: due), by: by, suppress: suppress, now: now)
             return (output, .answered(receipt))
         case .liftSuppression(let key):
             let output = liftSuppression(key, now: now)

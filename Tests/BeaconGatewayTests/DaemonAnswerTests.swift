@@ -121,4 +121,50 @@ struct DaemonAnswerTests {
         kill(daemon.process.processIdentifier, SIGTERM)
         _ = await daemon.waitForExit()
     }
+
+    @Test("over MQTT: an acknowledgement by beacon stops the reminders; a bad command is answered with the error")
+    func acknowledgeOverMQTT() async throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let directory = broker.directory
+        let configuration = directory.appendingPathComponent("gateway.yaml")
+        try """
+        source: {simulate: \(TestPaths.repositoryRoot)/Simulator/Scenarios/lobby.yaml, speed: 1}
+        sinks:
+          - {type: jsonl, path: "-"}
+          - {type: mqtt, host: 127.0.0.1, port: \(broker.port), gateway: desk-gw, beacons: false, commands: true}
+        alerts:
+          - id: desk
+            match: {uuid: 5A4BCFCE-174E-4BAC-A814-092E77F6B7E5, major: 1, minor: 1}
+            strategy: time
+            parameters: {dwell: 5s, gap: 10s, maxTimeBeforeReset: 600s}
+            remind: {every: 3s, max: 50}
+
+        """.write(to: configuration, atomically: true, encoding: .utf8)
+        let daemon = try RunningDaemon(arguments: ["run", "--config", configuration.path])
+        #expect(await daemon.errorLine(containing: "mqtt commands: connected") != nil)
+        let first = try #require(await daemon.outputLine(containing: #""event":"delivered""#))
+        let instance = try #require(Self.string("instance", in: first))
+        let results = try MosquittoSubscriber(broker, topic: "beacond/desk-gw/commands/result", id: "results", count: 2)
+        let beacon = "ibeacon:5A4BCFCE-174E-4BAC-A814-092E77F6B7E5:1:1"
+        #expect(
+            try await SiteProcesses.publish(
+                Array(#"{"beacon": "\#(beacon)", "by": "nurse-2"}"#.utf8), topic: "beacond/desk-gw/commands/acknowledge",
+                port: broker.port, in: directory) == 0)
+        let acknowledged = try #require(await daemon.outputLine(containing: #""event":"acknowledged""#))
+        #expect(Self.string("instance", in: acknowledged) == instance)
+        #expect(acknowledged.contains(#""by":"nurse-2 via mqtt""#), "\(acknowledged)")
+        #expect(
+            try await SiteProcesses.publish(
+                Array("not an instance".utf8), topic: "beacond/desk-gw/commands/dismiss", port: broker.port, in: directory) == 0)
+        let answers = await results.readToEnd().split(separator: "\n")
+        #expect(answers.count == 2, "\(answers)")
+        #expect(answers.first?.contains(#""answer":"acknowledged","by":"nurse-2 via mqtt""#) == true, "\(answers)")
+        #expect(answers.last?.contains(#""error":"'not an instance' is not an alert instance"#) == true, "\(answers)")
+
+        _ = await realWorkFinishes(within: .seconds(7)) { false }
+        kill(daemon.process.processIdentifier, SIGTERM)
+        let later = await daemon.waitForExit().output.split(separator: "\n").filter { $0.contains(#""event":"delivered""#) }
+        #expect(later.isEmpty, "delivered after the acknowledgement: \(later)")
+    }
 }

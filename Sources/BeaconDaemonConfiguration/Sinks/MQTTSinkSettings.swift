@@ -15,6 +15,7 @@ import BeaconSinks
 ///   beacons: true                 # retained state per beacon under beacond/<gateway>/beacons/<id>
 ///   status: true                  # retained online/offline under beacond/<gateway>/status (last will)
 ///   homeAssistant: true           # MQTT discovery under homeassistant/ (or {prefix: …}); default off
+///   commands: true                # take acknowledge/dismiss/unsuppress under beacond/<gateway>/commands/…; default off
 ///   timeout: 10s
 /// ```
 public struct MQTTSinkSettings: SinkSettings {
@@ -34,12 +35,15 @@ public struct MQTTSinkSettings: SinkSettings {
     public var beaconState: Bool
     /// The Home Assistant discovery prefix, when discovery is on.
     public var homeAssistantPrefix: String?
+    /// Whether the daemon takes answers to its alerts from `beacond/<gateway>/commands/<action>`
+    /// (``commandTopicPrefix``).
+    public var commands: Bool
 
     /// Creates settings; the defaults are those of the configuration file.
     public init(
         host: String = "127.0.0.1", port: Int = 1883, gateway: String, topic: String? = nil,
         timeout: Duration = .seconds(10), connection: MQTTConnectionOptions? = nil, beaconState: Bool = true,
-        homeAssistantPrefix: String? = nil
+        homeAssistantPrefix: String? = nil, commands: Bool = false
     ) {
         self.host = host
         self.port = port
@@ -49,7 +53,12 @@ public struct MQTTSinkSettings: SinkSettings {
         self.connection = connection ?? MQTTConnectionOptions(statusTopic: Self.statusTopic(gateway: gateway))
         self.beaconState = beaconState
         self.homeAssistantPrefix = homeAssistantPrefix
+        self.commands = commands
     }
+
+    /// `beacond/<gateway>/commands`: answers arrive under `…/acknowledge`, `…/dismiss`,
+    /// `…/unsuppress`; what became of each is published to `…/result`.
+    public var commandTopicPrefix: String { "beacond/\(gateway)/commands" }
 
     /// `beacond/<gateway>/status`: the retained online/offline topic.
     public static func statusTopic(gateway: String) -> String { "beacond/\(gateway)/status" }
@@ -72,7 +81,7 @@ public struct MQTTSinkSettings: SinkSettings {
     /// The keys of an entry besides `type` and `name` (``SinkKind`` checks them).
     static let keys = [
         "host", "port", "gateway", "topic", "timeout", "username", "password", "tls",
-        "beacons", "status", "homeAssistant",
+        "beacons", "status", "homeAssistant", "commands",
     ]
 
     /// Reads the settings of an `mqtt` entry (its keys already checked by its kind).
@@ -100,6 +109,6 @@ public struct MQTTSinkSettings: SinkSettings {
         self.init(
             host: try node["host"]?.string() ?? "127.0.0.1", port: try node["port"]?.integer(in: 1...65535) ?? 1883,
             gateway: gateway, topic: try node["topic"]?.string(), timeout: timeout, connection: connection,
-            beaconState: beaconState, homeAssistantPrefix: homeAssistant)
+            beaconState: beaconState, homeAssistantPrefix: homeAssistant, commands: try node["commands"]?.bool() ?? false)
     }
 }

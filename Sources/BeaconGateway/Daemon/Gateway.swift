@@ -101,11 +101,22 @@ public final class Gateway: Sendable {
             RemoteAlertsService(
                 remote: remote, runner: runner, registry: registry, clock: clock, ready: firstCheck!, logger: logger)
         }
-        services = Self.makeServices(
-            sinks: sinks, outbox: outbox, observers: stateObservers, pipeline: pipelineService, remote: remoteService,
-            source: SourceService(
-                feed: feed, runner: runner, clock: clock, ready: firstCheck, lifecycle: lifecycle),
-            lifecycle: lifecycle, lease: lease.map { HubLeaseService(lease: $0, clock: clock) }, logger: logger)
+        // Answers over MQTT (an mqtt sink with `commands: true`), at the daemon's time.
+        let isLive = feed.isLive
+        let commandServices = configuration.sinks.compactMap { $0.settings as? MQTTSinkSettings }.filter(\.commands).map {
+            settings in
+            MQTTCommandService(settings: settings, logger: logger) { request in
+                let now = clock.now
+                return try await runner.answer(request, at: isLive ? .at(now) : .pipelineTime(orElse: now))
+            }
+        }
+        services =
+            Self.makeServices(
+                sinks: sinks, outbox: outbox, observers: stateObservers, pipeline: pipelineService, remote: remoteService,
+                source: SourceService(
+                    feed: feed, runner: runner, clock: clock, ready: firstCheck, lifecycle: lifecycle),
+                lifecycle: lifecycle, lease: lease.map { HubLeaseService(lease: $0, clock: clock) }, logger: logger)
+            + commandServices.map { .init(service: $0, failureTerminationBehavior: .gracefullyShutdownGroup) }
     }
 
     private static func makeServices(
@@ -218,6 +229,12 @@ public final class Gateway: Sendable {
             logger.info(
                 "alert \(kind.rawValue)",
                 metadata: ["instance": "\(instance)", "by": "\(by)", "repeated": "\(receipt.repeated)"])
+        case (.answerLatest(let kind, let beacon, _, let by, _), .answered(let receipt)):
+            logger.info(
+                "alert \(kind.rawValue)",
+                metadata: [
+                    "instance": "\(receipt.instance)", "beacon": "\(beacon)", "by": "\(by)", "repeated": "\(receipt.repeated)",
+                ])
         case (.liftSuppression(let key), .lifted(let lifted)):
             logger.info(
                 "suppression lifted", metadata: ["alert": "\(key.alertID)", "beacon": "\(key.beacon)", "lifted": "\(lifted)"])
