@@ -10,10 +10,14 @@ moments, restarts mosquitto, and makes the webhook receiver answer 500, hang and
 2. The soak: the day paced to last about --wall seconds, restarted after every kill on the same
    state file (the simulation resumes where the saved state ends). Faults stop after --wall
    seconds; the daemon then finishes the day, drains its outbox and exits by itself.
+   Meanwhile the harness acknowledges about half of the dwell alerts it sees delivered (over the
+   daemon's control endpoint, retrying through kills until it is answered): their reminders stop.
 3. The verdict, per sink: every reference event's idempotency key arrived (after de-duplication,
-   each key counts once), with the reference's exact body; nothing arrived that the reference
-   does not have; no dead letters; every webhook signature valid; the daemon's RSS stayed under
-   --rss-limit-mb. Prints the counts, writes them to WORKDIR/summary.json, exits 0 on a pass.
+   each key counts once), with the reference's exact body — except the reminders of an
+   acknowledged alert due after its acknowledgement, which must not arrive; every
+   acknowledgement arrived, once, with the same body everywhere; nothing else arrived; no dead
+   letters; every webhook signature valid; the daemon's RSS stayed under --rss-limit-mb. Prints
+   the counts, writes them to WORKDIR/summary.json, exits 0 on a pass.
 
 Needs mosquitto and mosquitto_sub (Debian's mosquitto, mosquitto-clients); loopback only.
 """
@@ -32,6 +36,9 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCENARIO = os.path.join(ROOT, "Simulator", "Scenarios", "soak.yaml")
@@ -227,16 +234,72 @@ def read_jsonl(path):
     return deliveries, torn
 
 
-def configuration(path, scenario, speed, state, sinks):
+def configuration(path, scenario, speed, state, sinks, http=False):
     with open(ALERTS) as file:
         alerts = file.read()
     alerts = alerts[alerts.index("alerts:"):]
     with open(path, "w") as file:
-        file.write(f"source: {{simulate: {scenario}, speed: {speed}}}\nstate: {state}\nsinks:\n")
+        file.write(f"source: {{simulate: {scenario}, speed: {speed}}}\nstate: {state}\n")
+        if http:
+            file.write('http: {listen: "127.0.0.1:0"}\n')
+        file.write("sinks:\n")
         for sink in sinks:
             file.write(f"  - {sink}\n")
         file.write(alerts)
     return path
+
+
+class Acknowledger:
+    """Acknowledges about half of the dwell alerts delivered (a seeded draw per instance), as a
+    person would, through the running daemon's control endpoint (its port read from the run's
+    log), retrying through kills until it is answered. Keeps what each answer said."""
+
+    ALERT = "visitor-dwell"
+
+    def __init__(self, events_path):
+        self.events_path = events_path
+        self.log_path = None
+        self.chosen = {}  # instance -> True (to acknowledge) / False (left unanswered)
+        self.answers = {}  # instance -> the daemon's answer (JSON)
+        self.refused = {}  # instance -> why (e.g. superseded by a later delivery)
+        self.attempts = 0
+
+    def port(self):
+        try:
+            with open(self.log_path, errors="replace") as file:
+                for line in file:
+                    if "control endpoint on http://127.0.0.1:" in line:
+                        return int(line.split("http://127.0.0.1:")[1].split()[0].rstrip(")").split("/")[0])
+        except (OSError, TypeError, ValueError, IndexError):
+            pass
+        return None
+
+    def round(self):
+        deliveries, _ = read_jsonl(self.events_path)
+        for _, body in deliveries:
+            event = json.loads(body)
+            if event.get("event") != "delivered" or event.get("alert") != self.ALERT or "attempt" in event:
+                continue
+            instance = event["instance"]
+            if instance not in self.chosen:
+                self.chosen[instance] = random.random() < 0.5
+        port = self.port()
+        if port is None:
+            return
+        for instance, wanted in self.chosen.items():
+            if not wanted or instance in self.answers or instance in self.refused:
+                continue
+            query = "instance=" + urllib.parse.quote(instance, safe="") + "&by=soak"
+            request = urllib.request.Request(f"http://127.0.0.1:{port}/alerts/acknowledge?{query}", method="POST")
+            self.attempts += 1
+            try:
+                with urllib.request.urlopen(request, timeout=3) as response:
+                    self.answers[instance] = json.loads(response.read())
+            except urllib.error.HTTPError as error:
+                if error.code in (404, 409):
+                    self.refused[instance] = f"{error.code}: {error.read().decode(errors='replace')[:200]}"
+            except (OSError, ValueError):
+                return  # the daemon is down or restarting: the next round tries again
 
 
 def rss_kb(pid):
@@ -311,7 +374,8 @@ def main():
             f"{{type: jsonl, path: {workdir}/events.jsonl}}",
             f"{{type: webhook, url: 'http://127.0.0.1:{receiver.port}/alerts', secret: {SECRET}, timeout: 2s}}",
             f"{{type: mqtt, host: 127.0.0.1, port: {broker.port}, gateway: soak, timeout: 3s}}",
-        ])
+        ], http=True)
+    acknowledger = Acknowledger(os.path.join(workdir, "events.jsonl"))
     faults = {"SIGKILL": 0, "mosquitto restart": 0, "webhook 500": 0, "webhook hang": 0, "webhook vanish": 0}
     stop_faults = threading.Event()
     state = {"pid": None, "max_rss_kb": 0}
@@ -343,8 +407,13 @@ def main():
                 state["max_rss_kb"] = max(state["max_rss_kb"], rss_kb(state["pid"]))
             subscriber.keep_alive()
 
+    def acknowledge():
+        while not stop_sampling.wait(1.0):
+            acknowledger.round()
+
     stop_sampling = threading.Event()
     threading.Thread(target=sample, daemon=True).start()
+    threading.Thread(target=acknowledge, daemon=True).start()
     injector = threading.Thread(target=inject, daemon=True)
     soak_start = time.monotonic()
     injector.start()
@@ -353,7 +422,8 @@ def main():
     try:
         while True:
             runs += 1
-            with open(os.path.join(workdir, f"run-{runs}.log"), "w") as errors:
+            acknowledger.log_path = os.path.join(workdir, f"run-{runs}.log")
+            with open(acknowledger.log_path, "w") as errors:
                 daemon = subprocess.Popen([options.beacond, "run", "--config", soak_yaml], stdout=subprocess.DEVNULL, stderr=errors)
             state["pid"] = daemon.pid
             faulting = time.monotonic() - soak_start < options.wall
@@ -404,6 +474,28 @@ def main():
     dead = subprocess.run([options.beacond, "outbox", "list", "--config", soak_yaml], capture_output=True, text=True)
     dead_letters = [line for line in dead.stdout.splitlines() if line.strip()]
     jsonl, torn = read_jsonl(os.path.join(workdir, "events.jsonl"))
+    # The acknowledgements the daemon took: each must reach every sink; what the reference says
+    # of its reminders after it (deliveries, a reminder superseded or cancelled) must not (what
+    # fell due before it was delivered first).
+    acknowledgements = {}
+    for key, body in jsonl:
+        event = json.loads(body)
+        if event.get("event") == "acknowledged":
+            acknowledgements[key] = body
+    acknowledged_at = {json.loads(body)["instance"]: json.loads(body)["time"] for body in acknowledgements.values()}
+    if set(acknowledged_at) != set(acknowledger.answers):
+        failures.append(
+            f"the daemon answered {len(acknowledger.answers)} acknowledgements but the sinks have "
+            f"{len(acknowledged_at)} acknowledged events")
+    silenced = set()
+    for key, body in expected.items():
+        event = json.loads(body)
+        instance = event.get("instance")
+        if event.get("attempt") and instance in acknowledged_at and event["time"] > acknowledged_at[instance]:
+            silenced.add(key)
+    reminders = sum(1 for body in expected.values() if json.loads(body).get("attempt"))
+    expected = {key: body for key, body in expected.items() if key not in silenced}
+    expected.update(acknowledgements)
     sinks = {"jsonl": jsonl, "webhook": receiver.deliveries, "mqtt": subscriber.deliveries()}
     table = {}
     for name, deliveries in sinks.items():
@@ -432,7 +524,9 @@ def main():
         "seed": options.seed, "simulated_hours": options.hours, "speed": round(speed, 1),
         "soak_seconds": round(soak_seconds, 1), "reference_seconds": round(reference_seconds, 1), "daemon_runs": runs,
         "faults": faults, "mqtt_subscriber_restarts": subscriber.restarts, "webhook_500_answers": receiver.refused,
-        "alert_events_expected": len(expected), "sinks": table, "dead_letters": len(dead_letters),
+        "alert_events_expected": len(expected), "reminders_in_reference": reminders,
+        "acknowledged": len(acknowledgements), "reminders_silenced": len(silenced),
+        "acknowledgement_requests": acknowledger.attempts, "sinks": table, "dead_letters": len(dead_letters),
         "bad_signatures": receiver.bad_signatures, "torn_lines": torn, "max_rss_mb": round(max_rss_mb, 1),
         "passed": not failures, "failures": failures,
     }
@@ -441,7 +535,8 @@ def main():
     print()
     print(f"soak: {options.hours:g} simulated hours at {speed:.0f}x in {soak_seconds:.0f} s of wall time, {runs} daemon runs (seed {options.seed})")
     print("faults injected: " + ", ".join(f"{count} {kind}" for kind, count in faults.items()))
-    print(f"alert events expected (the uninterrupted reference run): {len(expected)}")
+    print(f"alert events expected (the uninterrupted reference run, {reminders} reminders in it): {len(expected)}; "
+          f"{len(acknowledgements)} acknowledged over HTTP ({acknowledger.attempts} requests), {len(silenced)} reminders silenced by them")
     print(f"{'sink':<9}{'delivered':>10}{'duplicates':>12}{'missing':>9}{'unexpected':>12}{'body≠':>7}")
     for name, row in table.items():
         print(f"{name:<9}{row['delivered']:>10}{row['duplicates']:>12}{row['missing']:>9}{row['unexpected']:>12}{row['body_differs']:>7}")

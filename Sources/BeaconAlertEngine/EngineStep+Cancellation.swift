@@ -13,9 +13,7 @@ extension EngineStep {
         for alert in matching.sorted(by: { $0.key < $1.key }) {
             let rule = configuration.rules[alert.key.alertID]
             record(.removePending(alert.key))
-            emit(
-                .cancelled, key: alert.key, strategy: alert.strategy, rule: rule, now: now, scheduledFor: alert.dueAt,
-                messages: [fact.description])
+            emitCancelled(alert, rule: rule, now: now, messages: [fact.description])
         }
     }
 }

@@ -40,9 +40,8 @@ extension EngineStep {
         let orphans = state.pending.values.filter { configuration.rules[$0.key.alertID] == nil }
         for orphan in orphans.sorted(by: { $0.key < $1.key }) {
             record(.removePending(orphan.key))
-            emit(
-                .cancelled, key: orphan.key, strategy: orphan.strategy, rule: nil, now: now, scheduledFor: orphan.dueAt,
-                messages: ["cancelled: alert '\(orphan.key.alertID)' is no longer configured"])
+            emitCancelled(
+                orphan, rule: nil, now: now, messages: ["cancelled: alert '\(orphan.key.alertID)' is no longer configured"])
         }
         let due = state.pending.values.filter { $0.dueAt <= now }.sorted { ($0.dueAt, $0.key) < ($1.dueAt, $1.key) }
         for candidate in due {

@@ -22,10 +22,8 @@ extension EngineStep {
 
         if let superseded = state.pending[key] {
             record(.removePending(key))
-            emit(
-                .cancelled, key: key, strategy: superseded.strategy, rule: rule, now: now,
-                scheduledFor: superseded.dueAt,
-                messages: ["superseded by a later firing at \(firing.time.rfc3339String)"])
+            emitCancelled(
+                superseded, rule: rule, now: now, messages: ["superseded by a later firing at \(firing.time.rfc3339String)"])
         }
         let accepted = schedule(
             key: key, rule: rule, strategy: firing.strategy, firedAt: firing.time,

@@ -41,4 +41,19 @@ struct EngineStep {
             escalatedTo: escalatedTo, answeredBy: answeredBy)
         events.append(RoutedEvent(event: event, destination: rule?.policy.callbacks.destination(for: kind)))
     }
+
+    /// Appends an event about a pending alert that will not be delivered (`cancelled`): for a
+    /// reminder, about its instance (`scheduledFor` the instance's due time) and attempt, so that
+    /// it names what it stops.
+    mutating func emitCancelled(_ alert: PendingAlert, rule: AlertRule?, now: Timestamp, messages: [String]) {
+        guard alert.attempt > 0, let instanceDue = history(alert.key).instanceDue else {
+            return emit(
+                .cancelled, key: alert.key, strategy: alert.strategy, rule: rule, now: now, scheduledFor: alert.dueAt,
+                messages: messages)
+        }
+        emit(
+            .cancelled, key: alert.key, strategy: alert.strategy, rule: rule, now: now, scheduledFor: instanceDue,
+            messages: ["reminder \(alert.attempt), due \(alert.dueAt.rfc3339String): " + messages.joined(separator: " / ")],
+            attempt: alert.attempt)
+    }
 }

@@ -3,9 +3,9 @@ import FoundationEssentials
 extension AlertEvent {
     /// The event as one JSON object (the JSON-lines schema of every sink):
     /// `event`, `alert`, `beacon`, `strategy`, `time` (RFC 3339 UTC, ms), `scheduledFor`,
-    /// `identifier`, `content`, `messages`, `key` (idempotency key); for a delivery and an
-    /// answer, `instance` (the key to acknowledge it by) and, where they apply, `attempt` (a
-    /// reminder's number), `escalatedTo` and `by`.
+    /// `identifier`, `content`, `messages`, `key` (idempotency key); for a delivery, an answer
+    /// and anything about a reminder, `instance` (the key to acknowledge it by) and, where they
+    /// apply, `attempt` (a reminder's number), `escalatedTo` and `by`.
     public var jsonLine: String {
         var json = JSONWriter()
         json.object { json in
@@ -35,7 +35,7 @@ extension AlertEvent {
                 json.member("message", messages.joined(separator: " / "))
             }
             json.member("key", idempotencyKey)
-            if kind == .delivered || kind == .acknowledged || kind == .dismissed {
+            if kind == .delivered || kind == .acknowledged || kind == .dismissed || attempt > 0 {
                 json.member("instance", instanceKey)
             }
             if attempt > 0 { json.member("attempt", attempt) }
