@@ -114,10 +114,42 @@ public struct AlertEngine: Sendable {
     /// the state) and back.
     private mutating func run(world: any AlertWorld = EmptyAlertWorld(), _ body: (inout EngineStep) -> Void) -> AlertEngineOutput
     {
-        var step = EngineStep(configuration: configuration, state: state, world: world)
+        var output = AlertEngineOutput()
+        run(world: world, into: &output, body)
+        return output
+    }
+
+    /// Runs one step, appending what it changed and emitted to `output`: the state and the
+    /// output's buffers move into the step and back (no copy; no allocation once the buffers
+    /// have grown).
+    private mutating func run(world: any AlertWorld, into output: inout AlertEngineOutput, _ body: (inout EngineStep) -> Void) {
+        var step = EngineStep(configuration: configuration, state: state, world: world, appendingTo: output)
         state = AlertEngineState()
+        output = AlertEngineOutput()
         body(&step)
         state = step.state
-        return AlertEngineOutput(changes: step.changes, events: step.events)
+        output = AlertEngineOutput(changes: step.changes, events: step.events)
+    }
+
+    /// ``fire(_:now:world:)``, appending its changes and events to `output` (a caller that
+    /// gathers one transaction and reuses its buffers: nothing allocated per alert).
+    public mutating func fire(
+        _ firing: StrategyFiring, now: Timestamp, world: any AlertWorld = EmptyAlertWorld(),
+        into output: inout AlertEngineOutput
+    ) throws(AlertEngineError) {
+        guard let rule = configuration.rules[firing.alertID] else { throw .unknownAlert(firing.alertID) }
+        run(world: world, into: &output) { step in step.fire(firing, rule: rule, now: now) }
+    }
+
+    /// ``advance(to:world:)``, appending to `output`.
+    public mutating func advance(
+        to now: Timestamp, world: any AlertWorld = EmptyAlertWorld(), into output: inout AlertEngineOutput
+    ) {
+        run(world: world, into: &output) { step in step.advance(to: now) }
+    }
+
+    /// ``handle(_:now:)-(EngineFact,_)``, appending to `output`.
+    public mutating func handle(_ fact: EngineFact, now: Timestamp, into output: inout AlertEngineOutput) {
+        run(world: EmptyAlertWorld(), into: &output) { step in step.cancel(matching: fact, now: now) }
     }
 }

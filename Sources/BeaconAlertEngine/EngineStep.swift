@@ -10,10 +10,17 @@ struct EngineStep {
     /// What conditions look at.
     let world: any AlertWorld
 
-    init(configuration: AlertEngineConfiguration, state: AlertEngineState, world: any AlertWorld = EmptyAlertWorld()) {
+    /// A step on `state`, appending to `output`'s changes and events (moved in, not copied: a
+    /// caller that reuses one output allocates nothing per step once its buffers have grown).
+    init(
+        configuration: AlertEngineConfiguration, state: AlertEngineState, world: any AlertWorld = EmptyAlertWorld(),
+        appendingTo output: AlertEngineOutput = AlertEngineOutput()
+    ) {
         self.configuration = configuration
         self.state = state
         self.world = world
+        changes = output.changes
+        events = output.events
     }
 
     mutating func record(_ change: AlertStateChange) {

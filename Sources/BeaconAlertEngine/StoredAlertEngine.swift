@@ -13,6 +13,8 @@ public struct StoredAlertEngine: Sendable {
     public private(set) var engine: AlertEngine
     /// Where each output is committed.
     public let store: any AlertStateStore
+    /// The buffers each firing is made in (kept, so that a firing allocates only its events).
+    private var scratch = AlertEngineOutput()
 
     /// Creates an engine on the state `store` holds.
     public init(configuration: AlertEngineConfiguration, store: any AlertStateStore) throws(AlertEngineError) {
@@ -33,7 +35,11 @@ public struct StoredAlertEngine: Sendable {
     public mutating func fire(
         _ firing: StrategyFiring, now: Timestamp, world: any AlertWorld = EmptyAlertWorld()
     ) throws(AlertEngineError) -> [RoutedEvent] {
-        let output = try engine.fire(firing, now: now, world: world)
+        // Into the kept buffers: the events returned are the one allocation of a firing.
+        defer { scratch.changes.removeAll(keepingCapacity: true) }
+        try engine.fire(firing, now: now, world: world, into: &scratch)
+        let output = AlertEngineOutput(changes: scratch.changes, events: Array(scratch.events))
+        scratch.events.removeAll(keepingCapacity: true)
         return try commit(output)
     }
 

@@ -158,7 +158,7 @@ final class DecisionStage {
             world.post(name, beacon: beacon, at: now)
         }
         try catchUpEngine(to: now)
-        output.append(engine.handle(fact, now: now))
+        engine.handle(fact, now: now, into: &output)
         try finishInput(emit)
     }
 
@@ -188,17 +188,21 @@ final class DecisionStage {
     private func catchUpEngine(to time: Timestamp) throws {
         while let deadline = engine.nextDeadline, deadline <= time {
             let before = output.events.count
-            output.append(advanceEngine(to: deadline))
+            advanceEngine(to: deadline)
             // A deadline that produced nothing and did not move would repeat forever.
             if output.events.count == before, engine.nextDeadline == deadline { break }
         }
-        output.append(advanceEngine(to: time))
+        advanceEngine(to: time)
     }
 
     /// The engine's `advance`, with the world when some alert has conditions (an empty world
     /// otherwise: it costs nothing to pass).
-    private func advanceEngine(to time: Timestamp) -> AlertEngineOutput {
-        engine.configuration.hasConditions ? engine.advance(to: time, world: world) : engine.advance(to: time)
+    private func advanceEngine(to time: Timestamp) {
+        if engine.configuration.hasConditions {
+            engine.advance(to: time, world: world, into: &output)
+        } else {
+            engine.advance(to: time, into: &output)
+        }
     }
 
     private func recordPresence(_ update: RangingUpdate) {
@@ -237,10 +241,10 @@ final class DecisionStage {
         let now = update.time
         try catchUpEngine(to: now)
         for event in update.regionEvents {
-            output.append(engine.handle(event, now: now))
+            if let fact = EngineFact(event) { engine.handle(fact, now: now, into: &output) }
         }
         for id in update.evicted {
-            output.append(engine.handle(.beaconExit(id), now: now))
+            engine.handle(.beaconExit(id), now: now, into: &output)
         }
         for alert in alerts {
             triggers.removeAll(keepingCapacity: true)
@@ -251,11 +255,14 @@ final class DecisionStage {
                 let firing = StrategyFiring(
                     alertID: alert.definition.id, beacon: trigger.beacon,
                     strategy: trigger.strategy, time: trigger.time)
-                output.append(
-                    try hasConditions ? engine.fire(firing, now: now, world: world) : engine.fire(firing, now: now))
+                if hasConditions {
+                    try engine.fire(firing, now: now, world: world, into: &output)
+                } else {
+                    try engine.fire(firing, now: now, into: &output)
+                }
             }
         }
-        output.append(advanceEngine(to: now)) // what the firings made due at once
+        advanceEngine(to: now) // what the firings made due at once
     }
 
     /// Ends an input: writes its changes (engine, events, strategy state) in one transaction,
