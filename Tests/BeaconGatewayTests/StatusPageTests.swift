@@ -95,7 +95,7 @@ struct StatusPageTests {
     @Test("in a browser: the lobby's beacons appear, visitor 1's dwell reaches the alert, the log shows it")
     func browserFollowsTheLobby() async throws {
         let daemon = try RunningDaemon(arguments: [
-            "simulate", TestPaths.scenario("lobby"), "--serve", "127.0.0.1:0", "--speed", "6", "--linger", "60s",
+            "simulate", TestPaths.scenario("lobby"), "--serve", "127.0.0.1:0", "--speed", "6", "--linger", "180s",
         ])
         let announced = try #require(await daemon.errorLine(containing: "the status page is on http://127.0.0.1:"))
         let url = try #require(announced.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
@@ -125,7 +125,7 @@ struct StatusPageTests {
             guard done else { return (Data(), fractions, "the dwell never reached the alert: \(fractions)") }
             let logged =
                 "document.querySelector('#log-rows tr[data-event=\"delivered\"][data-alert=\"lobby-dwell\"][data-beacon=\"\(visitor)\"] .pill.delivered') !== null"
-            guard try browser.waitUntil(logged, in: page, limit: .seconds(30)) else {
+            guard try browser.waitUntil(logged, in: page, limit: .seconds(60)) else {
                 return (Data(), fractions, "the delivered alert never showed in the log")
             }
             // Select visitor 1 so that the picture shows its RSSI plot.
