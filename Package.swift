@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "BeaconPipeline", targets: ["BeaconPipeline"]),
         .library(name: "BeaconSiteReport", targets: ["BeaconSiteReport"]),
         .library(name: "BeaconSite", targets: ["BeaconSite"]),
+        .library(name: "BeaconForeignNodes", targets: ["BeaconForeignNodes"]),
         .library(name: "BeaconConfiguration", targets: ["BeaconConfiguration"]),
         .library(name: "BeaconSimulator", targets: ["BeaconSimulator"]),
         .library(name: "BeaconBlueZ", targets: ["BeaconBlueZ"]),
@@ -74,6 +75,11 @@ let package = Package(
         // A site hub's stage: gateways' per-cycle records fused into rooms and positions.
         .target(
             name: "BeaconSite", dependencies: ["BeaconCore", "BeaconRanging", "BeaconSiteReport"],
+            swiftSettings: swiftSettings),
+        // ESPresense, OpenMQTTGateway and Theengs nodes as a site's gateways: their MQTT payloads
+        // translated (raw advertising data by BeaconWire) and ranged into the reports ours publish.
+        .target(
+            name: "BeaconForeignNodes", dependencies: ["BeaconCore", "BeaconWire", "BeaconRanging", "BeaconSiteReport"],
             swiftSettings: swiftSettings),
         // The strategy contract: protocol, base class, parameters, registry, saved state.
         .target(name: "BeaconStrategyKit", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
@@ -240,6 +246,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "BeaconForeignNodesTests",
+            dependencies: ["BeaconCore", "BeaconRanging", "BeaconSiteReport", "BeaconForeignNodes"],
+            resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconStrategyKitTests",
             dependencies: ["BeaconCore", "BeaconStrategyKit", "BeaconStrategies", "BeaconStrategyTestSupport"],
