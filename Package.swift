@@ -164,6 +164,7 @@ let package = Package(
             dependencies: [
                 "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit", "BeaconAlertEngine",
                 "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconSinks", "BeaconMQTT", "BeaconConfiguration",
+                "BeaconForeignNodes",
             ],
             swiftSettings: swiftSettings),
         // A gateway's link to its site: reports published, reports subscribed to (a hub), presence lines.
@@ -171,7 +172,7 @@ let package = Package(
             name: "BeaconSiteLink",
             dependencies: [
                 "BeaconCore", "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconSinks", "BeaconMQTT",
-                "BeaconDaemonConfiguration",
+                "BeaconDaemonConfiguration", "BeaconForeignNodes",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
@@ -192,6 +193,7 @@ let package = Package(
                 "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconSite", "BeaconSiteReport", "BeaconSinks",
                 "BeaconStore", "BeaconMQTT",
                 "BeaconHTTP", "BeaconConfiguration", "BeaconControl", "BeaconDaemonConfiguration", "BeaconSiteLink",
+                "BeaconForeignNodes",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -295,7 +297,7 @@ let package = Package(
                 "BeaconGateway", "BeaconControl", "BeaconDaemonConfiguration", "BeaconSiteLink", "BeaconOfflineRuns",
                 "BeaconConfiguration", "BeaconStrategyKit", "BeaconStrategies", "BeaconAlertEngine",
                 "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconStore",
-                "BeaconTestSupport", "BeaconSimulator", "BeaconHTTP",
+                "BeaconTestSupport", "BeaconSimulator", "BeaconHTTP", "BeaconForeignNodes",
             ],
             swiftSettings: swiftSettings),
     ]

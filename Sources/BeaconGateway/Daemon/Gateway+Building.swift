@@ -3,6 +3,7 @@ import BeaconBlueZ
 import BeaconControl
 import BeaconCore
 import BeaconDaemonConfiguration
+import BeaconForeignNodes
 import BeaconMQTT
 import BeaconPipeline
 import BeaconSimulator
@@ -36,9 +37,15 @@ public func buildGateway(
     guard let sourceDefinition = configuration.source else { throw .noSource(file: file) }
     let metrics = GatewayMetrics()
     if sourceDefinition == .hub, let site = configuration.site, let hub = configuration.hub {
+        let foreignNodes: [ForeignGatewayNode]
+        do {
+            foreignNodes = try hub.makeForeignNodes()
+        } catch {
+            throw .source("the hub's foreign nodes: \(error)")
+        }
         let subscription = SiteSubscription(
             settings: site, buckets: hub.buckets(of: site.topics.bucketCount), hubIndex: hub.partition.index,
-            takeoverID: hub.takeover?.id, logger: logger)
+            takeoverID: hub.takeover?.id, foreignNodes: foreignNodes, logger: logger)
         return try buildGateway(
             configuration, feed: .site(subscription), registry: registry, clock: clock, metrics: metrics, logger: logger)
     }

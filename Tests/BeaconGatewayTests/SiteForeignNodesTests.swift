@@ -1,0 +1,107 @@
+import BeaconCore
+import BeaconTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real `beacond hub` on a real mosquitto whose gateways are ESPresense nodes (issue 28, part 1):
+/// each node publishes what the firmware publishes (`espresense/devices/<id>/<room>`, the
+/// `BleFingerprint::fill` JSON) a few times a second, with `mosquitto_pub`, and the hub decides
+/// the room of the node that hears the tag best; a payload no ESPresense node sends is refused,
+/// counted and logged, never fused.
+@Suite("A hub of ESPresense nodes", .serialized)
+struct SiteForeignNodesTests {
+    static let id = "iBeacon:fda50693-a4e2-4fb1-afcf-c6eb07647825-100-65535"
+
+    /// A device message as ESPresense 4.x writes it (member order and formatting of `fill`).
+    static func payload(rssi: Double, distance: Double) -> String {
+        #"{"mac":"df51fd4a4caf","id":"\#(id)","rssi@1m":-59,"rssi":\#(rssi),"rxAdj":0,"rssiVar":1.84,"distance":\#(distance),"var":0.21,"int":1032}"#
+    }
+
+    @Test(
+        "three nodes at −61, −79 and −86 dBm: the tag is in the loudest node's room, its dwell alert comes; bad payloads are counted by reason"
+    )
+    func strongestNodeDecides() async throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let directory = broker.directory
+        let events = directory.appendingPathComponent("events.jsonl")
+        let presence = directory.appendingPathComponent("presence.jsonl")
+        let configuration = directory.appendingPathComponent("hub.yaml")
+        try """
+        site: {name: home, broker: {host: 127.0.0.1, port: \(broker.port)}}
+        gateways:
+          - {id: esp-office, kind: espresense, room: office}
+          - {id: esp-kitchen, kind: espresense, room: kitchen}
+          - {id: esp-hall, kind: espresense, room: hall, node: hallway}
+        hub: {presence: \(presence.path)}
+        http: {listen: "127.0.0.1:0"}
+        sinks:
+          - {type: jsonl, path: \(events.path)}
+        alerts:
+          - {id: office-dwell, match: {uuid: FDA50693-A4E2-4FB1-AFCF-C6EB07647825}, strategy: time, parameters: {dwell: 3s, room: office}}
+          - {id: kitchen-entry, match: {uuid: FDA50693-A4E2-4FB1-AFCF-C6EB07647825}, strategy: time, parameters: {dwell: 1s, room: kitchen}}
+
+        """.write(to: configuration, atomically: true, encoding: .utf8)
+        let log = directory.appendingPathComponent("hub.log")
+        let hub = try SiteProcesses.start(["hub", "--config", configuration.path], log: log)
+        defer { if hub.isRunning { kill(hub.processIdentifier, SIGKILL) } }
+        #expect(
+            await realWorkFinishes(within: .seconds(20)) {
+                SiteProcesses.lines(log).contains { $0.contains("site: connected to 127.0.0.1:\(broker.port)") }
+            }, "\(SiteProcesses.lines(log))")
+        let announced = SiteProcesses.lines(log).first { $0.contains("control endpoint on http://127.0.0.1:") }
+        let url = try #require(announced?.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
+
+        func publish(_ text: String, room: String, id: String = Self.id) async throws {
+            let status = try await SiteProcesses.publish(
+                Array(text.utf8), topic: "espresense/devices/\(id)/\(room)", port: broker.port, in: directory)
+            #expect(status == 0)
+        }
+        // Two messages a second from each node (ESPresense reports a moving fingerprint about so
+        // often), with the jitter of a smoothed RSSI; the bad ones in the middle.
+        var dwellSeen = false
+        for round in 0..<40 where !dwellSeen {
+            let jitter = Double(round % 3) - 1
+            try await publish(Self.payload(rssi: -61 + jitter, distance: 1.2), room: "office")
+            try await publish(Self.payload(rssi: -79 - jitter, distance: 5.8), room: "kitchen")
+            try await publish(Self.payload(rssi: -86 + jitter, distance: 9.6), room: "hallway")
+            if round == 4 {
+                // An RSSI no radio reports, loud in the kitchen; bytes that are no JSON.
+                try await publish(Self.payload(rssi: 500, distance: 0.1), room: "kitchen")
+                try await publish("garbage", room: "kitchen")
+            }
+            try await Task.sleep(for: .milliseconds(400))
+            dwellSeen = SiteProcesses.lines(events).contains { $0.contains(#""alert":"office-dwell""#) }
+        }
+        #expect(hub.isRunning, "the hub died: \(SiteProcesses.lines(log).suffix(20))")
+        #expect(dwellSeen, "no office dwell: \(SiteProcesses.lines(log).suffix(20)) \(SiteProcesses.lines(presence).suffix(3))")
+        #expect(
+            !SiteProcesses.lines(events).contains { $0.contains(#""alert":"kitchen-entry""#) }, "a refused payload moved the tag")
+        let rooms = SiteProcesses.lines(presence).filter { $0.contains(#""beacon":"#) }.compactMap { line -> String? in
+            guard let range = line.range(of: #""room":""#) else { return nil }
+            return String(line[range.upperBound...].prefix { $0 != "\"" })
+        }
+        #expect(rooms.last == "office", "\(rooms)")
+        #expect(!rooms.contains("kitchen") && !rooms.contains("hall"), "\(rooms)")
+
+        var metrics = ""
+        for _ in 0..<50 {
+            metrics = try await DaemonControlTests.get(url + "/metrics").1
+            if SiteHostileReportsTests.metric(metrics, #"beacond_site_reports_refused_total{reason="malformed"}"#) == 1 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        for reason in ["out_of_range", "malformed"] {
+            #expect(
+                SiteHostileReportsTests.metric(metrics, #"beacond_site_reports_refused_total{reason="\#(reason)"}"#) == 1,
+                "\(reason): \(metrics.split(separator: "\n").filter { $0.contains("site_") })")
+        }
+        let lines = SiteProcesses.lines(log)
+        #expect(lines.contains { $0.contains("refused (out_of_range)") && $0.contains("esp-kitchen") }, "\(lines.suffix(20))")
+        kill(hub.processIdentifier, SIGTERM)
+        await waitForExit(hub)
+    }
+}
