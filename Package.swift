@@ -184,6 +184,7 @@ let package = Package(
             dependencies: [
                 "BeaconCore", "BeaconWire", "BeaconRanging", "BeaconStrategyKit", "BeaconAlertEngine", "BeaconPipeline",
                 "BeaconSimulator", "BeaconSite", "BeaconSiteReport", "BeaconDaemonConfiguration", "BeaconSiteLink",
+                "BeaconForeignNodes",
             ],
             swiftSettings: swiftSettings),
         .target(
