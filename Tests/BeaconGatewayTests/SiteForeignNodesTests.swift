@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconSiteReport
 import BeaconTestSupport
 import Foundation
 import Testing
@@ -10,8 +11,9 @@ import Glibc
 /// A real `beacond hub` on a real mosquitto whose gateways are ESPresense nodes (issue 28, part 1):
 /// each node publishes what the firmware publishes (`espresense/devices/<id>/<room>`, the
 /// `BleFingerprint::fill` JSON) a few times a second, with `mosquitto_pub`, and the hub decides
-/// the room of the node that hears the tag best; a payload no ESPresense node sends is refused,
-/// counted and logged, never fused.
+/// the room of the node that hears the tag best, while a beacond gateway of the same site puts
+/// another tag in its room; a payload no ESPresense node sends is refused, counted and logged,
+/// never fused.
 @Suite("A hub of ESPresense nodes", .serialized)
 struct SiteForeignNodesTests {
     static let id = "iBeacon:fda50693-a4e2-4fb1-afcf-c6eb07647825-100-65535"
@@ -22,7 +24,7 @@ struct SiteForeignNodesTests {
     }
 
     @Test(
-        "three nodes at −61, −79 and −86 dBm: the tag is in the loudest node's room, its dwell alert comes; bad payloads are counted by reason"
+        "a mixed site: three nodes at −61, −79 and −86 dBm put the tag in the loudest node's room and its dwell alert comes; a beacond gateway's tag is in its room; bad payloads are counted by reason"
     )
     func strongestNodeDecides() async throws {
         let broker = try MosquittoBroker()
@@ -37,6 +39,7 @@ struct SiteForeignNodesTests {
           - {id: esp-office, kind: espresense, room: office}
           - {id: esp-kitchen, kind: espresense, room: kitchen}
           - {id: esp-hall, kind: espresense, room: hall, node: hallway}
+          - {id: pi-shop, room: shop}
         hub: {presence: \(presence.path)}
         http: {listen: "127.0.0.1:0"}
         sinks:
@@ -61,6 +64,16 @@ struct SiteForeignNodesTests {
                 Array(text.utf8), topic: "espresense/devices/\(id)/\(room)", port: broker.port, in: directory)
             #expect(status == 0)
         }
+        // A beacond gateway of the same site hears a second tag loud (−55 dBm) that the office node
+        // hears faintly: its JSON report, as `beacond run` with site: publishes it.
+        let second = "iBeacon:fda50693-a4e2-4fb1-afcf-c6eb07647825-100-2"
+        let topics = SiteTopics(site: "home")
+        let secondTag = BeaconID.iBeacon(uuid: UUID(uuidString: "FDA50693-A4E2-4FB1-AFCF-C6EB07647825")!, major: 100, minor: 2)
+        func gatewayReport() -> String {
+            let time = Timestamp(secondsSinceEpoch: Date().timeIntervalSince1970).rfc3339String
+            return
+                #"{"v":1,"gateway":"pi-shop","time":"\#(time)","cycleMs":1000,"records":[{"beacon":{"uuid":"FDA50693-A4E2-4FB1-AFCF-C6EB07647825","major":100,"minor":2},"rssi":-55,"mean":-55,"distance":0.8,"accuracy":0.3,"samples":4,"seen":true,"ageMs":0}]}"#
+        }
         // Two messages a second from each node (ESPresense reports a moving fingerprint about so
         // often), with the jitter of a smoothed RSSI; the bad ones in the middle.
         var dwellSeen = false
@@ -69,6 +82,15 @@ struct SiteForeignNodesTests {
             try await publish(Self.payload(rssi: -61 + jitter, distance: 1.2), room: "office")
             try await publish(Self.payload(rssi: -79 - jitter, distance: 5.8), room: "kitchen")
             try await publish(Self.payload(rssi: -86 + jitter, distance: 9.6), room: "hallway")
+            let faint = Self.payload(rssi: -85 + jitter, distance: 12).replacingOccurrences(of: Self.id, with: second)
+            try await publish(faint, room: "office", id: second)
+            if round % 2 == 0 {
+                let status = try await SiteProcesses.publish(
+                    Array(gatewayReport().utf8),
+                    topic: topics.recordsTopic(bucket: topics.bucket(of: secondTag), gateway: "pi-shop"),
+                    port: broker.port, in: directory)
+                #expect(status == 0)
+            }
             if round == 4 {
                 // An RSSI no radio reports, loud in the kitchen; bytes that are no JSON.
                 try await publish(Self.payload(rssi: 500, distance: 0.1), room: "kitchen")
@@ -81,12 +103,14 @@ struct SiteForeignNodesTests {
         #expect(dwellSeen, "no office dwell: \(SiteProcesses.lines(log).suffix(20)) \(SiteProcesses.lines(presence).suffix(3))")
         #expect(
             !SiteProcesses.lines(events).contains { $0.contains(#""alert":"kitchen-entry""#) }, "a refused payload moved the tag")
-        let rooms = SiteProcesses.lines(presence).filter { $0.contains(#""beacon":"#) }.compactMap { line -> String? in
+        let rooms = SiteProcesses.lines(presence).filter { $0.contains(#""minor":65535"#) }.compactMap { line -> String? in
             guard let range = line.range(of: #""room":""#) else { return nil }
             return String(line[range.upperBound...].prefix { $0 != "\"" })
         }
         #expect(rooms.last == "office", "\(rooms)")
         #expect(!rooms.contains("kitchen") && !rooms.contains("hall"), "\(rooms)")
+        let secondRooms = SiteProcesses.lines(presence).filter { $0.contains(#""minor":2,"#) || $0.contains(#""minor":2}"#) }
+        #expect(secondRooms.last?.contains(#""room":"shop""#) == true, "\(secondRooms.suffix(3))")
 
         var metrics = ""
         for _ in 0..<50 {
