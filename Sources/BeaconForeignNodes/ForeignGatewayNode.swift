@@ -12,10 +12,11 @@ import BeaconSiteReport
 /// The reports are stamped on the hub's clock (the receive times), so the hub needs no clock
 /// alignment for them.
 ///
-/// A node is alive while it sends anything — a sighting, a device that is not a beacon, a status
-/// — within ``liveness``: every cycle its ranging does not report, it then sends an empty report
-/// (the heartbeat of a beacond gateway), so the hub does not take a node that hears no beacon for
-/// an offline one. An `offline` status (ESPresense's last will) ends that at once.
+/// A node is alive while it sends anything it is expected to — a sighting, a device that is not a
+/// beacon, a status (not a refused message) — within ``liveness``: every cycle its ranging does
+/// not report, it then sends an empty report (the heartbeat of a beacond gateway), so the hub
+/// does not take a node that hears no beacon for an offline one. An `offline` status
+/// (ESPresense's last will) ends that at once, until the node's next message.
 public struct ForeignGatewayNode: Sendable {
     /// The node's gateway id in the site.
     public let gateway: String
@@ -31,7 +32,10 @@ public struct ForeignGatewayNode: Sendable {
     private var loop: RangingLoop
     private let cycle: Duration
     private var lastMessage: Timestamp?
-    private var firstMessage: Timestamp?
+    /// When the node's current stretch of life began (its first message after a silence).
+    private var aliveSince: Timestamp?
+    /// The latest time the node was given.
+    private var latest: Timestamp?
     /// The end of the last cycle reported (by the ranging or a heartbeat).
     private var lastReportedEnd: Timestamp?
 
@@ -52,11 +56,14 @@ public struct ForeignGatewayNode: Sendable {
         cycle = ranging.cycleLength
     }
 
-    /// Reads one message received at `receivedAt` (the hub's clock; messages in time order).
-    /// A message under a topic that is not the node's changes nothing (`outcome` `nil`).
+    /// Reads one message received at `receivedAt` (the hub's clock; messages in time order — one
+    /// stamped before the node's latest time, as two threads may stamp a few microseconds out of
+    /// order, is taken at that time). A message under a topic that is not the node's changes
+    /// nothing (`outcome` `nil`).
     public mutating func ingest(_ payload: [UInt8], topic: String, receivedAt: Timestamp) -> ForeignNodeStep {
         guard let kind = endpoint.classify(topic) else { return ForeignNodeStep(outcome: nil) }
         let outcome = endpoint.kind.read(payload, kind)
+        let receivedAt = max(receivedAt, latest ?? receivedAt)
         var reports = advance(to: receivedAt)
         switch outcome {
         case .failure:
@@ -73,11 +80,12 @@ public struct ForeignGatewayNode: Sendable {
                 timestamp: receivedAt, id: id, address: address, rssi: rssi, measuredPower: measuredPower)
             for update in loop.ingest(sighting) { reports.append(report(update)) }
         }
-        if online == false {
+        if case .success(.status(online: false)) = outcome {
             lastMessage = nil
         } else {
+            // Back after an `offline` or a silence longer than its liveness: alive from now on.
+            if lastMessage.map({ receivedAt - $0 > liveness }) ?? true { aliveSince = receivedAt }
             lastMessage = receivedAt
-            if firstMessage == nil { firstMessage = receivedAt }
         }
         return ForeignNodeStep(outcome: outcome, reports: reports)
     }
@@ -85,11 +93,12 @@ public struct ForeignGatewayNode: Sendable {
     /// Closes the cycles that ended by `now` (the hub's clock): their reports, in order, and the
     /// heartbeats of a live node whose ranging reported nothing (at most the last four).
     public mutating func advance(to now: Timestamp) -> [GatewayReportMessage] {
+        latest = max(now, latest ?? now)
         var reports: [GatewayReportMessage] = []
         for update in loop.advance(to: now) { reports.append(report(update)) }
-        guard let last = lastMessage, let first = firstMessage else { return reports }
+        guard let last = lastMessage, let first = aliveSince else { return reports }
         let length = cycle.nanoseconds
-        // The last cycle end the node was alive at, and the first one after its first message.
+        // The last cycle end the node was alive at, and the first one after it came alive.
         let latest = Timestamp(nanosecondsSinceEpoch: (min(now, last + liveness).nanosecondsSinceEpoch / length) * length)
         var time = Timestamp(nanosecondsSinceEpoch: (first.nanosecondsSinceEpoch / length + 1) * length)
         if let reported = lastReportedEnd { time = max(time, reported + cycle) }

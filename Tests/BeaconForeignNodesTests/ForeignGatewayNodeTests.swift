@@ -86,6 +86,22 @@ struct ForeignGatewayNodeTests {
         _ = node.ingest(Array("offline".utf8), topic: "espresense/rooms/office/status", receivedAt: Self.t0 + .milliseconds(3600))
         #expect(node.online == false)
         #expect(node.advance(to: Self.t0 + .seconds(8)).isEmpty)
+        // Back: its next message (`online`, its first on reconnecting) starts them again.
+        _ = node.ingest(Array("online".utf8), topic: "espresense/rooms/office/status", receivedAt: Self.t0 + .milliseconds(8200))
+        #expect(
+            Self.decoded(node.advance(to: Self.t0 + .milliseconds(10_500))).map(\.0.time) == [
+                Self.t0 + .seconds(9), Self.t0 + .seconds(10),
+            ])
+    }
+
+    @Test("a message stamped a little before the node's latest time is taken at that time, not dropped as late")
+    func stampsOutOfOrder() throws {
+        var node = try Self.node()
+        _ = node.advance(to: Self.t0 + .milliseconds(1_000))
+        _ = node.ingest(Self.message(rssi: -60), topic: Self.topic, receivedAt: Self.t0 + .milliseconds(999))
+        let cycles = Self.decoded(node.advance(to: Self.t0 + .seconds(2)))
+        #expect(cycles.map(\.0.time) == [Self.t0 + .seconds(2)])
+        #expect(cycles.first?.1.first?.sampleCount == 1)
     }
 
     @Test("a silent node's heartbeats stop after its liveness (15 s)")
