@@ -1,6 +1,8 @@
 import BeaconConfiguration
 import BeaconDaemonConfiguration
 import BeaconForeignNodes
+import BeaconTestSupport
+import Foundation
 import Testing
 
 /// `kind:`, `node:` and `topic:` in a hub's `gateways:` (issue 28): foreign nodes' topics, and a
@@ -52,5 +54,19 @@ struct ForeignNodeConfigurationTests {
             let text = "\(error)"
             return text.hasPrefix(place) && text.contains(words)
         }
+    }
+
+    @Test("beacond check-config says how many of a hub's gateways are foreign nodes, of which kind")
+    func checkConfig() async throws {
+        let run = try await CheckConfigHubTests.check([
+            "site: {name: home, broker: {host: 127.0.0.1, port: 1883}}",
+            "gateways:",
+            "  - {id: esp-office, kind: espresense, room: office}",
+            "  - {id: esp-kitchen, kind: espresense, room: kitchen}",
+            "  - {id: OpenMQTTGateway, kind: openmqttgateway, room: garage}",
+            "  - {id: pi, room: hall}",
+        ])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("4 gateways (2 espresense, 1 openmqttgateway) in 4 rooms"), "\(run.standardOutput)")
     }
 }
