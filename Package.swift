@@ -246,6 +246,7 @@ let package = Package(
             name: "BeaconSiteLinkTests",
             dependencies: [
                 "BeaconCore", "BeaconSiteLink", "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconStrategies",
+                "BeaconForeignNodes", "BeaconDaemonConfiguration",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),

@@ -83,7 +83,7 @@ package final class SiteSubscription: Sendable {
     /// What a message under a foreign node's topic amounts to: the reports of the cycles its
     /// arrival closed and, when the node's kind does not send such a message, its refusal; `nil`
     /// when the topic is no foreign node's.
-    func foreignMessages(topic: String, payload: [UInt8], receivedAt: Timestamp) -> [GatewayReportMessage]? {
+    package func foreignMessages(topic: String, payload: [UInt8], receivedAt: Timestamp) -> [GatewayReportMessage]? {
         nodes.withLock { nodes -> [GatewayReportMessage]? in
             for index in nodes.indices {
                 let step = nodes[index].ingest(payload, topic: topic, receivedAt: receivedAt)
@@ -99,7 +99,7 @@ package final class SiteSubscription: Sendable {
     }
 
     /// The foreign nodes' reports of the cycles ended by `now`.
-    func foreignReports(at now: Timestamp) -> [GatewayReportMessage] {
+    package func foreignReports(at now: Timestamp) -> [GatewayReportMessage] {
         nodes.withLock { nodes in
             nodes.indices.flatMap { nodes[$0].advance(to: now) }.map(onlyTakenBuckets)
         }
