@@ -13,7 +13,7 @@ import Testing
 
 /// The bundled mixed site (Simulator/Scenarios/site-espresense.yaml): three simulated ESPresense
 /// nodes, publishing every beacon they hear as the firmware does, and one beacond gateway, fused
-/// by one hub — with site.yaml's alerts, against the truth.
+/// by one hub — with site.yaml's alerts (site-espresense.alerts.yaml), against the truth.
 @Suite("A mixed site of ESPresense nodes and a beacond gateway, simulated")
 struct ForeignSiteSimulationTests {
     @Test("every visitor alerts once per alert; rooms right ≥ 90 % of stays, no flap, positions within 2 m (median)")
@@ -21,7 +21,7 @@ struct ForeignSiteSimulationTests {
         let scenario = try Scenario.load(path: TestPaths.scenario("site-espresense"))
         #expect(scenario.gateways.map { $0.kind ?? "beacond" } == ["espresense", "beacond", "espresense", "espresense"])
         let configuration = try GatewayConfiguration.load(
-            path: TestPaths.repositoryRoot + "/Simulator/Scenarios/site.alerts.yaml")
+            path: TestPaths.repositoryRoot + "/Simulator/Scenarios/site-espresense.alerts.yaml")
         var presence = ""
         let site = try SiteSimulation(
             scenario: scenario, ranging: configuration.ranging, fusion: try #require(configuration.siteFusion),
