@@ -165,8 +165,12 @@ package final class SiteSubscription: Sendable {
                 while !Task.isCancelled {
                     try await clock.sleep(for: tick)
                     let now = clock.now
+                    // The nodes' closed cycles join the queue behind what their messages closed.
                     let reports = self.foreignReports(at: now)
-                    if !reports.isEmpty { try await runner.send(reports: reports) }
+                    if !reports.isEmpty {
+                        queue.items.withLock { $0.append(contentsOf: reports) }
+                        continuation.yield()
+                    }
                     try await runner.advance(to: now)
                 }
             }
