@@ -38,7 +38,7 @@ public struct ForeignNodeEndpoint: Hashable, Sendable {
             if rest.count == 3, rest[0] == "rooms", rest[1] == name, rest[2] == "status" { return .status }
             return nil
         case .openMQTTGateway, .theengs:
-            // `BTtoMQTT/<MAC>`, and deeper levels (`BTtoMQTT/undecoded/<MAC>` …): read alike.
+            // `BTtoMQTT/<MAC>`, `BTtoMQTT/undecoded` (the external decoder's topic) and deeper levels: read alike.
             guard rest.count >= 3, rest[0] == name, rest[1] == "BTtoMQTT", !rest[rest.count - 1].isEmpty else { return nil }
             return .device(String(rest[rest.count - 1]))
         }

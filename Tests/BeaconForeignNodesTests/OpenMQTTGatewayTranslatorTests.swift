@@ -87,7 +87,7 @@ struct OpenMQTTGatewayTranslatorTests {
         let node = ForeignNodeEndpoint(kind: .openMQTTGateway, name: "OpenMQTTGateway")
         #expect(node.subscriptions == ["home/OpenMQTTGateway/BTtoMQTT/#"])
         #expect(node.classify("home/OpenMQTTGateway/BTtoMQTT/58782076BC24") == .device("58782076BC24"))
-        #expect(node.classify("home/OpenMQTTGateway/BTtoMQTT/undecoded/58782076BC24") == .device("58782076BC24"))
+        #expect(node.classify("home/OpenMQTTGateway/BTtoMQTT/undecoded") == .device("undecoded")) // extDecoderTopic
         #expect(node.classify("home/Other/BTtoMQTT/58782076BC24") == nil)
         #expect(node.classify("home/OpenMQTTGateway/SYStoMQTT") == nil)
     }
