@@ -105,6 +105,16 @@ package final class SiteSubscription: Sendable {
         }
     }
 
+    /// One line per foreign node: what its messages were (on the way out, next to the hub's summary).
+    private func logForeignNodes() {
+        for node in nodes.withLock({ $0 }) {
+            let counts = node.counts
+            logger.notice(
+                "site: \(node.endpoint.kind.rawValue) node \(node.gateway) (\(node.endpoint.subscriptions.joined(separator: " "))): \(counts.sightings) beacon sightings, \(counts.ignored) other devices, \(counts.refused) refused, \(counts.statuses) statuses"
+            )
+        }
+    }
+
     /// A node's report with the records of this hub's buckets alone (another hub of the site
     /// fuses the rest, as with the beacond gateways' per-bucket reports).
     private func onlyTakenBuckets(_ message: GatewayReportMessage) -> GatewayReportMessage {
@@ -159,6 +169,7 @@ package final class SiteSubscription: Sendable {
         defer {
             continuation.finish()
             client.close()
+            logForeignNodes()
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {

@@ -141,5 +141,9 @@ struct SiteForeignNodesTests {
         #expect(lines.contains { $0.contains("refused (out_of_range)") && $0.contains("esp-kitchen") }, "\(lines.suffix(20))")
         kill(hub.processIdentifier, SIGTERM)
         await waitForExit(hub)
+        // On the way out, each node's count: the office node refused nothing, the kitchen two.
+        let exit = SiteProcesses.lines(log)
+        #expect(exit.contains { $0.contains("espresense node esp-office") && $0.contains(" 0 refused") }, "\(exit.suffix(8))")
+        #expect(exit.contains { $0.contains("espresense node esp-kitchen") && $0.contains(" 2 refused") }, "\(exit.suffix(8))")
     }
 }
