@@ -171,7 +171,7 @@ let package = Package(
         .target(
             name: "BeaconSiteLink",
             dependencies: [
-                "BeaconCore", "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconSinks", "BeaconMQTT",
+                "BeaconCore", "BeaconWire", "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconSinks", "BeaconMQTT",
                 "BeaconDaemonConfiguration", "BeaconForeignNodes",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),

@@ -133,7 +133,18 @@ func buildGateway(
         logger.notice("resuming \(source.name) at \(savedThrough.rfc3339String), where the saved state ends (\(advice))")
     }
     let sinkNames = sinks.map(\.name)
-    if let site = configuration.site, case .advertisements = feed {
+    if let site = configuration.site, let endpoint = site.publishAs, case .advertisements(let source, let isLive) = feed {
+        // A stand-in for an ESPresense node: what it hears goes to the broker as the node's messages.
+        do {
+            let publisher = try ESPresenseNodePublisher(settings: site, endpoint: endpoint)
+            feed = .advertisements(ESPresensePublishingSource(source: source, publisher: publisher), isLive: isLive)
+            logger.info(
+                "publishing every beacon heard as ESPresense node '\(endpoint.name)' (\(endpoint.prefix)/devices/<id>/\(endpoint.name)) via \(site.host):\(site.port)"
+            )
+        } catch {
+            throw .source("site: \(error)")
+        }
+    } else if let site = configuration.site, case .advertisements = feed {
         // A gateway of a site: each cycle's records go to the site's broker too, and an empty
         // report to every other bucket (a heartbeat, sent alone while nothing is tracked).
         do {
