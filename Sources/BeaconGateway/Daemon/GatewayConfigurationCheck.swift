@@ -1,6 +1,7 @@
 import BeaconAlertEngine
 import BeaconConfiguration
 import BeaconDaemonConfiguration
+import BeaconForeignNodes
 import BeaconPipeline
 import BeaconRanging
 import BeaconSimulator
@@ -56,7 +57,9 @@ public struct ConfigurationCheck: Sendable {
         }
         try buildPipeline(configuration, node: node, registry: registry)
         let site = configuration.site.map { site in
-            ", site \(site.topics.site) (gateway '\(site.gateway)', broker \(site.host):\(site.port))"
+            ", site \(site.topics.site) (gateway '\(site.gateway)'"
+                + (site.publishAs.map { ", publishing as ESPresense node '\($0.name)'" } ?? "")
+                + ", broker \(site.host):\(site.port))"
         }
         let kind = ConfigurationFileKind.gateway
         return ConfigurationCheck(
