@@ -23,8 +23,11 @@ public enum ESPresenseMessage {
 
     /// The topic and payload of a node in `room` (its slug) hearing `beacon` at `rssi` dBm.
     /// - Parameters:
+    ///   - beacon: the beacon heard.
+    ///   - rssi: the RSSI the node publishes, dBm.
     ///   - measuredPower: the node's `rssi@1m` (the beacon's measured power), if known.
     ///   - address: the sender's MAC.
+    ///   - room: the node's room slug (the topic's last level).
     ///   - prefix: the node's base topic.
     public static func device(
         _ beacon: BeaconID, rssi: Int8, measuredPower: Int8?, address: BluetoothAddress, room: String,
