@@ -46,9 +46,11 @@ public final class SiteReplay {
     public var calibrationStatus: CalibrationStatus? { site.fusion.isCalibrating ? site.fusion.calibrationStatus : nil }
     /// The hub's pipeline (its statistics after the run).
     public var hub: AlertPipeline { site.hub }
-    /// Per capture: records read and unreadable (a foreign node's recording: its bad lines, each
-    /// `file:line: what`).
+    /// Per capture: records read and unreadable (a foreign node's recording: its messages and
+    /// the count of its bad lines).
     public private(set) var captureSummaries: [(path: String, records: Int, errors: [String: Int])] = []
+    /// The bad lines of the foreign nodes' recordings, each `file:line: what` (once per file).
+    public private(set) var recordingErrors: [String] = []
     /// Messages of foreign nodes refused (not what their kind sends), by reason (after ``run(emit:)``).
     public var refusedMessages: [String: Int] { site.refusedMessages }
 
@@ -87,7 +89,11 @@ public final class SiteReplay {
                             topic: message.topic))
                 }
                 captureSummaries.append(
-                    (path, recording.messages.count, Dictionary(recording.errors.map { ($0, 1) }) { $0 + $1 }))
+                    (
+                        path, recording.messages.count,
+                        recording.errors.isEmpty ? [:] : ["lines": recording.errors.count]
+                    ))
+                recordingErrors += recording.errors.filter { !recordingErrors.contains($0) }
                 continue
             }
             let source = try CaptureReplaySource(path: path, speed: nil)
