@@ -24,12 +24,14 @@ bench:
 	@scripts/ensure-deps.sh build
 	$(SWIFT) run -c release --package-path Benchmarks beacond-bench $(BENCH)
 
-# Two libFuzzer targets, each for FUZZ_SECONDS: the wire, capture, report and time parsers
-# (scripts/fuzz.sh), and the configuration and scenario readers (scripts/fuzz-config.sh).
+# Three libFuzzer targets, each for FUZZ_SECONDS: the wire, capture, report and time parsers
+# (scripts/fuzz.sh), the configuration and scenario readers (scripts/fuzz-config.sh), and the
+# foreign nodes' payload and recording readers (scripts/fuzz-foreign.sh).
 fuzz:
 	@scripts/ensure-deps.sh build
 	scripts/fuzz.sh $(or $(FUZZ_SECONDS),60)
 	scripts/fuzz-config.sh $(or $(FUZZ_SECONDS),60)
+	scripts/fuzz-foreign.sh $(or $(FUZZ_SECONDS),60)
 
 # The fault-injection soak (not part of make test): a simulated day through a release beacond
 # while it is killed at random, mosquitto restarts and the webhook fails (scripts/soak.py says
@@ -57,7 +59,7 @@ examples:
 
 # DocC for every library (swift-docc-plugin): a broken symbol link or a half-documented
 # signature fails the build. Archives in .build/plugins/Swift-DocC/outputs/.
-DOC_TARGETS := BeaconCore BeaconWire BeaconRanging BeaconSite BeaconStrategyKit BeaconStrategies BeaconStrategyPlugins \
+DOC_TARGETS := BeaconCore BeaconWire BeaconRanging BeaconSite BeaconForeignNodes BeaconStrategyKit BeaconStrategies BeaconStrategyPlugins \
 	BeaconAlertEngine BeaconPipeline BeaconConfiguration BeaconSimulator BeaconHTTP BeaconSinks BeaconMQTT \
 	BeaconStore BeaconBlueZ BeaconSiteReport BeaconControl BeaconDaemonConfiguration BeaconSiteLink BeaconOfflineRuns BeaconGateway
 docs:
@@ -88,4 +90,4 @@ measure-build:
 	scripts/measure-build.sh $(or $(REV),HEAD)
 
 clean:
-	rm -rf .build .build-dist Benchmarks/.build Examples/CustomGateway/.build Fuzz/ConfigFuzz/.build
+	rm -rf .build .build-dist Benchmarks/.build Examples/CustomGateway/.build Fuzz/ConfigFuzz/.build Fuzz/ForeignFuzz/.build

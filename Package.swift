@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "BeaconPipeline", targets: ["BeaconPipeline"]),
         .library(name: "BeaconSiteReport", targets: ["BeaconSiteReport"]),
         .library(name: "BeaconSite", targets: ["BeaconSite"]),
+        .library(name: "BeaconForeignNodes", targets: ["BeaconForeignNodes"]),
         .library(name: "BeaconConfiguration", targets: ["BeaconConfiguration"]),
         .library(name: "BeaconSimulator", targets: ["BeaconSimulator"]),
         .library(name: "BeaconBlueZ", targets: ["BeaconBlueZ"]),
@@ -74,6 +75,11 @@ let package = Package(
         // A site hub's stage: gateways' per-cycle records fused into rooms and positions.
         .target(
             name: "BeaconSite", dependencies: ["BeaconCore", "BeaconRanging", "BeaconSiteReport"],
+            swiftSettings: swiftSettings),
+        // ESPresense, OpenMQTTGateway and Theengs nodes as a site's gateways: their MQTT payloads
+        // translated (raw advertising data by BeaconWire) and ranged into the reports ours publish.
+        .target(
+            name: "BeaconForeignNodes", dependencies: ["BeaconCore", "BeaconWire", "BeaconRanging", "BeaconSiteReport"],
             swiftSettings: swiftSettings),
         // The strategy contract: protocol, base class, parameters, registry, saved state.
         .target(name: "BeaconStrategyKit", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
@@ -158,14 +164,15 @@ let package = Package(
             dependencies: [
                 "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit", "BeaconAlertEngine",
                 "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconSinks", "BeaconMQTT", "BeaconConfiguration",
+                "BeaconForeignNodes",
             ],
             swiftSettings: swiftSettings),
         // A gateway's link to its site: reports published, reports subscribed to (a hub), presence lines.
         .target(
             name: "BeaconSiteLink",
             dependencies: [
-                "BeaconCore", "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconSinks", "BeaconMQTT",
-                "BeaconDaemonConfiguration",
+                "BeaconCore", "BeaconWire", "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconSinks", "BeaconMQTT",
+                "BeaconDaemonConfiguration", "BeaconForeignNodes",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
@@ -177,6 +184,7 @@ let package = Package(
             dependencies: [
                 "BeaconCore", "BeaconWire", "BeaconRanging", "BeaconStrategyKit", "BeaconAlertEngine", "BeaconPipeline",
                 "BeaconSimulator", "BeaconSite", "BeaconSiteReport", "BeaconDaemonConfiguration", "BeaconSiteLink",
+                "BeaconForeignNodes",
             ],
             swiftSettings: swiftSettings),
         .target(
@@ -186,6 +194,7 @@ let package = Package(
                 "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconSite", "BeaconSiteReport", "BeaconSinks",
                 "BeaconStore", "BeaconMQTT",
                 "BeaconHTTP", "BeaconConfiguration", "BeaconControl", "BeaconDaemonConfiguration", "BeaconSiteLink",
+                "BeaconForeignNodes",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -237,9 +246,14 @@ let package = Package(
             name: "BeaconSiteLinkTests",
             dependencies: [
                 "BeaconCore", "BeaconSiteLink", "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconStrategies",
+                "BeaconForeignNodes", "BeaconDaemonConfiguration",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "BeaconForeignNodesTests",
+            dependencies: ["BeaconCore", "BeaconRanging", "BeaconSiteReport", "BeaconForeignNodes"],
+            resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconStrategyKitTests",
             dependencies: ["BeaconCore", "BeaconStrategyKit", "BeaconStrategies", "BeaconStrategyTestSupport"],
@@ -285,7 +299,7 @@ let package = Package(
                 "BeaconGateway", "BeaconControl", "BeaconDaemonConfiguration", "BeaconSiteLink", "BeaconOfflineRuns",
                 "BeaconConfiguration", "BeaconStrategyKit", "BeaconStrategies", "BeaconAlertEngine",
                 "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconStore",
-                "BeaconTestSupport", "BeaconSimulator", "BeaconHTTP",
+                "BeaconTestSupport", "BeaconSimulator", "BeaconHTTP", "BeaconForeignNodes",
             ],
             swiftSettings: swiftSettings),
     ]

@@ -1,11 +1,14 @@
 import BeaconAlertEngine
 import BeaconCore
 import BeaconDaemonConfiguration
+import BeaconForeignNodes
 import BeaconPipeline
 import BeaconRanging
 import BeaconSimulator
 import BeaconSite
+import BeaconSiteReport
 import BeaconStrategyKit
+import Foundation
 
 /// A whole site replayed in one process on capture time: one capture per gateway, each through
 /// its own ranging, the packets of all merged by timestamp, the gateways' records fused by a hub
@@ -14,12 +17,13 @@ import BeaconStrategyKit
 /// Each capture keeps its own clock; merging by timestamp assumes they agree (for captures from
 /// machines without synchronised clocks, shift them first).
 public final class SiteReplay {
-    /// A packet of one gateway's capture.
+    /// A packet of one gateway's capture, or a message of a foreign node's recording (`topic`).
     private struct Packet {
         var gateway: Int
         var timestamp: Timestamp
         var linkType: LinkType
         var bytes: [UInt8]
+        var topic: String? = nil
     }
 
     /// How a replay calibrates the hub's radio model.
@@ -42,8 +46,13 @@ public final class SiteReplay {
     public var calibrationStatus: CalibrationStatus? { site.fusion.isCalibrating ? site.fusion.calibrationStatus : nil }
     /// The hub's pipeline (its statistics after the run).
     public var hub: AlertPipeline { site.hub }
-    /// Per capture: records read and unreadable.
+    /// Per capture: records read and unreadable (a foreign node's recording: its messages and
+    /// the count of its bad lines).
     public private(set) var captureSummaries: [(path: String, records: Int, errors: [String: Int])] = []
+    /// The bad lines of the foreign nodes' recordings, each `file:line: what` (once per file).
+    public private(set) var recordingErrors: [String] = []
+    /// Messages of foreign nodes refused (not what their kind sends), by reason (after ``run(emit:)``).
+    public var refusedMessages: [String: Int] { site.refusedMessages }
 
     /// Builds the gateways' pipelines (ranging only) and the hub's (with `alerts`).
     /// - Parameters:
@@ -71,6 +80,22 @@ public final class SiteReplay {
     public func run(emit: (RoutedEvent) throws -> Void) async throws {
         var packets: [Packet] = []
         for (index, path) in document.captures.enumerated() {
+            if document.hub.foreignNodes[document.hub.layout.gateways[index].id] != nil {
+                let recording = try Self.recording(path)
+                for message in recording.messages {
+                    packets.append(
+                        Packet(
+                            gateway: index, timestamp: message.time, linkType: .hciH4, bytes: message.payload,
+                            topic: message.topic))
+                }
+                captureSummaries.append(
+                    (
+                        path, recording.messages.count,
+                        recording.errors.isEmpty ? [:] : ["lines": recording.errors.count]
+                    ))
+                recordingErrors += recording.errors.filter { !recordingErrors.contains($0) }
+                continue
+            }
             let source = try CaptureReplaySource(path: path, speed: nil)
             try await source.run { batch in
                 batch.forEachPacket { record, bytes in
@@ -95,8 +120,23 @@ public final class SiteReplay {
         try feed(packets, to: site, emit: emit)
     }
 
+    /// A foreign node's recording (`beacond record-mqtt`), read whole.
+    private static func recording(_ path: String) throws -> ForeignRecording {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw SiteReplayError(message: "\(path): cannot read the recording: \(error.localizedDescription)")
+        }
+        return ForeignRecording(text: text, file: path)
+    }
+
     private func feed(_ packets: [Packet], to site: SiteRun, emit: (RoutedEvent) throws -> Void) throws {
         for packet in packets {
+            if let topic = packet.topic {
+                try site.receive(message: packet.bytes, topic: topic, at: packet.timestamp, gateway: packet.gateway, emit: emit)
+                continue
+            }
             try packet.bytes.withUnsafeBytes { bytes in
                 try site.receive(bytes, linkType: packet.linkType, at: packet.timestamp, gateway: packet.gateway, emit: emit)
             }

@@ -1,6 +1,7 @@
 import BeaconAlertEngine
 import BeaconCore
 import BeaconDaemonConfiguration
+import BeaconForeignNodes
 import BeaconPipeline
 import BeaconRanging
 import BeaconSite
@@ -14,12 +15,18 @@ import BeaconStrategyKit
 ///
 /// Gateways close their cycles together, on the packets' time — as live gateways do on their
 /// own clocks — so a gateway that hears nothing still reports the beacons within its grace.
+/// Foreign nodes (`kind: espresense` …) take recorded MQTT messages instead of packets
+/// (``receive(message:topic:at:gateway:emit:)``), ranged by a ``ForeignGatewayNode`` each.
 final class SiteRun {
     /// The hub's pipeline.
     let hub: AlertPipeline
     /// The hub's fusion.
     let fusion: SiteFusion
     private var gateways: [PacketRanging] = []
+    /// The foreign nodes, by gateway index.
+    private var nodes: [Int: ForeignGatewayNode] = [:]
+    /// Messages of foreign nodes refused, by reason.
+    private(set) var refusedMessages: [String: Int] = [:]
     private var pending: [GatewayReportMessage] = []
     private let cycle: Duration
     private let gatewayIDs: [String]
@@ -52,6 +59,57 @@ final class SiteRun {
         }
         gateways = try settings.layout.gateways.map { _ in try PacketRanging(configuration: ranging) }
         gatewayIDs = settings.layout.gateways.map(\.id)
+        for (index, gateway) in settings.layout.gateways.enumerated() {
+            guard let endpoint = settings.foreignNodes[gateway.id] else { continue }
+            nodes[index] = try ForeignGatewayNode(gateway: gateway.id, endpoint: endpoint, ranging: ranging)
+        }
+    }
+
+    /// One recorded message of the foreign node at index `gateway`, received at `time`; messages
+    /// and packets must come in time order.
+    func receive(
+        message payload: [UInt8], topic: String, at time: Timestamp, gateway: Int, emit: (RoutedEvent) throws -> Void
+    ) throws {
+        closeCycles(before: time)
+        guard var node = nodes[gateway] else { return }
+        let step = node.ingest(payload, topic: topic, receivedAt: time)
+        nodes[gateway] = node
+        take(step.reports, gateway: gateway)
+        if let refusal = step.refusal(gateway: node.gateway, kind: node.endpoint.kind) {
+            refusedMessages[refusal.reason.rawValue, default: 0] += 1
+            pending.append(.refused(refusal))
+        }
+        try forward(emit)
+    }
+
+    /// Every gateway closes the cycles that ended before `timestamp`, heard or not.
+    private func closeCycles(before timestamp: Timestamp) {
+        if let boundary = nextBoundary, timestamp >= boundary {
+            for index in gateways.indices { gateways[index].advance(to: timestamp) { report($0, gateway: index) } }
+            advanceNodes(to: timestamp)
+            nextBoundary = Self.boundary(after: timestamp, cycle: cycle)
+        } else if nextBoundary == nil {
+            nextBoundary = Self.boundary(after: timestamp, cycle: cycle)
+        }
+    }
+
+    private func advanceNodes(to time: Timestamp) {
+        for index in nodes.keys.sorted() {
+            guard var node = nodes[index] else { continue }
+            let reports = node.advance(to: time)
+            nodes[index] = node
+            take(reports, gateway: index)
+        }
+    }
+
+    /// A foreign node's reports, as the hub would take them (a silenced node's are lost).
+    private func take(_ reports: [GatewayReportMessage], gateway: Int) {
+        for message in reports {
+            guard case .decoded(let header, let records) = message else { continue }
+            if let from = silenced[gateway], header.time >= from { continue }
+            reportObserver?(gatewayIDs[gateway], records)
+            pending.append(message)
+        }
     }
 
     /// One packet heard by the gateway at index `gateway`; packets must come in time order.
@@ -59,13 +117,7 @@ final class SiteRun {
         _ packet: UnsafeRawBufferPointer, linkType: LinkType, at timestamp: Timestamp, gateway: Int,
         emit: (RoutedEvent) throws -> Void
     ) throws {
-        // Every gateway closes the cycles that ended before this packet, heard or not.
-        if let boundary = nextBoundary, timestamp >= boundary {
-            for index in gateways.indices { gateways[index].advance(to: timestamp) { report($0, gateway: index) } }
-            nextBoundary = Self.boundary(after: timestamp, cycle: cycle)
-        } else if nextBoundary == nil {
-            nextBoundary = Self.boundary(after: timestamp, cycle: cycle)
-        }
+        closeCycles(before: timestamp)
         batch.removeAll()
         batch.append(packet, linkType: linkType, timestamp: timestamp)
         gateways[gateway].ingest(batch) { report($0, gateway: gateway) }
@@ -75,6 +127,7 @@ final class SiteRun {
     /// Closes every gateway's cycles up to `end`, and the hub's once their records are in.
     func finish(at end: Timestamp, emit: (RoutedEvent) throws -> Void) throws {
         for index in gateways.indices { gateways[index].advance(to: end) { report($0, gateway: index) } }
+        advanceNodes(to: end)
         try forward(emit)
         try hub.advance(to: end + hub.siteLateness + cycle, emit: emit)
     }

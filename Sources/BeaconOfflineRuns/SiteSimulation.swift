@@ -1,12 +1,14 @@
 import BeaconAlertEngine
 import BeaconCore
 import BeaconDaemonConfiguration
+import BeaconForeignNodes
 import BeaconPipeline
 import BeaconRanging
 import BeaconSimulator
 import BeaconSite
 import BeaconSiteReport
 import BeaconStrategyKit
+import BeaconWire
 
 /// A whole simulated site in one process on virtual time: every gateway of a scenario with
 /// rooms hears it through its own simulated radio and ranging, and a hub fuses their records
@@ -14,6 +16,10 @@ import BeaconStrategyKit
 ///
 /// The hub's gateways are the scenario's: its id is the gateway's name, with its room and
 /// position. Deterministic: one scenario and seed give the same events.
+///
+/// A gateway with `kind: espresense` is an ESPresense node: each beacon advertisement it hears is
+/// published as the firmware would (`ESPresenseMessage`, under its room's slug) and read and
+/// ranged by the hub's node for it, as a live hub takes a real node's messages.
 public final class SiteSimulation {
     /// What a finished run did.
     public struct Summary: Sendable {
@@ -71,9 +77,39 @@ public final class SiteSimulation {
                     position: gateway.position, floor: gateway.floor)
             }, site: scenario.name)
         self.layout = layout
-        site = try SiteRun(
-            settings: HubSettings(layout: layout, fusion: fusion), ranging: ranging, alerts: alerts, registry: registry,
-            presence: presence)
+        var settings = HubSettings(layout: layout, fusion: fusion)
+        for gateway in scenario.gateways where gateway.kind == "espresense" {
+            settings.foreignNodes[gateway.name] = ForeignNodeEndpoint(
+                kind: .espresense, name: Self.slug(gateway.room ?? gateway.name))
+        }
+        foreignRooms = scenario.gateways.map { gateway in
+            gateway.kind == "espresense" ? settings.foreignNodes[gateway.name]?.name : nil
+        }
+        site = try SiteRun(settings: settings, ranging: ranging, alerts: alerts, registry: registry, presence: presence)
+    }
+
+    /// Per gateway, the room slug it publishes under when it is an ESPresense node.
+    private let foreignRooms: [String?]
+
+    /// A room's name as ESPresense slugs it: lowercase, anything but letters and digits `_`.
+    static func slug(_ room: String) -> String {
+        String(room.lowercased().map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" })
+    }
+
+    /// An ESPresense node's packet: each beacon advertisement in it, published as the node would.
+    private func publishAsNode(
+        _ packet: UnsafeRawBufferPointer, at time: Timestamp, gateway: Int, room: String, emit: (RoutedEvent) throws -> Void
+    ) throws {
+        var messages: [(topic: String, payload: [UInt8])] = []
+        try? HCIEventParser.forEachAdvertisingReport(inEvent: packet) { report in
+            guard let sighting = BeaconSighting(report: report, timestamp: time), let rssi = sighting.rssi else { return }
+            messages.append(
+                ESPresenseMessage.device(
+                    sighting.id, rssi: rssi, measuredPower: sighting.measuredPower, address: sighting.address, room: room))
+        }
+        for message in messages {
+            try site.receive(message: message.payload, topic: message.topic, at: time, gateway: gateway, emit: emit)
+        }
     }
 
     /// Makes the gateway named `gateway` stop reporting to the hub at `time` (as if it died): the
@@ -115,9 +151,13 @@ public final class SiteSimulation {
                 let record = batches[packet.gateway].records[packet.index]
                 let start = Int(record.offset)
                 try batches[packet.gateway].bytes.withUnsafeBytes { all in
-                    try site.receive(
-                        UnsafeRawBufferPointer(rebasing: all[start..<(start + Int(record.length))]),
-                        linkType: record.linkType, at: record.timestamp, gateway: packet.gateway, emit: emit)
+                    let bytes = UnsafeRawBufferPointer(rebasing: all[start..<(start + Int(record.length))])
+                    if let room = foreignRooms[packet.gateway] {
+                        try publishAsNode(bytes, at: record.timestamp, gateway: packet.gateway, room: room, emit: emit)
+                    } else {
+                        try site.receive(
+                            bytes, linkType: record.linkType, at: record.timestamp, gateway: packet.gateway, emit: emit)
+                    }
                 }
             }
             statistics = engines.reduce(into: SimulationStatistics()) { total, engine in total.add(engine.statistics) }

@@ -28,6 +28,10 @@ public struct GatewaySpec: Hashable, Sendable {
     /// a deaf dongle reads low (`rssi_bias: -6`). The hub's self-calibration should find it as a
     /// receive offset of the opposite sign.
     public var rssiBias: Double
+    /// What the gateway is on a site: `nil` a beacond gateway (it publishes ranged records);
+    /// `espresense` an ESPresense node (it publishes each beacon it hears as the firmware does,
+    /// and the hub ranges it: `kind: espresense` in the scenario).
+    public var kind: String?
 
     /// Creates a gateway; `reportKind` must be one of ``reportKinds``.
     public init(

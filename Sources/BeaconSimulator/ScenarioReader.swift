@@ -12,7 +12,7 @@ struct ScenarioReader {
         "path_loss_exponent", "shadowing_sigma", "fading", "rician_k", "packet_loss",
         "collisions", "airtime", "channel_spacing", "sensitivity", "minimum_distance", "floor_loss",
     ]
-    static let gatewayKeys = ["name", "position", "scan", "report", "room", "advertise", "advertise_power", "rssi_bias"]
+    static let gatewayKeys = ["name", "position", "scan", "report", "room", "advertise", "advertise_power", "rssi_bias", "kind"]
     static let roomKeys = ["name", "area", "floor"]
     static let floorKeys = ["name", "z"]
     static let scanKeys = ["interval", "window"]
@@ -215,10 +215,18 @@ struct ScenarioReader {
         let advertise = try map["advertise"]?.bool() ?? false
         let advertisePower = try map["advertise_power"]?.integer(in: -100...0) ?? -59
         let rssiBias = try map["rssi_bias"]?.number(in: -40...40, "a bias from -40 to 40 dB") ?? 0
-        return GatewaySpec(
+        var gateway = GatewaySpec(
             name: name, position: position, scan: scan, reportKind: reportKind, room: room, floor: probe.floor(at: position),
             advertise: advertise,
             advertisePower: advertisePower, rssiBias: rssiBias)
+        if let f = map["kind"] {
+            let kind = try f.choice(["beacond", "espresense"])
+            gateway.kind = kind == "beacond" ? nil : kind
+            if gateway.kind != nil, rooms.isEmpty {
+                throw f.error("kind: espresense is for a gateway of a site: the scenario has no rooms:")
+            }
+        }
+        return gateway
     }
 
     /// The advertisers of the gateways with `advertise: true`: each gateway's site identity

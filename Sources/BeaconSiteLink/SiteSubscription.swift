@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconDaemonConfiguration
+import BeaconForeignNodes
 import BeaconMQTT
 import BeaconPipeline
 import BeaconSite
@@ -16,6 +17,13 @@ import Synchronization
 /// (``dropped``, the metric's `queue_full`) and logged (they describe cycles that would be fused
 /// late anyway). A message under a topic that is not one of this hub's buckets of the site is
 /// refused before the queue. Losing and regaining the broker is logged.
+///
+/// Foreign nodes (ESPresense, OpenMQTTGateway, Theengs; `kind:` in `gateways:`) publish to the
+/// same broker: their topics are subscribed to as well, each message translated on arrival
+/// (stamped with the hub's clock) and ranged by its node (``ForeignGatewayNode``), and the nodes'
+/// per-cycle reports — on arrival, and on the tick while nothing arrives — join the same queue
+/// as the beacond gateways' reports, holding only the records of this hub's buckets. A message
+/// a node's kind does not send is refused there, counted and logged with the others.
 package final class SiteSubscription: Sendable {
     let settings: SiteSettings
     /// The buckets this hub takes.
@@ -26,14 +34,20 @@ package final class SiteSubscription: Sendable {
     static let queueCapacity = 10_000
 
     private let logger: Logger
+    /// The foreign nodes, ranging what they publish (shared by the MQTT client's thread and the tick).
+    private let nodes: Mutex<[ForeignGatewayNode]>
+    private let foreignSubscriptions: [String]
 
     /// - Parameter takeoverID: this hub's `hub.takeover.id`: hubs of one share need distinct
     ///   client ids (a broker drops the older of two connections with the same id).
+    ///   - foreignNodes: the site's foreign nodes (`HubSettings.makeForeignNodes()`).
     package init(
         settings: SiteSettings, buckets: [Int], hubIndex: Int, takeoverID: String? = nil,
-        logger: Logger = Logger(label: "beacond")
+        foreignNodes: [ForeignGatewayNode] = [], logger: Logger = Logger(label: "beacond")
     ) {
         self.logger = logger
+        nodes = Mutex(foreignNodes)
+        foreignSubscriptions = foreignNodes.flatMap(\.endpoint.subscriptions)
         self.settings = settings
         self.buckets = buckets
         taken = Set(buckets)
@@ -66,6 +80,52 @@ package final class SiteSubscription: Sendable {
         return .encoded(payload, receivedAt: receivedAt, origin: origin)
     }
 
+    /// What a message under a foreign node's topic amounts to: the reports of the cycles its
+    /// arrival closed and, when the node's kind does not send such a message, its refusal; `nil`
+    /// when the topic is no foreign node's.
+    package func foreignMessages(topic: String, payload: [UInt8], receivedAt: Timestamp) -> [GatewayReportMessage]? {
+        nodes.withLock { nodes -> [GatewayReportMessage]? in
+            for index in nodes.indices {
+                let step = nodes[index].ingest(payload, topic: topic, receivedAt: receivedAt)
+                guard step.outcome != nil else { continue }
+                var messages = step.reports.map(onlyTakenBuckets)
+                if let refusal = step.refusal(gateway: nodes[index].gateway, kind: nodes[index].endpoint.kind) {
+                    messages.append(.refused(refusal))
+                }
+                return messages
+            }
+            return nil
+        }
+    }
+
+    /// The foreign nodes' reports of the cycles ended by `now`.
+    package func foreignReports(at now: Timestamp) -> [GatewayReportMessage] {
+        nodes.withLock { nodes in
+            nodes.indices.flatMap { nodes[$0].advance(to: now) }.map(onlyTakenBuckets)
+        }
+    }
+
+    /// One line per foreign node: what its messages were (on the way out, next to the hub's summary).
+    private func logForeignNodes() {
+        for node in nodes.withLock({ $0 }) {
+            let counts = node.counts
+            logger.notice(
+                "site: \(node.endpoint.kind.rawValue) node \(node.gateway) (\(node.endpoint.subscriptions.joined(separator: " "))): \(counts.sightings) beacon sightings, \(counts.ignored) other devices, \(counts.refused) refused, \(counts.statuses) statuses"
+            )
+        }
+    }
+
+    /// A node's report with the records of this hub's buckets alone (another hub of the site
+    /// fuses the rest, as with the beacond gateways' per-bucket reports).
+    private func onlyTakenBuckets(_ message: GatewayReportMessage) -> GatewayReportMessage {
+        guard case .decoded(var header, let records) = message, taken.count < settings.topics.bucketCount else {
+            return message
+        }
+        let kept = records.filter { taken.contains(settings.topics.bucket(of: $0.beacon)) }
+        header.recordCount = kept.count
+        return .decoded(header, kept)
+    }
+
     /// Runs until cancelled.
     ///
     /// Reports are queued as they come (up to ``queueCapacity``; beyond, dropped and counted) and
@@ -80,7 +140,7 @@ package final class SiteSubscription: Sendable {
         let buckets = buckets.count
         let client = try MQTTSiteClient(
             host: settings.host, port: settings.port, options: settings.connection, clientID: clientID,
-            subscriptions: self.buckets.map(settings.topics.subscription(bucket:)),
+            subscriptions: self.buckets.map(settings.topics.subscription(bucket:)) + foreignSubscriptions,
             onConnection: { connected, detail in
                 if connected {
                     logger.notice("site: \(detail), subscribed to \(buckets) bucket(s)")
@@ -89,10 +149,13 @@ package final class SiteSubscription: Sendable {
                 }
             }
         ) { [self] topic, payload in
-            let message = self.message(topic: topic, payload: payload, receivedAt: clock.now)
+            let now = clock.now
+            let messages =
+                self.foreignMessages(topic: topic, payload: payload, receivedAt: now)
+                ?? [self.message(topic: topic, payload: payload, receivedAt: now)]
             let taken = queue.items.withLock { queued in
-                guard queued.count < Self.queueCapacity else { return false }
-                queued.append(message)
+                guard queued.count + messages.count <= Self.queueCapacity else { return false }
+                queued.append(contentsOf: messages)
                 return true
             }
             continuation.yield()
@@ -106,12 +169,20 @@ package final class SiteSubscription: Sendable {
         defer {
             continuation.finish()
             client.close()
+            logForeignNodes()
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 while !Task.isCancelled {
                     try await clock.sleep(for: tick)
-                    try await runner.advance(to: clock.now)
+                    let now = clock.now
+                    // The nodes' closed cycles join the queue behind what their messages closed.
+                    let reports = self.foreignReports(at: now)
+                    if !reports.isEmpty {
+                        queue.items.withLock { $0.append(contentsOf: reports) }
+                        continuation.yield()
+                    }
+                    try await runner.advance(to: now)
                 }
             }
             group.addTask {

@@ -24,6 +24,7 @@ struct Beacond: AsyncParsableCommand {
             OutboxCommand.self,
             StateCommand.self,
             ReplayCommand.self,
+            RecordMQTTCommand.self,
             SimulateCommand.self,
             ParseCommand.self,
             EvaluateRangingCommand.self,

@@ -121,6 +121,7 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         output.flush()
         try presenceFile?.close()
+        for error in replay.recordingErrors { printError("error: \(error)") }
         for capture in replay.captureSummaries {
             let errors = capture.errors.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", ")
             printError("\(capture.path): \(capture.records) records" + (errors.isEmpty ? "" : ", unreadable: \(errors)"))

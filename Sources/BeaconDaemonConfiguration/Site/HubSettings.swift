@@ -1,5 +1,6 @@
 import BeaconConfiguration
 import BeaconCore
+import BeaconForeignNodes
 import BeaconRanging
 import BeaconSite
 import BeaconSiteReport
@@ -12,6 +13,7 @@ import Foundation
 /// gateways:
 ///   - {id: hall-nw, room: hall, position: [5, 5, 3]}
 ///   - {id: shop, room: shop, position: [35, 5, 3], rssiOffset: 4, keyFile: keys/shop.hex}   # signs its reports
+///   - {id: office, kind: espresense, room: office, position: [20, 5, 2]}   # an ESPresense node (Docs/ForeignNodes.md)
 /// hub:
 ///   cycle: 1s
 ///   lateness: 1s
@@ -44,6 +46,9 @@ public struct HubSettings: Sendable {
     /// Where the hub keeps its calibrated radio model across restarts (`hub.calibration.file`);
     /// `nil`: next to the state file (`STATE.calibration.json`), or nowhere without one.
     public var calibrationPath: String?
+    /// The gateways that are foreign nodes (`kind: espresense`, `openmqttgateway`, `theengs`),
+    /// by gateway id, with their topics; the others are beacond gateways.
+    public var foreignNodes: [String: ForeignNodeEndpoint] = [:]
 
     /// The file the calibrated model is kept in, given the daemon's state file.
     public func calibrationFile(statePath: String?) -> String? {
@@ -70,12 +75,21 @@ public struct HubSettings: Sendable {
         site: String? = nil, gatewayKeys: [String] = []
     ) throws(ConfigurationError) -> HubSettings {
         var gateways: [SiteGateway] = []
+        var foreignNodes: [String: ForeignNodeEndpoint] = [:]
         for entry in try gatewaysNode.sequence(of: "gateways") {
             try entry.checkKeys(
-                allowed: ["id", "room", "floor", "position", "rssiOffset", "key", "keyFile"] + gatewayKeys, in: "gateways[]")
+                allowed: ["id", "room", "floor", "position", "rssiOffset", "key", "keyFile"] + foreignNodeKeys + gatewayKeys,
+                in: "gateways[]")
             let id = try entry.required("id").string()
             guard SiteGateway.isValidID(id) else {
                 throw entry["id"]!.error("gateway id '\(id)' cannot be a topic level: use 1–64 letters, digits, '-', '_' or '.'")
+            }
+            if let endpoint = try readForeignNode(entry, id: id) {
+                if let other = foreignNodes.first(where: { $0.value == endpoint }) {
+                    throw entry.error(
+                        "gateway \(id) publishes under the same topics as gateway \(other.key): give it its own node:")
+                }
+                foreignNodes[id] = endpoint
             }
             var position: Vector3?
             if let node = entry["position"] {
@@ -109,6 +123,7 @@ public struct HubSettings: Sendable {
         settings.floorPlan = options.floorPlan
         settings.takeover = options.takeover
         settings.calibrationPath = try hubNode?["calibration"]?["file"]?.string()
+        settings.foreignNodes = foreignNodes
         return settings
     }
 

@@ -9,11 +9,13 @@ import FoundationEssentials
 /// ```yaml
 /// gateways:
 ///   - {id: Room201, room: Room201, position: [0, 0, 2], capture: Room201.btsnoop}
+///   - {id: esp-office, kind: espresense, room: office, capture: nodes.jsonl}   # beacond record-mqtt
 ///   - …
 /// hub: {room: {margin: 4, minDwell: 2s}}     # optional, as for beacond hub
 /// ranging: {filter: arma}                    # optional: every gateway's ranging
 /// ```
-/// Capture paths are relative to the file.
+/// Capture paths are relative to the file. A foreign node's capture (`kind:`, see
+/// `Docs/ForeignNodes.md`) is its recorded MQTT traffic, one JSON message a line.
 public struct SiteReplayDocument: Sendable {
     /// The gateways, their rooms and positions, and the hub's settings.
     public var hub: HubSettings

@@ -1,6 +1,7 @@
 import BeaconBlueZ
 import BeaconConfiguration
 import BeaconCore
+import BeaconForeignNodes
 import BeaconMQTT
 import BeaconSite
 import BeaconSiteReport
@@ -40,6 +41,9 @@ public struct SiteSettings: Hashable, Sendable {
     /// Whether this gateway advertises its identity (`SiteGatewayBeacon`) from its adapter while
     /// it scans, so the other gateways of the site measure it at a known distance.
     public var advertise = false
+    /// When set (`site.publish: espresense`), the gateway publishes every beacon it hears as this
+    /// ESPresense node would, not ranged reports: a stand-in for a node (simulations, tests).
+    public var publishAs: ForeignNodeEndpoint?
     /// The measured power (RSSI at 1 m, dBm) written in the advertised frame.
     public var advertisePower = BeaconAdvertising.defaultMeasuredPower
     /// The advertising interval.
@@ -60,7 +64,7 @@ public struct SiteSettings: Hashable, Sendable {
 
     static let keys = [
         "name", "gateway", "broker", "topicPrefix", "buckets", "format", "key", "keyFile", "advertise", "advertisePower",
-        "advertiseInterval",
+        "advertiseInterval", "publish", "node",
     ]
 
     /// The identity this gateway advertises: `SiteGatewayBeacon.identity(site:gateway:)` of its
@@ -107,6 +111,7 @@ public struct SiteSettings: Hashable, Sendable {
         self.init(
             topics: topics, gateway: gateway, host: host, port: port, connection: connection, format: format ?? .binary)
         key = try GatewayKey.read(from: node)
+        publishAs = try Self.readPublish(node, gateway: gateway)
         advertise = try node["advertise"]?.bool() ?? false
         if let field = node["advertisePower"] {
             advertisePower = try field.integer(in: BeaconAdvertising.measuredPowerRange)

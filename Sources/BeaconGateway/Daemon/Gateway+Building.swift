@@ -3,6 +3,7 @@ import BeaconBlueZ
 import BeaconControl
 import BeaconCore
 import BeaconDaemonConfiguration
+import BeaconForeignNodes
 import BeaconMQTT
 import BeaconPipeline
 import BeaconSimulator
@@ -36,9 +37,15 @@ public func buildGateway(
     guard let sourceDefinition = configuration.source else { throw .noSource(file: file) }
     let metrics = GatewayMetrics()
     if sourceDefinition == .hub, let site = configuration.site, let hub = configuration.hub {
+        let foreignNodes: [ForeignGatewayNode]
+        do {
+            foreignNodes = try hub.makeForeignNodes()
+        } catch {
+            throw .source("the hub's foreign nodes: \(error)")
+        }
         let subscription = SiteSubscription(
             settings: site, buckets: hub.buckets(of: site.topics.bucketCount), hubIndex: hub.partition.index,
-            takeoverID: hub.takeover?.id, logger: logger)
+            takeoverID: hub.takeover?.id, foreignNodes: foreignNodes, logger: logger)
         return try buildGateway(
             configuration, feed: .site(subscription), registry: registry, clock: clock, metrics: metrics, logger: logger)
     }
@@ -127,7 +134,18 @@ func buildGateway(
         logger.notice("resuming \(source.name) at \(savedThrough.rfc3339String), where the saved state ends (\(advice))")
     }
     let sinkNames = sinks.map(\.name)
-    if let site = configuration.site, case .advertisements = feed {
+    if let site = configuration.site, let endpoint = site.publishAs, case .advertisements(let source, let isLive) = feed {
+        // A stand-in for an ESPresense node: what it hears goes to the broker as the node's messages.
+        do {
+            let publisher = try ESPresenseNodePublisher(settings: site, endpoint: endpoint)
+            feed = .advertisements(ESPresensePublishingSource(source: source, publisher: publisher), isLive: isLive)
+            logger.info(
+                "publishing every beacon heard as ESPresense node '\(endpoint.name)' (\(endpoint.prefix)/devices/<id>/\(endpoint.name)) via \(site.host):\(site.port)"
+            )
+        } catch {
+            throw .source("site: \(error)")
+        }
+    } else if let site = configuration.site, case .advertisements = feed {
         // A gateway of a site: each cycle's records go to the site's broker too, and an empty
         // report to every other bucket (a heartbeat, sent alone while nothing is tracked).
         do {

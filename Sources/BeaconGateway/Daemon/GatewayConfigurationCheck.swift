@@ -1,6 +1,7 @@
 import BeaconAlertEngine
 import BeaconConfiguration
 import BeaconDaemonConfiguration
+import BeaconForeignNodes
 import BeaconPipeline
 import BeaconRanging
 import BeaconSimulator
@@ -56,7 +57,9 @@ public struct ConfigurationCheck: Sendable {
         }
         try buildPipeline(configuration, node: node, registry: registry)
         let site = configuration.site.map { site in
-            ", site \(site.topics.site) (gateway '\(site.gateway)', broker \(site.host):\(site.port))"
+            ", site \(site.topics.site) (gateway '\(site.gateway)'"
+                + (site.publishAs.map { ", publishing as ESPresense node '\($0.name)'" } ?? "")
+                + ", broker \(site.host):\(site.port))"
         }
         let kind = ConfigurationFileKind.gateway
         return ConfigurationCheck(
@@ -82,10 +85,14 @@ public struct ConfigurationCheck: Sendable {
         try buildPipeline(asHub, node: node, registry: registry)
         let partition = hub.partition.of == 1 ? "" : ", partition \(hub.partition.index) of \(hub.partition.of)"
         let kind = ConfigurationFileKind.hub
+        // The foreign nodes among the gateways, by kind: "3 espresense, 1 openmqttgateway".
+        let foreign = Dictionary(grouping: hub.foreignNodes.values, by: \.kind.rawValue).sorted { $0.key < $1.key }
+            .map { "\($0.value.count) \($0.key)" }.joined(separator: ", ")
         return ConfigurationCheck(
             kind: kind,
             summary: "\(kind.rawValue) (for beacond hub\(configuration.source == nil ? "" : " or beacond run")): "
-                + "site \(site.topics.site) (\(hub.layout.gateways.count) gateways in \(hub.layout.rooms.count) rooms: "
+                + "site \(site.topics.site) (\(hub.layout.gateways.count) gateways\(foreign.isEmpty ? "" : " (\(foreign))") in "
+                + "\(hub.layout.rooms.count) rooms: "
                 + "\(hub.layout.rooms.joined(separator: ", ")); broker \(site.host):\(site.port)\(partition)), "
                 + "hub: options, rooms as regions, " + tail(of: configuration))
     }
