@@ -11,7 +11,9 @@ import Glibc
 /// A real `beacond hub` on a real mosquitto, fed gateways' heartbeats — empty reports, as an idle
 /// gateway sends them — with `mosquitto_pub` (issue 27, part 3): a gateway that stops reporting
 /// is one `gatewayOffline` event in the sinks; back, one `gatewayOnline`; an idle gateway that
-/// keeps sending its heartbeat is never offline.
+/// keeps sending its heartbeat is never offline. The threshold is 8 s, not the 1–3 s a test
+/// would like: the whole test run shares two cores, and a hub process starved for a few seconds
+/// rightly takes a silence that long for a gateway's.
 @Suite("A hub's gateway lifecycle events", .serialized)
 struct SiteGatewayLivenessTests {
     static let topics = SiteTopics(site: "liveness")
@@ -28,7 +30,7 @@ struct SiteGatewayLivenessTests {
         gateways:
           - {id: west, room: hall, position: [0, 0, 2.5]}
           - {id: east, room: shop, position: [20, 0, 2.5]}
-        hub: {gatewayOffline: 5s}
+        hub: {gatewayOffline: 8s}
         sinks:
           - {type: jsonl, path: \(events.path)}
         alerts: []
@@ -65,8 +67,8 @@ struct SiteGatewayLivenessTests {
         }
 
         // Both report for a while; then east falls silent while west, idle, keeps its heartbeat.
-        _ = try await beating(["west", "east"], beats: 4) { false }
-        let offline = try await beating(["west"], beats: 40) { !lines("gatewayOffline").isEmpty }
+        _ = try await beating(["west", "east"], beats: 10) { false }
+        let offline = try await beating(["west"], beats: 80) { !lines("gatewayOffline").isEmpty }
         #expect(offline, "no gatewayOffline: \(SiteProcesses.lines(log).suffix(20))")
         // East is back.
         let online = try await beating(["west", "east"], beats: 20) { !lines("gatewayOnline").isEmpty }
@@ -79,11 +81,11 @@ struct SiteGatewayLivenessTests {
         let line = try #require(offlineLines.first)
         #expect(line.contains(#""gateway":"east""#) && line.contains(#""room":"shop""#))
         #expect(line.contains(#""lastReport":""#) && line.contains(#""key":"gateway|east|gatewayOffline|"#))
-        // Offline 5 s after its last report.
+        // Offline 8 s after its last report.
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let time = try #require((object["time"] as? String).flatMap(Timestamp.init(rfc3339:)))
         let last = try #require((object["lastReport"] as? String).flatMap(Timestamp.init(rfc3339:)))
-        #expect(time - last == .seconds(5))
+        #expect(time - last == .seconds(8))
         #expect(onlineLines.first?.contains(#""gateway":"east""#) == true)
         #expect(!SiteProcesses.lines(events).contains { $0.contains(#""gateway":"west""#) }, "the idle west went offline")
         #expect(SiteProcesses.lines(log).contains { $0.contains("gateway 'east' is offline") })
