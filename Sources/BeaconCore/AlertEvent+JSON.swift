@@ -2,7 +2,7 @@ import FoundationEssentials
 
 extension AlertEvent {
     /// The event as one JSON object (the JSON-lines schema of every sink):
-    /// `event`, `alert`, `beacon`, `strategy`, `time` (RFC 3339 UTC, ms), `scheduledFor`,
+    /// `event`, `alert`, `beacon`, `name` and `tags` (a named beacon's only), `strategy`, `time` (RFC 3339 UTC, ms), `scheduledFor`,
     /// `identifier`, `content`, `messages`, `key` (idempotency key).
     public var jsonLine: String {
         var json = JSONWriter()
@@ -11,6 +11,11 @@ extension AlertEvent {
             json.member("alert", alertID)
             json.key("beacon")
             beacon.writeJSON(to: &json)
+            if let beaconName {
+                json.member("name", beaconName)
+                json.key("tags")
+                json.array { array in for tag in beaconTags { array.value(tag) } }
+            }
             json.member("strategy", strategy)
             json.member("time", time.rfc3339String)
             json.member("scheduledFor", scheduledFor?.rfc3339String)

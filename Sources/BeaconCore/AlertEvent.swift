@@ -27,6 +27,10 @@ public struct AlertEvent: Hashable, Sendable {
     public var content: AlertContent
     /// Human-readable messages (errors, reasons for deferral or cancellation).
     public var messages: [String]
+    /// The beacon's name when the configuration names it (`beacons:`), else `nil`.
+    public var beaconName: String?
+    /// The beacon's tags when the configuration names it (`beacons:`), else empty.
+    public var beaconTags: [String] = []
 
     public init(
         kind: Kind, alertID: String, beacon: BeaconID, strategy: String, time: Timestamp,

@@ -102,14 +102,34 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
     }
 
     /// Publishes `payload` retained with QoS 1 to `topic`, without waiting for the broker: the
-    /// latest payload of each topic is kept and published again after every reconnection.
+    /// latest payload of each topic is kept and published again after every reconnection. An
+    /// empty payload clears the topic at the broker and is not kept (the sink forgets the topic).
     public func publishRetained(topic: String, payload: String) {
         let bytes = Array(payload.utf8)
         let connected = state.withLock { state in
-            state.retained[topic] = bytes
+            state.retained[topic] = bytes.isEmpty ? nil : bytes
             return state.connected
         }
         if connected { publishUnawaited(topic: topic, bytes: bytes) }
+    }
+
+    /// How many retained topics the sink keeps to republish after a reconnection.
+    public var retainedTopicCount: Int { state.withLock { $0.retained.count } }
+
+    /// Publishes `payload` with QoS 1, not retained, to `topic` if connected, without waiting
+    /// for the broker; dropped while disconnected (a reading that is stale by the reconnection).
+    public func publishTransient(topic: String, payload: String) {
+        guard state.withLock({ $0.connected }),
+            let messageID = try? publish(topic: topic, bytes: Array(payload.utf8), retain: false)
+        else { return }
+        state.withLock { $0.acknowledgements.publishedUnawaited(messageID) }
+    }
+
+    /// Publishes `payload` with QoS 1, not retained, to `topic` and returns when the broker
+    /// acknowledged it (as ``deliver(_:)`` does for the events topic).
+    public func publishAcknowledged(topic: String, payload: String) async throws {
+        try await waitForConnection()
+        try await waitForAcknowledgement(try publish(topic: topic, bytes: Array(payload.utf8), retain: false))
     }
 
     /// Waits for the connection (up to the timeout) so that the retained state is out, then
