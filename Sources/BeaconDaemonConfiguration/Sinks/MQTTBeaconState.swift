@@ -76,6 +76,9 @@ final class MQTTBeaconState: BeaconStateObserver {
         }
     }
 
+    /// How many retained topics its sink keeps (bounded by the named and the present beacons).
+    var retainedTopicCount: Int { sink.retainedTopicCount }
+
     func finish() async {
         await sink.close()
     }
