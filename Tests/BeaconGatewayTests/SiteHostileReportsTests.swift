@@ -91,7 +91,8 @@ struct SiteHostileReportsTests {
                     #"{"beacon":{"uuid":"\#(stranger.uuid.uuidString)","major":7,"minor":\#(stranger.minor)},"samples":1,"seen":true,"ageMs":0}"#
                 ]))
         try await send(Self.report(gateway: "west", time: now(), rssi: 500))
-        try await send(Self.report(gateway: "kitchen", time: now()), to: Self.topics.recordsTopic(bucket: bucket, gateway: "kitchen"))
+        try await send(
+            Self.report(gateway: "kitchen", time: now()), to: Self.topics.recordsTopic(bucket: bucket, gateway: "kitchen"))
         try await send("\u{62}\u{73}\u{1}garbage")
         var encoder = GatewayReportEncoder(gateway: "west")
         encoder.begin(time: Timestamp(secondsSinceEpoch: Date().timeIntervalSince1970), cycleLength: .seconds(1))
