@@ -106,7 +106,7 @@ struct HomeAssistantMQTTTests {
         let tracker = try #require(discovery["homeassistant/device_tracker/\(unique)/tracker/config"])
         #expect(
             tracker
-                == #"{"unique_id":"\#(unique)_tracker","object_id":"\#(unique)_tracker","json_attributes_topic":"beacond/hub/beacons/ibeacon:0C9B3F4E-6A5D-4E2B-8C1A-5F6E7D8C9B0A:1:1","availability_topic":"beacond/hub/status","name":null,"state_topic":"beacond/hub/beacons/ibeacon:0C9B3F4E-6A5D-4E2B-8C1A-5F6E7D8C9B0A:1:1/location","source_type":"bluetooth_le","payload_home":"home","payload_not_home":"not_home","icon":"mdi:account-badge","device":{"identifiers":["\#(unique)"],"name":"Anna's badge","manufacturer":"beacond","model":"BLE beacon (ibeacon)","serial_number":"ibeacon:0C9B3F4E-6A5D-4E2B-8C1A-5F6E7D8C9B0A:1:1","via_device":"beacond_hub"}}"#
+                == #"{"unique_id":"\#(unique)_tracker","json_attributes_topic":"beacond/hub/beacons/ibeacon:0C9B3F4E-6A5D-4E2B-8C1A-5F6E7D8C9B0A:1:1","availability_topic":"beacond/hub/status","name":null,"state_topic":"beacond/hub/beacons/ibeacon:0C9B3F4E-6A5D-4E2B-8C1A-5F6E7D8C9B0A:1:1/location","source_type":"bluetooth_le","payload_home":"home","payload_not_home":"not_home","icon":"mdi:account-badge","device":{"identifiers":["\#(unique)"],"name":"Anna's badge","manufacturer":"beacond","model":"BLE beacon (ibeacon)","serial_number":"ibeacon:0C9B3F4E-6A5D-4E2B-8C1A-5F6E7D8C9B0A:1:1","via_device":"beacond_hub"}}"#
         )
         let event = try #require(discovery["homeassistant/event/\(unique)/alert/config"])
         #expect(

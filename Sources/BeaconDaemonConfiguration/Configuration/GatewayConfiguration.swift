@@ -112,7 +112,6 @@ public struct GatewayConfiguration: Sendable {
                 "alert '\(first.alertID)' has callbacks, but no sink sends them: add a webhook sink "
                     + "(it posts each event to its callback URL) or an exec sink (it gets the URL as BEACOND_DESTINATION)")
         }
-        self.sinks = Self.withContext(sinks, beacons: beacons, alerts: alerts, hub: source == .hub, statePath: statePath)
         maxBacklog = try node["maxBacklog"]?.integer(in: 1...10_000_000) ?? 10_000
         control = try node["http"].map { node throws(ConfigurationError) in try ControlConfiguration.read(node) } ?? nil
         if let list = node["layouts"] {
@@ -161,6 +160,8 @@ public struct GatewayConfiguration: Sendable {
         } else if hub != nil, let source = node["source"] {
             throw source.error("gateways: and hub: describe a site hub: use source: hub (or `beacond hub`)")
         }
+        // A hub's file has gateways: (`beacond hub` adds source: hub after reading it).
+        self.sinks = Self.withContext(sinks, beacons: beacons, alerts: alerts, hub: hub != nil, statePath: statePath)
     }
 
     /// `site.advertise: true` needs a radio to advertise from: refused, with what to do instead,

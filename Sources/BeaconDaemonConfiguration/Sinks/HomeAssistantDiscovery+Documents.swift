@@ -1,13 +1,14 @@
 import BeaconCore
 
 extension HomeAssistantDiscovery {
-    /// One entity's discovery document (`object` as in ``entities``).
+    /// One entity's discovery document (`object` as in ``entities``). Without an `object_id`,
+    /// Home Assistant names the entities after the device: `device_tracker.annas_badge`,
+    /// `sensor.annas_badge_room`, `event.annas_badge_alert`.
     func document(_ beacon: NamedBeacon, _ object: String) -> String {
         let id = beacon.id
         var json = JSONWriter()
         json.object { doc in
             doc.member("unique_id", "\(uniqueID(id))_\(object)")
-            doc.member("object_id", "\(uniqueID(id))_\(object)")
             doc.member("json_attributes_topic", stateTopic(id))
             if let statusTopic { doc.member("availability_topic", statusTopic) }
             switch object {
