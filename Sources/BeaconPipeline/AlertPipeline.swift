@@ -155,7 +155,7 @@ public final class AlertPipeline {
         set { decisions.cycleClockObserver = newValue }
     }
 
-    /// The named beacons: every event carries its beacon's name and tags (``BeaconDirectory``).
+    /// The named beacons: every event carries its beacon's name and tags (`BeaconDirectory`).
     public var beacons: BeaconDirectory {
         get { decisions.beacons }
         set { decisions.beacons = newValue }

@@ -100,7 +100,7 @@ extension BeaconMatch {
     static let keys = ["uuid", "major", "minor", "namespace", "instance", "tag"]
 
     /// Reads `{uuid, major?, minor?}`, `{namespace, instance?}` or `{tag: staff}` (the named
-    /// beacons with that tag: ``BeaconMatch/resolved(in:)`` fills them in from `beacons:`); an
+    /// beacons with that tag: `BeaconMatch.resolved(in:)` fills them in from `beacons:`); an
     /// empty mapping or `any` matches every beacon.
     public init(node: ConfigNode) throws(ConfigurationError) {
         if node.scalarText?.lowercased() == "any" {

@@ -1,7 +1,7 @@
 import BeaconCore
 
 extension HomeAssistantDiscovery {
-    /// One entity's discovery document (`object` as in ``entities``). Without an `object_id`,
+    /// One entity's discovery document (`object` as in `entities`). Without an `object_id`,
     /// Home Assistant names the entities after the device: `device_tracker.annas_badge`,
     /// `sensor.annas_badge_room`, `event.annas_badge_alert`.
     func document(_ beacon: NamedBeacon, _ object: String) -> String {

@@ -2,7 +2,7 @@ import BeaconCore
 import BeaconPipeline
 
 /// What Home Assistant is told about the named beacons, through MQTT discovery: the topics and
-/// documents, and nothing else (``MQTTBeaconState`` publishes them).
+/// documents, and nothing else (`MQTTBeaconState` publishes them).
 ///
 /// Each named beacon is one Home Assistant device with, under
 /// `<prefix>/<component>/<unique id>/<object>/config`:
