@@ -53,12 +53,13 @@ public final class SiteSimulation {
     ///   - alerts: the hub's alerts.
     ///   - registry: where their strategies come from.
     ///   - presence: when given, receives the presence lines of every fused cycle.
+    ///   - beacons: the named beacons (`beacons:`): their names and tags in events and presence lines.
     /// - Throws: `SiteConfigurationError` for gateways that cannot make a site (a name that
     ///   cannot be an id), or what building the pipelines throws.
     public init(
         scenario: Scenario, seed: UInt64? = nil, ranging: RangingConfiguration = RangingConfiguration(),
         fusion: SiteFusionConfiguration = SiteFusionConfiguration(), alerts: [PipelineAlert],
-        registry: StrategyRegistry, presence: ((String) -> Void)? = nil
+        registry: StrategyRegistry, presence: ((String) -> Void)? = nil, beacons: BeaconDirectory = .empty
     ) throws {
         self.scenario = scenario
         self.seed = seed ?? scenario.seed
@@ -73,7 +74,7 @@ public final class SiteSimulation {
         self.layout = layout
         site = try SiteRun(
             settings: HubSettings(layout: layout, fusion: fusion), ranging: ranging, alerts: alerts, registry: registry,
-            presence: presence)
+            presence: presence, beacons: beacons)
     }
 
     /// Makes the gateway named `gateway` stop reporting to the hub at `time` (as if it died): the
