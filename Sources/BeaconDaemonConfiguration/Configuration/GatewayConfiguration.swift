@@ -194,7 +194,9 @@ public struct GatewayConfiguration: Sendable {
             mqtt.beacons = beacons
             mqtt.alertIDs = alerts.map(\.id)
             mqtt.onHub = hub
-            mqtt.homeAssistantLedgerPath = statePath.map { "\($0).homeassistant.\(mqtt.gateway)" }
+            if mqtt.homeAssistantPrefix != nil {
+                mqtt.homeAssistantLedgerPath = statePath.map { "\($0).homeassistant.\(mqtt.gateway)" }
+            }
             var definition = definition
             definition.settings = mqtt
             return definition
