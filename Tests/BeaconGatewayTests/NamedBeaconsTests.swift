@@ -8,6 +8,8 @@ import BeaconStrategies
 import Foundation
 import Testing
 
+@testable import BeaconGateway
+
 /// `beacons: [{id, name, tags}]`: read and checked, matched by tag, and carried into events.
 @Suite("Named beacons")
 struct NamedBeaconsTests {
@@ -113,5 +115,22 @@ struct NamedBeaconsTests {
         let pipeline = try AlertPipeline(configuration: configuration, registry: .builtIn())
         #expect(pipeline.beacons == configuration.beacons)
         #expect(pipeline.inspect().directory.beacons.count == 3)
+    }
+
+    @Test("remotely administered alerts select by the local file's tags; a tag it does not have is refused")
+    func remoteTags() throws {
+        let configuration = try GatewayConfiguration(
+            node: ConfigNode(
+                yaml:
+                    "beacons:\n  - {id: \(Self.anna), name: Anna, tags: [staff]}\nalerts: {url: \"https://example.org/a.yaml\"}\n",
+                file: "gw.yaml"))
+        let beacons = try #require(configuration.remoteAlerts?.beacons)
+        let remote = "alerts:\n  - {id: staff-in, match: {tag: staff}, strategy: enter}\n"
+        let alerts = try RemoteAlertDefinitions.parse(remote, file: "a.yaml", beacons: beacons)
+        #expect(alerts.first?.match.matches(try #require(BeaconID(Self.anna))) == true)
+        #expect(throws: ConfigurationError.self) {
+            try RemoteAlertDefinitions.parse(
+                remote.replacingOccurrences(of: "staff}", with: "guests}"), file: "a.yaml", beacons: beacons)
+        }
     }
 }

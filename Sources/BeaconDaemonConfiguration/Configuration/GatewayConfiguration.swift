@@ -75,6 +75,7 @@ public struct GatewayConfiguration: Sendable {
         var callbackNodes: [(alertID: String, node: ConfigNode)] = []
         if let remote = node["alerts"], remote.isMapping {
             remoteAlerts = try RemoteAlertsConfiguration(node: remote)
+            remoteAlerts?.beacons = beacons
         } else if let list = node["alerts"] {
             for item in try list.sequence() {
                 if let key = AlertPolicy.callbackKeys.first(where: { item[$0] != nil }) {
