@@ -50,6 +50,15 @@ struct HomeAssistantMQTTTests {
         return messages
     }
 
+    /// Returns once the sink is connected: it announces `online` (retained) on its status topic
+    /// after it took the connection, so a transient publication from then on is not dropped.
+    static func waitUntilOnline(_ broker: MosquittoBroker) async {
+        let status = try? MosquittoSubscriber(
+            broker, topic: "beacond/hub/status", id: "online-\(UUID().uuidString.prefix(8))", count: 1,
+            waitForSubscription: false)
+        _ = await status?.readToEnd()
+    }
+
     static func presence(_ id: BeaconID, room: String?, present: Bool = true) -> BeaconPresence {
         var presence = BeaconPresence(
             id: id, present: present, proximity: present ? .near : .unknown, distance: 2.5, lastSeen: time)
@@ -67,7 +76,7 @@ struct HomeAssistantMQTTTests {
         let built = try Self.settings(broker, named: [NamedBeacon(id: Self.anna, name: "Anna's badge", tags: ["staff"])])
             .makeSink()
         let observer = try #require(built.stateObserver as? MQTTBeaconState)
-        try await onOwnThread { broker.waitForLog(" as auto-") }
+        await Self.waitUntilOnline(broker)
         let made = (0..<10_000).map { BeaconID.iBeacon(uuid: UUID(), major: UInt16($0 % 65_536), minor: 7) }
         observer.observe(made.map { Self.presence($0, room: "shop") })
         observer.observe([Self.presence(Self.anna, room: "shop")])
@@ -93,7 +102,7 @@ struct HomeAssistantMQTTTests {
         let built = try Self.settings(broker, named: [NamedBeacon(id: Self.anna, name: "Anna's badge", tags: ["staff"])])
             .makeSink()
         let observer = try #require(built.stateObserver as? MQTTBeaconState)
-        try await onOwnThread { broker.waitForLog(" as auto-") }
+        await Self.waitUntilOnline(broker)
         observer.observe([Self.presence(Self.anna, room: "shop")])
         let unique = "beacond_hub_ibeacon_0C9B3F4E-6A5D-4E2B-8C1A-5F6E7D8C9B0A_1_1"
         let discovery = try await Self.retained(broker, "homeassistant/#", id: "hub-ha")

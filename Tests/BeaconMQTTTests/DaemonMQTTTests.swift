@@ -95,7 +95,6 @@ struct DaemonMQTTTests {
         let visitor1 = "ibeacon:5A4BCFCE-174E-4BAC-A814-092E77F6B7E5:1:1"
         let visitor2 = "ibeacon:5A4BCFCE-174E-4BAC-A814-092E77F6B7E5:1:2"
         let events = try MosquittoSubscriber(broker, topic: "beacond/lobby/beacons/\(visitor1)/alert", id: "event-sub", count: 1)
-        let rooms = try MosquittoSubscriber(broker, topic: "rooms/#", id: "room-sub", count: 1, arguments: ["-v"])
         let configuration = try Self.configuration(
             broker, speed: "max", extra: ", homeAssistant: {roomTopic: rooms}",
             alerts: """
@@ -154,11 +153,6 @@ struct DaemonMQTTTests {
         let fired = await events.readToEnd()
         #expect(fired.hasPrefix(#"{"event_type":"lobby-dwell","event":"delivered","alert":"lobby-dwell""#), "\(fired)")
         #expect(fired.contains(#""name":"Visitor one""#))
-
-        // The mqtt_room convention: the gateway's name is the room.
-        let room = await rooms.readToEnd()
-        #expect(room.hasPrefix(#"rooms/lobby {"id":"ibeacon:5A4BCFCE-174E-4BAC-A814-092E77F6B7E5:1:"#), "\(room)")
-        #expect(room.contains(#","name":"Visitor "#) && room.contains(#","distance":"#), "\(room)")
 
         let status = try await Self.subscribe(broker, topic: "beacond/lobby/status", count: 1, id: "status-sub")
         #expect(status["beacond/lobby/status"] == "offline")
