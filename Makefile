@@ -6,7 +6,7 @@ SWIFT ?= swift
 BEACOND_DEBUG := .build/debug/beacond
 RUN_SCENARIO := Simulator/Scenarios/lobby.yaml
 
-.PHONY: run test build bench fuzz soak test-vm dist test-dist measure-build format lint examples docs clean
+.PHONY: run test build bench fuzz soak test-vm test-ha dist test-dist measure-build format lint examples docs clean
 
 run: build
 	$(BEACOND_DEBUG) simulate $(RUN_SCENARIO)
@@ -47,6 +47,13 @@ soak:
 	scripts/site_soak.py --beacond $(SOAK_BEACOND) $(SOAK_SITE_ARGS)
 
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+
+# A real Home Assistant (2024.3.3, in a venv under .build/ha, cached) sees a simulated site's hub:
+# device tracker in the hub's rooms, sensors, alerts as events, no entity for an unnamed beacon.
+test-ha:
+	@scripts/ensure-deps.sh test
+	$(SWIFT) build --product beacond
+	scripts/test-ha.sh
 
 test-vm:
 	@scripts/ensure-deps.sh build

@@ -2,10 +2,11 @@ import FoundationEssentials
 
 extension AlertEvent {
     /// The event as one JSON object (the JSON-lines schema of every sink):
-    /// `event`, `alert`, `beacon`, `strategy`, `time` (RFC 3339 UTC, ms), `scheduledFor`,
-    /// `identifier`, `content`, `messages`, `key` (idempotency key); for a delivery, an answer
-    /// and anything about a reminder, `instance` (the key to acknowledge it by) and, where they
-    /// apply, `attempt` (a reminder's number), `escalatedTo` and `by`.
+    /// `event`, `alert`, `beacon`, `name` and `tags` (a named beacon's only), `strategy`, `time`
+    /// (RFC 3339 UTC, ms), `scheduledFor`, `identifier`, `content`, `messages`, `key` (idempotency
+    /// key); for a delivery, an answer and anything about a reminder, `instance` (the key to
+    /// acknowledge it by) and, where they apply, `attempt` (a reminder's number), `escalatedTo`
+    /// and `by`.
     public var jsonLine: String {
         var json = JSONWriter()
         json.object { json in
@@ -13,6 +14,11 @@ extension AlertEvent {
             json.member("alert", alertID)
             json.key("beacon")
             beacon.writeJSON(to: &json)
+            if let beaconName {
+                json.member("name", beaconName)
+                json.key("tags")
+                json.array { array in for tag in beaconTags { array.value(tag) } }
+            }
             json.member("strategy", strategy)
             json.member("time", time.rfc3339String)
             json.member("scheduledFor", scheduledFor?.rfc3339String)

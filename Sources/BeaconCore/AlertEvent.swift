@@ -40,6 +40,10 @@ public struct AlertEvent: Hashable, Sendable {
     /// Who acknowledged or dismissed the alert, and through which channel (`http`, `cli`,
     /// `mqtt`, `page`, …): `"nurse-2 via http"`. `nil` for other kinds.
     public var answeredBy: String?
+    /// The beacon's name when the configuration names it (`beacons:`), else `nil`.
+    public var beaconName: String?
+    /// The beacon's tags when the configuration names it (`beacons:`), else empty.
+    public var beaconTags: [String] = []
 
     public init(
         kind: Kind, alertID: String, beacon: BeaconID, strategy: String, time: Timestamp,

@@ -12,6 +12,9 @@ public struct BeaconMatch: Hashable, Sendable, CustomStringConvertible {
         case uuid(UUID, major: UInt16?, minor: UInt16?)
         /// Eddystone-UID identities in this namespace (20 hex digits), optionally this instance (12).
         case eddystone(namespaceHex: String, instanceHex: String?)
+        /// The named beacons tagged `tag` (`match: {tag: staff}`): `ids` are theirs, taken from
+        /// the configuration's `beacons:` by ``BeaconMatch/resolved(in:)``.
+        case tagged(String, ids: Set<BeaconID>)
     }
 
     /// The constraint.
@@ -45,6 +48,17 @@ public struct BeaconMatch: Hashable, Sendable, CustomStringConvertible {
         BeaconMatch(.eddystone(namespaceHex: namespace, instanceHex: instance))
     }
 
+    /// The named beacons tagged `tag`, as `directory` has them.
+    public static func tagged(_ tag: String, in directory: BeaconDirectory) -> BeaconMatch {
+        BeaconMatch(.tagged(tag, ids: directory.ids(tagged: tag)))
+    }
+
+    /// The match with a tag's beacons looked up in `directory` (other constraints unchanged).
+    public func resolved(in directory: BeaconDirectory) -> BeaconMatch {
+        guard case .tagged(let tag, _) = constraint else { return self }
+        return .tagged(tag, in: directory)
+    }
+
     /// True when `id` satisfies the constraint.
     @inlinable
     public func matches(_ id: BeaconID) -> Bool {
@@ -61,6 +75,8 @@ public struct BeaconMatch: Hashable, Sendable, CustomStringConvertible {
             guard id.kind == .eddystoneUID, id.eddystoneNamespaceHex == namespace.lowercased() else { return false }
             if let instance, id.eddystoneInstanceHex != instance.lowercased() { return false }
             return true
+        case .tagged(_, let ids):
+            return ids.contains(id)
         }
     }
 
@@ -71,6 +87,7 @@ public struct BeaconMatch: Hashable, Sendable, CustomStringConvertible {
             "uuid \(uuid.uuidString)" + (major.map { " major \($0)" } ?? "") + (minor.map { " minor \($0)" } ?? "")
         case .eddystone(let namespace, let instance):
             "eddystone namespace \(namespace)" + (instance.map { " instance \($0)" } ?? "")
+        case .tagged(let tag, _): "beacons tagged \(tag)"
         }
     }
 }

@@ -21,6 +21,9 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
         var connected = false
         var refusal: String?
         var retained: [String: [UInt8]] = [:]
+        /// Topics to clear (an empty retained payload) at the next connection: cleared while
+        /// disconnected, forgotten once published.
+        var clears: Set<String> = []
         var acknowledgements = PublicationAcknowledgements<CheckedContinuation<Void, any Error>>()
         var waitingForConnection: [Int: CheckedContinuation<Void, any Error>] = [:]
         var nextWaiter = 0
@@ -102,14 +105,40 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
     }
 
     /// Publishes `payload` retained with QoS 1 to `topic`, without waiting for the broker: the
-    /// latest payload of each topic is kept and published again after every reconnection.
+    /// latest payload of each topic is kept and published again after every reconnection. An
+    /// empty payload clears the topic at the broker (at the next connection when disconnected) and
+    /// is then forgotten.
     public func publishRetained(topic: String, payload: String) {
         let bytes = Array(payload.utf8)
         let connected = state.withLock { state in
-            state.retained[topic] = bytes
+            state.retained[topic] = bytes.isEmpty ? nil : bytes
+            if bytes.isEmpty && !state.connected {
+                state.clears.insert(topic)
+            } else {
+                state.clears.remove(topic)
+            }
             return state.connected
         }
         if connected { publishUnawaited(topic: topic, bytes: bytes) }
+    }
+
+    /// How many retained topics the sink keeps to republish after a reconnection.
+    public var retainedTopicCount: Int { state.withLock { $0.retained.count + $0.clears.count } }
+
+    /// Publishes `payload` with QoS 1, not retained, to `topic` if connected, without waiting
+    /// for the broker; dropped while disconnected (a reading that is stale by the reconnection).
+    public func publishTransient(topic: String, payload: String) {
+        guard state.withLock({ $0.connected }),
+            let messageID = try? publish(topic: topic, bytes: Array(payload.utf8), retain: false)
+        else { return }
+        state.withLock { $0.acknowledgements.publishedUnawaited(messageID) }
+    }
+
+    /// Publishes `payload` with QoS 1, not retained, to `topic` and returns when the broker
+    /// acknowledged it (as ``deliver(_:)`` does for the events topic).
+    public func publishAcknowledged(topic: String, payload: String) async throws {
+        try await waitForConnection()
+        try await waitForAcknowledgement(try publish(topic: topic, bytes: Array(payload.utf8), retain: false))
     }
 
     /// Waits for the connection (up to the timeout) so that the retained state is out, then
@@ -163,12 +192,14 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
         }
         // Connected and the snapshot in one step: a concurrent publishRetained either lands in
         // the snapshot or sees the connection and publishes itself.
-        let retained = state.withLock { state in
+        let (retained, clears) = state.withLock { state in
             state.refusal = nil
             state.connected = true
-            return state.retained
+            defer { state.clears.removeAll() }
+            return (state.retained, state.clears)
         }
         if let status = options.statusTopic { publishUnawaited(topic: status, bytes: Array("online".utf8)) }
+        for topic in clears { publishUnawaited(topic: topic, bytes: []) }
         for (topic, bytes) in retained { publishUnawaited(topic: topic, bytes: bytes) }
         connectionChanged(connected: true)
     }

@@ -45,12 +45,14 @@ final class SiteRun {
     ///   - ranging: every gateway's ranging.
     ///   - alerts: the hub's alerts, and `registry` where their strategies come from.
     ///   - presence: when given, receives the presence lines of every fused cycle.
+    ///   - beacons: the named beacons (their names and tags in events and presence lines).
     init(
         settings: HubSettings, ranging: RangingConfiguration, alerts: [PipelineAlert], registry: StrategyRegistry,
-        presence: ((String) -> Void)?
+        presence: ((String) -> Void)?, beacons: BeaconDirectory = .empty
     ) throws {
         let fusion = try SiteFusion(layout: settings.layout, configuration: settings.fusion)
         let hub = try AlertPipeline(alerts: alerts, registry: registry, site: fusion)
+        hub.beacons = beacons
         self.hub = hub
         self.fusion = fusion
         cycle = ranging.cycleLength

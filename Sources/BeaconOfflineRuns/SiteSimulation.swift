@@ -59,12 +59,13 @@ public final class SiteSimulation {
     ///   - alerts: the hub's alerts.
     ///   - registry: where their strategies come from.
     ///   - presence: when given, receives the presence lines of every fused cycle.
+    ///   - beacons: the named beacons (`beacons:`): their names and tags in events and presence lines.
     /// - Throws: `SiteConfigurationError` for gateways that cannot make a site (a name that
     ///   cannot be an id), or what building the pipelines throws.
     public init(
         scenario: Scenario, seed: UInt64? = nil, ranging: RangingConfiguration = RangingConfiguration(),
         fusion: SiteFusionConfiguration = SiteFusionConfiguration(), alerts: [PipelineAlert],
-        registry: StrategyRegistry, presence: ((String) -> Void)? = nil
+        registry: StrategyRegistry, presence: ((String) -> Void)? = nil, beacons: BeaconDirectory = .empty
     ) throws {
         self.scenario = scenario
         self.seed = seed ?? scenario.seed
@@ -85,7 +86,8 @@ public final class SiteSimulation {
         foreignRooms = scenario.gateways.map { gateway in
             gateway.kind == "espresense" ? settings.foreignNodes[gateway.name]?.name : nil
         }
-        site = try SiteRun(settings: settings, ranging: ranging, alerts: alerts, registry: registry, presence: presence)
+        site = try SiteRun(
+            settings: settings, ranging: ranging, alerts: alerts, registry: registry, presence: presence, beacons: beacons)
     }
 
     /// Per gateway, the room slug it publishes under when it is an ESPresense node.

@@ -6,6 +6,7 @@ extension AlertPipeline {
         inspection.time = latestTime
         inspection.statistics = statistics
         inspection.trackedBeacons = trackedBeacons
+        inspection.directory = beacons
         front.contribute(to: &inspection)
         decisions.contribute(to: &inspection, latestTime: latestTime)
         return inspection

@@ -165,6 +165,12 @@ public final class AlertPipeline {
         set { decisions.cycleClockObserver = newValue }
     }
 
+    /// The named beacons: every event carries its beacon's name and tags (`BeaconDirectory`).
+    public var beacons: BeaconDirectory {
+        get { decisions.beacons }
+        set { decisions.beacons = newValue }
+    }
+
     /// Whether beacons' presence changes are kept for ``takePresenceChanges()`` (off: no cost).
     public var recordsPresence: Bool {
         get { decisions.recordsPresence }

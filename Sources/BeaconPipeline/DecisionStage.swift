@@ -45,7 +45,10 @@ final class DecisionStage {
     var cycleClockObserver: ((Timestamp) -> Void)?
     /// Whether beacons' presence changes are kept for `takePresenceChanges()`.
     var recordsPresence = false
-    private var presence: [BeaconID: Proximity] = [:]
+    private var presence: [BeaconID: BeaconPresence] = [:]
+    /// The named beacons: each event is labelled with its beacon's name and tags before it is
+    /// committed (so the outbox's copy has them too).
+    var beacons: BeaconDirectory = .empty
     private var presenceChanges: [BeaconPresence] = []
     /// What the alerts' conditions look at (kept only when some alert has one).
     private var world = PipelineWorld()
@@ -206,9 +209,11 @@ final class DecisionStage {
     }
 
     private func recordPresence(_ update: RangingUpdate) {
-        for beacon in update.beacons where presence[beacon.id] != beacon.proximity {
-            presence[beacon.id] = beacon.proximity
-            presenceChanges.append(BeaconPresence(beacon))
+        for beacon in update.beacons {
+            let now = BeaconPresence(beacon)
+            if let last = presence[beacon.id], !now.differsNotably(from: last) { continue }
+            presence[beacon.id] = now
+            presenceChanges.append(now)
         }
         for id in update.evicted where presence.removeValue(forKey: id) != nil {
             presenceChanges.append(BeaconPresence(id: id, present: false, proximity: .unknown, lastSeen: update.time))
@@ -269,6 +274,9 @@ final class DecisionStage {
     /// then hands its events to `emit`.
     private func finishInput(_ emit: (RoutedEvent) throws -> Void) throws {
         output.changes += collectStrategyChanges()
+        if !beacons.isEmpty {
+            for index in output.events.indices { output.events[index].event = beacons.labelled(output.events[index].event) }
+        }
         if !output.isEmpty {
             do {
                 try store.apply(output.changes, emitting: output.events)

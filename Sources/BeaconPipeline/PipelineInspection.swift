@@ -17,6 +17,8 @@ public struct PipelineInspection: Sendable {
     /// The beacons of the latest cycle (seen, or within their missed-scan grace), in tracking
     /// order; on a site hub with their rooms and positions.
     public var beacons: [RangedBeacon] = []
+    /// The named beacons (the configuration's `beacons:`): names and tags for the listing.
+    public var directory: BeaconDirectory = .empty
     /// On a site hub: each listed beacon's RSSI per gateway, in the order of ``beacons``.
     public var gatewayRSSI: [[GatewayRSSI]] = []
     /// Every alert definition in force with its strategy's beacons.

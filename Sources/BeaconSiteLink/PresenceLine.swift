@@ -5,8 +5,8 @@ import BeaconSite
 /// One line of a site's presence output (`replay --site --presence FILE`): a fused beacon at the
 /// end of a hub cycle.
 ///
-/// `{"time":"…","beacon":{…},"room":"hall"|"unknown"|null,"confidence":0.93,"floor":"upper","position":{"x":…,"y":…,"z":…,"error":…}|null,"gateways":{"ID":-67.5,…}}`
-/// — `room` is `unknown` when the hub cannot tell (the evidence is too weak, or the room's
+/// `{"time":"…","beacon":{…},"name":"Anna's badge","tags":["staff"],"room":"hall"|"unknown"|null,"confidence":0.93,"floor":"upper","position":{"x":…,"y":…,"z":…,"error":…}|null,"gateways":{"ID":-67.5,…}}`
+/// — `name` and `tags` only for a beacon the configuration names (`beacons:`); `room` is `unknown` when the hub cannot tell (the evidence is too weak, or the room's
 /// gateways are offline); `confidence` (the room's, 0–1) is there on a site with rooms, `floor`
 /// on a site with floors while the room is known; `gateways` holds each gateway's RSSI that
 /// counted in the cycle (its mean over the cycle's sightings; a gateway within its grace gives
@@ -32,6 +32,11 @@ package enum PresenceLine {
                 json.member("time", update.time.rfc3339String)
                 json.key("beacon")
                 beacon.id.writeJSON(to: &json)
+                if let named = hub.beacons[beacon.id] {
+                    json.member("name", named.name)
+                    json.key("tags")
+                    json.array { array in for tag in named.tags { array.value(tag) } }
+                }
                 json.key("room")
                 if let room = beacon.room {
                     json.value(room)

@@ -167,7 +167,8 @@ struct SimulateCommand: AsyncParsableCommand {
             site = try SiteSimulation(
                 scenario: scenario, seed: seed, ranging: configuration.ranging,
                 fusion: configuration.siteFusion ?? SiteFusionConfiguration(), alerts: try configuration.pipelineAlerts(),
-                registry: registry, presence: presenceFile.map { file in { file.write($0) } })
+                registry: registry, presence: presenceFile.map { file in { file.write($0) } },
+                beacons: configuration.beacons)
         } catch {
             printError("error: \(error)")
             throw ExitCode(2)

@@ -37,7 +37,7 @@ struct StatusRoutesTests {
         arguments: [
             (
                 "/api/beacons?sort=colour",
-                "sort=colour is not one of id, title, proximity, room, distance, rssi, lastSeen, addresses"
+                "sort=colour is not one of id, name, title, proximity, room, distance, rssi, lastSeen, addresses"
             ),
             ("/api/beacons?order=sideways", "order=sideways is not one of asc, desc"),
             (

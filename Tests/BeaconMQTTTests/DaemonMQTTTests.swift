@@ -65,14 +65,16 @@ struct DaemonMQTTTests {
         return messages
     }
 
-    static func configuration(_ broker: MosquittoBroker, speed: String, extra: String = "") throws -> URL {
+    static func configuration(
+        _ broker: MosquittoBroker, speed: String, extra: String = "", alerts: String = "alerts: []"
+    ) throws -> URL {
         let configuration = broker.directory.appendingPathComponent("gateway-state.yaml")
         try Data(
             """
             source: {simulate: \(Self.lobby), speed: \(speed)}
             sinks:
               - {type: mqtt, host: 127.0.0.1, port: \(broker.port), gateway: lobby, timeout: 5s\(extra)}
-            alerts: []
+            \(alerts)
 
             """.utf8
         ).write(to: configuration)
@@ -83,16 +85,28 @@ struct DaemonMQTTTests {
     /// (5A4BCFCE…:1:1 and :1:2), the entrance and the lift (E2C56DB5…:10:1 and :10:2), and
     /// the Eddystone poster (0102030405060708090a / 0000000000aa). Visitor 2 crosses the lobby
     /// from 20 s to about 30 s and is forgotten 30 s later (the default retention): away by the
-    /// end at 2 min; visitor 1 is still there.
+    /// end at 2 min; visitor 1 is still there. Both visitors are named, the others are not.
     @Test(
-        "each beacon's state is retained under beacond/lobby/beacons/<id>, with Home Assistant discovery; the status ends offline"
+        "each beacon's state is retained under beacond/lobby/beacons/<id>; Home Assistant gets the named ones only, and their alert as an event; the status ends offline"
     )
     func retainedBeaconState() async throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
+        let visitor1 = "ibeacon:5A4BCFCE-174E-4BAC-A814-092E77F6B7E5:1:1"
+        let visitor2 = "ibeacon:5A4BCFCE-174E-4BAC-A814-092E77F6B7E5:1:2"
+        let events = try MosquittoSubscriber(broker, topic: "beacond/lobby/beacons/\(visitor1)/alert", id: "event-sub", count: 1)
+        let configuration = try Self.configuration(
+            broker, speed: "max", extra: ", homeAssistant: {roomTopic: rooms}",
+            alerts: """
+                beacons:
+                  - {id: \(visitor1), name: Visitor one, tags: [visitor]}
+                  - {id: \(visitor2), name: Visitor two, tags: [visitor]}
+                alerts:
+                  - {id: lobby-dwell, match: {tag: visitor}, strategy: time, parameters: {dwell: 60s, gap: 10s}}
+                """)
         let daemon = Process()
         daemon.executableURL = Self.beacond
-        daemon.arguments = ["run", "--config", try Self.configuration(broker, speed: "max", extra: ", homeAssistant: true").path]
+        daemon.arguments = ["run", "--config", configuration.path]
         daemon.standardOutput = FileHandle.nullDevice
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
@@ -100,25 +114,45 @@ struct DaemonMQTTTests {
         #expect(daemon.terminationStatus == 0)
 
         // Retained messages are delivered to a subscriber that comes after they were published.
+        // Visitor 2 is named, so its state stays (away); an unnamed beacon's would be cleared.
         let ids = [
-            "ibeacon:5A4BCFCE-174E-4BAC-A814-092E77F6B7E5:1:1", "ibeacon:5A4BCFCE-174E-4BAC-A814-092E77F6B7E5:1:2",
-            "ibeacon:E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:10:1", "ibeacon:E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:10:2",
-            "eddystone-uid:0102030405060708090a:0000000000aa",
+            visitor1, visitor2, "ibeacon:E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:10:1",
+            "ibeacon:E2C56DB5-DFFB-48D2-B060-D0F5A71096E0:10:2", "eddystone-uid:0102030405060708090a:0000000000aa",
         ]
-        let states = try await Self.subscribe(broker, topic: "beacond/lobby/beacons/#", count: ids.count, id: "state-sub")
-        #expect(Set(states.keys) == Set(ids.map { "beacond/lobby/beacons/\($0)" }))
-        #expect(states["beacond/lobby/beacons/\(ids[1])"]?.contains(#""state":"away","present":false"#) == true)
-        #expect(states["beacond/lobby/beacons/\(ids[0])"]?.contains(#""present":true"#) == true)
-        #expect(states["beacond/lobby/beacons/\(ids[0])"]?.hasPrefix(#"{"id":"\#(ids[0])","state":""#) == true)
+        let topics =
+            ids.map { "beacond/lobby/beacons/\($0)" } + [visitor1, visitor2].map { "beacond/lobby/beacons/\($0)/location" }
+        let states = try await Self.subscribe(broker, topic: "beacond/lobby/beacons/#", count: topics.count, id: "state-sub")
+        #expect(Set(states.keys) == Set(topics))
+        #expect(states["beacond/lobby/beacons/\(visitor2)"]?.contains(#""state":"away","present":false"#) == true)
+        #expect(
+            states["beacond/lobby/beacons/\(visitor1)"]?.hasPrefix(
+                #"{"id":"\#(visitor1)","name":"Visitor one","tags":["visitor"],"state":""#) == true)
+        #expect(states["beacond/lobby/beacons/\(visitor1)"]?.contains(#""present":true"#) == true)
+        #expect(states["beacond/lobby/beacons/\(ids[2])"]?.hasPrefix(#"{"id":"\#(ids[2])","state":""#) == true)
+        #expect(states["beacond/lobby/beacons/\(visitor1)/location"] == "home")
+        #expect(states["beacond/lobby/beacons/\(visitor2)/location"] == "not_home")
 
-        let discovery = try await Self.subscribe(broker, topic: "homeassistant/sensor/+/config", count: ids.count, id: "ha-sub")
-        let visitor1 = "homeassistant/sensor/beacond_lobby_ibeacon_5A4BCFCE-174E-4BAC-A814-092E77F6B7E5_1_1/config"
-        #expect(discovery.count == ids.count)
-        let document = try #require(discovery[visitor1])
-        #expect(document.contains(#""unique_id":"beacond_lobby_ibeacon_5A4BCFCE-174E-4BAC-A814-092E77F6B7E5_1_1""#))
-        #expect(document.contains(#""state_topic":"beacond/lobby/beacons/\#(ids[0])""#))
-        #expect(document.contains(#""value_template":"{{ value_json.state }}""#))
-        #expect(document.contains(#""availability_topic":"beacond/lobby/status""#))
+        // Two named beacons × (tracker, proximity, distance, alert) on a gateway.
+        let discovery = try await Self.subscribe(broker, topic: "homeassistant/+/+/+/config", count: 8, id: "ha-sub")
+        let unique = "beacond_lobby_ibeacon_5A4BCFCE-174E-4BAC-A814-092E77F6B7E5_1_1"
+        #expect(
+            Set(discovery.keys.filter { $0.contains(unique) }) == [
+                "homeassistant/device_tracker/\(unique)/tracker/config", "homeassistant/sensor/\(unique)/proximity/config",
+                "homeassistant/sensor/\(unique)/distance/config", "homeassistant/event/\(unique)/alert/config",
+            ])
+        #expect(discovery.keys.allSatisfy { $0.contains("_1_1/") || $0.contains("_1_2/") }, "\(discovery.keys)")
+        let tracker = try #require(discovery["homeassistant/device_tracker/\(unique)/tracker/config"])
+        #expect(tracker.contains(#""state_topic":"beacond/lobby/beacons/\#(visitor1)/location""#))
+        #expect(tracker.contains(#""source_type":"bluetooth_le""#))
+        #expect(tracker.contains(#""availability_topic":"beacond/lobby/status""#))
+        #expect(tracker.contains(#""name":"Visitor one""#))
+        let event = try #require(discovery["homeassistant/event/\(unique)/alert/config"])
+        #expect(event.contains(#""event_types":["lobby-dwell"]"#))
+
+        // Visitor 1's dwell alert, delivered, as the event entity's message.
+        let fired = await events.readToEnd()
+        #expect(fired.hasPrefix(#"{"event_type":"lobby-dwell","event":"delivered","alert":"lobby-dwell""#), "\(fired)")
+        #expect(fired.contains(#""name":"Visitor one""#))
 
         let status = try await Self.subscribe(broker, topic: "beacond/lobby/status", count: 1, id: "status-sub")
         #expect(status["beacond/lobby/status"] == "offline")

@@ -7,7 +7,7 @@ extension StatusAPI {
     enum Beacons: StatusAPIEndpoint {
         /// What a beacon row may be sorted by.
         enum Sort: String, CaseIterable, Sendable {
-            case id, title, proximity, room, distance, rssi, lastSeen, addresses
+            case id, name, title, proximity, room, distance, rssi, lastSeen, addresses
         }
 
         /// Which way a sort goes.
@@ -21,7 +21,7 @@ extension StatusAPI {
             var sort = Sort.id
             /// `desc` reverses the sort (ties still go by id, ascending).
             var order = Order.asc
-            /// Keeps the rows whose id, title, room, band or address contains it, lowercased (empty: all).
+            /// Keeps the rows whose id, name, tag, title, room, band or address contains it, lowercased (empty: all).
             var filter = ""
             /// The first row of the page, from 0.
             var offset = 0
@@ -57,7 +57,7 @@ extension StatusAPI {
                     for index in rows[offset..<min(rows.count, offset + query.limit)] {
                         let beacon = inspection.beacons[index]
                         array.object { row in
-                            write(beacon, title: titles[index], to: &row)
+                            write(beacon, title: titles[index], named: inspection.directory[beacon.id], to: &row)
                             if index < inspection.gatewayRSSI.count {
                                 row.key("gateways")
                                 row.array { gateways in
@@ -83,7 +83,9 @@ extension StatusAPI {
             if !filter.isEmpty {
                 rows = rows.filter { index in
                     let beacon = inspection.beacons[index]
+                    let named = inspection.directory[beacon.id]
                     return "\(beacon.id)".lowercased().contains(filter)
+                        || (named.map { $0.name.lowercased().contains(filter) || $0.tags.contains(filter) } ?? false)
                         || (titles[index]?.lowercased().contains(filter) ?? false)
                         || (beacon.room?.lowercased().contains(filter) ?? false)
                         || beacon.proximity.name.contains(filter)
@@ -96,6 +98,7 @@ extension StatusAPI {
                 let y = inspection.beacons[b]
                 let ordered: Bool? =
                     switch query.sort {
+                    case .name: compare(inspection.directory[x.id]?.name, inspection.directory[y.id]?.name)
                     case .title: compare(titles[a], titles[b])
                     case .proximity: compare(x.proximity.rawValue, y.proximity.rawValue)
                     case .room: compare(x.room, y.room)
@@ -121,8 +124,13 @@ extension StatusAPI {
             }
         }
 
-        private static func write(_ beacon: RangedBeacon, title: String?, to row: inout JSONWriter) {
+        private static func write(_ beacon: RangedBeacon, title: String?, named: NamedBeacon?, to row: inout JSONWriter) {
             row.member("id", "\(beacon.id)")
+            if let named {
+                row.member("name", named.name)
+                row.key("tags")
+                row.array { array in for tag in named.tags { array.value(tag) } }
+            }
             row.member("title", title)
             row.member("proximity", beacon.proximity.name)
             row.member("room", beacon.room)

@@ -61,12 +61,16 @@ public struct AlertDefinition: Sendable {
     /// Where errors about the alert's strategy point: its parameters, or its `strategy:`.
     var place: String? { parameters.map { "\($0.file):\($0.line ?? 1)" } ?? origin }
 
-    /// Reads one definition, checking every key.
-    public init(node: ConfigNode) throws(ConfigurationError) {
+    /// Reads one definition, checking every key; a `match: {tag: …}` selects the beacons of
+    /// `beacons` with that tag (a tag none of them has is an error).
+    public init(node: ConfigNode, beacons: BeaconDirectory = .empty) throws(ConfigurationError) {
         try node.checkKeys(allowed: Self.keys)
         id = try node.required("id").string()
         guard !id.isEmpty else { throw node.error("'id' must not be empty") }
-        match = try node["match"].map { node throws(ConfigurationError) in try BeaconMatch(node: node) } ?? .any
+        match =
+            try node["match"].map { node throws(ConfigurationError) in
+                try BeaconMatch(node: node).resolved(in: beacons, at: node)
+            } ?? .any
         let strategyNode = try node.required("strategy")
         strategy = try strategyNode.string()
         origin = "\(strategyNode.file):\(strategyNode.line ?? 1)"
@@ -78,15 +82,39 @@ public struct AlertDefinition: Sendable {
 }
 
 extension BeaconMatch {
-    static let keys = ["uuid", "major", "minor", "namespace", "instance"]
+    /// The match with its tag's beacons taken from `beacons`; a tag no named beacon has is an
+    /// error at `node` (a misspelt tag would otherwise match nothing, silently).
+    func resolved(in beacons: BeaconDirectory, at node: ConfigNode) throws(ConfigurationError) -> BeaconMatch {
+        guard case .tagged(let tag, _) = constraint else { return self }
+        guard beacons.tags.contains(tag) else {
+            let known = beacons.tags
+            throw node.error(
+                "no beacon under beacons: has the tag '\(tag)'"
+                    + (known.isEmpty
+                        ? "; name beacons with beacons: [{id: …, name: …, tags: [\(tag)]}]"
+                        : "; tags: \(known.joined(separator: ", "))"))
+        }
+        return .tagged(tag, in: beacons)
+    }
 
-    /// Reads `{uuid, major?, minor?}` or `{namespace, instance?}`; an empty mapping or `any` matches every beacon.
+    static let keys = ["uuid", "major", "minor", "namespace", "instance", "tag"]
+
+    /// Reads `{uuid, major?, minor?}`, `{namespace, instance?}` or `{tag: staff}` (the named
+    /// beacons with that tag: `BeaconMatch.resolved(in:)` fills them in from `beacons:`); an
+    /// empty mapping or `any` matches every beacon.
     public init(node: ConfigNode) throws(ConfigurationError) {
         if node.scalarText?.lowercased() == "any" {
             self = .any
             return
         }
         try node.checkKeys(allowed: Self.keys)
+        if let tag = node["tag"] {
+            if let other = ["uuid", "major", "minor", "namespace", "instance"].first(where: { node[$0] != nil }) {
+                throw node.error("give either tag or '\(other)', not both: a tag selects named beacons by itself")
+            }
+            self.init(.tagged(try tag.string(), ids: []))
+            return
+        }
         if let uuid = node["uuid"] {
             if node["namespace"] != nil || node["instance"] != nil {
                 throw node.error("give either uuid (with major/minor) or namespace (with instance), not both")

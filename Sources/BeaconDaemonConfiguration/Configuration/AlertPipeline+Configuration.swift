@@ -33,6 +33,7 @@ extension AlertPipeline {
         } catch {
             throw error.located(in: configuration.alerts)
         }
+        beacons = configuration.beacons
     }
 
     /// Replaces the alert definitions without a restart, as the same method over `PipelineAlert` values.

@@ -1,5 +1,6 @@
 import BeaconAlertEngine
 import BeaconConfiguration
+import BeaconCore
 import BeaconRanging
 import BeaconSite
 import BeaconSiteReport
@@ -9,6 +10,9 @@ import BeaconWire
 public struct GatewayConfiguration: Sendable {
     /// The alert definitions, in file order.
     public var alerts: [AlertDefinition]
+    /// The named beacons (`beacons:`): their names and tags in events, presence lines, the
+    /// status page and Home Assistant, and what `match: {tag: …}` selects from.
+    public var beacons: BeaconDirectory = .empty
     /// At most this many alerts are scheduled at once (what the cap refuses is an `error` event).
     public var maxPending: Int
     /// Where advertisements come from (`beacond run` needs one).
@@ -58,13 +62,14 @@ public struct GatewayConfiguration: Sendable {
     static let keys = [
         "source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging", "http", "layouts", "site", "gateways",
         "anchors",
-        "hub",
+        "hub", "beacons",
     ]
 
     /// Reads and validates a configuration document; `sinks:` entries are read by the kinds
     /// `sinkKinds` has.
     public init(node: ConfigNode, sinkKinds: SinkRegistry = .builtIn) throws(ConfigurationError) {
         try node.checkKeys(allowed: Self.keys)
+        beacons = try node["beacons"].map { n throws(ConfigurationError) in try BeaconDirectory(node: n) } ?? .empty
         var alerts: [AlertDefinition] = []
         /// The first callback key of each alert that has one, to point at it.
         var callbackNodes: [(alertID: String, node: ConfigNode)] = []
@@ -72,12 +77,13 @@ public struct GatewayConfiguration: Sendable {
         var escalations: [(sinks: [String], node: ConfigNode)] = []
         if let remote = node["alerts"], remote.isMapping {
             remoteAlerts = try RemoteAlertsConfiguration(node: remote)
+            remoteAlerts?.beacons = beacons
         } else if let list = node["alerts"] {
             for item in try list.sequence() {
                 if let key = AlertPolicy.callbackKeys.first(where: { item[$0] != nil }) {
                     callbackNodes.append((try item["id"]?.string() ?? "?", item[key]!))
                 }
-                let definition = try AlertDefinition(node: item)
+                let definition = try AlertDefinition(node: item, beacons: beacons)
                 if let escalation = definition.policy.remind?.escalation, let at = item["escalate"] {
                     escalations.append((escalation.to, at))
                 }
@@ -131,6 +137,14 @@ public struct GatewayConfiguration: Sendable {
         ranging =
             try node["ranging"].map { n throws(ConfigurationError) in try RangingConfiguration(node: n) }
             ?? RangingConfiguration()
+        // A region may select named beacons by tag too.
+        if let regionNodes = try node["ranging"]?["regions"]?.sequence() {
+            for (index, item) in zip(ranging.regions.indices, regionNodes) {
+                if let match = item["match"] {
+                    ranging.regions[index].match = try ranging.regions[index].match.resolved(in: beacons, at: match)
+                }
+            }
+        }
         site = try node["site"].map { n throws(ConfigurationError) in try SiteSettings(node: n) }
         if site?.advertise == true, let source, let field = node["site"]?["advertise"] {
             try Self.checkAdvertising(source: source, at: field)
@@ -163,6 +177,8 @@ public struct GatewayConfiguration: Sendable {
         } else if hub != nil, let source = node["source"] {
             throw source.error("gateways: and hub: describe a site hub: use source: hub (or `beacond hub`)")
         }
+        // A hub's file has gateways: (`beacond hub` adds source: hub after reading it).
+        self.sinks = Self.withContext(sinks, beacons: beacons, alerts: alerts, hub: hub != nil, statePath: statePath)
     }
 
     /// `site.advertise: true` needs a radio to advertise from: refused, with what to do instead,
@@ -182,6 +198,25 @@ public struct GatewayConfiguration: Sendable {
             throw field.error(
                 "site.advertise: true is a gateway's setting (a hub does not scan): set it in the site: section of "
                     + "each gateway that scans with source: {hci: …}")
+        }
+    }
+
+    /// `sinks` with what an MQTT sink's Home Assistant discovery needs of the rest of the file:
+    /// the named beacons, the alert ids, whether it is a hub's, and the ledger beside the state file.
+    static func withContext(
+        _ sinks: [SinkDefinition], beacons: BeaconDirectory, alerts: [AlertDefinition], hub: Bool, statePath: String?
+    ) -> [SinkDefinition] {
+        sinks.map { definition in
+            guard var mqtt = definition.settings as? MQTTSinkSettings else { return definition }
+            mqtt.beacons = beacons
+            mqtt.alertIDs = alerts.map(\.id)
+            mqtt.onHub = hub
+            if mqtt.homeAssistantPrefix != nil {
+                mqtt.homeAssistantLedgerPath = statePath.map { "\($0).homeassistant.\(mqtt.gateway)" }
+            }
+            var definition = definition
+            definition.settings = mqtt
+            return definition
         }
     }
 

@@ -1,4 +1,5 @@
 import BeaconConfiguration
+import BeaconCore
 
 /// Where remotely administered alert definitions come from:
 ///
@@ -20,6 +21,8 @@ public struct RemoteAlertsConfiguration: Hashable, Sendable {
     /// Where the last good document is kept, so that a restart without network still has the
     /// alerts (`nil`: next to the state file when there is one, else nowhere).
     public var cachePath: String?
+    /// The named beacons of the local file, which a fetched alert's `match: {tag: …}` selects from.
+    public var beacons: BeaconDirectory = .empty
 
     public init(
         url: String, checkEvery: Duration = .seconds(12 * 3600), timeout: Duration = .seconds(30),

@@ -8,4 +8,11 @@ public protocol BeaconStateObserver: Sendable {
     func observe(_ changes: [BeaconPresence])
     /// The daemon is stopping: publish what is left and let go of connections.
     func finish() async
+    /// What the observer had to say when it started (for the daemon's log).
+    var notes: [String] { get }
+}
+
+extension BeaconStateObserver {
+    /// Nothing to say.
+    public var notes: [String] { [] }
 }

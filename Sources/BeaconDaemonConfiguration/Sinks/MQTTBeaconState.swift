@@ -1,34 +1,83 @@
 import BeaconCore
 import BeaconMQTT
 import BeaconPipeline
-import Synchronization
 
 /// Publishes each beacon's presence, retained, to `beacond/<gateway>/beacons/<id>` through an
-/// MQTT sink's connection, and (when configured) a Home Assistant discovery document per beacon
-/// the first time it is seen; on ``finish()`` it closes the connection with `offline` on the
-/// status topic.
+/// MQTT sink's connection and, with Home Assistant discovery on, what Home Assistant shows of
+/// the **named** beacons (``HomeAssistantDiscovery``); on ``finish()`` it closes the connection
+/// with `offline` on the status topic.
 ///
 /// Presence is state, not an event: only its latest value matters, so it does not go through
 /// the outbox; the sink republishes the latest payload of every topic after a reconnection.
+/// What it keeps is bounded by the named beacons and the beacons present: an unnamed beacon's
+/// topic is cleared (an empty retained payload) when it leaves, and an unnamed beacon never gets
+/// a Home Assistant entity, so a flood of made-up ids leaves nothing behind.
 final class MQTTBeaconState: BeaconStateObserver {
     let sink: MQTTSink
     let settings: MQTTSinkSettings
-    private let announced = Mutex<Set<BeaconID>>([])
+    let discovery: HomeAssistantDiscovery?
+    /// What the announcement had to say (entities removed, a ledger that cannot be written).
+    let notes: [String]
 
     init(sink: MQTTSink, settings: MQTTSinkSettings) {
         self.sink = sink
         self.settings = settings
+        discovery = settings.beaconState ? settings.homeAssistant : nil
+        var notes: [String] = []
+        if let discovery { Self.announce(discovery, settings: settings, sink: sink, notes: &notes) }
+        self.notes = notes
+    }
+
+    /// Publishes the discovery documents of every named beacon, and removes the entities of the
+    /// beacons the ledger remembers that are no longer named.
+    private static func announce(
+        _ discovery: HomeAssistantDiscovery, settings: MQTTSinkSettings, sink: MQTTSink, notes: inout [String]
+    ) {
+        let named = settings.beacons.beacons
+        if let path = settings.homeAssistantLedgerPath {
+            let ledger = HomeAssistantLedger(path: path)
+            for id in ledger.read() where settings.beacons[id] == nil {
+                remove(id, discovery: discovery, settings: settings, sink: sink)
+                notes.append("homeAssistant: \(id) is no longer named; its entities are removed")
+            }
+            do {
+                try ledger.write(named.map(\.id))
+            } catch {
+                notes.append("homeAssistant: cannot write \(path) (\(error)); a beacon un-named later keeps its entities")
+            }
+        }
+        for beacon in named {
+            for (topic, payload) in discovery.documents(for: beacon) { sink.publishRetained(topic: topic, payload: payload) }
+        }
+    }
+
+    /// Clears a beacon's entities and state topics (empty retained payloads).
+    static func remove(_ id: BeaconID, discovery: HomeAssistantDiscovery, settings: MQTTSinkSettings, sink: MQTTSink) {
+        for topic in discovery.allConfigTopics(id) { sink.publishRetained(topic: topic, payload: "") }
+        sink.publishRetained(topic: discovery.locationTopic(id), payload: "")
+        sink.publishRetained(topic: discovery.stateTopic(id), payload: "")
     }
 
     func observe(_ changes: [BeaconPresence]) {
         guard settings.beaconState else { return }
         for change in changes {
-            if let prefix = settings.homeAssistantPrefix, announced.withLock({ $0.insert(change.id).inserted }) {
-                sink.publishRetained(topic: discoveryTopic(change.id, prefix: prefix), payload: discoveryDocument(change.id))
+            let named = settings.beacons[change.id]
+            guard named != nil || change.present else {
+                // An unnamed beacon that left: nothing of it is kept.
+                sink.publishRetained(topic: stateTopic(change.id), payload: "")
+                continue
             }
-            sink.publishRetained(topic: stateTopic(change.id), payload: change.json)
+            sink.publishRetained(topic: stateTopic(change.id), payload: change.json(named: named))
+            guard let named, let discovery else { continue }
+            sink.publishRetained(topic: discovery.locationTopic(change.id), payload: discovery.location(change))
+            if let message = discovery.roomMessage(change, name: named.name) {
+                sink.publishTransient(topic: message.topic, payload: message.payload)
+            }
         }
     }
+
+    /// How many retained topics its sink keeps (bounded by the named and the present beacons).
+    var retainedTopicCount: Int { sink.retainedTopicCount }
 
     func finish() async {
         await sink.close()
@@ -36,36 +85,4 @@ final class MQTTBeaconState: BeaconStateObserver {
 
     /// `beacond/<gateway>/beacons/ibeacon:UUID:major:minor`.
     func stateTopic(_ id: BeaconID) -> String { "\(settings.beaconTopicPrefix)/\(id)" }
-
-    /// `beacond_<gateway>_<id>` with every character outside `[A-Za-z0-9_-]` made `_`.
-    func uniqueID(_ id: BeaconID) -> String {
-        String("beacond_\(settings.gateway)_\(id)".map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") ? $0 : "_" })
-    }
-
-    /// `<prefix>/sensor/<unique id>/config`.
-    func discoveryTopic(_ id: BeaconID, prefix: String) -> String { "\(prefix)/sensor/\(uniqueID(id))/config" }
-
-    /// A Home Assistant MQTT discovery document: a sensor whose state is the beacon's proximity
-    /// band (or `away`), with the whole presence as attributes, on a device per gateway.
-    func discoveryDocument(_ id: BeaconID) -> String {
-        var json = JSONWriter()
-        json.object { object in
-            object.member("name", "Beacon \(id.kind == .eddystoneUID ? id.eddystoneInstanceHex : "\(id.major)/\(id.minor)")")
-            object.member("unique_id", uniqueID(id))
-            object.member("state_topic", stateTopic(id))
-            object.member("value_template", "{{ value_json.state }}")
-            object.member("json_attributes_topic", stateTopic(id))
-            object.member("icon", "mdi:bluetooth")
-            if let status = settings.connection.statusTopic { object.member("availability_topic", status) }
-            object.key("device")
-            object.object { device in
-                device.key("identifiers")
-                device.array { $0.value("beacond_\(settings.gateway)") }
-                device.member("name", "beacond \(settings.gateway)")
-                device.member("manufacturer", "beacond")
-                device.member("model", "BLE beacon gateway")
-            }
-        }
-        return json.string
-    }
 }

@@ -1,4 +1,5 @@
 import BeaconConfiguration
+import BeaconCore
 import BeaconMQTT
 import BeaconSinks
 
@@ -14,7 +15,8 @@ import BeaconSinks
 ///   tls: {ca: /etc/beacond/ca.pem, cert: client.pem, key: client.key}   # cert and key optional
 ///   beacons: true                 # retained state per beacon under beacond/<gateway>/beacons/<id>
 ///   status: true                  # retained online/offline under beacond/<gateway>/status (last will)
-///   homeAssistant: true           # MQTT discovery under homeassistant/ (or {prefix: …}); default off
+///   homeAssistant: true           # discovery of the named beacons (beacons:) under homeassistant/; default off
+///                                 # or {prefix: homeassistant, roomTopic: room_presence} (roomTopic: false: no mqtt_room)
 ///   commands: true                # take acknowledge/dismiss/unsuppress under beacond/<gateway>/commands/…; default off
 ///   timeout: 10s
 /// ```
@@ -38,6 +40,27 @@ public struct MQTTSinkSettings: SinkSettings {
     /// Whether the daemon takes answers to its alerts from `beacond/<gateway>/commands/<action>`
     /// (``commandTopicPrefix``).
     public var commands: Bool
+    /// Where `mqtt_room` messages go (`room_presence/<room>`) when discovery is on; `nil`: none.
+    public var homeAssistantRoomTopic: String? = "room_presence"
+    /// The named beacons: the only ones Home Assistant hears of (filled in from the
+    /// configuration's `beacons:`).
+    public var beacons: BeaconDirectory = .empty
+    /// True when the sink belongs to a site hub (rooms and positions; filled in from `source: hub`).
+    public var onHub = false
+    /// The alert ids, Home Assistant's event types (filled in from `alerts:`).
+    public var alertIDs: [String] = []
+    /// Where the beacons announced to Home Assistant are remembered across restarts, so that an
+    /// un-named one's entities are removed (next to the state file; `nil` without one).
+    public var homeAssistantLedgerPath: String?
+
+    /// What Home Assistant is told, when discovery is on.
+    public var homeAssistant: HomeAssistantDiscovery? {
+        homeAssistantPrefix.map { prefix in
+            HomeAssistantDiscovery(
+                prefix: prefix, gateway: gateway, beaconTopicPrefix: beaconTopicPrefix,
+                statusTopic: connection.statusTopic, onHub: onHub, alertIDs: alertIDs, roomTopic: homeAssistantRoomTopic)
+        }
+    }
 
     /// Creates settings; the defaults are those of the configuration file.
     public init(
@@ -70,7 +93,9 @@ public struct MQTTSinkSettings: SinkSettings {
 
     public func makeSink() throws -> BuiltSink {
         let sink = try MQTTSink(host: host, port: port, topic: topic, options: connection, timeout: timeout)
-        return BuiltSink(sink, stateObserver: MQTTBeaconState(sink: sink, settings: self))
+        let state = MQTTBeaconState(sink: sink, settings: self)
+        guard let discovery = homeAssistant else { return BuiltSink(sink, stateObserver: state) }
+        return BuiltSink(HomeAssistantEventSink(sink, discovery: discovery, beacons: beacons), stateObserver: state)
     }
 
     /// The `mqtt` kind.
@@ -94,10 +119,22 @@ public struct MQTTSinkSettings: SinkSettings {
         var connection = try MQTTConnectionOptions(node: node)
         if try node["status"]?.bool() ?? true { connection.statusTopic = Self.statusTopic(gateway: gateway) }
         var homeAssistant: String?
+        var roomTopic: String? = "room_presence"
         if let discovery = node["homeAssistant"] {
             if discovery.isMapping {
-                try discovery.checkKeys(allowed: ["prefix"])
+                try discovery.checkKeys(allowed: ["prefix", "roomTopic"])
                 homeAssistant = try discovery["prefix"]?.string() ?? "homeassistant"
+                if let topic = discovery["roomTopic"] {
+                    if let off = try? topic.bool() {
+                        guard !off else { throw topic.error("roomTopic: a topic such as room_presence, or false for none") }
+                        roomTopic = nil
+                    } else {
+                        roomTopic = try topic.string()
+                        guard let roomTopic, !roomTopic.isEmpty, !roomTopic.contains(where: { "+#".contains($0) }) else {
+                            throw topic.error("roomTopic must be a topic without wildcards, such as room_presence")
+                        }
+                    }
+                }
             } else if try discovery.bool() {
                 homeAssistant = "homeassistant"
             }
@@ -110,5 +147,6 @@ public struct MQTTSinkSettings: SinkSettings {
             host: try node["host"]?.string() ?? "127.0.0.1", port: try node["port"]?.integer(in: 1...65535) ?? 1883,
             gateway: gateway, topic: try node["topic"]?.string(), timeout: timeout, connection: connection,
             beaconState: beaconState, homeAssistantPrefix: homeAssistant, commands: try node["commands"]?.bool() ?? false)
+        homeAssistantRoomTopic = roomTopic
     }
 }

@@ -92,7 +92,10 @@ func buildGateway(
     for definition in configuration.sinks {
         do {
             let built = try definition.settings.makeSink()
-            if let observer = built.stateObserver { observers.append(observer) }
+            if let observer = built.stateObserver {
+                observers.append(observer)
+                for note in observer.notes { logger.notice("sink '\(definition.name)': \(note)") }
+            }
             sinks.append((definition.name, MeteredSink(built.sink, sinkName: definition.name, metrics: metrics, log: alertLog)))
         } catch {
             throw .sink(name: definition.name, message: "\(error)")

@@ -100,7 +100,7 @@ public actor RemoteAlertDefinitions {
     private func accept(_ body: [UInt8], source: String) -> Outcome {
         let candidate: [AlertDefinition]
         do {
-            candidate = try Self.parse(String(decoding: body, as: UTF8.self), file: source)
+            candidate = try Self.parse(String(decoding: body, as: UTF8.self), file: source, beacons: configuration.beacons)
             try validate(candidate)
         } catch {
             return .rejected("\(error)")
@@ -111,7 +111,9 @@ public actor RemoteAlertDefinitions {
     }
 
     /// Reads a remote document: a mapping with an `alerts:` list (as in a local file), or the list alone.
-    static func parse(_ text: String, file: String) throws(ConfigurationError) -> [AlertDefinition] {
+    static func parse(
+        _ text: String, file: String, beacons: BeaconDirectory = .empty
+    ) throws(ConfigurationError) -> [AlertDefinition] {
         let root = try ConfigNode(yaml: text, file: file)
         let list: ConfigNode
         if root.isMapping {
@@ -122,7 +124,7 @@ public actor RemoteAlertDefinitions {
         }
         var definitions: [AlertDefinition] = []
         for item in try list.sequence() {
-            let definition = try AlertDefinition(node: item)
+            let definition = try AlertDefinition(node: item, beacons: beacons)
             if definitions.contains(where: { $0.id == definition.id }) {
                 throw item.error("duplicate alert id '\(definition.id)'; ids must be unique")
             }

@@ -1,0 +1,47 @@
+/// The named beacons of a configuration, looked up by identity: where alert events, presence
+/// lines, the status page and Home Assistant find a beacon's name and tags. A beacon it does not
+/// hold is unknown: still tracked and listed, just unnamed.
+public struct BeaconDirectory: Hashable, Sendable {
+    /// The named beacons, in configuration order.
+    public let beacons: [NamedBeacon]
+    private let byID: [BeaconID: Int]
+
+    /// A directory of `beacons`; for an identity given twice the first entry counts (the
+    /// configuration reader refuses duplicates before this).
+    public init(_ beacons: [NamedBeacon] = []) {
+        var byID: [BeaconID: Int] = [:]
+        var kept: [NamedBeacon] = []
+        for beacon in beacons where byID[beacon.id] == nil {
+            byID[beacon.id] = kept.count
+            kept.append(beacon)
+        }
+        self.beacons = kept
+        self.byID = byID
+    }
+
+    /// No beacon is named.
+    public static let empty = BeaconDirectory()
+
+    /// True when no beacon is named.
+    public var isEmpty: Bool { beacons.isEmpty }
+
+    /// The named beacon with identity `id`, or `nil` for an unknown one.
+    public subscript(id: BeaconID) -> NamedBeacon? { byID[id].map { beacons[$0] } }
+
+    /// The identities of the beacons tagged `tag`.
+    public func ids(tagged tag: String) -> Set<BeaconID> {
+        Set(beacons.lazy.filter { $0.tags.contains(tag) }.map(\.id))
+    }
+
+    /// Every tag some beacon has, sorted.
+    public var tags: [String] { Set(beacons.flatMap(\.tags)).sorted() }
+
+    /// `event` with the name and tags of its beacon, when the beacon is named.
+    public func labelled(_ event: AlertEvent) -> AlertEvent {
+        guard let named = self[event.beacon] else { return event }
+        var event = event
+        event.beaconName = named.name
+        event.beaconTags = named.tags
+        return event
+    }
+}

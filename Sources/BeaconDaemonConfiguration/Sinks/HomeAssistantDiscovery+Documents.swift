@@ -1,0 +1,70 @@
+import BeaconCore
+
+extension HomeAssistantDiscovery {
+    /// One entity's discovery document (`object` as in `entities`). Without an `object_id`,
+    /// Home Assistant names the entities after the device: `device_tracker.annas_badge`,
+    /// `sensor.annas_badge_room`, `event.annas_badge_alert`.
+    func document(_ beacon: NamedBeacon, _ object: String) -> String {
+        let id = beacon.id
+        var json = JSONWriter()
+        json.object { doc in
+            doc.member("unique_id", "\(uniqueID(id))_\(object)")
+            doc.member("json_attributes_topic", stateTopic(id))
+            if let statusTopic { doc.member("availability_topic", statusTopic) }
+            switch object {
+            case "tracker":
+                doc.key("name")
+                doc.null() // the device's name: device_tracker.<name>
+                doc.member("state_topic", locationTopic(id))
+                doc.member("source_type", "bluetooth_le")
+                doc.member("payload_home", "home")
+                doc.member("payload_not_home", "not_home")
+                doc.member("icon", "mdi:account-badge")
+            case "room":
+                doc.member("name", "Room")
+                doc.member("state_topic", stateTopic(id))
+                doc.member(
+                    "value_template",
+                    "{{ value_json.room if value_json.room is defined else ('not_home' if not value_json.present else 'unknown') }}"
+                )
+                doc.member("icon", "mdi:door")
+            case "distance":
+                doc.member("name", "Distance")
+                doc.member("state_topic", stateTopic(id))
+                doc.member("value_template", "{{ value_json.distance if value_json.distance is not none else None }}")
+                doc.member("unit_of_measurement", "m")
+                doc.member("device_class", "distance")
+                doc.member("state_class", "measurement")
+            case "position":
+                doc.member("name", "Position")
+                doc.member("state_topic", stateTopic(id))
+                doc.member(
+                    "value_template",
+                    "{{ '%.1f, %.1f' | format(value_json.x, value_json.y) if value_json.x is defined else None }}")
+                doc.member("icon", "mdi:map-marker")
+            case "proximity":
+                doc.member("name", "Proximity")
+                doc.member("state_topic", stateTopic(id))
+                doc.member("value_template", "{{ value_json.state }}")
+                doc.member("icon", "mdi:bluetooth")
+            default: // "alert"
+                doc.member("name", "Alert")
+                doc.member("state_topic", alertTopic(id))
+                doc.key("event_types")
+                doc.array { array in for alert in alertIDs { array.value(alert) } }
+                doc.member("icon", "mdi:bell-ring")
+            }
+            doc.key("device")
+            doc.object { device in
+                device.key("identifiers")
+                device.array { $0.value(uniqueID(id)) }
+                device.member("name", beacon.name)
+                device.member("manufacturer", "beacond")
+                device.member("model", "BLE beacon (\(id.kind.name))")
+                device.member("serial_number", id.description)
+                device.member("via_device", "beacond_\(gateway)")
+            }
+        }
+        return json.string
+    }
+}
