@@ -236,11 +236,13 @@ beacons:
   - {{id: "{WALKER}", name: Walker, tags: [visitor]}}
 sinks:
   - {{type: jsonl, path: {self.path("events.jsonl")}}}
-  - {{type: mqtt, host: 127.0.0.1, port: {broker_port}, gateway: hub, homeAssistant: true, timeout: 5s}}
+  - {{type: mqtt, host: 127.0.0.1, port: {broker_port}, gateway: hub, homeAssistant: true, commands: true, timeout: 5s}}
 alerts:
-  - {{id: shop-browse, match: {{tag: visitor}}, strategy: time, parameters: {{dwell: 8s, room: shop}}}}
+  - {{id: shop-browse, match: {{tag: visitor}}, strategy: time, parameters: {{dwell: 8s, room: shop}}, remind: {{every: 4s, max: 20}}}}
 """)
         self.start("hub", [self.args.beacond, "hub", "--config", self.path("hub.yaml")])
+        # What the hub answers to commands (the button's press among them), for the record.
+        self.start("commands", ["stdbuf", "-oL", "/usr/bin/mosquitto_sub", "-h", "127.0.0.1", "-p", str(broker_port), "-t", "beacond/hub/commands/#", "-v"])
         for name, _, _ in GATEWAYS:
             with open(self.path(name + ".yaml"), "w") as f:
                 f.write(f"source: {{simulate: {self.path('site.yaml')}, gateway: {name}, speed: wall}}\n"
@@ -248,13 +250,21 @@ alerts:
             self.start(name, [self.args.beacond, "run", "--config", self.path(name + ".yaml")])
 
         # Follow the tracker while the site runs: the rooms Home Assistant showed, in order.
+        # Once the alert has fired, someone presses its Acknowledge button in Home Assistant.
         seen, event = [], None
+        self.pressed = None
         end = start.timestamp() + 40 + 5
         while time.time() < end:
             states = self.states()
             tracker = states.get("device_tracker.walker")
             if tracker and (not seen or seen[-1] != tracker["state"]):
                 seen.append(tracker["state"])
+            # (The event entity's state is the time of its latest event: "unavailable" and
+            # "unknown" until the first.)
+            if self.pressed is None and states.get("event.walker_alert", {}).get("state", "")[:2] == "20":
+                answer = self.request("POST", "/api/services/button/press", {"entity_id": "button.walker_acknowledge"}, token=self.token)
+                self.pressed = time.time()
+                print(f"pressed button.walker_acknowledge ({states.get('button.walker_acknowledge')}): {answer}", flush=True)
             time.sleep(0.5)
         states = self.states()
         self.report(states, seen)
@@ -303,8 +313,21 @@ alerts:
                 delivered = [json.loads(l) for l in f if '"delivered"' in l]
         except OSError:
             delivered = []
-        self.check([e["alert"] for e in delivered] == ["shop-browse"] and delivered[0].get("name") == "Walker",
-                   f"the hub delivered one shop-browse alert, named Walker ({[(e['alert'], e.get('name')) for e in delivered]})")
+        first = [e for e in delivered if "attempt" not in e]
+        self.check([e["alert"] for e in first] == ["shop-browse"] and first[0].get("name") == "Walker",
+                   f"the hub delivered one shop-browse alert, named Walker ({[(e['alert'], e.get('name')) for e in first]})")
+        # The button: one acknowledgement through Home Assistant, and no reminder after it.
+        self.check("button.walker_acknowledge" in states, "button.walker_acknowledge exists")
+        try:
+            with open(self.path("events.jsonl")) as f:
+                answers = [json.loads(l) for l in f if '"acknowledged"' in l]
+        except OSError:
+            answers = []
+        self.check(self.pressed is not None and len(answers) == 1 and answers[0].get("by") == "home-assistant via mqtt",
+                   f"pressing the button acknowledged the alert ({[(a.get('event'), a.get('by')) for a in answers]})")
+        if answers:
+            later = [e for e in delivered if "attempt" in e and e["time"] > answers[0]["time"]]
+            self.check(later == [], f"no reminder after the acknowledgement ({[e['time'] for e in later]})")
         mqtt_room = states.get("sensor.walker_mqtt_room", {})
         self.check(mqtt_room.get("state") == "shop", f"the mqtt_room sensor reads shop ({mqtt_room.get('state')})")
         desk = [eid for eid, s in states.items()

@@ -68,7 +68,7 @@ struct HomeAssistantDiscoveryTests {
         #expect(HomeAssistantEventSink.deliveredAlert("not json") == nil)
     }
 
-    @Test("unique ids keep [A-Za-z0-9_-]; a beacon's five hub entities, all six topics to clear")
+    @Test("unique ids keep [A-Za-z0-9_-]; a beacon's five hub entities, all seven topics to clear")
     func topics() {
         #expect(Self.hub.uniqueID(Self.anna) == "beacond_hub_ibeacon_0C9B3F4E-6A5D-4E2B-8C1A-5F6E7D8C9B0A_1_1")
         let documents = Self.hub.documents(for: NamedBeacon(id: Self.anna, name: "Anna"))
@@ -76,7 +76,24 @@ struct HomeAssistantDiscoveryTests {
             documents.map { $0.topic.split(separator: "/")[1] + "/" + $0.topic.split(separator: "/")[3] } == [
                 "device_tracker/tracker", "sensor/room", "sensor/distance", "sensor/position", "event/alert",
             ])
-        #expect(Self.hub.allConfigTopics(Self.anna).count == 6)
+        #expect(Self.hub.allConfigTopics(Self.anna).count == 7)
         #expect(Self.hub.alertTopic(Self.anna) == "beacond/hub/beacons/ibeacon:0C9B3F4E-6A5D-4E2B-8C1A-5F6E7D8C9B0A:1:1/alert")
+    }
+
+    @Test("with the daemon's MQTT commands on, each beacon has an acknowledge button that answers its latest alert")
+    func acknowledgeButton() throws {
+        var discovery = Self.hub
+        discovery.commandTopic = "beacond/hub/commands"
+        let documents = discovery.documents(for: NamedBeacon(id: Self.anna, name: "Anna"))
+        let button = try #require(documents.first { $0.topic.hasPrefix("homeassistant/button/") })
+        #expect(
+            button.topic == "homeassistant/button/beacond_hub_ibeacon_0C9B3F4E-6A5D-4E2B-8C1A-5F6E7D8C9B0A_1_1/acknowledge/config"
+        )
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(button.payload.utf8)) as? [String: Any])
+        #expect(document["command_topic"] as? String == "beacond/hub/commands/acknowledge")
+        #expect(
+            document["payload_press"] as? String
+                == #"{"beacon":"ibeacon:0C9B3F4E-6A5D-4E2B-8C1A-5F6E7D8C9B0A:1:1","by":"home-assistant"}"#)
+        #expect(!Self.hub.documents(for: NamedBeacon(id: Self.anna, name: "Anna")).contains { $0.topic.contains("/button/") })
     }
 }

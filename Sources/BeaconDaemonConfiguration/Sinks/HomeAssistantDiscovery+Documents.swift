@@ -10,7 +10,10 @@ extension HomeAssistantDiscovery {
         json.object { doc in
             doc.member("unique_id", "\(uniqueID(id))_\(object)")
             doc.member("json_attributes_topic", stateTopic(id))
-            if let statusTopic { doc.member("availability_topic", statusTopic) }
+            // (Not the button's: Home Assistant 2024.3 left a button that shares the status
+            // topic with the device's other entities unavailable; a press while the daemon is
+            // away is answered by nothing, which the result topic shows.)
+            if let statusTopic, object != "acknowledge" { doc.member("availability_topic", statusTopic) }
             switch object {
             case "tracker":
                 doc.key("name")
@@ -47,6 +50,17 @@ extension HomeAssistantDiscovery {
                 doc.member("state_topic", stateTopic(id))
                 doc.member("value_template", "{{ value_json.state }}")
                 doc.member("icon", "mdi:bluetooth")
+            case "acknowledge":
+                // A press answers the beacon's latest unanswered alert (MQTTCommandService).
+                doc.member("name", "Acknowledge")
+                doc.member("command_topic", "\(commandTopic ?? "")/acknowledge")
+                var press = JSONWriter()
+                press.object { payload in
+                    payload.member("beacon", id.description)
+                    payload.member("by", "home-assistant")
+                }
+                doc.member("payload_press", press.string)
+                doc.member("icon", "mdi:check-circle")
             default: // "alert"
                 doc.member("name", "Alert")
                 doc.member("state_topic", alertTopic(id))

@@ -11,7 +11,9 @@ import BeaconPipeline
 /// - on a hub, `sensor/…/room`, `sensor/…/distance` and `sensor/…/position`; on a gateway,
 ///   `sensor/…/proximity` and `sensor/…/distance` — all read from the beacon's state topic, whose
 ///   JSON is every entity's attributes;
-/// - `event/…/alert`: one Home Assistant event per delivered alert, `event_type` the alert's id.
+/// - `event/…/alert`: one Home Assistant event per delivered alert, `event_type` the alert's id;
+/// - with the sink's `commands: true`, `button/…/acknowledge`: pressed, it acknowledges the
+///   beacon's latest unanswered alert (its reminders stop).
 ///
 /// Unnamed beacons get nothing: the set of entities is the configuration's `beacons:` list.
 public struct HomeAssistantDiscovery: Hashable, Sendable {
@@ -29,11 +31,14 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
     public var alertIDs: [String]
     /// Where `mqtt_room` messages go (`room_presence`: `room_presence/<room>`), or `nil` for none.
     public var roomTopic: String?
+    /// The daemon's command topics (`beacond/<gateway>/commands`) when it takes answers over MQTT:
+    /// each beacon then gets an acknowledge button. `nil`: no button.
+    public var commandTopic: String?
 
     /// Creates the discovery of a gateway or hub.
     public init(
         prefix: String = "homeassistant", gateway: String, beaconTopicPrefix: String, statusTopic: String?,
-        onHub: Bool = false, alertIDs: [String] = [], roomTopic: String? = "room_presence"
+        onHub: Bool = false, alertIDs: [String] = [], roomTopic: String? = "room_presence", commandTopic: String? = nil
     ) {
         self.prefix = prefix
         self.gateway = gateway
@@ -42,6 +47,7 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
         self.onHub = onHub
         self.alertIDs = alertIDs
         self.roomTopic = roomTopic
+        self.commandTopic = commandTopic
     }
 
     /// `beacond_<gateway>_<id>` with every character outside `[A-Za-z0-9_-]` made `_`.
@@ -58,12 +64,14 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
 
     /// The entities of a beacon here: (component, object id).
     var entities: [(component: String, object: String)] {
-        onHub
+        let common: [(component: String, object: String)] =
+            onHub
             ? [
                 ("device_tracker", "tracker"), ("sensor", "room"), ("sensor", "distance"), ("sensor", "position"),
                 ("event", "alert"),
             ]
             : [("device_tracker", "tracker"), ("sensor", "proximity"), ("sensor", "distance"), ("event", "alert")]
+        return commandTopic == nil ? common : common + [("button", "acknowledge")]
     }
 
     /// The discovery topic of one entity.
@@ -75,7 +83,7 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
     public func allConfigTopics(_ id: BeaconID) -> [String] {
         let objects = [
             ("device_tracker", "tracker"), ("sensor", "room"), ("sensor", "distance"), ("sensor", "position"),
-            ("sensor", "proximity"), ("event", "alert"),
+            ("sensor", "proximity"), ("event", "alert"), ("button", "acknowledge"),
         ]
         return objects.map { configTopic(id, component: $0.0, object: $0.1) }
     }

@@ -58,7 +58,8 @@ public struct MQTTSinkSettings: SinkSettings {
         homeAssistantPrefix.map { prefix in
             HomeAssistantDiscovery(
                 prefix: prefix, gateway: gateway, beaconTopicPrefix: beaconTopicPrefix,
-                statusTopic: connection.statusTopic, onHub: onHub, alertIDs: alertIDs, roomTopic: homeAssistantRoomTopic)
+                statusTopic: connection.statusTopic, onHub: onHub, alertIDs: alertIDs, roomTopic: homeAssistantRoomTopic,
+                commandTopic: commands ? commandTopicPrefix : nil)
         }
     }
 
