@@ -7,9 +7,9 @@ import BeaconCore
 /// — the changes it made to ``state`` and the events that follow — for its caller to commit
 /// (``AlertStateStore/commit(_:)``, or one transaction with other changes, as the pipeline does
 /// with the strategies' state) before delivering the events. A live service calls
-/// ``fire(_:now:)`` and `handle(_:now:)` as inputs arrive, sleeps until ``nextDeadline``, then
-/// calls ``advance(to:)``. An engine created again from the stored state after a crash
-/// continues where it left off: ``advance(to:)`` then delivers (or drops or defers, per policy)
+/// ``fire(_:now:world:)`` and `handle(_:now:)` as inputs arrive, sleeps until ``nextDeadline``,
+/// then calls ``advance(to:world:)``. An engine created again from the stored state after a crash
+/// continues where it left off: ``advance(to:world:)`` then delivers (or drops or defers, per policy)
 /// what fell due while it was down.
 public struct AlertEngine: Sendable {
     /// The rules and the pending cap.
@@ -30,7 +30,8 @@ public struct AlertEngine: Sendable {
         self.init(configuration: configuration, state: state)
     }
 
-    /// The earliest due time of a pending alert: call ``advance(to:)`` then. `nil` when none is pending.
+    /// The earliest due time of a pending alert (or the end of a held one's wait): call
+    /// ``advance(to:world:)`` then. `nil` when none is pending.
     public var nextDeadline: Timestamp? { state.pending.values.lazy.map(\.deadline).min() }
 
     /// The pending alerts, earliest first.
@@ -65,7 +66,11 @@ public struct AlertEngine: Sendable {
     /// `repeated`); an unknown, superseded or differently answered instance throws and changes
     /// nothing.
     /// - Parameters:
+    ///   - kind: acknowledged or dismissed.
+    ///   - instance: the delivered instance (its first delivery's key).
     ///   - by: who answered and through which channel, as the event names it (`nurse-2 via http`).
+    ///   - suppress: with a dismissal, how long the alert stays off for the beacon.
+    ///   - now: when the answer is taken.
     public mutating func answer(
         _ kind: AlertAnswer.Kind, instance: AlertInstance, by: String, suppress: AlertSuppression? = nil,
         now: Timestamp

@@ -115,7 +115,7 @@ public final class AlertPipeline {
 
     /// Hands the engine an answer to a delivered alert (or a suppression to lift) at `now`: what
     /// falls due before it is delivered first; the answer's event follows.
-    /// - Throws: the ``BeaconAlertEngine/AlertAnswerError`` that says why it was not taken (what
+    /// - Throws: the `AlertAnswerError` that says why it was not taken (what
     ///   fell due is still delivered), or a store failure.
     public func answer(
         _ request: AlertAnswerRequest, now: Timestamp, emit: (RoutedEvent) throws -> Void

@@ -21,7 +21,7 @@ public enum PipelineInput: Sendable {
     /// handled at and the events it emitted.
     case post(EngineFact, at: PostTime, reply: OneShot<Result<PipelinePostReceipt, any Error>>)
     /// An answer to a delivered alert (acknowledge, dismiss) or a suppression lifted. The reply
-    /// is what it did, or the ``BeaconAlertEngine/AlertAnswerError`` that says why it was not taken.
+    /// is what it did, or the `AlertAnswerError` that says why it was not taken.
     case answer(AlertAnswerRequest, at: PostTime, reply: OneShot<Result<AlertAnswerOutcome, any Error>>)
     /// A new set of alerts (remote-administered configuration); the reply says whether it was taken.
     case replaceAlerts([PipelineAlert], StrategyRegistry, reply: OneShot<Result<Void, any Error>>)

@@ -181,7 +181,7 @@ public final class PipelineRunner: Sendable {
     }
 
     /// Hands the engine an answer to a delivered alert (or a suppression to lift) at `time`.
-    /// - Throws: the ``BeaconAlertEngine/AlertAnswerError`` that says why it was not taken, or what
+    /// - Throws: the `AlertAnswerError` that says why it was not taken, or what
     ///   stopped the pipeline.
     public func answer(_ request: AlertAnswerRequest, at time: PipelineInput.PostTime) async throws -> AlertAnswerOutcome {
         let reply = OneShot<Result<AlertAnswerOutcome, any Error>>()

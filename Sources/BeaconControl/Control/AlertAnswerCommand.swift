@@ -2,7 +2,7 @@ import BeaconAlertEngine
 import BeaconCore
 
 /// An answer to a delivered alert as a channel sends it — the control endpoint's query, an MQTT
-/// command's JSON — read into an ``BeaconAlertEngine/AlertAnswerRequest``, the same way whatever
+/// command's JSON — read into an `AlertAnswerRequest`, the same way whatever
 /// the channel:
 ///
 /// | action | fields |

@@ -9,7 +9,7 @@ import Foundation
 /// | `GET /metrics` | every metric, Prometheus text format 0.0.4 |
 /// | `GET /health` | `{"status":"ok",…}` |
 /// | `POST /events/NAME` | posts the named event for every beacon; `?beacon=ID` for one (`ibeacon:UUID:1:2`) |
-/// | `POST /alerts/acknowledge`, `/alerts/dismiss`, `/alerts/unsuppress` | answers a delivered alert (``AlertAnswerRoute``) |
+/// | `POST /alerts/acknowledge`, `/alerts/dismiss`, `/alerts/unsuppress` | answers a delivered alert (`Docs/AlertEngine.md`) |
 /// | `GET /`, `GET /api/…` | the status page and its API (``StatusRoutes``), when the daemon has one |
 ///
 /// A posted event cancels the pending alerts whose `cancelOn` lists `{event: NAME}`; the answer

@@ -9,7 +9,7 @@ import ServiceLifecycle
 
 /// Takes answers to the daemon's alerts over MQTT, for an `mqtt` sink with `commands: true`:
 /// `beacond/<gateway>/commands/acknowledge`, `…/dismiss` and `…/unsuppress`, each with the
-/// instance key as its whole payload, or a JSON object of ``BeaconControl/AlertAnswerCommand``'s
+/// instance key as its whole payload, or a JSON object of `AlertAnswerCommand`'s
 /// fields (`{"instance": …, "by": …}`, `{"beacon": …}`, `{"alert": …, "beacon": …}`). What became
 /// of each — the answer's receipt, or the error in words — is published (QoS 1, not retained) to
 /// `…/commands/result`, and the answer's event goes to the sinks like any other.
