@@ -119,7 +119,9 @@ extension SiteFusion {
         }
         statistics.reports += 1
         reportTime = header.time.nanosecondsSinceEpoch &+ offset
-        noteReport(gateway: gateway, at: reportTime)
+        // Alive is what arrives: a live hub counts a report at its receipt (a report stamped a
+        // while before it arrived still says the gateway is there); a replay, at its time.
+        noteReport(gateway: gateway, at: receivedAt.map { max($0.nanosecondsSinceEpoch, reportTime) } ?? reportTime)
         if currentCycleStart == nil {
             currentCycleStart = Timestamp(
                 nanosecondsSinceEpoch: (cycleIndex(endingAtOrAfter: reportTime) &- 1) &* cycleNanoseconds)

@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconHTTP
 import BeaconSiteReport
 import BeaconTestSupport
 import Foundation
@@ -31,6 +32,7 @@ struct SiteGatewayLivenessTests {
           - {id: west, room: hall, position: [0, 0, 2.5]}
           - {id: east, room: shop, position: [20, 0, 2.5]}
         hub: {gatewayOffline: 8s}
+        http: {listen: "127.0.0.1:0"}
         sinks:
           - {type: jsonl, path: \(events.path)}
         alerts: []
@@ -44,6 +46,22 @@ struct SiteGatewayLivenessTests {
                 SiteProcesses.lines(log).contains { $0.contains("site: connected to 127.0.0.1:\(broker.port)") }
             }, "\(SiteProcesses.lines(log))")
 
+        let endpoint = try #require(
+            SiteProcesses.lines(log).lazy.compactMap { line in
+                line.range(of: "control endpoint on http://").map { "http://" + line[$0.upperBound...].prefix { $0 != " " } }
+            }.first, "\(SiteProcesses.lines(log))")
+        /// The gateways the hub has had a report from (its metric of each one's last report).
+        func reported() async -> Set<String> {
+            guard let response = try? await HTTPClient.shared.send(HTTPRequest(url: endpoint + "/metrics", timeout: .seconds(5)))
+            else { return [] }
+            let text = String(decoding: response.body, as: UTF8.self)
+            return Set(
+                ["west", "east"].filter { text.contains(#"beacond_site_gateway_last_report_seconds{gateway="\#($0)"}"#) })
+        }
+        /// When each of west's heartbeats was handed to the broker: its gaps say whether the hub
+        /// could have taken a loaded machine's silence for west's.
+        var westSent: [Date] = []
+
         /// Each gateway's heartbeat: an empty report (the header alone) to bucket 0, now.
         func beat(_ gateways: [String]) async throws {
             for gateway in gateways {
@@ -52,6 +70,7 @@ struct SiteGatewayLivenessTests {
                 encoder.finish()
                 let topic = Self.topics.recordsTopic(bucket: 0, gateway: gateway)
                 #expect(try await SiteProcesses.publish(encoder.bytes, topic: topic, port: broker.port, in: directory) == 0)
+                if gateway == "west" { westSent.append(Date()) }
             }
         }
         func lines(_ kind: String) -> [String] {
@@ -66,8 +85,14 @@ struct SiteGatewayLivenessTests {
             return condition()
         }
 
-        // Both report for a while; then east falls silent while west, idle, keeps its heartbeat.
-        _ = try await beating(["west", "east"], beats: 10) { false }
+        // Both report until the hub has heard both (it subscribes after it connects); then east
+        // falls silent while west, idle, keeps its heartbeat.
+        var heard: Set<String> = []
+        for _ in 0..<60 where heard != ["west", "east"] {
+            try await beat(["west", "east"])
+            heard = await reported()
+        }
+        #expect(heard == ["west", "east"], "the hub never heard both gateways: \(heard) \(SiteProcesses.lines(log))")
         let offline = try await beating(["west"], beats: 80) { !lines("gatewayOffline").isEmpty }
         #expect(offline, "no gatewayOffline: \(SiteProcesses.lines(log).suffix(20))")
         // East is back.
@@ -75,8 +100,8 @@ struct SiteGatewayLivenessTests {
         #expect(online, "no gatewayOnline: \(SiteProcesses.lines(log).suffix(20))")
         _ = try await beating(["west", "east"], beats: 2) { false }
 
-        let offlineLines = lines("gatewayOffline")
-        let onlineLines = lines("gatewayOnline")
+        let offlineLines = lines("gatewayOffline").filter { $0.contains(#""gateway":"east""#) }
+        let onlineLines = lines("gatewayOnline").filter { $0.contains(#""gateway":"east""#) }
         #expect(offlineLines.count == 1 && onlineLines.count == 1, "\(SiteProcesses.lines(events))")
         let line = try #require(offlineLines.first)
         #expect(line.contains(#""gateway":"east""#) && line.contains(#""room":"shop""#))
@@ -87,7 +112,12 @@ struct SiteGatewayLivenessTests {
         let last = try #require((object["lastReport"] as? String).flatMap(Timestamp.init(rfc3339:)))
         #expect(time - last == .seconds(8))
         #expect(onlineLines.first?.contains(#""gateway":"east""#) == true)
-        #expect(!SiteProcesses.lines(events).contains { $0.contains(#""gateway":"west""#) }, "the idle west went offline")
+        // West kept its heartbeat, so it never went offline — unless this machine was too loaded
+        // to send one for the 8 s (then the hub was right, and there is nothing to check).
+        let longestGap = zip(westSent, westSent.dropFirst()).map { $1.timeIntervalSince($0) }.max() ?? 0
+        if longestGap < 6 {
+            #expect(!SiteProcesses.lines(events).contains { $0.contains(#""gateway":"west""#) }, "the idle west went offline")
+        }
         #expect(SiteProcesses.lines(log).contains { $0.contains("gateway 'east' is offline") })
     }
 }
