@@ -90,7 +90,6 @@ struct HubTakeoverTests {
                 SiteProcesses.lines(presenceA).contains { $0.contains(#""minor":1}"#) && $0.contains(#""room":"shop""#) }
             }
             #expect(inShop, "hub-a never had the walker in the shop: \(log("hub-a").suffix(10))")
-            #expect(events("hub-a").isEmpty, "hub-a alerted before it was killed: \(events("hub-a"))")
         case .afterDelivery:
             let delivered = await realWorkFinishes(within: .seconds(60)) {
                 events("hub-a").contains { $0.contains(#""event":"delivered""#) }
@@ -105,6 +104,9 @@ struct HubTakeoverTests {
         }
         kill(processes["hub-a"]!.processIdentifier, SIGKILL)
         await waitForExit(processes["hub-a"]!)
+        // On a loaded machine the kill meant for the middle of the dwell may come after hub-a's
+        // alert: exactly once is then what hub-a sent and hub-b did not send again.
+        let alertedBeforeKill = events("hub-a").contains { $0.contains(#""event":"delivered""#) }
 
         // The standby hears the broker's last will for hub-a and takes over.
         let tookOver = await realWorkFinishes(within: .seconds(10)) {
@@ -124,8 +126,9 @@ struct HubTakeoverTests {
         let created = (events("hub-a") + events("hub-b")).filter { $0.contains(#""event":"created""#) }
         #expect(created.count == 1, "\(created)")
         switch moment {
+        case .midDwell where alertedBeforeKill:
+            #expect(events("hub-b").isEmpty, "the standby sent again what hub-a had sent: \(events("hub-b"))")
         case .midDwell:
-            #expect(events("hub-a").isEmpty, "\(events("hub-a"))")
             #expect(events("hub-b").contains { $0.contains(#""event":"delivered""#) }, "\(log("hub-b").suffix(15))")
         case .afterDelivery:
             #expect(events("hub-b").isEmpty, "the standby sent again what hub-a had sent: \(events("hub-b"))")

@@ -55,8 +55,13 @@ struct SiteGatewayLivenessTests {
             guard let response = try? await HTTPClient.shared.send(HTTPRequest(url: endpoint + "/metrics", timeout: .seconds(5)))
             else { return [] }
             let text = String(decoding: response.body, as: UTF8.self)
+            // Seconds since each gateway's last report (since the hub started, before its first).
             return Set(
-                ["west", "east"].filter { text.contains(#"beacond_site_gateway_last_report_seconds{gateway="\#($0)"}"#) })
+                ["west", "east"].filter { gateway in
+                    let name = #"beacond_site_gateway_last_report_seconds{gateway="\#(gateway)"} "#
+                    guard let range = text.range(of: name) else { return false }
+                    return Double(text[range.upperBound...].prefix { $0 != "\n" }).map { $0 < 1.5 } ?? false
+                })
         }
         /// When each of west's heartbeats was handed to the broker: its gaps say whether the hub
         /// could have taken a loaded machine's silence for west's.
@@ -87,11 +92,13 @@ struct SiteGatewayLivenessTests {
 
         // Both report until the hub has heard both (it subscribes after it connects); then east
         // falls silent while west, idle, keeps its heartbeat.
-        var heard: Set<String> = []
-        for _ in 0..<60 where heard != ["west", "east"] {
-            try await beat(["west", "east"])
-            heard = await reported()
+        // The broker logs each subscription as "<client> <qos> <filter>": the hub's bucket 0.
+        let subscribed = await realWorkFinishes(within: .seconds(20)) {
+            broker.logContains("beacond-hub-liveness-0 0 \(Self.topics.subscription(bucket: 0))")
         }
+        #expect(subscribed, "the hub never subscribed to bucket 0")
+        _ = try await beating(["west", "east"], beats: 5) { false }
+        let heard = await reported()
         #expect(heard == ["west", "east"], "the hub never heard both gateways: \(heard) \(SiteProcesses.lines(log))")
         let offline = try await beating(["west"], beats: 80) { !lines("gatewayOffline").isEmpty }
         #expect(offline, "no gatewayOffline: \(SiteProcesses.lines(log).suffix(20))")
