@@ -62,6 +62,9 @@ public final class ControlServer: Service, Sendable {
         do {
             let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                // NIO's default backlog (128) overflows when a burst of connections arrives faster
+                // than a loaded machine accepts them (200 slow clients at once): they would be reset.
+                .serverChannelOption(.backlog, value: 1024)
                 // A fixed send buffer: what a client that stops reading holds in the kernel is
                 // bounded (autotuning would let it grow to megabytes).
                 .childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(Self.sendBuffer))
