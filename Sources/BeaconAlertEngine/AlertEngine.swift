@@ -95,15 +95,6 @@ public struct AlertEngine: Sendable {
         }.sorted { $0.key < $1.key }
     }
 
-    /// The delivered instances of reminding alerts (`remind`) waiting for an answer, oldest first.
-    public var awaitingAnswer: [AlertHistory] {
-        state.history.values.filter {
-            $0.isAwaitingAnswer && configuration.rules[$0.key.alertID]?.policy.remind != nil
-        }.sorted {
-            ($0.instanceDue ?? .distantPast, $0.key) < ($1.instanceDue ?? .distantPast, $1.key)
-        }
-    }
-
     /// Time moved to `now`: delivers every pending alert due at or before it (in due order),
     /// renews repeating ones, and applies `maxLateness` and the window to late ones.
     ///

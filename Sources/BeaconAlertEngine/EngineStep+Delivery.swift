@@ -2,8 +2,9 @@ import BeaconCore
 
 extension EngineStep {
     /// Delivers `alert` now (it must no longer be pending), renews a repeating series, and
-    /// cancels alerts waiting on this delivery (`alertDelivered`).
-    mutating func deliver(_ alert: PendingAlert, rule: AlertRule, now: Timestamp) {
+    /// cancels alerts waiting on this delivery (`alertDelivered`); `note` is added to the
+    /// delivery's messages.
+    mutating func deliver(_ alert: PendingAlert, rule: AlertRule, now: Timestamp, note: String? = nil) {
         guard alert.attempt == 0 else { return remind(alert, rule: rule, now: now) }
         var updated = history(alert.key)
         updated.lastDeliveredAt = now
@@ -18,6 +19,7 @@ extension EngineStep {
         if lateness >= .seconds(1) {
             messages.append("delivered \(lateness.humanReadable) late (due \(alert.dueAt.rfc3339String))")
         }
+        if let note { messages.append(note) }
         emit(
             .delivered, key: alert.key, strategy: alert.strategy, rule: rule, now: now, scheduledFor: alert.dueAt,
             messages: messages)
@@ -123,14 +125,10 @@ extension EngineStep {
         }
         switch when.then {
         case .deliver:
-            var expired = alert
-            expired.heldUntil = nil
             record(.removePending(alert.key))
-            deliver(expired, rule: rule, now: now)
-            if let index = events.lastIndex(where: { $0.event.kind == .delivered && $0.event.alertID == alert.key.alertID }) {
-                events[index].event.messages.append(
-                    "the delivery condition (\(when.condition)) never held within \(when.maxWait.humanReadable): \(failure)")
-            }
+            deliver(
+                alert, rule: rule, now: now,
+                note: "the delivery condition (\(when.condition)) never held within \(when.maxWait.humanReadable): \(failure)")
         case .drop:
             record(.removePending(alert.key))
             emit(

@@ -68,9 +68,6 @@ public struct StoredAlertEngine: Sendable {
         return (try commit(output), outcome)
     }
 
-    /// See ``AlertEngine/awaitingAnswer``.
-    public var awaitingAnswer: [AlertHistory] { engine.awaitingAnswer }
-
     private mutating func commit(_ output: AlertEngineOutput) throws(AlertEngineError) -> [RoutedEvent] {
         do {
             return try store.commit(output)

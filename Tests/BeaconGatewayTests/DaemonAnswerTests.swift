@@ -34,6 +34,14 @@ struct DaemonAnswerTests {
         return path
     }
 
+    /// `beacond run` on the desk alert's configuration, once its control endpoint listens; its URL.
+    static func startDesk(in directory: URL, pager: URL) async throws -> (RunningDaemon, String) {
+        let daemon = try RunningDaemon(arguments: ["run", "--config", try configuration(in: directory, pager: pager)])
+        let announced = try #require(await daemon.errorLine(containing: "control endpoint on http://127.0.0.1:"))
+        let url = try #require(announced.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
+        return (daemon, url)
+    }
+
     /// The value of `"name":"…"` in a JSON line.
     static func string(_ name: String, in line: String) -> String? {
         guard let range = line.range(of: "\"\(name)\":\"") else { return nil }
@@ -46,9 +54,7 @@ struct DaemonAnswerTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let pager = directory.appendingPathComponent("pager.jsonl")
-        let daemon = try RunningDaemon(arguments: ["run", "--config", try Self.configuration(in: directory, pager: pager)])
-        let announced = try #require(await daemon.errorLine(containing: "control endpoint on http://127.0.0.1:"))
-        let url = try #require(announced.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
+        let (daemon, url) = try await Self.startDesk(in: directory, pager: pager)
 
         let first = try #require(await daemon.outputLine(containing: #""event":"delivered""#))
         #expect(!first.contains(#""attempt""#), "the first delivery is attempt 0: \(first)")
@@ -92,9 +98,7 @@ struct DaemonAnswerTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let pager = directory.appendingPathComponent("pager.jsonl")
-        let daemon = try RunningDaemon(arguments: ["run", "--config", try Self.configuration(in: directory, pager: pager)])
-        let announced = try #require(await daemon.errorLine(containing: "control endpoint on http://127.0.0.1:"))
-        let url = try #require(announced.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
+        let (daemon, url) = try await Self.startDesk(in: directory, pager: pager)
         let first = try #require(await daemon.outputLine(containing: #""event":"delivered""#))
         let instance = try #require(Self.string("instance", in: first))
         let failure = try await onOwnThread { () throws -> String? in
