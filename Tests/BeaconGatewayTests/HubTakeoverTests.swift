@@ -48,6 +48,10 @@ struct HubTakeoverTests {
 
     @Test("the active hub killed: the standby takes over and the alert comes exactly once", arguments: Moment.allCases)
     func killed(at moment: Moment) async throws {
+        try await ChildProcessSlots.siteRuns.withSlot { try await run(killedAt: moment) }
+    }
+
+    private func run(killedAt moment: Moment) async throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
         let directory = broker.directory

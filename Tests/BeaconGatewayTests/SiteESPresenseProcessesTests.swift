@@ -22,6 +22,10 @@ struct SiteESPresenseProcessesTests {
 
     @Test("two ESPresense stand-ins and a beacond gateway: rooms match the truth, the shop dwell alerts once")
     func mixedProcesses() async throws {
+        try await ChildProcessSlots.siteRuns.withSlot { try await runMixedProcesses() }
+    }
+
+    private func runMixedProcesses() async throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
         let directory = broker.directory

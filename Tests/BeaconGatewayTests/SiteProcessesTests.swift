@@ -49,6 +49,10 @@ struct SiteProcessesTests {
         "three gateway processes and a hub: rooms and positions match the truth, and the shop dwell alerts once, for the site"
     )
     func gatewaysAndHub() async throws {
+        try await ChildProcessSlots.siteRuns.withSlot { try await runGatewaysAndHub() }
+    }
+
+    private func runGatewaysAndHub() async throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
         let directory = broker.directory

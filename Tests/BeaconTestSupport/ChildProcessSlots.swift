@@ -6,6 +6,11 @@ public actor ChildProcessSlots {
     /// The slots every ``CommandRun`` takes one of.
     public static let shared = ChildProcessSlots(count: 2)
 
+    /// One slot for the tests that run a whole site as processes (a broker, hubs, gateways): two
+    /// of them at once on a 2-core machine, next to the rest of the run, starve each other's
+    /// wall-clock walks until their timing means nothing.
+    public static let siteRuns = ChildProcessSlots(count: 1)
+
     private var free: Int
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
