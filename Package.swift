@@ -68,7 +68,11 @@ let package = Package(
             swiftSettings: swiftSettings),
         // A header-only leaf: the processor's prefetch hint, for the ranging loop's batch path.
         .target(name: "CBeaconPrefetch"),
-        .target(name: "BeaconRanging", dependencies: ["BeaconCore", "CBeaconPrefetch"], swiftSettings: swiftSettings),
+        // A header-only leaf: the C library's heap trimming, after a large table outgrows its buffer.
+        .target(name: "CBeaconHeap"),
+        .target(
+            name: "BeaconRanging", dependencies: ["BeaconCore", "CBeaconPrefetch", "CBeaconHeap"],
+            swiftSettings: swiftSettings),
         // What a gateway tells a hub: records, the report format (binary and JSON), signatures, topics,
         // and why a report is refused. Needs nothing but BeaconCore, so the fuzzer links it alone.
         .target(name: "BeaconSiteReport", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),

@@ -26,3 +26,13 @@ enum Fixture {
     /// Seconds after the origin of a timestamp.
     static func seconds(_ t: Timestamp) -> Double { Double(t.nanosecondsSinceEpoch - origin) / 1e9 }
 }
+
+extension BeaconSighting {
+    /// The same sighting with another major (to make more than 65,536 identities).
+    func with(major: Int) -> BeaconSighting {
+        BeaconSighting(
+            timestamp: timestamp,
+            id: .iBeacon(uuidHigh: id.high, uuidLow: id.low, major: UInt16(truncatingIfNeeded: major), minor: id.minor),
+            address: address, addressType: addressType, rssi: rssi, measuredPower: measuredPower)
+    }
+}

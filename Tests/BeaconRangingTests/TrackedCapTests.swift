@@ -46,13 +46,3 @@ struct TrackedCapTests {
         #expect(loop.reservedHeapBytes <= 1_000 * 512 + 256 * 1024, "\(loop.reservedHeapBytes) bytes")
     }
 }
-
-extension BeaconSighting {
-    /// The same sighting with another major (to make more than 65,536 identities).
-    fileprivate func with(major: Int) -> BeaconSighting {
-        BeaconSighting(
-            timestamp: timestamp,
-            id: .iBeacon(uuidHigh: id.high, uuidLow: id.low, major: UInt16(truncatingIfNeeded: major), minor: id.minor),
-            address: address, addressType: addressType, rssi: rssi, measuredPower: measuredPower)
-    }
-}

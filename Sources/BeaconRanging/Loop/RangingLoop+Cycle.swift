@@ -29,6 +29,13 @@ extension RangingLoop {
         update.regionEvents.append(contentsOf: enterEvents)
         enterEvents.removeAll(keepingCapacity: true)
 
+        // Every confirmed beacon may be listed: grow the buffer once, to about what it needs,
+        // rather than doubling it while appending (a ranged beacon is 232 bytes).
+        if update.beacons.capacity < hot.count {
+            update.beacons.reserveCapacity(hot.count + hot.count / 16)
+            FreedMemory.release(afterGrowingTo: update.beacons.capacity * MemoryLayout<RangedBeacon>.stride)
+        }
+
         let endTime = Timestamp(nanosecondsSinceEpoch: end)
         var slot = 0
         while slot < hot.count {

@@ -209,12 +209,18 @@ public struct RangingLoop: Sendable {
         }
         let id = sighting.id
         let mask = regionMask(of: id)
+        let grows = cold.count == cold.capacity
+        if grows { cold.reserveCapacity(HotStateTable.grown(cold.capacity)) }
+        if armaSpeed == nil, filters.count == filters.capacity {
+            filters.reserveCapacity(HotStateTable.grown(filters.capacity))
+        }
         hot.append(
             HotBeaconState(
                 id: id, time: sighting.timestamp, address: sighting.address, inRegions: mask != 0,
                 confirmed: configuration.enter.confirmsAtOnce))
         cold.append(ColdBeaconState(id: id, time: sighting.timestamp, address: sighting.address, regionMask: mask))
         if armaSpeed == nil { filters.append(configuration.filter.makeFilter()) }
+        if grows { FreedMemory.release(afterGrowingTo: cold.capacity * MemoryLayout<ColdBeaconState>.stride) }
         let slot = hot.count - 1
         cold.withUnsafeBufferPointer { all in index.insert(id, slot: slot) { all[$0].id } }
         record(sighting, at: slot)
