@@ -40,7 +40,10 @@ struct RangingMemoryBudgetTests {
         #expect(HotStateTable.grown(100_000) == 112_500)
         var table = HotStateTable()
         for i in 0..<10_000 {
-            table.append(HotBeaconState(id: Fixture.beacon(UInt16(truncatingIfNeeded: i)), time: Fixture.time(0), address: BluetoothAddress(rawValue: 1), inRegions: false, confirmed: true))
+            table.append(
+                HotBeaconState(
+                    id: Fixture.beacon(UInt16(truncatingIfNeeded: i)), time: Fixture.time(0),
+                    address: BluetoothAddress(rawValue: 1), inRegions: false, confirmed: true))
             #expect(table.capacity * 8 <= table.count * 9 + 16 * 8)
         }
     }
