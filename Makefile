@@ -6,7 +6,7 @@ SWIFT ?= swift
 BEACOND_DEBUG := .build/debug/beacond
 RUN_SCENARIO := Simulator/Scenarios/lobby.yaml
 
-.PHONY: run test build bench fuzz soak test-vm test-ha dist test-dist measure-build format lint examples docs clean
+.PHONY: run test build bench bench-gateway fuzz soak test-vm test-ha dist test-dist measure-build format lint examples docs clean
 
 run: build
 	$(BEACOND_DEBUG) simulate $(RUN_SCENARIO)
@@ -20,9 +20,21 @@ test:
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(SWIFT) test --skip-build --disable-xctest
 
+# `make bench` runs every group of Benchmarks/ and then bench-gateway; BENCH="parse site" runs
+# some groups, BENCH=gateway only the gateway's cost.
+BENCH_GROUPS = $(filter-out gateway,$(BENCH))
 bench:
 	@scripts/ensure-deps.sh build
-	$(SWIFT) run -c release --package-path Benchmarks beacond-bench $(BENCH)
+	@if [ -z "$(BENCH)" ] || [ -n "$(BENCH_GROUPS)" ]; then \
+		$(SWIFT) run -c release --package-path Benchmarks beacond-bench $(BENCH_GROUPS); fi
+	@if [ -z "$(BENCH)" ] || [ "$(BENCH_GROUPS)" != "$(BENCH)" ]; then $(MAKE) --no-print-directory bench-gateway; fi
+
+# What a gateway costs: the release beacond on a paced 200-beacon load for 60 s, CPU share and
+# peak RSS (scripts/gateway_cost.py; needs mosquitto).
+bench-gateway:
+	@scripts/ensure-deps.sh test
+	$(SWIFT) build -c release --product beacond
+	python3 scripts/gateway_cost.py $(GATEWAY_COST_ARGS)
 
 # Three libFuzzer targets, each for FUZZ_SECONDS: the wire, capture, report and time parsers
 # (scripts/fuzz.sh), the configuration and scenario readers (scripts/fuzz-config.sh), and the

@@ -118,9 +118,7 @@ public final class SiteFusion {
         staleCycles = max(1, configuration.staleness.nanoseconds / cycleNanoseconds)
         retentionNanoseconds = configuration.retention.nanoseconds
         let positioned = layout.gateways.compactMap(\.position)
-        let height =
-            configuration.positioning.tagHeight
-            ?? (positioned.isEmpty ? 0 : positioned.reduce(0) { $0 + $1.z } / Double(positioned.count))
+        let height = configuration.positioning.tagHeight ?? Self.defaultTagHeight(gatewayHeights: positioned.map(\.z))
         let margin = configuration.positioning.boundsMargin
         cycleSeconds = Double(cycleNanoseconds) / 1e9
         let bounds = (

@@ -179,7 +179,9 @@ public struct PositioningConfiguration: Hashable, Sendable {
     /// fewer, the position is the centroid of those that do.
     public var minimumGateways: Int
     /// The height of the tags, metres (positions are solved in the horizontal plane at this
-    /// height); `nil` (the default) takes the mean height of the site's gateways.
+    /// height); `nil` (the default) takes 1.2 m, a tag worn or carried, where every gateway hangs
+    /// at 2 m or higher (receivers on walls or ceilings, above the tags), and otherwise the mean
+    /// height of the site's gateways (receivers at the tags' level).
     public var tagHeight: Double?
     /// The path-loss exponent of the RSSI model (default 1.5, the gateways' ranging default; use
     /// the same value as their `ranging.pathLossExponent`).

@@ -120,7 +120,7 @@ struct SimulationEngineTests {
 struct BundledScenarioRunTests {
     @Test(
         "the first 10 virtual seconds of each scenario, at each gateway, parse as advertising reports",
-        arguments: ["lobby.yaml", "museum.yaml", "warehouse.yaml", "stress.yaml"])
+        arguments: ["lobby.yaml", "museum.yaml", "warehouse.yaml", "stress.yaml", "gateway-load.yaml"])
     func runs(file: String) throws {
         var scenario = try Scenario.load(path: TestSupport.scenarioPath(file))
         scenario.duration = .seconds(10)
