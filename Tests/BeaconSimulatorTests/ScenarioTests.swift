@@ -8,7 +8,9 @@ import Testing
 
 @Suite("Scenario files")
 struct ScenarioTests {
-    @Test("every bundled scenario loads", arguments: ["lobby.yaml", "museum.yaml", "warehouse.yaml", "stress.yaml", "gateway-load.yaml"])
+    @Test(
+        "every bundled scenario loads",
+        arguments: ["lobby.yaml", "museum.yaml", "warehouse.yaml", "stress.yaml", "gateway-load.yaml"])
     func bundledScenarioLoads(file: String) throws {
         let scenario = try Scenario.load(path: TestSupport.scenarioPath(file))
         #expect(!scenario.gateways.isEmpty)
