@@ -43,26 +43,21 @@ public struct AdvertisingReportIterator {
         let count = packet.count
         // 0x04 (event), 0x3E (LE Meta), read as one little-endian word.
         guard count >= 2, packet.word16(at: 0) == 0x3E04 else { return }
-        guard count >= 3 else {
-            headerErrorKind = .truncatedPacket
-            return
-        }
-        let declared = Int(packet.byte(at: 2)) &+ 3
-        guard count == declared else {
-            headerErrorKind = count > declared ? .packetLengthMismatch : .truncatedPacket
-            headerErrorOffset = count > declared ? declared : 0
-            return
-        }
-        guard count >= 4 else { return }
         let subevent: AdvertisingReportKind
-        switch packet.byte(at: 3) {
-        case 0x02: subevent = .legacy
-        case 0x0D: subevent = .extended
-        case 0x0B: subevent = .directed
-        default: return
-        }
-        guard count >= 5 else {
-            headerErrorKind = .truncatedPacket
+        if count >= 5, Int(packet.byte(at: 2)) &+ 3 == count {
+            // The common case, with one length check: the whole header is there and the
+            // parameter length matches the packet.
+            switch packet.byte(at: 3) {
+            case 0x02: subevent = .legacy
+            case 0x0D: subevent = .extended
+            case 0x0B: subevent = .directed
+            default: return
+            }
+        } else {
+            if let (kind, offset) = Self.headerFault(packet) {
+                headerErrorKind = kind
+                headerErrorOffset = offset
+            }
             return
         }
         let reports = Int(packet.byte(at: 4))
@@ -178,6 +173,23 @@ public struct AdvertisingReportIterator {
             address: packet.wireAddress(at: p &+ 2), rssi: Self.signal(packet.byte(at: p &+ 15)),
             directAddressType: directType, directAddress: packet.wireAddress(at: p &+ 9),
             data: packet.unsafeSlice(from: p &+ 16, count: 0))
+    }
+
+    /// Why an LE Meta event that is shorter than 5 bytes or whose length byte disagrees with its
+    /// size yields no reports: the fault (kind and offset) to throw, or `nil` when it is simply
+    /// not an advertising report.
+    @usableFromInline
+    static func headerFault(_ packet: UnsafeRawBufferPointer) -> (WireError.Kind, Int)? {
+        let count = packet.count
+        guard count >= 3 else { return (.truncatedPacket, 0) }
+        let declared = Int(packet[2]) + 3
+        guard count <= declared else { return (.packetLengthMismatch, declared) }
+        guard count == declared else { return (.truncatedPacket, 0) }
+        guard count >= 4 else { return nil }
+        switch packet[3] {
+        case 0x02, 0x0B, 0x0D: return (.truncatedPacket, 0) // count == 4: no Num_Reports
+        default: return nil
+        }
     }
 
     /// RSSI / TX power: 127 means "not available".
