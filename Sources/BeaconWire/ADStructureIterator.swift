@@ -18,22 +18,24 @@ public struct ADStructureIterator {
     /// The next structure, or `nil` at the end (or at a zero length byte).
     @inlinable @inline(__always)
     public mutating func next() throws(WireError) -> ADStructure? {
+        // 0 <= p <= count: the arithmetic below cannot wrap, and `count &- p > length` proves
+        // that bytes p ... p + length are in the data.
         let p = position
         let count = bytes.count
         guard p < count else { return nil }
-        let length = Int(bytes[p])
+        let length = Int(bytes.byte(at: p))
         guard length > 0 else {
             position = count
             return nil
         }
-        guard count - p > length else {
+        guard count &- p > length else {
             position = count
             throw Self.truncated(at: p, in: bytes)
         }
-        position = p + 1 + length
+        position = p &+ 1 &+ length
         return ADStructure(
-            type: ADType(rawValue: bytes[p + 1]),
-            data: bytes.unsafeSlice(from: p + 2, count: length - 1), offset: p)
+            type: ADType(rawValue: bytes.byte(at: p &+ 1)),
+            data: bytes.unsafeSlice(from: p &+ 2, count: length &- 1), offset: p)
     }
 
     @usableFromInline

@@ -28,6 +28,9 @@ public struct AdvertisingReportIterator {
     public static let maximumExtendedReports = 10
 
     /// Prepares to walk the reports of `packet` (an H4 packet starting at its type byte).
+    ///
+    /// Every index below is checked against `packet.count` before it is read; the arithmetic on
+    /// them wraps (`&+`, `&-`) because the operands are bounded by the packet's length.
     @inlinable @inline(__always)
     public init(event packet: UnsafeRawBufferPointer) {
         self.packet = packet
@@ -38,34 +41,26 @@ public struct AdvertisingReportIterator {
         headerErrorKind = nil
         headerErrorOffset = 0
         let count = packet.count
-        guard count >= 2, packet[0] == H4PacketType.event.rawValue, packet[1] == 0x3E else { return }
-        guard count >= 3 else {
-            headerErrorKind = .truncatedPacket
-            return
-        }
-        let declared = Int(packet[2]) + 3
-        guard count <= declared else {
-            headerErrorKind = .packetLengthMismatch
-            headerErrorOffset = declared
-            return
-        }
-        guard count == declared else {
-            headerErrorKind = .truncatedPacket
-            return
-        }
-        guard count >= 4 else { return }
+        // 0x04 (event), 0x3E (LE Meta), read as one little-endian word.
+        guard count >= 2, packet.word16(at: 0) == 0x3E04 else { return }
         let subevent: AdvertisingReportKind
-        switch packet[3] {
-        case 0x02: subevent = .legacy
-        case 0x0D: subevent = .extended
-        case 0x0B: subevent = .directed
-        default: return
-        }
-        guard count >= 5 else {
-            headerErrorKind = .truncatedPacket
+        if count >= 5, Int(packet.byte(at: 2)) &+ 3 == count {
+            // The common case, with one length check: the whole header is there and the
+            // parameter length matches the packet.
+            switch packet.byte(at: 3) {
+            case 0x02: subevent = .legacy
+            case 0x0D: subevent = .extended
+            case 0x0B: subevent = .directed
+            default: return
+            }
+        } else {
+            if let (kind, offset) = Self.headerFault(packet) {
+                headerErrorKind = kind
+                headerErrorOffset = offset
+            }
             return
         }
-        let reports = Int(packet[4])
+        let reports = Int(packet.byte(at: 4))
         let limit = subevent == .extended ? Self.maximumExtendedReports : Self.maximumLegacyReports
         guard reports >= 1, reports <= limit else {
             headerErrorKind = .invalidReportCount
@@ -93,7 +88,7 @@ public struct AdvertisingReportIterator {
             }
             return nil
         }
-        remaining -= 1
+        remaining &-= 1
         do {
             switch kind {
             case .legacy: return try nextLegacy()
@@ -107,70 +102,94 @@ public struct AdvertisingReportIterator {
         }
     }
 
+    // In the three readers below, `p = position` and `end` satisfy 0 <= p <= end == packet.count,
+    // so once `end &- p >= n` is checked, bytes p ..< p + n are in the packet.
+
     @inlinable @inline(__always)
     mutating func nextLegacy() throws(WireError) -> AdvertisingReport {
         let p = position
-        guard end - p >= 10 else { throw Self.error(.truncatedReport, p, packet) }
-        guard packet[p + 1] <= 0x03, let addressType = AddressType(rawValue: packet[p + 1])
-        else { throw Self.error(.invalidAddressType, p + 1, packet) }
-        let length = Int(packet[p + 8])
-        guard length <= 31 else { throw Self.error(.invalidDataLength, p + 8, packet) }
-        guard end - p >= 10 + length else { throw Self.error(.truncatedReport, p, packet) }
-        position = p + 10 + length
+        let available = end &- p
+        guard available >= 10 else { throw Self.error(.truncatedReport, p, packet) }
+        let rawAddressType = packet.byte(at: p &+ 1)
+        guard rawAddressType <= 0x03, let addressType = AddressType(rawValue: rawAddressType)
+        else { throw Self.error(.invalidAddressType, p &+ 1, packet) }
+        let length = Int(packet.byte(at: p &+ 8))
+        guard length <= 31 else { throw Self.error(.invalidDataLength, p &+ 8, packet) }
+        guard available >= 10 &+ length else { throw Self.error(.truncatedReport, p, packet) }
+        position = p &+ 10 &+ length
         return AdvertisingReport(
-            kind: .legacy, eventType: UInt16(packet[p]), addressType: addressType,
-            address: packet.wireAddress(at: p + 2),
-            rssi: Self.signal(packet[p + 9 + length]),
-            data: packet.unsafeSlice(from: p + 9, count: length))
+            kind: .legacy, eventType: UInt16(packet.byte(at: p)), addressType: addressType,
+            address: packet.wireAddress(at: p &+ 2),
+            rssi: Self.signal(packet.byte(at: p &+ 9 &+ length)),
+            data: packet.unsafeSlice(from: p &+ 9, count: length))
     }
 
     @inlinable @inline(__always)
     mutating func nextExtended() throws(WireError) -> AdvertisingReport {
         let p = position
-        guard end - p >= 24 else { throw Self.error(.truncatedReport, p, packet) }
-        let eventType = (UInt16(packet[p]) | UInt16(packet[p + 1]) << 8) & 0x007F
-        let rawAddressType = packet[p + 2]
+        let available = end &- p
+        guard available >= 24 else { throw Self.error(.truncatedReport, p, packet) }
+        let eventType = packet.word16(at: p) & 0x007F
+        let rawAddressType = packet.byte(at: p &+ 2)
         guard rawAddressType <= 0x03 || rawAddressType == 0xFF, let addressType = AddressType(rawValue: rawAddressType)
-        else { throw Self.error(.invalidAddressType, p + 2, packet) }
-        let length = Int(packet[p + 23])
-        guard end - p >= 24 + length else { throw Self.error(.truncatedReport, p, packet) }
+        else { throw Self.error(.invalidAddressType, p &+ 2, packet) }
+        let length = Int(packet.byte(at: p &+ 23))
+        guard available >= 24 &+ length else { throw Self.error(.truncatedReport, p, packet) }
         var directAddressType: AddressType?
         var directAddress: BluetoothAddress?
         if eventType & 0x04 != 0 {
-            guard let type = Self.directAddressType(packet[p + 16])
-            else { throw Self.error(.invalidAddressType, p + 16, packet) }
+            guard let type = Self.directAddressType(packet.byte(at: p &+ 16))
+            else { throw Self.error(.invalidAddressType, p &+ 16, packet) }
             directAddressType = type
-            directAddress = packet.wireAddress(at: p + 17)
+            directAddress = packet.wireAddress(at: p &+ 17)
         }
-        let secondaryPHY = packet[p + 10]
-        let sid = packet[p + 11]
-        let interval = UInt16(packet[p + 14]) | UInt16(packet[p + 15]) << 8
-        position = p + 24 + length
+        let secondaryPHY = packet.byte(at: p &+ 10)
+        let sid = packet.byte(at: p &+ 11)
+        let interval = packet.word16(at: p &+ 14)
+        position = p &+ 24 &+ length
         return AdvertisingReport(
             kind: .extended, eventType: eventType, addressType: addressType,
-            address: packet.wireAddress(at: p + 3),
-            rssi: Self.signal(packet[p + 13]), txPower: Self.signal(packet[p + 12]),
-            primaryPHY: packet[p + 9], secondaryPHY: secondaryPHY == 0 ? nil : secondaryPHY,
+            address: packet.wireAddress(at: p &+ 3),
+            rssi: Self.signal(packet.byte(at: p &+ 13)), txPower: Self.signal(packet.byte(at: p &+ 12)),
+            primaryPHY: packet.byte(at: p &+ 9), secondaryPHY: secondaryPHY == 0 ? nil : secondaryPHY,
             sid: sid == 0xFF ? nil : sid, dataStatus: AdvertisingDataStatus(extendedEventType: eventType),
             directAddressType: directAddressType, directAddress: directAddress,
             periodicAdvertisingInterval: interval == 0 ? nil : interval,
-            data: packet.unsafeSlice(from: p + 24, count: length))
+            data: packet.unsafeSlice(from: p &+ 24, count: length))
     }
 
     @inlinable @inline(__always)
     mutating func nextDirected() throws(WireError) -> AdvertisingReport {
         let p = position
-        guard end - p >= 16 else { throw Self.error(.truncatedReport, p, packet) }
-        guard packet[p + 1] <= 0x03, let addressType = AddressType(rawValue: packet[p + 1])
-        else { throw Self.error(.invalidAddressType, p + 1, packet) }
-        guard let directType = Self.directAddressType(packet[p + 8])
-        else { throw Self.error(.invalidAddressType, p + 8, packet) }
-        position = p + 16
+        guard end &- p >= 16 else { throw Self.error(.truncatedReport, p, packet) }
+        let rawAddressType = packet.byte(at: p &+ 1)
+        guard rawAddressType <= 0x03, let addressType = AddressType(rawValue: rawAddressType)
+        else { throw Self.error(.invalidAddressType, p &+ 1, packet) }
+        guard let directType = Self.directAddressType(packet.byte(at: p &+ 8))
+        else { throw Self.error(.invalidAddressType, p &+ 8, packet) }
+        position = p &+ 16
         return AdvertisingReport(
-            kind: .directed, eventType: UInt16(packet[p]), addressType: addressType,
-            address: packet.wireAddress(at: p + 2), rssi: Self.signal(packet[p + 15]),
-            directAddressType: directType, directAddress: packet.wireAddress(at: p + 9),
-            data: packet.unsafeSlice(from: p + 16, count: 0))
+            kind: .directed, eventType: UInt16(packet.byte(at: p)), addressType: addressType,
+            address: packet.wireAddress(at: p &+ 2), rssi: Self.signal(packet.byte(at: p &+ 15)),
+            directAddressType: directType, directAddress: packet.wireAddress(at: p &+ 9),
+            data: packet.unsafeSlice(from: p &+ 16, count: 0))
+    }
+
+    /// Why an LE Meta event that is shorter than 5 bytes or whose length byte disagrees with its
+    /// size yields no reports: the fault (kind and offset) to throw, or `nil` when it is simply
+    /// not an advertising report.
+    @usableFromInline
+    static func headerFault(_ packet: UnsafeRawBufferPointer) -> (WireError.Kind, Int)? {
+        let count = packet.count
+        guard count >= 3 else { return (.truncatedPacket, 0) }
+        let declared = Int(packet[2]) + 3
+        guard count <= declared else { return (.packetLengthMismatch, declared) }
+        guard count == declared else { return (.truncatedPacket, 0) }
+        guard count >= 4 else { return nil }
+        switch packet[3] {
+        case 0x02, 0x0B, 0x0D: return (.truncatedPacket, 0) // count == 4: no Num_Reports
+        default: return nil
+        }
     }
 
     /// RSSI / TX power: 127 means "not available".

@@ -50,7 +50,8 @@ public struct AltBeaconFrame: Hashable, Sendable {
     /// `nil` when it is not an AltBeacon.
     @inlinable
     public init?(manufacturerData d: UnsafeRawBufferPointer) {
-        guard d.count >= Self.manufacturerDataLength, d[2] == 0xBE, d[3] == 0xAC else { return nil }
+        // BE AC read as one little-endian word.
+        guard d.count >= Self.manufacturerDataLength, d.word16(at: 2) == 0xACBE else { return nil }
         self.init(
             companyID: d.littleEndianUInt16(at: 0), id1High: d.bigEndianUInt64(at: 4),
             id1Low: d.bigEndianUInt64(at: 12), id2: d.bigEndianUInt16(at: 20), id3: d.bigEndianUInt16(at: 22),

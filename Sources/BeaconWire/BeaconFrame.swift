@@ -32,8 +32,9 @@ public struct BeaconFrame: Hashable, Sendable {
                     return BeaconFrame(id: frame.beaconID, measuredPower: frame.referenceRSSI)
                 }
             case 0x16:
-                if d.count >= 2 + EddystoneUID.minimumLength, d[0] == 0xAA, d[1] == 0xFE,
-                    let frame = EddystoneUID(frame: d.unsafeSlice(from: 2, count: d.count - 2))
+                // AA FE (the Eddystone service UUID 0xFEAA) read as one little-endian word.
+                if d.count >= 2 + EddystoneUID.minimumLength, d.word16(at: 0) == 0xFEAA,
+                    let frame = EddystoneUID(frame: d.unsafeSlice(from: 2, count: d.count &- 2))
                 {
                     return BeaconFrame(id: frame.beaconID, measuredPower: frame.measuredPowerAt1m)
                 }

@@ -15,12 +15,12 @@ extension UnsafeRawBufferPointer {
 
     @inlinable
     func bigEndianUInt16(at offset: Int) -> UInt16 {
-        UInt16(truncatingIfNeeded: self[offset]) << 8 | UInt16(truncatingIfNeeded: self[offset + 1])
+        UInt16(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt16.self))
     }
 
     @inlinable
     func littleEndianUInt16(at offset: Int) -> UInt16 {
-        UInt16(truncatingIfNeeded: self[offset]) | UInt16(truncatingIfNeeded: self[offset + 1]) << 8
+        UInt16(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt16.self))
     }
 }
 
@@ -63,12 +63,31 @@ extension UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: baseAddress.unsafelyUnwrapped + start, count: count)
     }
 
+    /// The byte at `offset`, which the caller has checked is in the buffer (no check here, in
+    /// any build mode).
+    @inlinable @inline(__always)
+    func byte(at offset: Int) -> UInt8 {
+        baseAddress.unsafelyUnwrapped.load(fromByteOffset: offset, as: UInt8.self)
+    }
+
+    /// The little-endian 16-bit word at `offset` (two bytes the caller has checked are there).
+    @inlinable @inline(__always)
+    func word16(at offset: Int) -> UInt16 {
+        UInt16(littleEndian: baseAddress.unsafelyUnwrapped.loadUnaligned(fromByteOffset: offset, as: UInt16.self))
+    }
+
+    /// The little-endian 32-bit word at `offset` (four bytes the caller has checked are there).
+    @inlinable @inline(__always)
+    func word32(at offset: Int) -> UInt32 {
+        UInt32(littleEndian: baseAddress.unsafelyUnwrapped.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+
     /// A Bluetooth address in HCI order (least significant byte first) at `offset`; the caller
     /// guarantees six bytes are there.
     @inlinable @inline(__always)
     func wireAddress(at offset: Int) -> BluetoothAddress {
         let low = UInt32(littleEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-        let high = UInt16(littleEndian: loadUnaligned(fromByteOffset: offset + 4, as: UInt16.self))
+        let high = UInt16(littleEndian: loadUnaligned(fromByteOffset: offset &+ 4, as: UInt16.self))
         return BluetoothAddress(rawValue: UInt64(high) << 32 | UInt64(low))
     }
 }

@@ -29,9 +29,9 @@ public struct EddystoneUID: Hashable, Sendable {
     /// Decodes a frame (the service data after the 0xFEAA UUID); `nil` when it is not a UID frame.
     @inlinable
     public init?(frame f: UnsafeRawBufferPointer) {
-        guard f.count >= Self.minimumLength, f[0] == Self.frameType else { return nil }
+        guard f.count >= Self.minimumLength, f.byte(at: 0) == Self.frameType else { return nil }
         self.init(
-            txPowerAt0m: Int8(bitPattern: f[1]), namespaceHigh: f.bigEndianUInt16(at: 2),
+            txPowerAt0m: Int8(bitPattern: f.byte(at: 1)), namespaceHigh: f.bigEndianUInt16(at: 2),
             namespaceLow: f.bigEndianUInt64(at: 4),
             instance: UInt64(f.bigEndianUInt16(at: 12)) << 32 | UInt64(f.bigEndianUInt32(at: 14)))
     }

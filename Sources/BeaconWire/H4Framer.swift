@@ -71,34 +71,64 @@ public struct H4Framer: Sendable {
         }
     }
 
-    /// The hot loop: whole packets lying in the chunk, with nothing pending, are handed out
-    /// here; everything else (garbage, oversized headers, split packets) goes through `step`.
+    /// The hot loop: while nothing is pending, whole packets lying in the chunk are handed out
+    /// by `framePackets`; everything else (garbage, oversized headers, split packets) goes
+    /// through `step`.
     @inlinable
     mutating func feedBytes(
         _ chunk: UnsafeRawBufferPointer, base: Int,
         _ body: (Output) throws -> Void
     ) rethrows {
         let n = chunk.count
+        guard n > 0, let start = chunk.baseAddress else { return }
         let maximum = configuration.maximumPacketLength
         var i = 0
         while i < n {
-            if pending.isEmpty, garbageCount == 0, let type = H4PacketType(rawValue: chunk[i]) {
-                let rest = n - i
-                if rest >= type.headerLength {
-                    let total = type.headerLength + type.payloadLength(header: chunk.unsafeSlice(from: i, count: rest))
-                    if total <= maximum, rest >= total {
-                        try body(
-                            .packet(
-                                H4Packet(
-                                    type: type, bytes: chunk.unsafeSlice(from: i, count: total),
-                                    streamOffset: base + i)))
-                        i += total
-                        continue
-                    }
-                }
+            if pending.isEmpty, garbageCount == 0 {
+                i = try Self.framePackets(start, from: i, count: n, maximum: maximum, base: base, body)
+                if i == n { return }
             }
             i = try step(chunk, at: i, base: base, body)
         }
+    }
+
+    /// Hands out the whole packets that lie in `start[i..<n]` one after another and returns the
+    /// index of the first byte that is not the start of one (a non-type byte, an oversized
+    /// header or a packet that runs past `n`), or `n`. Touches no framer state, so the loop
+    /// keeps everything in registers; each packet's bounds are checked once, against `n`, and
+    /// its bytes are then read without further checks.
+    @inlinable @inline(__always)
+    static func framePackets(
+        _ start: UnsafeRawPointer, from i: Int, count n: Int, maximum: Int, base: Int,
+        _ body: (Output) throws -> Void
+    ) rethrows -> Int {
+        var i = i
+        while i < n {
+            let rest = n &- i
+            let header = start + i
+            let type: H4PacketType
+            let total: Int
+            if header.load(as: UInt8.self) == H4PacketType.event.rawValue {
+                // The common case (every advertising report): 3 header bytes, an 8-bit length.
+                guard rest >= 3 else { return i }
+                type = .event
+                total = 3 &+ Int(header.load(fromByteOffset: 2, as: UInt8.self))
+            } else {
+                guard let other = H4PacketType(rawValue: header.load(as: UInt8.self)), rest >= other.headerLength
+                else { return i }
+                type = other
+                total =
+                    other.headerLength
+                    &+ other.payloadLength(header: UnsafeRawBufferPointer(start: header, count: other.headerLength))
+            }
+            guard total <= maximum, total <= rest else { return i }
+            try body(
+                .packet(
+                    H4Packet(type: type, bytes: UnsafeRawBufferPointer(start: header, count: total), streamOffset: base &+ i)
+                ))
+            i &+= total
+        }
+        return i
     }
 
     /// Handles what the hot loop does not, at `chunk[i]`; returns the index of the next byte to look at.

@@ -41,12 +41,12 @@ public struct IBeaconFrame: Hashable, Sendable {
     /// `nil` when it is not an iBeacon. Extra bytes after the 25 are ignored.
     @inlinable
     public init?(manufacturerData d: UnsafeRawBufferPointer) {
-        guard d.count >= Self.manufacturerDataLength, d[0] == 0x4C, d[1] == 0x00, d[2] == 0x02, d[3] == 0x15
-        else { return nil }
+        // 4C 00 02 15 (company 0x004C, type 0x02, length 0x15) read as one little-endian word.
+        guard d.count >= Self.manufacturerDataLength, d.word32(at: 0) == 0x1502_004C else { return nil }
         self.init(
             uuidHigh: d.bigEndianUInt64(at: 4), uuidLow: d.bigEndianUInt64(at: 12),
             major: d.bigEndianUInt16(at: 20), minor: d.bigEndianUInt16(at: 22),
-            measuredPower: Int8(bitPattern: d[24]))
+            measuredPower: Int8(bitPattern: d.byte(at: 24)))
     }
 
     /// The proximity UUID.
