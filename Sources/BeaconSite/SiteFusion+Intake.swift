@@ -155,10 +155,7 @@ extension SiteFusion {
             currentCycleStart = Timestamp(
                 nanosecondsSinceEpoch: (cycleIndex(endingAtOrAfter: reportTime) &- 1) &* cycleNanoseconds)
         }
-        switch records {
-        case .staged: for record in staged { take(record, gateway: gateway, offset: offset) }
-        case .binary(let view): view.forEachRecord { take($0, gateway: gateway, offset: offset) }
-        }
+        fileRecords(records, filing(gateway: gateway, offset: offset))
         let time = Timestamp(nanosecondsSinceEpoch: reportTime)
         if latestTime.map({ time > $0 }) ?? true { latestTime = time }
     }
@@ -191,57 +188,5 @@ extension SiteFusion {
             }
         }
         lastSequence[gateway] = seal.sequence
-    }
-
-    /// The number of the first cycle ending at or after `t` (ns): ⌈t / cycle⌉.
-    @inline(__always)
-    func cycleIndex(endingAtOrAfter t: Int64) -> Int64 {
-        let (q, r) = t.quotientAndRemainder(dividingBy: cycleNanoseconds)
-        return r > 0 ? q + 1 : q
-    }
-
-    private func take(_ record: GatewayRecord, gateway: Int, offset: Int64) {
-        statistics.records += 1
-        let cycle = cycleIndex(endingAtOrAfter: reportTime)
-        let nextToClose = (currentCycleStart?.nanosecondsSinceEpoch ?? 0) / cycleNanoseconds + 1
-        if cycle < nextToClose {
-            guard cycle > nextToClose - EvidenceSlot.mask else {
-                statistics.staleRecords += 1
-                return
-            }
-            statistics.lateRecords += 1
-        }
-        let lastSeen = Timestamp(nanosecondsSinceEpoch: record.lastSeen.nanosecondsSinceEpoch &+ offset)
-        let b: Int
-        if let existing = indexByID[record.beacon] {
-            b = existing
-        } else {
-            guard beacons.count < configuration.maxTracked else {
-                statistics.refusedBeacons += 1
-                return
-            }
-            guard beaconsIntroduced[gateway] < configuration.maxBeaconsPerGateway else {
-                statistics.refusedBeaconsOverGatewayCap += 1
-                return
-            }
-            b = beacons.count
-            indexByID[record.beacon] = b
-            beaconsIntroduced[gateway] += 1
-            beacons.append(
-                FusedBeaconState(
-                    id: record.beacon, time: lastSeen, introducedBy: gateway,
-                    anchor: layout.anchorIndexByID[record.beacon] ?? -1))
-            slots.append(contentsOf: repeatElement(EvidenceSlot(), count: gatewayCount * EvidenceSlot.perGateway))
-        }
-        if record.seen, lastSeen > beacons[b].lastSeen { beacons[b].lastSeen = lastSeen }
-        if let power = record.measuredPower { beacons[b].measuredPower = power }
-        let s = (b * gatewayCount + gateway) * EvidenceSlot.perGateway + Int(cycle & EvidenceSlot.mask)
-        guard slots[s].cycle <= cycle else { return } // a newer record holds the slot
-        let offsetDB = layout.gateways[gateway].rssiOffset
-        slots[s] = EvidenceSlot(
-            cycle: cycle, rssi: record.rssi.map { Float($0 + offsetDB) } ?? .nan,
-            mean: record.meanRSSI.map { Float($0 + offsetDB) } ?? .nan,
-            distance: record.distance.map(Float.init) ?? .nan, accuracy: record.accuracy.map(Float.init) ?? .nan,
-            samples: UInt16(clamping: record.sampleCount), seen: record.seen)
     }
 }

@@ -59,6 +59,8 @@ public final class SiteFusion {
     @exclusivity(unchecked) var unknownGateways: Set<String> = []
     /// The records of the report being taken, until all of it is checked.
     @exclusivity(unchecked) var staged: [GatewayRecord] = []
+    /// The beacon index of each record of the report being filed (−1: not tracked yet).
+    @exclusivity(unchecked) var known: [Int] = []
     /// The hub time of the report being taken (its send time mapped onto the hub's clock).
     @exclusivity(unchecked) var reportTime: Int64 = 0
     /// Beacons each gateway brought in (for ``SiteFusionConfiguration/maxBeaconsPerGateway``).

@@ -17,6 +17,17 @@ package struct GatewayReportView {
         }
     }
 
+    /// Calls `body` with each record's beacon, in order.
+    @inline(__always)
+    package func forEachBeacon(_ body: (BeaconID) -> Void) {
+        var offset = recordsStart
+        for _ in 0..<header.recordCount {
+            let beacon = beacon(at: offset)
+            body(beacon)
+            offset += GatewayReportDecoder.recordSize(beacon.kind)
+        }
+    }
+
     /// The first beacon, in order, for which `predicate` holds.
     package func firstBeacon(where predicate: (BeaconID) -> Bool) -> BeaconID? {
         var offset = recordsStart
@@ -88,12 +99,15 @@ package struct GatewayReportView {
         let age = load(UInt16.self, cursor + 10)
         let power = Int8(bitPattern: bytes[cursor + 12])
         offset = cursor + 13
+        // `header.time - .milliseconds(age)` (saturating), without its 128-bit arithmetic.
+        let (difference, overflow) = header.time.nanosecondsSinceEpoch.subtractingReportingOverflow(Int64(age) * 1_000_000)
+        let lastSeen = overflow ? Int64.min : difference
         return GatewayRecord(
             beacon: beacon, rssi: rssi == .min ? nil : Double(rssi) / 100,
             meanRSSI: mean == .min ? nil : Double(mean) / 100, distance: distance == .max ? nil : Double(distance) / 100,
             accuracy: accuracy == .max ? nil : Double(accuracy) / 100,
             sampleCount: Int(samples), seen: kindByte & 0x80 != 0,
-            lastSeen: header.time - .milliseconds(Int64(age)),
+            lastSeen: Timestamp(nanosecondsSinceEpoch: lastSeen),
             measuredPower: power == 127 ? nil : power)
     }
 
