@@ -5,8 +5,8 @@ import FoundationEssentials
 ///
 /// Any byte sequence is safe to hand it: a report that is not complete and valid is refused
 /// whole with a ``GatewayReportError``, before any record is passed on. Binary reports are read
-/// without allocating (except a gateway id longer than 15 bytes); JSON ones in place too, with
-/// one allocation for the report's records.
+/// without allocating (except a gateway id longer than 15 bytes); JSON ones in place too, by a
+/// strict reader of the report's schema, with a few allocations per report and none per record.
 public enum GatewayReportDecoder {
     static let headerSize = 19
 
