@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "BeaconSiteReport", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
         // A site hub's stage: gateways' per-cycle records fused into rooms and positions.
         .target(
-            name: "BeaconSite", dependencies: ["BeaconCore", "BeaconRanging", "BeaconSiteReport"],
+            name: "BeaconSite", dependencies: ["BeaconCore", "BeaconRanging", "BeaconSiteReport", "CBeaconPrefetch"],
             swiftSettings: swiftSettings),
         // ESPresense, OpenMQTTGateway and Theengs nodes as a site's gateways: their MQTT payloads
         // translated (raw advertising data by BeaconWire) and ranged into the reports ours publish.

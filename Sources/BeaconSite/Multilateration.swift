@@ -19,53 +19,63 @@ enum Multilateration {
         bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), start: (x: Double, y: Double)? = nil
     ) -> BeaconPosition? {
         let model = Model(height: height, priorWeight: 1 / (offsetPrior * offsetPrior))
-        // Start from the track's prediction when the model fits there at least as well as at the
-        // centroid: a few steps then suffice; otherwise from the centroid.
-        let centre = centroid(evidence, height: height, strongest: 4)
-        var x = centre.x
-        var y = centre.y
-        var b = 0.0
-        var current = model.cost(evidence, x, y, b)
-        if let start {
-            let there = model.cost(evidence, start.x, start.y, b)
-            if there <= current { (x, y, current) = (start.x, start.y, there) }
-        }
-        var converged = false
-        for _ in 0..<50 {
-            // Normal equations (JᵀWJ + prior) δ = −(JᵀW r + prior·b).
-            let (normal, g, _) = model.linearise(evidence, x, y, b)
-            guard let step = normal.solve(-g.x, -g.y, -g.b) else { return nil }
-            var scale = 1.0
-            var taken = false
-            for _ in 0..<12 {
-                let nx = x + scale * step.0
-                let ny = y + scale * step.1
-                let nb = b + scale * step.2
-                let next = model.cost(evidence, nx, ny, nb)
-                if next <= current {
-                    let moved = scale * (abs(step.0) + abs(step.1))
-                    x = nx
-                    y = ny
-                    b = nb
-                    current = next
-                    taken = true
-                    converged = moved < 1e-3
-                    break
+        // Each gateway's path-loss term at the current point and at a candidate: the logarithms
+        // a cost computes are the linearisation's at the point it moves to.
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * evidence.count) { terms in
+            var here = UnsafeMutableBufferPointer(rebasing: terms[0..<evidence.count])
+            var there = UnsafeMutableBufferPointer(rebasing: terms[evidence.count...])
+            // Start from the track's prediction when the model fits there at least as well as at
+            // the centroid: a few steps then suffice; otherwise from the centroid.
+            let centre = centroid(evidence, height: height, strongest: 4)
+            var x = centre.x
+            var y = centre.y
+            var b = 0.0
+            var current = model.cost(evidence, x, y, b, terms: here)
+            if let start {
+                let cost = model.cost(evidence, start.x, start.y, b, terms: there)
+                if cost <= current {
+                    (x, y, current) = (start.x, start.y, cost)
+                    swap(&here, &there)
                 }
-                scale /= 2
             }
-            if !taken { converged = true } // no descent left: a minimum, as far as steps go
-            if converged { break }
+            var converged = false
+            for _ in 0..<50 {
+                // Normal equations (JᵀWJ + prior) δ = −(JᵀW r + prior·b).
+                let (normal, g, _) = model.linearise(evidence, x, y, b, terms: here)
+                guard let step = normal.solve(-g.x, -g.y, -g.b) else { return nil }
+                var scale = 1.0
+                var taken = false
+                for _ in 0..<12 {
+                    let nx = x + scale * step.0
+                    let ny = y + scale * step.1
+                    let nb = b + scale * step.2
+                    let next = model.cost(evidence, nx, ny, nb, terms: there)
+                    if next <= current {
+                        let moved = scale * (abs(step.0) + abs(step.1))
+                        x = nx
+                        y = ny
+                        b = nb
+                        current = next
+                        swap(&here, &there)
+                        taken = true
+                        converged = moved < 1e-3
+                        break
+                    }
+                    scale /= 2
+                }
+                if !taken { converged = true } // no descent left: a minimum, as far as steps go
+                if converged { break }
+            }
+            guard converged, x >= bounds.minX, x <= bounds.maxX, y >= bounds.minY, y <= bounds.maxY else { return nil }
+            // The covariance at the solution, scaled by the misfit per degree of freedom (three
+            // unknowns; the prior is not a measurement) when that exceeds 1.
+            let (normal, _, misfit) = model.linearise(evidence, x, y, b, terms: here)
+            guard let inverse = normal.inverse() else { return nil }
+            let degrees = Double(max(1, evidence.count - 3))
+            let variance = (inverse.m00 + inverse.m11) * max(1, misfit / degrees)
+            guard variance.isFinite, variance >= 0 else { return nil }
+            return BeaconPosition(x: x, y: y, z: height, error: variance.squareRoot())
         }
-        guard converged, x >= bounds.minX, x <= bounds.maxX, y >= bounds.minY, y <= bounds.maxY else { return nil }
-        // The covariance at the solution, scaled by the misfit per degree of freedom (three
-        // unknowns; the prior is not a measurement) when that exceeds 1.
-        let (normal, _, misfit) = model.linearise(evidence, x, y, b)
-        guard let inverse = normal.inverse() else { return nil }
-        let degrees = Double(max(1, evidence.count - 3))
-        let variance = (inverse.m00 + inverse.m11) * max(1, misfit / degrees)
-        guard variance.isFinite, variance >= 0 else { return nil }
-        return BeaconPosition(x: x, y: y, z: height, error: variance.squareRoot())
     }
 
     /// The RSSI model at the tags' height: each gateway's residual and its derivatives.
@@ -73,42 +83,62 @@ enum Multilateration {
         let height: Double
         let priorWeight: Double
 
-        /// A gateway's residual (dB) at (x, y, b) and its derivatives in x and y (in b it is −1).
+        /// A gateway's path-loss term at (x, y): 10·n·log10(ρ), ρ at least 0.5 m.
         @inline(__always)
-        func residual(_ e: PositionEvidence, _ x: Double, _ y: Double, _ b: Double) -> (r: Double, jx: Double, jy: Double) {
+        func term(_ e: PositionEvidence, _ x: Double, _ y: Double) -> Double {
             let dx = x - e.x
             let dy = y - e.y
             let dz = height - e.z
             let squared = dx * dx + dy * dy + dz * dz
-            // ρ is at least 0.5 m.
-            guard squared > 0.25 else { return (PathLoss.loss(exponent: e.exponent, distance: 0.5) - e.loss - b, 0, 0) }
+            guard squared > 0.25 else { return PathLoss.loss(exponent: e.exponent, distance: 0.5) }
             // PathLoss.loss(exponent:distance:) of ρ, written out on purpose: 10·n·log10(ρ) =
             // 5·n·log10(ρ²) saves the square root in the solver's innermost loop.
-            let r = 5 * e.exponent * logarithm10(squared) - e.loss - b
+            return 5 * e.exponent * logarithm10(squared)
+        }
+
+        /// A gateway's residual (dB) at (x, y, b), given its `term` there, and the residual's
+        /// derivatives in x and y (in b it is −1).
+        @inline(__always)
+        func residual(_ e: PositionEvidence, _ x: Double, _ y: Double, _ b: Double, term: Double) -> (
+            r: Double, jx: Double, jy: Double
+        ) {
+            let dx = x - e.x
+            let dy = y - e.y
+            let dz = height - e.z
+            let squared = dx * dx + dy * dy + dz * dz
+            let r = term - e.loss - b
+            guard squared > 0.25 else { return (r, 0, 0) }
             let k = 10 * e.exponent / naturalLogarithmOf10
             return (r, k * dx / squared, k * dy / squared)
         }
 
-        /// Σ w r² plus the offset's prior.
-        func cost(_ evidence: UnsafeBufferPointer<PositionEvidence>, _ x: Double, _ y: Double, _ b: Double) -> Double {
+        /// Σ w r² plus the offset's prior; each gateway's term at (x, y) into `terms`.
+        func cost(
+            _ evidence: UnsafeBufferPointer<PositionEvidence>, _ x: Double, _ y: Double, _ b: Double,
+            terms: UnsafeMutableBufferPointer<Double>
+        ) -> Double {
             var sum = b * b * priorWeight
-            for e in evidence {
-                let r = residual(e, x, y, b).r
+            for (i, e) in evidence.enumerated() {
+                let t = term(e, x, y)
+                terms[i] = t
+                let r = t - e.loss - b
                 sum += e.weight * r * r
             }
             return sum
         }
 
-        /// The normal matrix JᵀWJ + prior, the gradient JᵀW r + prior·b, and the misfit Σ w r².
-        func linearise(_ evidence: UnsafeBufferPointer<PositionEvidence>, _ x: Double, _ y: Double, _ b: Double) -> (
-            normal: Matrix3, gradient: (x: Double, y: Double, b: Double), misfit: Double
-        ) {
+        /// The normal matrix JᵀWJ + prior, the gradient JᵀW r + prior·b, and the misfit Σ w r²,
+        /// at (x, y, b) whose `terms` a cost has computed.
+        func linearise(
+            _ evidence: UnsafeBufferPointer<PositionEvidence>, _ x: Double, _ y: Double, _ b: Double,
+            terms: UnsafeMutableBufferPointer<Double>
+        ) -> (normal: Matrix3, gradient: (x: Double, y: Double, b: Double), misfit: Double) {
             var normal = Matrix3()
             normal.m22 = priorWeight
             var g = (x: 0.0, y: 0.0, b: b * priorWeight)
             var misfit = 0.0
-            for e in evidence {
-                let (r, jx, jy) = residual(e, x, y, b)
+            for (i, e) in evidence.enumerated() {
+                let (r, jx, jy) = residual(e, x, y, b, term: terms[i])
                 let w = e.weight
                 normal.m00 += w * jx * jx
                 normal.m01 += w * jx * jy

@@ -11,7 +11,8 @@ struct PositionEvidence {
     /// The path-loss exponent towards this gateway (the site's, or the gateway's own where
     /// self-calibration found one).
     var exponent: Double
-    /// The distance this cycle's mean RSSI gives under the model, metres (for the centroid).
+    /// The distance this cycle's mean RSSI gives under the model, metres (for the centroid of
+    /// the strongest four: set for those only).
     var distance: Double
     /// The cycle's mean RSSI (offset applied), to rank gateways.
     var rssi: Double

@@ -23,9 +23,21 @@ extension SiteFusion {
             seal = parts
             body = parts.report
         }
+        let cap = configuration.maxRecordsPerReport
+        if GatewayReportDecoder.isBinary(body) {
+            // Binary: checked whole in place, its records filed straight from the bytes.
+            let view: GatewayReportView
+            do throws(GatewayReportError) {
+                view = try GatewayReportDecoder.binary(body)
+            } catch {
+                throw refuse(ReportRefusal(.malformed, error.description))
+            }
+            try refuseOverCap(view.header, cap: cap)
+            try admit(view.header, .binary(view), receivedAt: receivedAt, origin: origin, seal: seal)
+            return
+        }
         var parsed: GatewayReportHeader?
         var tooMany = false
-        let cap = configuration.maxRecordsPerReport
         do throws(GatewayReportError) {
             try GatewayReportDecoder.decode(
                 body,
@@ -39,13 +51,16 @@ extension SiteFusion {
         }
         // The decoder calls `header` before it returns without an error.
         guard let header = parsed else { throw refuse(ReportRefusal(.malformed, "no header")) }
-        if tooMany {
-            throw refuse(
-                ReportRefusal(
-                    .tooManyRecords, gateway: header.gateway,
-                    "\(header.recordCount) records, more than hub.maxRecordsPerReport (\(cap))"))
-        }
-        try admit(header, receivedAt: receivedAt, origin: origin, seal: seal)
+        try refuseOverCap(header, cap: cap)
+        try admit(header, .staged, receivedAt: receivedAt, origin: origin, seal: seal)
+    }
+
+    private func refuseOverCap(_ header: GatewayReportHeader, cap: Int) throws(ReportRefusal) {
+        guard header.recordCount > cap else { return }
+        throw refuse(
+            ReportRefusal(
+                .tooManyRecords, gateway: header.gateway,
+                "\(header.recordCount) records, more than hub.maxRecordsPerReport (\(cap))"))
     }
 
     /// Takes a report's records as values (a simulated site's gateways, tests), whole, or refuses
@@ -62,7 +77,7 @@ extension SiteFusion {
                     .tooManyRecords, gateway: header.gateway,
                     "\(staged.count) records, more than hub.maxRecordsPerReport (\(configuration.maxRecordsPerReport))"))
         }
-        try admit(header, receivedAt: receivedAt, origin: origin)
+        try admit(header, .staged, receivedAt: receivedAt, origin: origin)
     }
 
     /// Counts a refusal found outside the fusion (a topic the hub's subscription could not place)
@@ -73,10 +88,17 @@ extension SiteFusion {
         return refusal
     }
 
-    /// Checks the staged report against the site, its topic, physical ranges and its gateway's
-    /// clock; then takes every record.
+    /// Where the records of the report being admitted are: in ``staged``, or in place.
+    enum Records {
+        case staged
+        case binary(GatewayReportView)
+    }
+
+    /// Checks the report against the site, its topic, physical ranges and its gateway's clock;
+    /// then takes every record.
     private func admit(
-        _ header: GatewayReportHeader, receivedAt: Timestamp?, origin: ReportOrigin?, seal: SignedReport.Parts? = nil
+        _ header: GatewayReportHeader, _ records: Records, receivedAt: Timestamp?, origin: ReportOrigin?,
+        seal: SignedReport.Parts? = nil
     ) throws(ReportRefusal) {
         guard let gateway = layout.index(of: header.gateway) else {
             if unknownGateways.count < 64 { unknownGateways.insert(header.gateway) }
@@ -88,22 +110,29 @@ extension SiteFusion {
                     ReportRefusal(
                         .wrongTopic, gateway: header.gateway, "published under gateway '\(origin.gateway)''s topic"))
             }
-            for record in staged where SiteTopics.bucket(of: record.beacon, count: origin.bucketCount) != origin.bucket {
+            let elsewhere: (BeaconID) -> Bool = { SiteTopics.bucket(of: $0, count: origin.bucketCount) != origin.bucket }
+            let stray: BeaconID? =
+                switch records {
+                case .staged: staged.first { elsewhere($0.beacon) }?.beacon
+                case .binary(let view): view.firstBeacon(where: elsewhere)
+                }
+            if let beacon = stray {
                 throw refuse(
                     ReportRefusal(
                         .wrongBucket, gateway: header.gateway,
-                        "\(record.beacon) belongs to bucket \(SiteTopics.bucket(of: record.beacon, count: origin.bucketCount)), not \(origin.bucket)"
+                        "\(beacon) belongs to bucket \(SiteTopics.bucket(of: beacon, count: origin.bucketCount)), not \(origin.bucket)"
                     ))
             }
         }
         if let key = layout.gateways[gateway].key {
             try authenticate(seal, key: key, gateway: gateway, id: header.gateway, receivedAt: receivedAt)
         }
-        for record in staged {
-            if let problem = record.rangeProblem(reportTime: header.time) {
-                throw refuse(ReportRefusal(.outOfRange, gateway: header.gateway, problem))
+        let problem: String? =
+            switch records {
+            case .staged: staged.lazy.compactMap { $0.rangeProblem(reportTime: header.time) }.first
+            case .binary(let view): view.firstRangeProblem()
             }
-        }
+        if let problem { throw refuse(ReportRefusal(.outOfRange, gateway: header.gateway, problem)) }
         var offset: Int64 = 0
         if let receivedAt {
             guard
@@ -126,7 +155,7 @@ extension SiteFusion {
             currentCycleStart = Timestamp(
                 nanosecondsSinceEpoch: (cycleIndex(endingAtOrAfter: reportTime) &- 1) &* cycleNanoseconds)
         }
-        for record in staged { take(record, gateway: gateway, offset: offset) }
+        fileRecords(records, filing(gateway: gateway, offset: offset))
         let time = Timestamp(nanosecondsSinceEpoch: reportTime)
         if latestTime.map({ time > $0 }) ?? true { latestTime = time }
     }
@@ -159,57 +188,5 @@ extension SiteFusion {
             }
         }
         lastSequence[gateway] = seal.sequence
-    }
-
-    /// The number of the first cycle ending at or after `t` (ns): ⌈t / cycle⌉.
-    @inline(__always)
-    func cycleIndex(endingAtOrAfter t: Int64) -> Int64 {
-        let (q, r) = t.quotientAndRemainder(dividingBy: cycleNanoseconds)
-        return r > 0 ? q + 1 : q
-    }
-
-    private func take(_ record: GatewayRecord, gateway: Int, offset: Int64) {
-        statistics.records += 1
-        let cycle = cycleIndex(endingAtOrAfter: reportTime)
-        let nextToClose = (currentCycleStart?.nanosecondsSinceEpoch ?? 0) / cycleNanoseconds + 1
-        if cycle < nextToClose {
-            guard cycle > nextToClose - EvidenceSlot.mask else {
-                statistics.staleRecords += 1
-                return
-            }
-            statistics.lateRecords += 1
-        }
-        let lastSeen = Timestamp(nanosecondsSinceEpoch: record.lastSeen.nanosecondsSinceEpoch &+ offset)
-        let b: Int
-        if let existing = indexByID[record.beacon] {
-            b = existing
-        } else {
-            guard beacons.count < configuration.maxTracked else {
-                statistics.refusedBeacons += 1
-                return
-            }
-            guard beaconsIntroduced[gateway] < configuration.maxBeaconsPerGateway else {
-                statistics.refusedBeaconsOverGatewayCap += 1
-                return
-            }
-            b = beacons.count
-            indexByID[record.beacon] = b
-            beaconsIntroduced[gateway] += 1
-            beacons.append(
-                FusedBeaconState(
-                    id: record.beacon, time: lastSeen, introducedBy: gateway,
-                    anchor: layout.anchorIndexByID[record.beacon] ?? -1))
-            slots.append(contentsOf: repeatElement(EvidenceSlot(), count: gatewayCount * EvidenceSlot.perGateway))
-        }
-        if record.seen, lastSeen > beacons[b].lastSeen { beacons[b].lastSeen = lastSeen }
-        if let power = record.measuredPower { beacons[b].measuredPower = power }
-        let s = (b * gatewayCount + gateway) * EvidenceSlot.perGateway + Int(cycle & EvidenceSlot.mask)
-        guard slots[s].cycle <= cycle else { return } // a newer record holds the slot
-        let offsetDB = layout.gateways[gateway].rssiOffset
-        slots[s] = EvidenceSlot(
-            cycle: cycle, rssi: record.rssi.map { Float($0 + offsetDB) } ?? .nan,
-            mean: record.meanRSSI.map { Float($0 + offsetDB) } ?? .nan,
-            distance: record.distance.map(Float.init) ?? .nan, accuracy: record.accuracy.map(Float.init) ?? .nan,
-            samples: UInt16(clamping: record.sampleCount), seen: record.seen)
     }
 }

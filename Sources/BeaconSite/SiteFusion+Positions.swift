@@ -34,9 +34,7 @@ extension SiteFusion {
                 PositionEvidence(
                     x: point.x, y: point.y, z: point.z, loss: loss,
                     weight: 1 / (modelVariance + innovation * innovation / Double(slot.samples)), exponent: exponent,
-                    // From this cycle's mean, as the fit uses: the filtered distance lags a walking tag.
-                    distance: max(0.1, PathLoss.distance(measuredPower: power, exponent: exponent, rssi: rssi)),
-                    rssi: rssi))
+                    distance: 0, rssi: rssi))
         }
         if sampling { takeFix(b, height: tagHeight) }
         var fix: BeaconPosition?
@@ -48,6 +46,13 @@ extension SiteFusion {
                     positionScratch.swapAt(j, j - 1)
                     j -= 1
                 }
+            }
+            // The distances, for the centroid of the strongest four only (its one reader).
+            for i in 0..<min(4, positionScratch.count) {
+                // From this cycle's mean, as the fit uses: the filtered distance lags a walking tag.
+                let e = positionScratch[i]
+                positionScratch[i].distance = max(
+                    0.1, PathLoss.distance(measuredPower: power, exponent: e.exponent, rssi: e.rssi))
             }
             fix = positionScratch.withUnsafeBufferPointer { evidence in
                 if evidence.count >= positioning.minimumGateways,

@@ -34,53 +34,56 @@ import BeaconSiteReport
 ///   smoothed by a constant-velocity Kalman filter.
 ///
 /// Memory: 128 bytes per beacon and gateway of evidence plus about 200 per beacon. Nothing is
-/// allocated per record or per cycle once the tables have grown. A hub belongs to one task.
+/// allocated per record or per cycle once the tables have grown. A hub belongs to one task (its
+/// tables are not checked for overlapping access at run time: nothing overlaps).
 public final class SiteFusion {
     /// The site's gateways and rooms.
     public let layout: SiteLayout
     /// The fusion's settings.
     public let configuration: SiteFusionConfiguration
     /// What has been fused so far.
-    public internal(set) var statistics = SiteFusionStatistics()
+    @exclusivity(unchecked) public internal(set) var statistics = SiteFusionStatistics()
     /// The start of the next cycle to fuse (`nil` before the first record).
-    public internal(set) var currentCycleStart: Timestamp?
+    @exclusivity(unchecked) public internal(set) var currentCycleStart: Timestamp?
     /// The latest hub time a record or ``advance(to:onUpdate:)`` has reached.
-    public internal(set) var latestTime: Timestamp?
+    @exclusivity(unchecked) public internal(set) var latestTime: Timestamp?
 
-    var update = RangingUpdate(cycleStart: .epoch, time: .epoch)
-    var indexByID: [BeaconID: Int] = [:]
-    var beacons: [FusedBeaconState] = []
-    var slots: [EvidenceSlot] = []
-    var clocks: [GatewayClock]
-    var positionScratch: [PositionEvidence] = []
-    var roomScores: [Float]
-    var evidenceScratch: [Int] = []
-    var unknownGateways: Set<String> = []
+    @exclusivity(unchecked) var update = RangingUpdate(cycleStart: .epoch, time: .epoch)
+    @exclusivity(unchecked) var indexByID = BeaconIndex()
+    @exclusivity(unchecked) var beacons: [FusedBeaconState] = []
+    @exclusivity(unchecked) var slots: [EvidenceSlot] = []
+    @exclusivity(unchecked) var clocks: [GatewayClock]
+    @exclusivity(unchecked) var positionScratch: [PositionEvidence] = []
+    @exclusivity(unchecked) var roomScores: [Float]
+    @exclusivity(unchecked) var evidenceScratch: [Int] = []
+    @exclusivity(unchecked) var unknownGateways: Set<String> = []
     /// The records of the report being taken, until all of it is checked.
-    var staged: [GatewayRecord] = []
+    @exclusivity(unchecked) var staged: [GatewayRecord] = []
+    /// The beacon index of each record of the report being filed (−1: not tracked yet).
+    @exclusivity(unchecked) var known: [Int] = []
     /// The hub time of the report being taken (its send time mapped onto the hub's clock).
-    var reportTime: Int64 = 0
+    @exclusivity(unchecked) var reportTime: Int64 = 0
     /// Beacons each gateway brought in (for ``SiteFusionConfiguration/maxBeaconsPerGateway``).
-    var beaconsIntroduced: [Int]
+    @exclusivity(unchecked) var beaconsIntroduced: [Int]
     /// The last sequence taken from each gateway that signs (0 before any).
-    var lastSequence: [UInt64]
+    @exclusivity(unchecked) var lastSequence: [UInt64]
     let gatewayCount: Int
     let cycleNanoseconds: Int64
     let latenessNanoseconds: Int64
     let staleCycles: Int64
     let retentionNanoseconds: Int64
     /// The radio model positions are solved with: the configured one, then the self-calibrated.
-    var model: SiteRadioModel
-    var calibration: CalibrationStatus
+    @exclusivity(unchecked) var model: SiteRadioModel
+    @exclusivity(unchecked) var calibration: CalibrationStatus
     /// The model as configured (hand-set values and defaults), before any fit.
     let configuredModel: SiteRadioModel
-    var calibrationWindow: CalibrationWindow
-    var calibrationFit: SiteModelFit?
-    var measurementScratch: [CalibrationWindow.Measurement] = []
+    @exclusivity(unchecked) var calibrationWindow: CalibrationWindow
+    @exclusivity(unchecked) var calibrationFit: SiteModelFit?
+    @exclusivity(unchecked) var measurementScratch: [CalibrationWindow.Measurement] = []
     /// The hub time of the next fit (ns).
-    var nextCalibration: Int64 = .min
+    @exclusivity(unchecked) var nextCalibration: Int64 = .min
     /// Moving beacons' fixes taken this cycle (at most ``fixesPerCycle``).
-    var fixesThisCycle = 0
+    @exclusivity(unchecked) var fixesThisCycle = 0
     var tagHeight: Double { model.tagHeight }
     let bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
     let cycleSeconds: Double
@@ -88,16 +91,16 @@ public final class SiteFusion {
     /// Each floor's tag height (see `floorTagHeights(layout:configured:)`).
     let floorTagHeights: [Double]
     /// Each gateway's latest report, hub time (ns); `.min` before any.
-    var lastReport: [Int64]
+    @exclusivity(unchecked) var lastReport: [Int64]
     /// Each gateway's state: reporting, or offline.
-    var gatewayOnline: [Bool]
+    @exclusivity(unchecked) var gatewayOnline: [Bool]
     /// When each gateway's state began (ns).
-    var gatewaySince: [Int64]
+    @exclusivity(unchecked) var gatewaySince: [Int64]
     /// The gateways whose state changed in the latest fused cycle.
-    var changedGateways: [Int] = []
+    @exclusivity(unchecked) var changedGateways: [Int] = []
     /// The hub time of the first report (ns; `.min` before it): a gateway that never reported is
     /// offline once `gatewayOfflineAfter` has passed since.
-    var hubStart: Int64 = .min
+    @exclusivity(unchecked) var hubStart: Int64 = .min
     let offlineNanoseconds: Int64
 
     /// Creates a hub's fusion for `layout`.

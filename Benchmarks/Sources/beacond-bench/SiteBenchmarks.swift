@@ -1,6 +1,6 @@
 import BeaconCore
 import BeaconSite
-import BeaconSiteReport
+@_spi(Reference) import BeaconSiteReport
 
 /// A site hub's fusion (issue 16): gateway records per second through `SiteFusion` at 10,000
 /// beacons × 8 gateways — each report decoded from the bytes a gateway publishes, every record
@@ -12,13 +12,46 @@ import BeaconSiteReport
 /// them (16 buckets each, RSSI from the log-distance model at each tag's position — tags spread
 /// over the area the gateways cover — with a fixed pseudo-random spread); each cycle re-stamps
 /// their header times in place, as if new.
+///
+/// Then the JSON reports' decoding alone (issue 30), by each decoder measured for it: the
+/// package's `GatewayReportJSONReader` and Foundation's `JSONDecoder` (the one in
+/// FoundationEssentials; Foundation re-exports it). `beacond-bench site binary` (or `json`)
+/// runs one format only, for a profile.
 enum SiteBenchmarks {
     static let beaconCount = 10_000
     static let gatewayCount = 8
     static let bucketCount = 16
 
     static func run() throws -> [BenchResult] {
-        try [throughput(format: .binary), throughput(format: .json)]
+        let arguments = CommandLine.arguments.dropFirst()
+        let only = GatewayReportFormat.allCases.filter { arguments.contains($0.rawValue) }
+        var results = try (only.isEmpty ? GatewayReportFormat.allCases : only).map(throughput(format:))
+        if only.isEmpty || only == [.json] { results += try jsonDecoding() }
+        return results
+    }
+
+    /// Decoding alone: one cycle's JSON reports by the reader and by `JSONDecoder`.
+    static func jsonDecoding() throws -> [BenchResult] {
+        let time = Timestamp(nanosecondsSinceEpoch: 1_700_000_000_000_000_000)
+        let reports = reports(format: .json, layout: try layout(), time: time)
+        let records = beaconCount * gatewayCount
+        var count = 0
+        let reader = try Bench.measure("site JSON decoding: GatewayReportJSONReader", items: records, unit: "records") {
+            for report in reports {
+                try report.withUnsafeBytes { bytes in
+                    try GatewayReportDecoder.decode(bytes, header: { _ in }, record: { count &+= $0.sampleCount })
+                }
+            }
+        }
+        let foundation = try Bench.measure(
+            "site JSON decoding: JSONDecoder (FoundationEssentials)", items: records, unit: "records", repetitions: 2
+        ) {
+            for report in reports {
+                try report.withUnsafeBytes { count &+= try GatewayReportDecoder.decodeWithJSONDecoder($0).records.count }
+            }
+        }
+        blackHole(count)
+        return [reader, foundation]
     }
 
     static func layout() throws -> SiteLayout {
@@ -99,7 +132,7 @@ enum SiteBenchmarks {
             let marker = Array(#""time":""#.utf8)
             let text = Array(time.rfc3339String.utf8)
             var start = 0
-            while Array(report[start..<(start + marker.count)]) != marker { start += 1 }
+            while !report[start..<(start + marker.count)].elementsEqual(marker) { start += 1 }
             start += marker.count
             for (i, byte) in text.enumerated() { report[start + i] = byte }
         }
