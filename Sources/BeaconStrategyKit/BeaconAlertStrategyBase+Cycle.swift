@@ -32,7 +32,11 @@ extension BeaconAlertStrategyBase {
     func updateSlot(_ beacon: UnsafePointer<RangedBeacon>, now: Timestamp) -> Int {
         let id = beacon.pointee.id
         let previous = previousSlot
-        let hinted = previous < 0 ? Int(firstHint) : previous < hints.count ? Int(hints[previous]) : -1
+        var hinted = previous < 0 ? Int(firstHint) : previous < hints.count ? Int(hints[previous]) : -1
+        if hinted >= 0, hinted < ids.count, ids[hinted] != id, hinted < hints.count {
+            // The hinted beacon may be missing from this cycle: try the one that followed it.
+            hinted = Int(hints[hinted])
+        }
         let slot: Int
         if hinted >= 0, hinted < ids.count, ids[hinted] == id {
             slot = hinted
