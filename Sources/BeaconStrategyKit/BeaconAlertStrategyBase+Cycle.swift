@@ -87,6 +87,8 @@ extension BeaconAlertStrategyBase {
     /// One cycle of the beacon in `slot`: `beacon` is its ranging state, nil when it was not in
     /// the update.
     func step(_ slot: Int, beacon: RangedBeacon?, now: Timestamp) {
+        precondition(!inHooks, reentryMessage)
+        inHooks = true
         if let present = beacon, isPresent(present) {
             books[slot].lastSeen = now
         } else if books[slot].actionStatus == .actionDone,
@@ -96,6 +98,7 @@ extension BeaconAlertStrategyBase {
         }
         updateAlertParameter(&values[slot], beacon: beacon, now: now)
         let valid = isConditionValid(values[slot], now: now)
+        inHooks = false
         books[slot].conditionValid = valid
         if !valid, configuration.resetWhenConditionInvalid { books[slot].actionStatus = .waitingForAction }
         books[slot].updatedInCycle = cycle

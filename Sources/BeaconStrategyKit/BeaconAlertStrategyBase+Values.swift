@@ -4,6 +4,7 @@
 extension BeaconAlertStrategyBase {
     /// Appends `value` after the `ids.count` values stored (call before appending to `ids`).
     func appendValue(_ value: Value) {
+        precondition(!inHooks, reentryMessage)
         let count = ids.count
         if count == valueCapacity {
             let capacity = max(2 * valueCapacity, 8)

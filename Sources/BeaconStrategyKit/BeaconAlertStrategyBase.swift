@@ -48,6 +48,9 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     // type's generic metadata (see BeaconAlertStrategyBase+Values.swift).
     @exclusivity(unchecked) var values: UnsafeMutablePointer<Value>
     @exclusivity(unchecked) var valueCapacity: Int
+    /// True while a subclass hook runs: the storage must not then grow or shrink under the value
+    /// it is modifying (the dynamic exclusivity checks of an array used to catch that).
+    @exclusivity(unchecked) var inHooks = false
     /// Whether changes are being saved (set by the first ``collectStateChanges(into:)`` or
     /// ``restoreState(_:)``): only then are forgotten beacons remembered for the next collection.
     @exclusivity(unchecked) var savesChanges = false
@@ -226,6 +229,7 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
 
     /// Removes the beacon in `slot`; the last slot's beacon moves into it.
     func remove(at slot: Int) {
+        precondition(!inHooks, reentryMessage)
         let last = ids.count - 1
         slots[ids[slot]] = nil
         if slot != last {
@@ -241,6 +245,9 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
         books.removeLast()
     }
 }
+
+/// Why a re-entrant call traps.
+let reentryMessage = "a strategy hook called back into BeaconAlertStrategyBase (see its documentation)"
 
 /// The bookkeeping of one beacon (everything in ``BeaconAlertParameter`` but the value). Declared
 /// outside the generic class on purpose: nested, it would be generic too, and every access would
