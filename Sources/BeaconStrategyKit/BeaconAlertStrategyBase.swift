@@ -29,7 +29,8 @@ import BeaconCore
 ///
 /// Do not call back into the base (``parameter(for:)``, ``update(beacon:now:)`` …) from
 /// ``updateAlertParameter(_:beacon:now:)`` or ``isConditionValid(_:now:)-(Value,_)``: the
-/// state is being modified in place during those calls.
+/// state is being modified in place during those calls (a call that would step, add or remove a
+/// beacon traps).
 open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     /// The per-beacon state: bookkeeping plus the subclass's `Value`.
     public typealias Parameter = BeaconAlertParameter<Value>
