@@ -52,6 +52,9 @@ public struct RangedBeacon: Hashable, Sendable {
     /// confidence have the right room. `nil` for one gateway's own ranging.
     public var roomConfidence: Double?
 
+    /// Inlinable so that the ranging loop builds each cycle's beacons without a call and the
+    /// copies it implies.
+    @inlinable
     public init(
         id: BeaconID, lastAddress: BluetoothAddress, addressCount: Int = 1,
         seenThisCycle: Bool, sampleCount: Int, lastRSSI: Int8?, meanRSSI: Double?,

@@ -58,6 +58,14 @@ public protocol BeaconAlertStrategy<Parameter>: AnyObject {
     /// true. (Has a default implementation.)
     func evaluate(beacon: RangedBeacon, now: Timestamp) -> Bool
 
+    /// Runs one whole cycle over the beacons of `update` whose identity satisfies `isIncluded`
+    /// (an alert's match) and appends a trigger for each beacon that fired: ``evaluate(beacon:now:)``
+    /// on each, then ``finishCycle(now:fired:)``. (Has a default implementation; the base class
+    /// has its own, which reads the beacons in place.)
+    func evaluate(
+        _ update: RangingUpdate, matching isIncluded: (BeaconID) -> Bool,
+        into triggers: inout [AlertTrigger])
+
     /// True when the condition holds for the beacon `id` as of its latest update (false when
     /// the strategy does not track it). Composite strategies use it. (Has a default implementation.)
     func isConditionValid(for id: BeaconID, now: Timestamp) -> Bool

@@ -50,9 +50,9 @@ extension BeaconAlertStrategyBase {
                 values[slot] = value
             } else {
                 slots[entry.beacon] = ids.count
+                appendValue(value)
                 ids.append(entry.beacon)
                 books.append(book)
-                values.append(value)
             }
         }
     }

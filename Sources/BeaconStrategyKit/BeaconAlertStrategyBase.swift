@@ -29,7 +29,8 @@ import BeaconCore
 ///
 /// Do not call back into the base (``parameter(for:)``, ``update(beacon:now:)`` …) from
 /// ``updateAlertParameter(_:beacon:now:)`` or ``isConditionValid(_:now:)-(Value,_)``: the
-/// state is being modified in place during those calls.
+/// state is being modified in place during those calls (a call that would step, add or remove a
+/// beacon traps).
 open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     /// The per-beacon state: bookkeeping plus the subclass's `Value`.
     public typealias Parameter = BeaconAlertParameter<Value>
@@ -43,28 +44,45 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     @exclusivity(unchecked) var slots: [BeaconID: Int] = [:]
     @exclusivity(unchecked) var ids: ContiguousArray<BeaconID> = []
     @exclusivity(unchecked) var books: ContiguousArray<Bookkeeping> = []
-    var values: ContiguousArray<Value> = []
+    // The subclass's values by slot (`ids.count` of them), in storage the class manages: as a
+    // `ContiguousArray<Value>` every access from this unspecialised code looked up the array
+    // type's generic metadata (see BeaconAlertStrategyBase+Values.swift).
+    @exclusivity(unchecked) var values: UnsafeMutablePointer<Value>
+    @exclusivity(unchecked) var valueCapacity: Int
+    /// True while a subclass hook runs: the storage must not then grow or shrink under the value
+    /// it is modifying (the dynamic exclusivity checks of an array used to catch that).
+    @exclusivity(unchecked) var inHooks = false
     /// Whether changes are being saved (set by the first ``collectStateChanges(into:)`` or
     /// ``restoreState(_:)``): only then are forgotten beacons remembered for the next collection.
     @exclusivity(unchecked) var savesChanges = false
     /// Beacons forgotten since the last collection (only while ``savesChanges``).
     var forgotten: [BeaconID] = []
-    @exclusivity(unchecked) private var cycle: UInt64 = 0
-    // Slot hints: the ranging loop lists beacons in a stable order, so the n-th beacon updated in
-    // this cycle is usually the one that was n-th in the last: `hints[n]` remembers its slot and
-    // saves the hash lookup. A hint is only a guess, checked against `ids` before use.
-    @exclusivity(unchecked) private var hints: ContiguousArray<Int32> = []
-    @exclusivity(unchecked) private var hintPosition = 0
+    @exclusivity(unchecked) var cycle: UInt64 = 0
+    // Slot hints: the ranging loop lists beacons in a stable order, so the beacon updated after
+    // the one in slot s is usually the one that followed it last cycle: `hints[s]` remembers its
+    // slot (`firstHint` the first beacon's) and saves the hash lookup. A beacon missing from one
+    // cycle then costs one or two lookups, not one for every beacon listed after it. A hint is
+    // only a guess, checked against `ids` before use.
+    @exclusivity(unchecked) var hints: ContiguousArray<Int32> = []
+    @exclusivity(unchecked) var firstHint: Int32 = -1
+    /// The slot updated last in this cycle (-1 before the first).
+    @exclusivity(unchecked) var previousSlot = -1
 
     /// Creates a strategy whose beacons start with `initialValue`; `capacity` pre-sizes the
     /// per-beacon storage (beacons expected at once).
     public init(initialValue: Value, configuration: StrategyBaseConfiguration = .init(), capacity: Int = 0) {
         self.initialValue = initialValue
         self.configuration = configuration
+        valueCapacity = max(capacity, 1)
+        values = .allocate(capacity: valueCapacity)
         slots.reserveCapacity(capacity)
         ids.reserveCapacity(capacity)
         books.reserveCapacity(capacity)
-        values.reserveCapacity(capacity)
+    }
+
+    deinit {
+        values.deinitialize(count: ids.count)
+        values.deallocate()
     }
 
     // MARK: What a subclass writes
@@ -137,12 +155,11 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     }
 
     public final func update(beacon: RangedBeacon, now: Timestamp) {
-        _ = updateSlot(beacon, now: now)
+        withUnsafePointer(to: beacon) { _ = updateSlot($0, now: now) }
     }
 
     public final func evaluate(beacon: RangedBeacon, now: Timestamp) -> Bool {
-        let slot = updateSlot(beacon, now: now)
-        return fireIfReady(slot)
+        withUnsafePointer(to: beacon) { fireIfReady(updateSlot($0, now: now)) }
     }
 
     public final func parameter(for id: BeaconID) -> Parameter? {
@@ -176,7 +193,7 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
             }
         }
         cycle &+= 1
-        hintPosition = 0
+        previousSlot = -1
         if hints.count > ids.count { hints.removeLast(hints.count - ids.count) }
     }
 
@@ -209,80 +226,29 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     /// overrides it.
     open var isIdle: Bool { ids.isEmpty }
 
-    // MARK: Bookkeeping
-
-    private func updateSlot(_ beacon: RangedBeacon, now: Timestamp) -> Int {
-        let position = hintPosition
-        hintPosition += 1
-        if position < hints.count {
-            let hinted = Int(hints[position])
-            if hinted < ids.count, ids[hinted] == beacon.id {
-                step(hinted, beacon: beacon, now: now)
-                return hinted
-            }
-        }
-        let slot: Int
-        if let existing = slots[beacon.id] {
-            slot = existing
-        } else {
-            slot = ids.count
-            slots[beacon.id] = slot
-            ids.append(beacon.id)
-            books.append(Bookkeeping(lastSeen: now))
-            values.append(initialValue)
-        }
-        if position < hints.count {
-            hints[position] = Int32(truncatingIfNeeded: slot)
-        } else {
-            hints.append(Int32(truncatingIfNeeded: slot))
-        }
-        step(slot, beacon: beacon, now: now)
-        return slot
-    }
-
-    private func step(_ slot: Int, beacon: RangedBeacon?, now: Timestamp) {
-        if let beacon, isPresent(beacon) {
-            books[slot].lastSeen = now
-        } else if books[slot].actionStatus == .actionDone,
-            now - books[slot].lastSeen >= configuration.maxTimeBeforeReset
-        {
-            books[slot].actionStatus = .waitingForAction
-        }
-        updateAlertParameter(&values[slot], beacon: beacon, now: now)
-        let valid = isConditionValid(values[slot], now: now)
-        books[slot].conditionValid = valid
-        if !valid, configuration.resetWhenConditionInvalid { books[slot].actionStatus = .waitingForAction }
-        books[slot].updatedInCycle = cycle
-        books[slot].changed = true
-    }
-
-    /// When the beacon in `slot` is ready, marks its action done and returns true.
-    private func fireIfReady(_ slot: Int) -> Bool {
-        guard books[slot].conditionValid, books[slot].actionStatus == .waitingForAction else { return false }
-        books[slot].actionStatus = .actionDone
-        books[slot].changed = true
-        return true
-    }
+    // MARK: Bookkeeping (the per-cycle steps are in BeaconAlertStrategyBase+Cycle.swift)
 
     /// Removes the beacon in `slot`; the last slot's beacon moves into it.
     func remove(at slot: Int) {
+        precondition(!inHooks, reentryMessage)
         let last = ids.count - 1
         slots[ids[slot]] = nil
         if slot != last {
             ids[slot] = ids[last]
             books[slot] = books[last]
-            // Copy in place through pointers: in unspecialised generic code, `swapAt` or a
-            // returned `removeLast()` would each need a heap temporary of unknown size.
-            values.withUnsafeMutableBufferPointer { buffer in
-                (buffer.baseAddress! + slot).update(from: buffer.baseAddress! + last, count: 1)
-            }
+            // Copy in place through pointers: in unspecialised generic code, a returned value
+            // would need a heap temporary of unknown size.
+            (values + slot).update(from: values + last, count: 1)
             slots[ids[slot]] = slot
         }
+        (values + last).deinitialize(count: 1)
         ids.removeLast()
         books.removeLast()
-        values.removeLast(1)
     }
 }
+
+/// Why a re-entrant call traps.
+let reentryMessage = "a strategy hook called back into BeaconAlertStrategyBase (see its documentation)"
 
 /// The bookkeeping of one beacon (everything in ``BeaconAlertParameter`` but the value). Declared
 /// outside the generic class on purpose: nested, it would be generic too, and every access would

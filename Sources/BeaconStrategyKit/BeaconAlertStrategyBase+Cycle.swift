@@ -1,0 +1,115 @@
+import BeaconCore
+
+// The per-cycle steps of the base class: its hot path, run for every beacon of every cycle.
+//
+// The beacons are read in place, through pointers into the update's buffer: the base's code runs
+// unspecialised for every subclass, where each copy of a `RangedBeacon` (232 bytes with two
+// strings) is an outlined value-witness call plus retains and releases.
+extension BeaconAlertStrategyBase {
+    /// Runs one whole cycle over the beacons of `update` whose identity satisfies `isIncluded`,
+    /// reading each beacon in place (what the protocol's default does, without copying them).
+    public final func evaluate(
+        _ update: RangingUpdate, matching isIncluded: (BeaconID) -> Bool,
+        into triggers: inout [AlertTrigger]
+    ) {
+        let key = self.key
+        let now = update.time
+        update.beacons.withUnsafeBufferPointer { beacons in
+            guard let first = beacons.baseAddress else { return }
+            for index in beacons.indices where isIncluded(first[index].id) {
+                let beacon = first + index
+                if fireIfReady(updateSlot(beacon, now: now)) {
+                    triggers.append(AlertTrigger(beacon: beacon.pointee.id, strategy: key, time: now))
+                }
+            }
+        }
+        finishCycle(now: now) { id in
+            triggers.append(AlertTrigger(beacon: id, strategy: key, time: now))
+        }
+    }
+
+    /// Finds (or makes) the slot of `beacon` and steps it; returns the slot.
+    func updateSlot(_ beacon: UnsafePointer<RangedBeacon>, now: Timestamp) -> Int {
+        let id = beacon.pointee.id
+        let previous = previousSlot
+        var hinted = previous < 0 ? Int(firstHint) : previous < hints.count ? Int(hints[previous]) : -1
+        if hinted >= 0, hinted < ids.count, ids[hinted] != id, hinted < hints.count {
+            // The hinted beacon may be missing from this cycle: try the one that followed it.
+            hinted = Int(hints[hinted])
+        }
+        let slot: Int
+        if hinted >= 0, hinted < ids.count, ids[hinted] == id {
+            slot = hinted
+        } else {
+            if let existing = slots[id] {
+                slot = existing
+            } else {
+                slot = ids.count
+                slots[id] = slot
+                appendValue(initialValue)
+                ids.append(id)
+                books.append(Bookkeeping(lastSeen: now))
+            }
+            while hints.count <= slot { hints.append(-1) }
+            if previous < 0 {
+                firstHint = Int32(truncatingIfNeeded: slot)
+            } else if previous < hints.count {
+                hints[previous] = Int32(truncatingIfNeeded: slot)
+            }
+        }
+        previousSlot = slot
+        step(slot, lending: beacon, now: now)
+        return slot
+    }
+
+    /// One cycle of the beacon in `slot`, whose ranging state is read in place at `beacon`.
+    ///
+    /// The hooks take the state as a `RangedBeacon?` and are opaque calls, so passing them
+    /// `beacon.pointee` would copy it (232 bytes, retaining its strings) at each. Instead the
+    /// bytes are lent: copied bitwise into a temporary laid out as `RangedBeacon?` (an optional of
+    /// a struct with spare values is the struct itself), taken from it as a value without
+    /// retaining, passed on borrowed, and given back to the temporary, which is deallocated
+    /// without being destroyed. Nothing is retained or released; `update.beacons` owns the state
+    /// throughout, and hooks that keep a copy retain it as usual.
+    func step(_ slot: Int, lending beacon: UnsafePointer<RangedBeacon>, now: Timestamp) {
+        guard MemoryLayout<RangedBeacon?>.size == MemoryLayout<RangedBeacon>.size else {
+            return step(slot, beacon: beacon.pointee, now: now)
+        }
+        withUnsafeTemporaryAllocation(of: RangedBeacon?.self, capacity: 1) { temporary in
+            let bytes = temporary.baseAddress!
+            UnsafeMutableRawPointer(bytes).copyMemory(from: beacon, byteCount: MemoryLayout<RangedBeacon>.size)
+            let lent = bytes.move()
+            step(slot, beacon: lent, now: now)
+            bytes.initialize(to: lent)
+        }
+    }
+
+    /// One cycle of the beacon in `slot`: `beacon` is its ranging state, nil when it was not in
+    /// the update.
+    func step(_ slot: Int, beacon: RangedBeacon?, now: Timestamp) {
+        precondition(!inHooks, reentryMessage)
+        inHooks = true
+        if let present = beacon, isPresent(present) {
+            books[slot].lastSeen = now
+        } else if books[slot].actionStatus == .actionDone,
+            now - books[slot].lastSeen >= configuration.maxTimeBeforeReset
+        {
+            books[slot].actionStatus = .waitingForAction
+        }
+        updateAlertParameter(&values[slot], beacon: beacon, now: now)
+        let valid = isConditionValid(values[slot], now: now)
+        inHooks = false
+        books[slot].conditionValid = valid
+        if !valid, configuration.resetWhenConditionInvalid { books[slot].actionStatus = .waitingForAction }
+        books[slot].updatedInCycle = cycle
+        books[slot].changed = true
+    }
+
+    /// When the beacon in `slot` is ready, marks its action done and returns true.
+    func fireIfReady(_ slot: Int) -> Bool {
+        guard books[slot].conditionValid, books[slot].actionStatus == .waitingForAction else { return false }
+        books[slot].actionStatus = .actionDone
+        books[slot].changed = true
+        return true
+    }
+}
