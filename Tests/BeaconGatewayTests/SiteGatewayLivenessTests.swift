@@ -50,17 +50,25 @@ struct SiteGatewayLivenessTests {
             SiteProcesses.lines(log).lazy.compactMap { line in
                 line.range(of: "control endpoint on http://").map { "http://" + line[$0.upperBound...].prefix { $0 != " " } }
             }.first, "\(SiteProcesses.lines(log))")
-        /// The gateways the hub has had a report from (its metric of each one's last report).
+        /// When each gateway's latest heartbeat was sent (the moment `mosquitto_pub` was started).
+        var lastSent: [String: Date] = [:]
+        /// The gateways the hub has had their latest heartbeat from: its metric of each one's last
+        /// report is no older than that heartbeat (not a fixed age: on a loaded machine one
+        /// `mosquitto_pub` can take a second, so the first gateway's beat is old by the time the
+        /// second's is sent).
         func reported() async -> Set<String> {
             guard let response = try? await HTTPClient.shared.send(HTTPRequest(url: endpoint + "/metrics", timeout: .seconds(5)))
             else { return [] }
+            let answered = Date()
             let text = String(decoding: response.body, as: UTF8.self)
             // Seconds since each gateway's last report (since the hub started, before its first).
             return Set(
                 ["west", "east"].filter { gateway in
                     let name = #"beacond_site_gateway_last_report_seconds{gateway="\#(gateway)"} "#
-                    guard let range = text.range(of: name) else { return false }
-                    return Double(text[range.upperBound...].prefix { $0 != "\n" }).map { $0 < 1.5 } ?? false
+                    guard let range = text.range(of: name), let sent = lastSent[gateway],
+                        let age = Double(text[range.upperBound...].prefix { $0 != "\n" })
+                    else { return false }
+                    return age <= answered.timeIntervalSince(sent) + 0.5
                 })
         }
         /// When each of west's heartbeats was handed to the broker: its gaps say whether the hub
@@ -74,7 +82,9 @@ struct SiteGatewayLivenessTests {
                 encoder.begin(time: Timestamp(secondsSinceEpoch: Date().timeIntervalSince1970), cycleLength: .seconds(1))
                 encoder.finish()
                 let topic = Self.topics.recordsTopic(bucket: 0, gateway: gateway)
+                let sending = Date()  // before: the hub may have it before mosquitto_pub has exited
                 #expect(try await SiteProcesses.publish(encoder.bytes, topic: topic, port: broker.port, in: directory) == 0)
+                lastSent[gateway] = sending
                 if gateway == "west" { westSent.append(Date()) }
             }
         }
