@@ -82,7 +82,7 @@ struct SiteGatewayLivenessTests {
                 encoder.begin(time: Timestamp(secondsSinceEpoch: Date().timeIntervalSince1970), cycleLength: .seconds(1))
                 encoder.finish()
                 let topic = Self.topics.recordsTopic(bucket: 0, gateway: gateway)
-                let sending = Date()  // before: the hub may have it before mosquitto_pub has exited
+                let sending = Date() // before: the hub may have it before mosquitto_pub has exited
                 #expect(try await SiteProcesses.publish(encoder.bytes, topic: topic, port: broker.port, in: directory) == 0)
                 lastSent[gateway] = sending
                 if gateway == "west" { westSent.append(Date()) }
