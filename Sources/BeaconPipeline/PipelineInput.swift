@@ -33,8 +33,10 @@ public enum PipelineInput: Sendable {
     public enum PostTime: Sendable {
         /// At this time (a live source: the wall clock's).
         case at(Timestamp)
-        /// At the pipeline's latest time (a replay's or a simulation's own time), or at the
-        /// given time if the pipeline has seen none yet.
+        /// At the pipeline's latest time (a replay's or a simulation's own time); before its first
+        /// input, at the time its restored state was decided through (a restarted simulation
+        /// resumes there: an answer arriving first must not move its engine to the wall clock and
+        /// deliver every reminder due before it); with neither, at the given time.
         case pipelineTime(orElse: Timestamp)
     }
 

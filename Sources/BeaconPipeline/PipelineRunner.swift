@@ -100,7 +100,7 @@ public final class PipelineRunner: Sendable {
             let at =
                 switch time {
                 case .at(let time): time
-                case .pipelineTime(let fallback): pipeline.latestTime ?? fallback
+                case .pipelineTime(let fallback): pipeline.latestTime ?? pipeline.decidedThrough ?? fallback
                 }
             var events: [AlertEvent] = []
             reply.resume(
@@ -115,7 +115,7 @@ public final class PipelineRunner: Sendable {
             let at =
                 switch time {
                 case .at(let time): time
-                case .pipelineTime(let fallback): pipeline.latestTime ?? fallback
+                case .pipelineTime(let fallback): pipeline.latestTime ?? pipeline.decidedThrough ?? fallback
                 }
             reply.resume(returning: Result { try pipeline.answer(request, now: at, emit: emit) })
         case .replaceAlerts(let alerts, let registry, let reply):
