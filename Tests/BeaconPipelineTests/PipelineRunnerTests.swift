@@ -75,6 +75,27 @@ struct PipelineRunnerTests {
         #expect(receipt.time == F.t0 + .milliseconds(700))
     }
 
+    @Test("Restarted, a post or an answer before the first input happens where the saved state ends, not at the fallback")
+    func postBeforeFirstInputAfterRestart() async throws {
+        let store = InMemoryAlertStateStore(keepsStrategyState: true) // as the daemon's state file does
+        let first = try AlertPipeline(alerts: [F.enterAlert(delay: .seconds(60))], registry: .builtIn(), store: store)
+        for batch in Self.batches { try first.ingest(batch) { _ in } } // both alerts created, due a minute later
+        try first.advance(to: F.t0 + .seconds(4)) { _ in }
+        let savedThrough = try #require(first.decidedThrough)
+
+        // The restarted pipeline has seen no input yet; the fallback is a wall clock far ahead.
+        let restarted = try AlertPipeline(alerts: [F.enterAlert(delay: .seconds(60))], registry: .builtIn(), store: store)
+        #expect(restarted.latestTime == nil && restarted.decidedThrough == savedThrough)
+        let runner = PipelineRunner()
+        var kinds: [AlertEvent.Kind] = []
+        let wallClock = F.t0 + .seconds(86_400 * 365)
+        let receipt = try await runner.run(restarted, emit: { kinds.append($0.event.kind) }) {
+            try await runner.post(.external(name: "opening", beacon: nil), at: .pipelineTime(orElse: wallClock))
+        }
+        #expect(receipt.time == savedThrough)
+        #expect(!kinds.contains(.delivered), "the pending alerts were delivered a year early: \(kinds)")
+    }
+
     @Test("An invalid alert set is refused with its reason and the alerts in force stay")
     func invalidAlertSet() async throws {
         let runner = PipelineRunner()
