@@ -19,28 +19,21 @@ struct BeaconMembers {
         var members = BeaconMembers()
         // A member may come twice (the first counts) or be `null` (absent).
         var seen: UInt8 = 0
-        try cursor.expect(UInt8(ascii: "{"))
-        if cursor.peek() == UInt8(ascii: "}") {
-            try cursor.expect(UInt8(ascii: "}"))
-        } else {
-            repeat {
-                let key = try cursor.text()
-                try cursor.expect(UInt8(ascii: ":"))
-                guard let index = cursor.index(of: key, in: names), seen & 1 << index == 0 else {
-                    try cursor.skipValue(depth: 4)
-                    continue
-                }
-                seen |= 1 << index
-                if try cursor.takeNull() { continue }
-                switch index {
-                case 0: members.type = try cursor.text()
-                case 1: members.uuid = try cursor.text()
-                case 2: members.major = try cursor.integer()
-                case 3: members.minor = try cursor.integer()
-                case 4: members.namespace = try cursor.text()
-                default: members.instance = try cursor.text()
-                }
-            } while try cursor.next(close: UInt8(ascii: "}"))
+        try cursor.forEachMember { (cursor: inout JSONCursor, key) throws(GatewayReportError) in
+            guard let index = cursor.index(of: key, in: names), seen & 1 << index == 0 else {
+                try cursor.skipValue(depth: 4)
+                return
+            }
+            seen |= 1 << index
+            if try cursor.takeNull() { return }
+            switch index {
+            case 0: members.type = try cursor.text()
+            case 1: members.uuid = try cursor.text()
+            case 2: members.major = try cursor.integer()
+            case 3: members.minor = try cursor.integer()
+            case 4: members.namespace = try cursor.text()
+            default: members.instance = try cursor.text()
+            }
         }
         do throws(BeaconIDJSONError) {
             return .success(try members.identity(cursor))

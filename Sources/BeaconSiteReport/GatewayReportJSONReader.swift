@@ -28,34 +28,27 @@ enum GatewayReportJSONReader {
         var records: [GatewayRecord]?
         var ages: [UInt16] = []
         var problem: GatewayReportError?
-        try cursor.expect(UInt8(ascii: "{"))
-        if cursor.peek() == UInt8(ascii: "}") {
-            try cursor.expect(UInt8(ascii: "}"))
-        } else {
-            repeat {
-                let key = try cursor.text()
-                try cursor.expect(UInt8(ascii: ":"))
-                switch cursor.index(of: key, in: reportMembers) {
-                case 0 where version == nil: version = try cursor.integer()
-                case 1 where gatewayText == nil: gatewayText = try cursor.text()
-                case 2 where timeText == nil: timeText = try cursor.text()
-                case 3 where cycleMilliseconds == nil: cycleMilliseconds = try cursor.integer()
-                case 4 where records == nil:
-                    var list: [GatewayRecord] = []
-                    list.reserveCapacity(min(bytes.count / 128, GatewayReportEncoder.recordsPerReport))
-                    ages.reserveCapacity(list.capacity)
-                    try cursor.expect(UInt8(ascii: "["))
-                    if cursor.peek() == UInt8(ascii: "]") {
-                        try cursor.expect(UInt8(ascii: "]"))
-                    } else {
-                        repeat {
-                            try readRecord(&cursor, into: &list, ages: &ages, problem: &problem)
-                        } while try cursor.next(close: UInt8(ascii: "]"))
-                    }
-                    records = list
-                default: try cursor.skipValue(depth: 1)
+        try cursor.forEachMember { (cursor: inout JSONCursor, key) throws(GatewayReportError) in
+            switch cursor.index(of: key, in: reportMembers) {
+            case 0 where version == nil: version = try cursor.integer()
+            case 1 where gatewayText == nil: gatewayText = try cursor.text()
+            case 2 where timeText == nil: timeText = try cursor.text()
+            case 3 where cycleMilliseconds == nil: cycleMilliseconds = try cursor.integer()
+            case 4 where records == nil:
+                var list: [GatewayRecord] = []
+                list.reserveCapacity(min(bytes.count / 128, GatewayReportEncoder.recordsPerReport))
+                ages.reserveCapacity(list.capacity)
+                try cursor.expect(UInt8(ascii: "["))
+                if cursor.peek() == UInt8(ascii: "]") {
+                    try cursor.expect(UInt8(ascii: "]"))
+                } else {
+                    repeat {
+                        try readRecord(&cursor, into: &list, ages: &ages, problem: &problem)
+                    } while try cursor.next(close: UInt8(ascii: "]"))
                 }
-            } while try cursor.next(close: UInt8(ascii: "}"))
+                records = list
+            default: try cursor.skipValue(depth: 1)
+            }
         }
         guard cursor.peek() == nil else { throw cursor.failure("bytes after the report") }
         guard let version else { throw .invalidField(#"JSON: no "v""#) }
@@ -100,26 +93,19 @@ enum GatewayReportJSONReader {
         var seen: Bool?
         var age: Int?
         var power: Int??
-        try cursor.expect(UInt8(ascii: "{"))
-        if cursor.peek() == UInt8(ascii: "}") {
-            try cursor.expect(UInt8(ascii: "}"))
-        } else {
-            repeat {
-                let key = try cursor.text()
-                try cursor.expect(UInt8(ascii: ":"))
-                switch cursor.index(of: key, in: recordMembers) {
-                case 0 where beacon == nil: beacon = try BeaconMembers.read(&cursor)
-                case 1 where rssi == nil: rssi = try cursor.optionalDouble()
-                case 2 where mean == nil: mean = try cursor.optionalDouble()
-                case 3 where distance == nil: distance = try cursor.optionalDouble()
-                case 4 where accuracy == nil: accuracy = try cursor.optionalDouble()
-                case 5 where samples == nil: samples = try cursor.integer()
-                case 6 where seen == nil: seen = try cursor.bool()
-                case 7 where age == nil: age = try cursor.integer()
-                case 8 where power == nil: power = try cursor.takeNull() ? .some(nil) : try cursor.integer()
-                default: try cursor.skipValue(depth: 3)
-                }
-            } while try cursor.next(close: UInt8(ascii: "}"))
+        try cursor.forEachMember { (cursor: inout JSONCursor, key) throws(GatewayReportError) in
+            switch cursor.index(of: key, in: recordMembers) {
+            case 0 where beacon == nil: beacon = try BeaconMembers.read(&cursor)
+            case 1 where rssi == nil: rssi = try cursor.optionalDouble()
+            case 2 where mean == nil: mean = try cursor.optionalDouble()
+            case 3 where distance == nil: distance = try cursor.optionalDouble()
+            case 4 where accuracy == nil: accuracy = try cursor.optionalDouble()
+            case 5 where samples == nil: samples = try cursor.integer()
+            case 6 where seen == nil: seen = try cursor.bool()
+            case 7 where age == nil: age = try cursor.integer()
+            case 8 where power == nil: power = try cursor.takeNull() ? .some(nil) : try cursor.integer()
+            default: try cursor.skipValue(depth: 3)
+            }
         }
         guard let beacon else { throw cursor.failure(#"a record without "beacon""#) }
         guard let samples else { throw cursor.failure(#"a record without "samples""#) }

@@ -50,6 +50,24 @@ struct JSONCursor {
         offset += 1
     }
 
+    /// Reads an object: `{`, then for each member its key and `:` (taken) before `body` reads
+    /// the value, then `}`. Throws on anything that is not an object.
+    @inline(__always)
+    mutating func forEachMember(
+        _ body: (inout JSONCursor, Text) throws(GatewayReportError) -> Void
+    ) throws(GatewayReportError) {
+        try expect(UInt8(ascii: "{"))
+        if peek() == UInt8(ascii: "}") {
+            offset += 1
+            return
+        }
+        repeat {
+            let key = try text()
+            try expect(UInt8(ascii: ":"))
+            try body(&self, key)
+        } while try next(close: UInt8(ascii: "}"))
+    }
+
     /// After a member or an element: `true` when a `,` follows (taken), `false` at `close`
     /// (taken); throws on anything else.
     @inline(__always)
@@ -267,16 +285,9 @@ struct JSONCursor {
         case 0x22: _ = try text()
         case UInt8(ascii: "{"):
             guard depth < Self.maxDepth else { throw failure("nesting deeper than \(Self.maxDepth)") }
-            offset += 1
-            if peek() == UInt8(ascii: "}") {
-                offset += 1
-                return
+            try forEachMember { (cursor: inout JSONCursor, _) throws(GatewayReportError) in
+                try cursor.skipValue(depth: depth + 1)
             }
-            repeat {
-                _ = try text()
-                try expect(UInt8(ascii: ":"))
-                try skipValue(depth: depth + 1)
-            } while try next(close: UInt8(ascii: "}"))
         case UInt8(ascii: "["):
             guard depth < Self.maxDepth else { throw failure("nesting deeper than \(Self.maxDepth)") }
             offset += 1
