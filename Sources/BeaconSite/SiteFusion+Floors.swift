@@ -32,10 +32,10 @@ extension SiteFusion {
             }
         }
         let means: [Double?] = heights.map { $0.isEmpty ? nil : $0.reduce(0, +) / Double($0.count) }
-        guard let lowestFloor = means.indices.filter({ means[$0] != nil }).min(by: { means[$0]! < means[$1]! }) else {
+        let positioned = means.indices.compactMap { f in means[f].map { (floor: f, mean: $0) } }
+        guard let (lowestFloor, lowest) = positioned.min(by: { $0.mean < $1.mean }) else {
             return means.map { _ in configured ?? 0 }
         }
-        let lowest = means[lowestFloor]!
         let base = configured ?? defaultTagHeight(gatewayHeights: heights[lowestFloor])
         return means.map { mean in base + ((mean ?? lowest) - lowest) }
     }
