@@ -54,4 +54,21 @@ public final class ExitAlertStrategy: BeaconAlertStrategyBase<PresenceEdge> {
     }
 
     public override func isConditionValid(_ edge: PresenceEdge, now: Timestamp) -> Bool { edge.event }
+
+    /// Quiet (see ``QuietPeriod``) except at the event's cycle and the one after it: while the
+    /// beacon is around, until it has been unseen for ``Configuration/away``; once away (or before
+    /// it was ever seen), until it is seen.
+    public override func quietPeriod(after edge: PresenceEdge, now: Timestamp) -> QuietPeriod? {
+        if edge.event { return nil }
+        if edge.away || edge.lastSeen == nil { return QuietPeriod(endsWhenPresent: true) }
+        return QuietPeriod(unseenFor: options.away)
+    }
+
+    /// The skipped cycles only moved the last sighting on (the beacon was not away meanwhile).
+    public override func catchUp(_ edge: inout PresenceEdge, lastPresent: Timestamp?, presentAtLastCycle: Bool) {
+        guard let lastPresent else { return }
+        edge.lastSeen = lastPresent
+        edge.away = false
+        edge.event = false
+    }
 }

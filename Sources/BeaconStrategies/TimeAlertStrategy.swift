@@ -107,6 +107,28 @@ public final class TimeAlertStrategy: BeaconAlertStrategyBase<TimeVisit> {
         return StrategyProgress(elapsed: last - start, of: options.dwell)
     }
 
+    /// Quiet (see ``QuietPeriod``) while nothing but time passes: between visits until a present
+    /// cycle starts one; in a visit until the dwell is reached, or for good once it is, unless
+    /// unseen for longer than the gap. Not with a room, whose unknown cycles have their own rule.
+    public override func quietPeriod(after visit: TimeVisit, now: Timestamp) -> QuietPeriod? {
+        guard options.room == nil else { return nil }
+        guard let start = visit.start, let last = visit.lastDetection, now - last <= options.gap else {
+            return QuietPeriod(endsWhenPresent: true)
+        }
+        let visitEnds = options.gap + .nanoseconds(1)
+        if last - start >= options.dwell { return QuietPeriod(unseenFor: visitEnds) }
+        let reached = start + options.dwell
+        // Past the threshold but not present since: the next present cycle reaches it.
+        if now >= reached { return QuietPeriod(unseenFor: visitEnds, endsWhenPresent: true) }
+        return QuietPeriod(until: reached, unseenFor: visitEnds)
+    }
+
+    /// The skipped cycles only moved the latest detection on (within the visit's gap).
+    public override func catchUp(_ visit: inout TimeVisit, lastPresent: Timestamp?, presentAtLastCycle: Bool) {
+        if let lastPresent { visit.lastDetection = lastPresent }
+        visit.presentNow = presentAtLastCycle
+    }
+
     public override func isConditionValid(_ visit: TimeVisit, now: Timestamp) -> Bool {
         guard let start = visit.start, let last = visit.lastDetection, now - last <= options.gap else { return false }
         return last - start >= options.dwell

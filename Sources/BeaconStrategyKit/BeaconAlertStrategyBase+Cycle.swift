@@ -72,6 +72,8 @@ extension BeaconAlertStrategyBase {
     /// without being destroyed. Nothing is retained or released; `update.beacons` owns the state
     /// throughout, and hooks that keep a copy retain it as usual.
     func step(_ slot: Int, lending beacon: UnsafePointer<RangedBeacon>, now: Timestamp) {
+        // Unseen in a quiet period: not present (see QuietPeriod), so nothing to lend.
+        if !beacon.pointee.seenThisCycle, stepQuietly(slot, present: false, now: now) { return }
         guard MemoryLayout<RangedBeacon?>.size == MemoryLayout<RangedBeacon>.size else {
             return step(slot, beacon: beacon.pointee, now: now)
         }
@@ -85,24 +87,91 @@ extension BeaconAlertStrategyBase {
     }
 
     /// One cycle of the beacon in `slot`: `beacon` is its ranging state, nil when it was not in
-    /// the update.
+    /// the update. Inside a ``QuietPeriod`` only the base's own bookkeeping runs.
     func step(_ slot: Int, beacon: RangedBeacon?, now: Timestamp) {
         precondition(!inHooks, reentryMessage)
         inHooks = true
-        if let present = beacon, isPresent(present) {
+        let present = if let beacon { isPresent(beacon) } else { false }
+        inHooks = false
+        if stepQuietly(slot, present: present, now: now) { return }
+        settle(slot) // the cycles before this one
+        noteSighting(slot, present: present, now: now)
+        inHooks = true
+        updateAlertParameter(&values[slot], beacon: beacon, now: now)
+        let valid = isConditionValid(values[slot], now: now)
+        let period = allowsQuietSteps ? quietPeriod(after: values[slot], now: now) : nil
+        inHooks = false
+        books[slot].conditionValid = valid
+        books[slot].startQuiet(period, at: now.nanosecondsSinceEpoch)
+        finishStep(slot, present: present)
+    }
+
+    /// The cycle at `now` of the beacon in `slot` when it is in a quiet period that goes on
+    /// through this cycle: the base's bookkeeping only, and true. False, having done nothing,
+    /// when the beacon is not quiet or its period ends here.
+    ///
+    /// The most frequent step of all: it reaches the bookkeeping through one pointer, where each
+    /// `books[slot]` write would check the array's uniqueness again.
+    @inline(__always)
+    func stepQuietly(_ slot: Int, present: Bool, now: Timestamp) -> Bool {
+        let time = now.nanosecondsSinceEpoch
+        let resetAfter = configuration.maxTimeBeforeReset
+        let resetWhenInvalid = configuration.resetWhenConditionInvalid
+        let cycle = self.cycle
+        return books.withUnsafeMutableBufferPointer { books in
+            let book = books.baseAddress! + slot
+            guard book.pointee.staysQuiet(present: present, at: time) else { return false }
+            if present {
+                book.pointee.lastSeen = now
+            } else if book.pointee.actionStatus == .actionDone,
+                now - book.pointee.lastSeen >= resetAfter
+            {
+                book.pointee.actionStatus = .waitingForAction
+            }
+            book.pointee.lastCycle = time
+            book.pointee.presentAtLastCycle = present
+            if !book.pointee.conditionValid, resetWhenInvalid { book.pointee.actionStatus = .waitingForAction }
+            book.pointee.updatedInCycle = cycle
+            book.pointee.changed = true
+            return true
+        }
+    }
+
+    /// Notes a present cycle, or resets a done action once the beacon has been unseen for
+    /// `maxTimeBeforeReset`.
+    @inline(__always)
+    func noteSighting(_ slot: Int, present: Bool, now: Timestamp) {
+        if present {
             books[slot].lastSeen = now
         } else if books[slot].actionStatus == .actionDone,
             now - books[slot].lastSeen >= configuration.maxTimeBeforeReset
         {
             books[slot].actionStatus = .waitingForAction
         }
-        updateAlertParameter(&values[slot], beacon: beacon, now: now)
-        let valid = isConditionValid(values[slot], now: now)
-        inHooks = false
-        books[slot].conditionValid = valid
-        if !valid, configuration.resetWhenConditionInvalid { books[slot].actionStatus = .waitingForAction }
+    }
+
+    /// The end of every step: the reset on an invalid condition, when configured, and the marks.
+    @inline(__always)
+    func finishStep(_ slot: Int, present: Bool) {
+        books[slot].presentAtLastCycle = present
+        if !books[slot].conditionValid, configuration.resetWhenConditionInvalid {
+            books[slot].actionStatus = .waitingForAction
+        }
         books[slot].updatedInCycle = cycle
         books[slot].changed = true
+    }
+
+    /// Brings the value in `slot` up to date after cycles skipped in a quiet period
+    /// (``catchUp(_:lastPresent:presentAtLastCycle:)``); the period goes on.
+    func settle(_ slot: Int) {
+        guard books[slot].needsCatchUp else { return }
+        precondition(!inHooks, reentryMessage)
+        let lastSeen = books[slot].lastSeen
+        let lastPresent = lastSeen.nanosecondsSinceEpoch > books[slot].currentThrough ? lastSeen : nil
+        inHooks = true
+        catchUp(&values[slot], lastPresent: lastPresent, presentAtLastCycle: books[slot].presentAtLastCycle)
+        inHooks = false
+        books[slot].currentThrough = books[slot].lastCycle
     }
 
     /// When the beacon in `slot` is ready, marks its action done and returns true.

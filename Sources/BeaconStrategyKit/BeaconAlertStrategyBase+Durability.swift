@@ -29,8 +29,12 @@ extension BeaconAlertStrategyBase {
         for id in forgotten { entries.append(StrategyStateEntry(beacon: id, state: nil)) }
         forgotten.removeAll()
         let encoder = JSONEncoder()
+        // Keys in a fixed order: unordered, the same value could encode (and hash) differently
+        // from one collection to the next, and be written again for nothing.
+        encoder.outputFormatting = .sortedKeys
         for slot in ids.indices where books[slot].changed {
             books[slot].changed = false
+            settle(slot)
             let bytes = encode(slot: slot, encoder: encoder)
             let hash = Self.hash(bytes)
             guard hash != books[slot].savedHash else { continue }

@@ -117,6 +117,24 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     /// A dwell returns its elapsed time against its threshold.
     open func progress(of value: Value, now: Timestamp) -> StrategyProgress? { nil }
 
+    /// How long, after a step that left `value` as it is at `now`, the beacon's hooks need not be
+    /// called (default nil: step every cycle). See ``QuietPeriod`` for the promise a period makes;
+    /// a subclass that returns one overrides ``catchUp(_:lastPresent:presentAtLastCycle:)`` too,
+    /// unless quiet cycles leave its value as it is.
+    open func quietPeriod(after value: Value, now: Timestamp) -> QuietPeriod? { nil }
+
+    /// Brings `value` to where the cycles skipped in a ``QuietPeriod`` would have left it:
+    /// `lastPresent` is the latest of them at which the beacon was present (nil when it was at
+    /// none), `presentAtLastCycle` whether it was at the latest. Called before the next step and
+    /// before the value is read (``parameter(for:)``, statuses, saved state), possibly more than
+    /// once in one period, each time for the cycles since the previous call. Default: nothing.
+    open func catchUp(_ value: inout Value, lastPresent: Timestamp?, presentAtLastCycle: Bool) {}
+
+    /// Whether ``quietPeriod(after:now:)`` is honoured (default true). Set it to false to step
+    /// every beacon every cycle — the reference behaviour, which quiet periods must not change
+    /// (the equivalence tests compare the two).
+    public final var allowsQuietSteps = true
+
     /// Whether `Value` must be saved for a restart to lose nothing (default true). A subclass
     /// whose value is not `Codable` and may start afresh after a restart says so with `false`;
     /// the bookkeeping (action status, last seen) is saved either way.
@@ -164,6 +182,7 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
 
     public final func parameter(for id: BeaconID) -> Parameter? {
         guard let slot = slots[id] else { return nil }
+        settle(slot)
         let book = books[slot]
         return Parameter(
             beacon: id, value: values[slot], actionStatus: book.actionStatus,
@@ -201,6 +220,7 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     /// action is done, when it resets if it stays unseen.
     open func collectStatuses(now: Timestamp, into statuses: inout [StrategyBeaconStatus]) {
         for slot in ids.indices {
+            settle(slot)
             let book = books[slot]
             statuses.append(
                 StrategyBeaconStatus(
@@ -249,18 +269,3 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
 
 /// Why a re-entrant call traps.
 let reentryMessage = "a strategy hook called back into BeaconAlertStrategyBase (see its documentation)"
-
-/// The bookkeeping of one beacon (everything in ``BeaconAlertParameter`` but the value). Declared
-/// outside the generic class on purpose: nested, it would be generic too, and every access would
-/// instantiate its metadata at run time.
-struct Bookkeeping {
-    var actionStatus: ActionStatus = .waitingForAction
-    var conditionValid = false
-    var lastSeen: Timestamp
-    /// The cycle (count of `finishCycle` calls) of the latest update.
-    var updatedInCycle: UInt64 = .max
-    /// Updated since the last collection of state changes.
-    var changed = true
-    /// A hash of the state last saved (0: never saved), to skip writing what did not change.
-    var savedHash: UInt64 = 0
-}

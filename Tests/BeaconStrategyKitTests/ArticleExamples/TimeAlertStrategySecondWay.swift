@@ -44,6 +44,23 @@ final class TimeAlertStrategySecondWay: BeaconAlertStrategyBase<TimeAlertParamet
         guard parameter.detectedNow, let due = parameter.timeToShowAlert else { return false }
         return now >= due
     }
+
+    override func quietPeriod(after parameter: TimeAlertParameter, now: Timestamp) -> QuietPeriod? {
+        // A gap longer than `gap` starts a new visit: always a step.
+        let visitEnds = gap + .nanoseconds(1)
+        guard let due = parameter.timeToShowAlert, now < due else {
+            // Due (or no visit yet): the condition follows the detection, so a change of it ends the period.
+            return QuietPeriod(unseenFor: visitEnds, endsWhenPresent: !parameter.detectedNow,
+                               endsWhenNotPresent: parameter.detectedNow)
+        }
+        return QuietPeriod(until: due, unseenFor: visitEnds)
+    }
+
+    override func catchUp(_ parameter: inout TimeAlertParameter, lastPresent: Timestamp?,
+                          presentAtLastCycle: Bool) {
+        if let lastPresent { parameter.lastDetectionTime = lastPresent }
+        parameter.detectedNow = presentAtLastCycle
+    }
 }
 
 extension TimeAlertStrategySecondWay {
