@@ -20,7 +20,7 @@ public struct AlertEngine: Sendable {
     /// Creates an engine on `state` (empty by default).
     ///
     /// Room for the pending alerts is made once, up to the cap (``AlertEngineConfiguration/maxPending``,
-    /// at most ``pendingReservationLimit``), so that scheduling never grows the table.
+    /// at most 4,096), so that scheduling never grows the table.
     public init(configuration: AlertEngineConfiguration, state: AlertEngineState = AlertEngineState()) {
         self.configuration = configuration
         self.state = state
@@ -29,7 +29,7 @@ public struct AlertEngine: Sendable {
 
     /// The most pending alerts an engine makes room for up front (a larger cap grows the table as
     /// alerts are scheduled).
-    public static let pendingReservationLimit = 4_096
+    static let pendingReservationLimit = 4_096
 
     /// Creates an engine on the state `store` holds.
     public init(configuration: AlertEngineConfiguration, loadingFrom store: any AlertStateStore) throws(AlertEngineError) {
