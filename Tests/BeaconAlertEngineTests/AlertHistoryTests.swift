@@ -65,6 +65,10 @@ struct AlertHistoryTests {
         let a = AlertHistory(key: Self.key, instanceDue: F.t0, answer: answer)
         let b = AlertHistory(key: Self.key, instanceDue: F.t0, answer: answer)
         #expect(a == b && a.hashValue == b.hashValue)
-        #expect(a != AlertHistory(key: Self.key, instanceDue: F.t0, answer: AlertAnswer(kind: .dismissed, instanceDue: F.t0, by: "cli", at: F.t0)))
+        #expect(
+            a
+                != AlertHistory(
+                    key: Self.key, instanceDue: F.t0,
+                    answer: AlertAnswer(kind: .dismissed, instanceDue: F.t0, by: "cli", at: F.t0)))
     }
 }
