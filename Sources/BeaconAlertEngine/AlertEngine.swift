@@ -18,10 +18,18 @@ public struct AlertEngine: Sendable {
     public private(set) var state: AlertEngineState
 
     /// Creates an engine on `state` (empty by default).
+    ///
+    /// Room for the pending alerts is made once, up to the cap (``AlertEngineConfiguration/maxPending``,
+    /// at most 4,096), so that scheduling never grows the table.
     public init(configuration: AlertEngineConfiguration, state: AlertEngineState = AlertEngineState()) {
         self.configuration = configuration
         self.state = state
+        self.state.pending.reserveCapacity(min(configuration.maxPending, Self.pendingReservationLimit))
     }
+
+    /// The most pending alerts an engine makes room for up front (a larger cap grows the table as
+    /// alerts are scheduled).
+    static let pendingReservationLimit = 4_096
 
     /// Creates an engine on the state `store` holds.
     public init(configuration: AlertEngineConfiguration, loadingFrom store: any AlertStateStore) throws(AlertEngineError) {

@@ -4,7 +4,9 @@ extension EngineStep {
     /// Cancels every pending alert whose `cancelOn` matches `fact`.
     mutating func cancel(matching fact: EngineFact, now: Timestamp) {
         switch fact {
-        case .alertDelivered(let alertID, _): guard configuration.watchedDeliveries.contains(alertID) else { return }
+        case .alertDelivered(let alertID, _):
+            // Checked before the set is hashed into: most configurations watch no delivery.
+            guard !configuration.watchedDeliveries.isEmpty, configuration.watchedDeliveries.contains(alertID) else { return }
         default: guard configuration.hasFactCancellations else { return }
         }
         let matching = state.pending.values.filter { alert in

@@ -6,14 +6,14 @@ extension EngineStep {
     /// delivery's messages.
     mutating func deliver(_ alert: PendingAlert, rule: AlertRule, now: Timestamp, note: String? = nil) {
         guard alert.attempt == 0 else { return remind(alert, rule: rule, now: now) }
-        var updated = history(alert.key)
-        updated.lastDeliveredAt = now
-        updated.lastDeliveredDue = alert.dueAt
-        updated.deliveries += 1
-        updated.instanceDue = alert.dueAt
-        updated.instanceStrategy = alert.strategy
-        updated.attempts = 1
-        record(.putHistory(updated))
+        updateHistory(alert.key) { updated in
+            updated.lastDeliveredAt = now
+            updated.lastDeliveredDue = alert.dueAt
+            updated.deliveries += 1
+            updated.instanceDue = alert.dueAt
+            updated.instanceStrategy = alert.strategy
+            updated.attempts = 1
+        }
         var messages: [String] = []
         let lateness = now - alert.dueAt
         if lateness >= .seconds(1) {

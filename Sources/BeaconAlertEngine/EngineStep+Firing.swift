@@ -28,12 +28,9 @@ extension EngineStep {
         let accepted = schedule(
             key: key, rule: rule, strategy: firing.strategy, firedAt: firing.time,
             seriesStart: policy.firstDue(firedAt: firing.time), occurrence: 0, after: nil, now: now)
-        if accepted {
-            var updated = history(key)
-            if updated.firstFiringAt == nil {
-                updated.firstFiringAt = firing.time
-                record(.putHistory(updated))
-            }
+        // Only this sets `firstFiringAt`, so what `past` says of it still holds.
+        if accepted, past.firstFiringAt == nil {
+            updateHistory(key) { $0.firstFiringAt = firing.time }
         }
     }
 }

@@ -28,18 +28,20 @@ extension EngineStep {
         while true {
             let time = occurrenceTime(seriesStart: seriesStart, index: index, policy: policy)
             due = time
-            // Windows repeat weekly: a series with no occurrence inside one for 8 days never will have.
-            let limit = searchEnd ?? time + .seconds(8 * 86_400) + (policy.repeatInterval.nominalLength ?? .zero)
-            searchEnd = limit
-            if time > limit, let window = policy.window {
-                emit(
-                    .error, key: key, strategy: strategy, rule: rule, now: now, scheduledFor: nil,
-                    messages: [
-                        "the series stops: no \(policy.repeatInterval) occurrence falls inside the delivery window (\(window)); widen the window or change the repeat"
-                    ])
-                return true
-            }
             var deferral: String?
+            if let window = policy.window {
+                // Windows repeat weekly: a series with no occurrence inside one for 8 days never will have.
+                let limit = searchEnd ?? time + .seconds(8 * 86_400) + (policy.repeatInterval.nominalLength ?? .zero)
+                searchEnd = limit
+                if time > limit {
+                    emit(
+                        .error, key: key, strategy: strategy, rule: rule, now: now, scheduledFor: nil,
+                        messages: [
+                            "the series stops: no \(policy.repeatInterval) occurrence falls inside the delivery window (\(window)); widen the window or change the repeat"
+                        ])
+                    return true
+                }
+            }
             if let window = policy.window, !window.contains(time) {
                 switch window.outsideWindow {
                 case .defer:

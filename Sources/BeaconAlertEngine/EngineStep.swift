@@ -9,6 +9,8 @@ struct EngineStep {
     var events: [RoutedEvent] = []
     /// What conditions look at.
     let world: any AlertWorld
+    /// Where in ``changes`` ``updateHistory(_:_:)`` put a history last, and whose.
+    private var lastHistoryPut: (index: Int, key: AlertKey)?
 
     /// A step on `state`, appending to `output`'s changes and events (moved in, not copied: a
     /// caller that reuses one output allocates nothing per step once its buffers have grown).
@@ -35,6 +37,24 @@ struct EngineStep {
     }
 
     func history(_ key: AlertKey) -> AlertHistory { state.history[key] ?? AlertHistory(key: key) }
+
+    /// Updates the history of `key` (a new one when it has none) in place and records the put:
+    /// what `record(.putHistory(…))` of an updated ``history(_:)`` does, with one lookup. `body`
+    /// must not change the key. A put right after this step's last put of the same key (a first
+    /// firing delivered at once) replaces it, so that the store writes the history once.
+    mutating func updateHistory(_ key: AlertKey, _ body: (inout AlertHistory) -> Void) {
+        func update(_ history: inout AlertHistory) -> AlertHistory {
+            body(&history)
+            return history
+        }
+        let updated = update(&state.history[key, default: AlertHistory(key: key)])
+        if let last = lastHistoryPut, last.index == changes.count - 1, last.key == key {
+            changes[last.index] = .putHistory(updated)
+        } else {
+            changes.append(.putHistory(updated))
+            lastHistoryPut = (changes.count - 1, key)
+        }
+    }
 
     /// Appends an event about `key`, routed by `rule`'s callbacks (no rule: no destination).
     mutating func emit(

@@ -13,7 +13,9 @@ public struct StoredAlertEngine: Sendable {
     public private(set) var engine: AlertEngine
     /// Where each output is committed.
     public let store: any AlertStateStore
-    /// The buffers each firing is made in (kept, so that a firing allocates only its events).
+    /// The buffers each firing is made in (kept, so that a firing allocates nothing once they
+    /// have grown: its events are returned in the kept buffer itself, which the next firing
+    /// reuses if the caller has let go of it, and replaces if not).
     private var scratch = AlertEngineOutput()
 
     /// Creates an engine on the state `store` holds.
@@ -35,12 +37,12 @@ public struct StoredAlertEngine: Sendable {
     public mutating func fire(
         _ firing: StrategyFiring, now: Timestamp, world: any AlertWorld = EmptyAlertWorld()
     ) throws(AlertEngineError) -> [RoutedEvent] {
-        // Into the kept buffers: the events returned are the one allocation of a firing.
-        defer { scratch.changes.removeAll(keepingCapacity: true) }
-        try engine.fire(firing, now: now, world: world, into: &scratch)
-        let output = AlertEngineOutput(changes: scratch.changes, events: Array(scratch.events))
+        // Into the kept buffers, emptied first: still shared with the array the last firing
+        // returned only when its caller kept that (it is then replaced, the one allocation).
+        scratch.changes.removeAll(keepingCapacity: true)
         scratch.events.removeAll(keepingCapacity: true)
-        return try commit(output)
+        try engine.fire(firing, now: now, world: world, into: &scratch)
+        return try commit(scratch)
     }
 
     /// See ``AlertEngine/handle(_:now:)-(EngineFact,_)``; returns the events once stored.

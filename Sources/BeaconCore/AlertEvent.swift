@@ -45,6 +45,8 @@ public struct AlertEvent: Hashable, Sendable {
     /// The beacon's tags when the configuration names it (`beacons:`), else empty.
     public var beaconTags: [String] = []
 
+    // Inlinable: the engine makes two of these per alert, and an opaque call copies each field.
+    @inlinable
     public init(
         kind: Kind, alertID: String, beacon: BeaconID, strategy: String, time: Timestamp,
         scheduledFor: Timestamp? = nil, content: AlertContent = AlertContent(), messages: [String] = [],
