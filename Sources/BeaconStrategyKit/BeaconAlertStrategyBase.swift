@@ -14,6 +14,10 @@ import BeaconCore
 /// 4. optionally resets the action when the condition no longer holds
 ///    (``StrategyBaseConfiguration/resetWhenConditionInvalid``).
 ///
+/// A subclass may skip step 3 for the cycles in which nothing but time passes: after a step it
+/// returns a ``QuietPeriod`` from ``quietPeriod(after:now:)``, and the base catches the value up
+/// (``catchUp(_:lastPresent:presentAtLastCycle:)``) when the period ends or the value is read.
+///
 /// ``isReadyForAction(_:now:)`` is "condition valid and waiting for action" (fixed: customise the
 /// condition, not the readiness). Beacons unseen for longer than the retention are forgotten at
 /// ``finishCycle(now:fired:)``, which bounds memory.
