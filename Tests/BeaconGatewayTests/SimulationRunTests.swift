@@ -8,6 +8,7 @@ import BeaconSimulator
 import BeaconStrategies
 import BeaconStrategyKit
 import BeaconTestSupport
+import Foundation
 import Testing
 
 /// The bundled lobby through the whole pipeline (simulated HCI bytes → parser → ranging →
@@ -77,5 +78,26 @@ struct SimulationRunTests {
         let run = try await CommandRun.run(TestPaths.beacond, ["simulate", "/nonexistent/site.yaml"])
         #expect(run.status != 0)
         #expect(run.standardError.contains("/nonexistent/site.yaml"), "\(run.standardError)")
+    }
+}
+
+/// `beacond simulate --help` is where a user learns which scenarios come with beacond: it must
+/// name each one the repository (and the package) ships.
+@Suite("beacond simulate --help")
+struct SimulateHelpTests {
+    @Test("names every bundled scenario in Simulator/Scenarios")
+    func namesEveryScenario() async throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: TestPaths.repositoryRoot + "/Simulator/Scenarios")
+        let scenarios = files.filter { $0.hasSuffix(".yaml") && !$0.hasSuffix(".alerts.yaml") }.map { String($0.dropLast(5)) }
+        #expect(scenarios.count >= 10)
+        let run = try await CommandRun.run(TestPaths.beacond, ["simulate", "--help"])
+        #expect(run.status == 0)
+        // The help wraps its text: compare it as one line of words.
+        let words = run.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for scenario in scenarios {
+            #expect(
+                words.contains(" \(scenario),") || words.contains(" \(scenario).") || words.contains(" \(scenario);"),
+                "\(scenario) is not named in: \(words)")
+        }
     }
 }
