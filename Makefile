@@ -25,6 +25,9 @@ test:
 BENCH_GROUPS = $(filter-out gateway,$(BENCH))
 bench:
 	@scripts/ensure-deps.sh build
+	@# The Benchmarks package's cached build plan does not notice files added to the root package.
+	@find Sources -newer Benchmarks/.build/release.yaml -name '*.swift' 2>/dev/null | grep -q . \
+		&& rm -f Benchmarks/.build/release.yaml || true
 	@if [ -z "$(BENCH)" ] || [ -n "$(BENCH_GROUPS)" ]; then \
 		$(SWIFT) run -c release --package-path Benchmarks beacond-bench $(BENCH_GROUPS); fi
 	@if [ -z "$(BENCH)" ] || [ "$(BENCH_GROUPS)" != "$(BENCH)" ]; then $(MAKE) --no-print-directory bench-gateway; fi
