@@ -6,7 +6,7 @@ SWIFT ?= swift
 BEACOND_DEBUG := .build/debug/beacond
 RUN_SCENARIO := Simulator/Scenarios/lobby.yaml
 
-.PHONY: run test build bench bench-gateway fuzz soak test-vm test-ha dist test-dist measure-build format lint examples docs clean
+.PHONY: run test build bench bench-gateway symbol-order fuzz soak test-vm test-ha dist test-dist measure-build format lint examples docs clean
 
 run: build
 	$(BEACOND_DEBUG) simulate $(RUN_SCENARIO)
@@ -38,6 +38,13 @@ bench-gateway:
 	@scripts/ensure-deps.sh test
 	$(SWIFT) build -c release --product beacond
 	python3 scripts/gateway_cost.py $(GATEWAY_COST_ARGS)
+
+# The release link's function order, packaging/beacond.order: the functions the gateway load runs
+# (scripts/symbol_order.py, under valgrind's callgrind), profiled on make dist's static build.
+symbol-order:
+	@scripts/ensure-deps.sh test
+	$(SWIFT) build -c release --static-swift-stdlib --product beacond --scratch-path .build-dist
+	python3 scripts/symbol_order.py --beacond .build-dist/release/beacond
 
 # Three libFuzzer targets, each for FUZZ_SECONDS: the wire, capture, report and time parsers
 # (scripts/fuzz.sh), the configuration and scenario readers (scripts/fuzz-config.sh), and the

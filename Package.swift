@@ -12,6 +12,26 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     // A member is visible only where its module is imported: every file says what it uses.
     .enableUpcomingFeature("MemberImportVisibility"),
+    // Each function in a section of its own in a release build, so that the link can lay out
+    // the functions a gateway runs together (see beacondReleaseLinkerSettings) and drop the ones
+    // nothing calls, not whole files of them.
+    .unsafeFlags(["-Xfrontend", "-function-sections"], .when(platforms: [.linux], configuration: .release)),
+]
+
+// The release beacond on Linux is linked for a gateway's memory (BENCHMARKS.md, "What a gateway
+// costs"): by lld, whose packed relative relocations (DT_RELR, glibc 2.36: Debian 12) replace the
+// 2.8 MB of relocation records the dynamic loader reads at every start, and with the functions a
+// gateway runs laid out first, in the order of packaging/beacond.order (scripts/symbol_order.py
+// writes it from a profile of `make bench-gateway`'s load), so that the code it touches is packed
+// on a few contiguous pages instead of scattered over 25 MB, 64 KB of fault-around at a time.
+// A name in the list that no longer exists is skipped silently; nothing else changes.
+let beacondReleaseLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(
+        [
+            "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+            "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/packaging/beacond.order",
+            "-Xlinker", "--no-warn-symbol-ordering",
+        ], .when(platforms: [.linux], configuration: .release))
 ]
 
 let package = Package(
@@ -219,7 +239,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 "BeaconHTTP",
-            ], swiftSettings: swiftSettings),
+            ], swiftSettings: swiftSettings, linkerSettings: beacondReleaseLinkerSettings),
 
         // MARK: Tests
         // What several test targets share: packets built from the specifications, scripted sources.

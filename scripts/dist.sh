@@ -152,6 +152,16 @@ shlibs=$(cd "$work" && dpkg-shlibdeps -O debian/beacond/usr/bin/beacond 2> "$wor
     || { cat "$work/shlibdeps.err" >&2; die "dpkg-shlibdeps failed"; }
 shlibs=${shlibs#shlibs:Depends=}
 [ -n "$shlibs" ] || die "dpkg-shlibdeps computed no dependencies"
+# The release link packs the relative relocations (DT_RELR, Package.swift): the dynamic loader
+# must know them, glibc 2.36 on (Debian 12), which dpkg-shlibdeps does not infer from the
+# binary's GLIBC_ABI_DT_RELR version need.
+if readelf -V "$bin" | grep -q 'GLIBC_ABI_DT_RELR'; then
+    libc=$(echo "$shlibs" | sed -nE 's/.*libc6 \(>= ([^)]+)\).*/\1/p')
+    [ -n "$libc" ] || die "Depends has no libc6 (>= …) to raise for DT_RELR: $shlibs"
+    if dpkg --compare-versions "$libc" lt 2.36; then
+        shlibs=${shlibs/"libc6 (>= $libc)"/"libc6 (>= 2.36)"}
+    fi
+fi
 # Cross-check: the package of every library the binary names (NEEDED; ldd gives the path) must
 # be in Depends. Their own dependencies (libssl3 for libmosquitto1 …) come with those packages.
 owner() { dpkg -S "$1" 2> /dev/null | head -1 | cut -d: -f1 || true; }
