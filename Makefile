@@ -32,12 +32,13 @@ bench:
 		$(SWIFT) run -c release --package-path Benchmarks beacond-bench $(BENCH_GROUPS); fi
 	@if [ -z "$(BENCH)" ] || [ "$(BENCH_GROUPS)" != "$(BENCH)" ]; then $(MAKE) --no-print-directory bench-gateway; fi
 
-# What a gateway costs: the release beacond on a paced 200-beacon load for 60 s, CPU share and
-# peak RSS (scripts/gateway_cost.py; needs mosquitto).
+# What a gateway costs: the beacond that ships (make dist's static build) on a paced 200-beacon
+# load for 60 s, CPU share and peak RSS (scripts/gateway_cost.py; needs mosquitto).
+# GATEWAY_COST_ARGS="--beacond .build/release/beacond" measures the shared-library build instead.
 bench-gateway:
 	@scripts/ensure-deps.sh test
-	$(SWIFT) build -c release --product beacond
-	python3 scripts/gateway_cost.py $(GATEWAY_COST_ARGS)
+	$(SWIFT) build -c release --static-swift-stdlib --product beacond --scratch-path .build-dist
+	python3 scripts/gateway_cost.py --beacond .build-dist/release/beacond $(GATEWAY_COST_ARGS)
 
 # The release link's function order, packaging/beacond.order: the functions the gateway load runs
 # (scripts/symbol_order.py, under valgrind's callgrind), profiled on make dist's static build.
