@@ -11,6 +11,9 @@ struct EngineStep {
     let world: any AlertWorld
     /// Where in ``changes`` ``updateHistory(_:_:)`` put a history last, and whose.
     private var lastHistoryPut: (index: Int, key: AlertKey)?
+    /// A first firing being handled, whose time the next ``updateHistory(_:_:)`` of its key sets
+    /// as ``AlertHistory/firstFiringAt`` (a firing delivered at once: one history update, not two).
+    var pendingFirstFiring: (key: AlertKey, time: Timestamp)?
 
     /// A step on `state`, appending to `output`'s changes and events (moved in, not copied: a
     /// caller that reuses one output allocates nothing per step once its buffers have grown).
@@ -43,8 +46,14 @@ struct EngineStep {
     /// must not change the key. A put right after this step's last put of the same key (a first
     /// firing delivered at once) replaces it, so that the store writes the history once.
     mutating func updateHistory(_ key: AlertKey, _ body: (inout AlertHistory) -> Void) {
+        var firstFiring: Timestamp?
+        if let pending = pendingFirstFiring, pending.key == key {
+            firstFiring = pending.time
+            pendingFirstFiring = nil
+        }
         func update(_ history: inout AlertHistory) -> AlertHistory {
             body(&history)
+            if let firstFiring { history.firstFiringAt = firstFiring }
             return history
         }
         let updated = update(&state.history[key, default: AlertHistory(key: key)])
