@@ -43,8 +43,9 @@ struct EngineStep {
 
     /// Updates the history of `key` (a new one when it has none) in place and records the put:
     /// what `record(.putHistory(…))` of an updated ``history(_:)`` does, with one lookup. `body`
-    /// must not change the key. A put right after this step's last put of the same key (a first
-    /// firing delivered at once) replaces it, so that the store writes the history once.
+    /// must not change the key. A put right after this step's last put of the same key replaces
+    /// it, so that the store writes the history once. The first firing being handled
+    /// (``pendingFirstFiring``) of `key` has its time set here too.
     mutating func updateHistory(_ key: AlertKey, _ body: (inout AlertHistory) -> Void) {
         var firstFiring: Timestamp?
         if let pending = pendingFirstFiring, pending.key == key {
