@@ -25,12 +25,15 @@ extension EngineStep {
             emitCancelled(
                 superseded, rule: rule, now: now, messages: ["superseded by a later firing at \(firing.time.rfc3339String)"])
         }
+        // Only this sets `firstFiringAt`, so what `past` says of it still holds. A delivery at
+        // once sets it with the delivery's own history update.
+        if past.firstFiringAt == nil { pendingFirstFiring = (key, firing.time) }
         let accepted = schedule(
             key: key, rule: rule, strategy: firing.strategy, firedAt: firing.time,
             seriesStart: policy.firstDue(firedAt: firing.time), occurrence: 0, after: nil, now: now)
-        // Only this sets `firstFiringAt`, so what `past` says of it still holds.
-        if accepted, past.firstFiringAt == nil {
-            updateHistory(key) { $0.firstFiringAt = firing.time }
+        if let pending = pendingFirstFiring {
+            pendingFirstFiring = nil
+            if accepted { updateHistory(key) { $0.firstFiringAt = pending.time } }
         }
     }
 }

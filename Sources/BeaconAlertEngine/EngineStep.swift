@@ -11,6 +11,9 @@ struct EngineStep {
     let world: any AlertWorld
     /// Where in ``changes`` ``updateHistory(_:_:)`` put a history last, and whose.
     private var lastHistoryPut: (index: Int, key: AlertKey)?
+    /// A first firing being handled, whose time the next ``updateHistory(_:_:)`` of its key sets
+    /// as ``AlertHistory/firstFiringAt`` (a firing delivered at once: one history update, not two).
+    var pendingFirstFiring: (key: AlertKey, time: Timestamp)?
 
     /// A step on `state`, appending to `output`'s changes and events (moved in, not copied: a
     /// caller that reuses one output allocates nothing per step once its buffers have grown).
@@ -40,11 +43,18 @@ struct EngineStep {
 
     /// Updates the history of `key` (a new one when it has none) in place and records the put:
     /// what `record(.putHistory(…))` of an updated ``history(_:)`` does, with one lookup. `body`
-    /// must not change the key. A put right after this step's last put of the same key (a first
-    /// firing delivered at once) replaces it, so that the store writes the history once.
+    /// must not change the key. A put right after this step's last put of the same key replaces
+    /// it, so that the store writes the history once. The first firing being handled
+    /// (``pendingFirstFiring``) of `key` has its time set here too.
     mutating func updateHistory(_ key: AlertKey, _ body: (inout AlertHistory) -> Void) {
+        var firstFiring: Timestamp?
+        if let pending = pendingFirstFiring, pending.key == key {
+            firstFiring = pending.time
+            pendingFirstFiring = nil
+        }
         func update(_ history: inout AlertHistory) -> AlertHistory {
             body(&history)
+            if let firstFiring { history.firstFiringAt = firstFiring }
             return history
         }
         let updated = update(&state.history[key, default: AlertHistory(key: key)])

@@ -26,8 +26,9 @@ public struct AlertEvent: Hashable, Sendable {
     public var strategy: String
     /// When the event happened (capture, virtual or wall-clock time).
     public var time: Timestamp
+    // swift-format-ignore: UseShorthandTypeNames
     /// When the alert is (or was) due, if scheduled.
-    public var scheduledFor: Timestamp?
+    public var scheduledFor: Optional<Timestamp>
     /// The alert's content.
     public var content: AlertContent
     /// Human-readable messages (errors, reasons for deferral or cancellation).
@@ -37,15 +38,21 @@ public struct AlertEvent: Hashable, Sendable {
     /// The sinks this delivery is escalated to, beyond the usual ones (the alert's `escalate.to`
     /// once it has gone unanswered long enough); empty otherwise.
     public var escalatedTo: [String]
+    // swift-format-ignore: UseShorthandTypeNames
     /// Who acknowledged or dismissed the alert, and through which channel (`http`, `cli`,
     /// `mqtt`, `page`, …): `"nurse-2 via http"`. `nil` for other kinds.
-    public var answeredBy: String?
+    public var answeredBy: Optional<String>
+    // swift-format-ignore: UseShorthandTypeNames
     /// The beacon's name when the configuration names it (`beacons:`), else `nil`.
-    public var beaconName: String?
+    public var beaconName: Optional<String>
     /// The beacon's tags when the configuration names it (`beacons:`), else empty.
-    public var beaconTags: [String] = []
+    public var beaconTags: [String]
 
     // Inlinable: the engine makes two of these per alert, and an opaque call copies each field.
+    // No stored property has an initial value, not even an optional's implicit `nil` (hence
+    // `Optional<…>` spelled out above): the inlined init called each initial value's
+    // initializer out of line, and those calls kept the caller from building the event in
+    // place — it was built aside, then copied into its routed event and destroyed.
     @inlinable
     public init(
         kind: Kind, alertID: String, beacon: BeaconID, strategy: String, time: Timestamp,
@@ -63,6 +70,8 @@ public struct AlertEvent: Hashable, Sendable {
         self.attempt = attempt
         self.escalatedTo = escalatedTo
         self.answeredBy = answeredBy
+        beaconName = nil
+        beaconTags = []
     }
 
     /// A key that identifies this event across retries and restarts (for idempotent delivery).
