@@ -55,7 +55,7 @@ public final class ExitAlertStrategy: BeaconAlertStrategyBase<PresenceEdge> {
 
     public override func isConditionValid(_ edge: PresenceEdge, now: Timestamp) -> Bool { edge.event }
 
-    /// Quiet (see ``QuietPeriod``) except at the event's cycle and the one after it: while the
+    /// Quiet (see `QuietPeriod`) except at the event's cycle and the one after it: while the
     /// beacon is around, until it has been unseen for ``Configuration/away``; once away (or before
     /// it was ever seen), until it is seen.
     public override func quietPeriod(after edge: PresenceEdge, now: Timestamp) -> QuietPeriod? {

@@ -107,7 +107,7 @@ public final class TimeAlertStrategy: BeaconAlertStrategyBase<TimeVisit> {
         return StrategyProgress(elapsed: last - start, of: options.dwell)
     }
 
-    /// Quiet (see ``QuietPeriod``) while nothing but time passes: between visits until a present
+    /// Quiet (see `QuietPeriod`) while nothing but time passes: between visits until a present
     /// cycle starts one; in a visit until the dwell is reached, or for good once it is, unless
     /// unseen for longer than the gap. Not with a room, whose unknown cycles have their own rule.
     public override func quietPeriod(after visit: TimeVisit, now: Timestamp) -> QuietPeriod? {

@@ -23,7 +23,7 @@ import BeaconCore
 /// beacon not seen this cycle (`seenThisCycle` false) counts as not present without asking
 /// `isPresent`: a strategy that returns periods must not count unseen cycles as present.
 public struct QuietPeriod: Hashable, Sendable {
-    /// The period ends at the first cycle at or after this time (``Timestamp/distantFuture``: no deadline).
+    /// The period ends at the first cycle at or after this time (`Timestamp.distantFuture`: no deadline).
     public var until: Timestamp
     /// When set, the period ends at the first cycle at least this long after the beacon's latest
     /// present cycle (the base's last seen).
