@@ -95,7 +95,7 @@ extension BeaconAlertStrategyBase {
         inHooks = false
         if stepQuietly(slot, present: present, now: now) { return }
         settle(slot) // the cycles before this one
-        noteSighting(slot, present: present, now: now)
+        books[slot].noteSighting(present: present, at: now, resetAfter: configuration.maxTimeBeforeReset)
         inHooks = true
         updateAlertParameter(&values[slot], beacon: beacon, now: now)
         let valid = isConditionValid(values[slot], now: now)
@@ -103,7 +103,7 @@ extension BeaconAlertStrategyBase {
         inHooks = false
         books[slot].conditionValid = valid
         books[slot].startQuiet(period, at: now.nanosecondsSinceEpoch)
-        finishStep(slot, present: present)
+        books[slot].finishStep(present: present, cycle: cycle, resetWhenInvalid: configuration.resetWhenConditionInvalid)
     }
 
     /// The cycle at `now` of the beacon in `slot` when it is in a quiet period that goes on
@@ -121,44 +121,11 @@ extension BeaconAlertStrategyBase {
         return books.withUnsafeMutableBufferPointer { books in
             let book = books.baseAddress! + slot
             guard book.pointee.staysQuiet(present: present, at: time) else { return false }
-            if present {
-                book.pointee.lastSeen = now
-            } else if book.pointee.actionStatus == .actionDone,
-                now - book.pointee.lastSeen >= resetAfter
-            {
-                book.pointee.actionStatus = .waitingForAction
-            }
+            book.pointee.noteSighting(present: present, at: now, resetAfter: resetAfter)
             book.pointee.lastCycle = time
-            book.pointee.presentAtLastCycle = present
-            if !book.pointee.conditionValid, resetWhenInvalid { book.pointee.actionStatus = .waitingForAction }
-            book.pointee.updatedInCycle = cycle
-            book.pointee.changed = true
+            book.pointee.finishStep(present: present, cycle: cycle, resetWhenInvalid: resetWhenInvalid)
             return true
         }
-    }
-
-    /// Notes a present cycle, or resets a done action once the beacon has been unseen for
-    /// `maxTimeBeforeReset`.
-    @inline(__always)
-    func noteSighting(_ slot: Int, present: Bool, now: Timestamp) {
-        if present {
-            books[slot].lastSeen = now
-        } else if books[slot].actionStatus == .actionDone,
-            now - books[slot].lastSeen >= configuration.maxTimeBeforeReset
-        {
-            books[slot].actionStatus = .waitingForAction
-        }
-    }
-
-    /// The end of every step: the reset on an invalid condition, when configured, and the marks.
-    @inline(__always)
-    func finishStep(_ slot: Int, present: Bool) {
-        books[slot].presentAtLastCycle = present
-        if !books[slot].conditionValid, configuration.resetWhenConditionInvalid {
-            books[slot].actionStatus = .waitingForAction
-        }
-        books[slot].updatedInCycle = cycle
-        books[slot].changed = true
     }
 
     /// Brings the value in `slot` up to date after cycles skipped in a quiet period

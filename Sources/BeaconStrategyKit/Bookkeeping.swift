@@ -44,6 +44,27 @@ struct Bookkeeping {
         return time &- lastSeen.nanosecondsSinceEpoch < quietUnseenFor
     }
 
+    /// Notes a present cycle at `now`, or resets a done action once the beacon has been unseen
+    /// for `resetAfter` (`maxTimeBeforeReset`).
+    @inline(__always)
+    mutating func noteSighting(present: Bool, at now: Timestamp, resetAfter: Duration) {
+        if present {
+            lastSeen = now
+        } else if actionStatus == .actionDone, now - lastSeen >= resetAfter {
+            actionStatus = .waitingForAction
+        }
+    }
+
+    /// The end of every step, quiet or not: the reset on an invalid condition when configured
+    /// (`resetWhenConditionInvalid`), and the marks of cycle `cycle`.
+    @inline(__always)
+    mutating func finishStep(present: Bool, cycle: UInt64, resetWhenInvalid: Bool) {
+        presentAtLastCycle = present
+        if !conditionValid, resetWhenInvalid { actionStatus = .waitingForAction }
+        updatedInCycle = cycle
+        changed = true
+    }
+
     /// Starts `period` (none when nil) after a step at `time` (ns).
     mutating func startQuiet(_ period: QuietPeriod?, at time: Int64) {
         lastCycle = time
