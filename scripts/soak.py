@@ -163,7 +163,10 @@ class Broker:
         store = os.path.join(directory, "mosquitto")
         os.makedirs(store, exist_ok=True)
         # Started as root, mosquitto drops to the user `mosquitto`: its store must be writable by
-        # it, or every restart silently forgets the subscriber's session and queued messages.
+        # it, or every restart silently forgets the subscriber's session and queued messages. The
+        # working directory (mkdtemp: 0700) must let it through too, or the store is out of reach
+        # however open it is itself.
+        os.chmod(directory, os.stat(directory).st_mode | 0o711)
         os.chmod(store, 0o777)
         with open(self.config, "w") as file:
             file.write(
