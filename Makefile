@@ -6,7 +6,7 @@ SWIFT ?= swift
 BEACOND_DEBUG := .build/debug/beacond
 RUN_SCENARIO := Simulator/Scenarios/lobby.yaml
 
-.PHONY: run test build bench bench-gateway symbol-order fuzz soak test-vm test-ha dist test-dist measure-build format lint examples docs clean
+.PHONY: run test test-loaded build bench bench-gateway symbol-order fuzz soak test-vm test-ha dist test-dist measure-build format lint examples docs clean
 
 run: build
 	$(BEACOND_DEBUG) simulate $(RUN_SCENARIO)
@@ -19,6 +19,13 @@ test:
 	@scripts/ensure-deps.sh test
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(SWIFT) test --skip-build --disable-xctest
+
+# The whole suite again while the machine is busy: one CPU burner per core at full load for the
+# whole run (scripts/test-loaded.sh starts and stops them). RUNS=5 runs it five times in a row.
+test-loaded:
+	@scripts/ensure-deps.sh test
+	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
+	scripts/test-loaded.sh
 
 # `make bench` runs every group of Benchmarks/ and then bench-gateway; BENCH="parse site" runs
 # some groups, BENCH=gateway only the gateway's cost.

@@ -16,6 +16,9 @@ let swiftSettings: [SwiftSetting] = [
     // the functions a gateway runs together (see beacondReleaseLinkerSettings) and drop the ones
     // nothing calls, not whole files of them.
     .unsafeFlags(["-Xfrontend", "-function-sections"], .when(platforms: [.linux], configuration: .release)),
+    // The package's own code builds without a warning, and stays so: a warning is an error here
+    // (not in the dependencies, which get their own settings).
+    .unsafeFlags(["-warnings-as-errors"]),
 ]
 
 // The release beacond on Linux is linked for a gateway's memory (BENCHMARKS.md, "What a gateway

@@ -138,6 +138,19 @@ class Process:
         return self.process.returncode if self.process else None
 
 
+def wait_until_ready(processes, ceiling):
+    """Waits until each process's log has its `ready:` line; returns the names that never did."""
+    deadline = time.time() + ceiling
+    waiting = {process.name: process for process in processes}
+    while waiting and time.time() < deadline:
+        for name, process in list(waiting.items()):
+            with open(process.log_path) as file:
+                if any("ready: source running" in line for line in file):
+                    del waiting[name]
+        time.sleep(0.1)
+    return sorted(waiting)
+
+
 def is_active(process):
     """Whether a hub's log says it is active now (its latest takeover line)."""
     role = None
@@ -164,9 +177,10 @@ def main():
 
     duration = max(int(options.wall), 3 * STAY + 15 + STAGGER)
     visitors = (duration - 3 * STAY - 15) // STAGGER + 1
-    lead = 15
-    start_seconds = int(time.time()) + lead
-    start = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(start_seconds))
+    # The gateways hold the scenario until every process is ready (startFile:); its own start is
+    # the reference's, and the reference's times are read relative to it.
+    reference_start = "2025-01-01T09:00:00Z"
+    start = reference_start
     scenario_path = os.path.join(workdir, "site.yaml")
     with open(scenario_path, "w") as file:
         file.write(scenario(start, visitors, duration))
@@ -181,7 +195,8 @@ def main():
     for line in reference.stdout.splitlines():
         event = json.loads(line)
         if event.get("event") == "created":
-            expected[(event["alert"], json.dumps(event["beacon"], sort_keys=True))] = seconds(event["time"])
+            offset = seconds(event["time"]) - seconds(reference_start)
+            expected[(event["alert"], json.dumps(event["beacon"], sort_keys=True))] = offset
     log(f"reference: {len(expected)} dwell alerts for {visitors} visitors")
 
     # 2. The site as processes, with faults.
@@ -193,15 +208,28 @@ def main():
         with open(path, "w") as file:
             file.write(hub_configuration(hub, site, workdir))
         processes[hub] = Process(hub, [options.beacond, "hub", "--config", path], workdir)
+    start_file = os.path.join(workdir, "start")
     for name, _, _ in GATEWAYS:
         path = os.path.join(workdir, f"{name}.yaml")
         with open(path, "w") as file:
-            file.write(f"source: {{simulate: {scenario_path}, gateway: {name}, speed: wall}}\n{site}, gateway: {name}}}\nalerts: []\n")
+            file.write(f"source: {{simulate: {scenario_path}, gateway: {name}, speed: wall, startFile: {start_file}}}\n"
+                       f"{site}, gateway: {name}}}\nalerts: []\n")
         processes[name] = Process(name, [options.beacond, "run", "--config", path], workdir)
     for process in processes.values():
         process.start()
-
     try:
+        # The walk starts when every process says it is ready (connected, subscribed, elected), not
+        # at a moment guessed in advance; only a hang reaches the ceiling.
+        waiting = wait_until_ready(processes.values(), ceiling=180)
+        if waiting:
+            log(f"site soak FAILED: never ready: {', '.join(waiting)}; everything is in {workdir}")
+            return 1
+        start_seconds = int(time.time()) + 2
+        with open(start_file + ".new", "w") as file:
+            file.write(time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(start_seconds)))
+        os.rename(start_file + ".new", start_file)
+        expected = {identity: start_seconds + offset for identity, offset in expected.items()}
+        log(f"every process is ready: the scenario starts at {start_seconds}")
         return soak(options, workdir, processes, broker, start_seconds, visitors, duration, expected)
     finally:
         for process in processes.values():

@@ -20,6 +20,8 @@ public final class MQTTSiteClient: @unchecked Sendable {
     private struct State {
         var connected = false
         var dropped = 0
+        /// The message ids of this connection's subscriptions not yet acknowledged.
+        var unacknowledged: Set<Int32> = []
     }
 
     /// The broker's host.
@@ -32,6 +34,7 @@ public final class MQTTSiteClient: @unchecked Sendable {
     private let context: MQTTCallbackContext<MQTTSiteClient>
     private let onMessage: MessageHandler?
     private let onConnection: ConnectionHandler?
+    private let onSubscribed: (@Sendable () -> Void)?
     private let state = Mutex(State())
 
     /// Creates the client and starts connecting in the background.
@@ -46,16 +49,21 @@ public final class MQTTSiteClient: @unchecked Sendable {
     ///     refusal, a return), on libmosquitto's network thread.
     ///   - onMessage: receives each message, on libmosquitto's network thread: keep it short —
     ///     hand the message on.
+    ///   - onSubscribed: told when the broker has acknowledged every subscription of a connection
+    ///     (from then on, nothing published to them is missed), on each connection, on
+    ///     libmosquitto's network thread; at once on connecting when there are none.
     /// - Throws: ``MQTTSinkError/library(operation:message:)`` if the client cannot be created.
     public init(
         host: String, port: Int = 1883, options: MQTTConnectionOptions = MQTTConnectionOptions(), clientID: String? = nil,
-        subscriptions: [String] = [], onConnection: ConnectionHandler? = nil, onMessage: MessageHandler? = nil
+        subscriptions: [String] = [], onConnection: ConnectionHandler? = nil, onMessage: MessageHandler? = nil,
+        onSubscribed: (@Sendable () -> Void)? = nil
     ) throws(MQTTSinkError) {
         self.host = host
         self.port = port
         self.subscriptions = subscriptions
         self.onMessage = onMessage
         self.onConnection = onConnection
+        self.onSubscribed = onSubscribed
         statusTopic = options.statusTopic
         let context = MQTTCallbackContext<MQTTSiteClient>()
         handle = try MQTTClientLifecycle.create(clientID: clientID, context: context)
@@ -66,6 +74,9 @@ public final class MQTTSiteClient: @unchecked Sendable {
         }
         mosquitto_disconnect_callback_set(handle) { _, context, code in
             MQTTCallbackContext<MQTTSiteClient>.owner(context)?.disconnected(code: code)
+        }
+        mosquitto_subscribe_callback_set(handle) { _, context, messageID, _, _ in
+            MQTTCallbackContext<MQTTSiteClient>.owner(context)?.acknowledged(subscription: messageID)
         }
         mosquitto_message_callback_set(handle) { _, context, message in
             guard let message, let client = MQTTCallbackContext<MQTTSiteClient>.owner(context) else { return }
@@ -140,13 +151,27 @@ public final class MQTTSiteClient: @unchecked Sendable {
             return
         }
         lastRefusal.store(0, ordering: .relaxed)
-        for filter in subscriptions { _ = mosquitto_subscribe(handle, nil, filter, 0) }
+        // The ids are noted before the acknowledgements can come (on this same network thread).
+        var pending: Set<Int32> = []
+        for filter in subscriptions {
+            var messageID: Int32 = 0
+            if mosquitto_subscribe(handle, &messageID, filter, 0) == MOSQ_ERR_SUCCESS.rawValue { pending.insert(messageID) }
+        }
+        state.withLock { $0.unacknowledged = pending }
         if let status = statusTopic {
             let online = Array("online".utf8)
             _ = mosquitto_publish(handle, nil, status, Int32(online.count), online, 1, true)
         }
         state.withLock { $0.connected = true }
         onConnection?(true, "connected to \(broker)")
+        if pending.isEmpty { onSubscribed?() }
+    }
+
+    private func acknowledged(subscription messageID: Int32) {
+        let all = state.withLock { state in
+            state.unacknowledged.remove(messageID) != nil && state.unacknowledged.isEmpty
+        }
+        if all { onSubscribed?() }
     }
 
     private func disconnected(code: Int32) {

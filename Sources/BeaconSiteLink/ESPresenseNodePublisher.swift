@@ -17,12 +17,17 @@ package final class ESPresenseNodePublisher: Sendable {
     let client: MQTTSiteClient
 
     /// Connects (in the background) to the site's broker as the node `endpoint`.
-    package init(settings: SiteSettings, endpoint: ForeignNodeEndpoint) throws {
+    /// `connected` is called on each connection (the daemon's readiness), on libmosquitto's
+    /// network thread.
+    package init(
+        settings: SiteSettings, endpoint: ForeignNodeEndpoint, connected: @escaping @Sendable () -> Void = {}
+    ) throws {
         self.endpoint = endpoint
         var options = settings.connection
         options.statusTopic = "\(endpoint.prefix)/rooms/\(endpoint.name)/status"
         client = try MQTTSiteClient(
-            host: settings.host, port: settings.port, options: options, clientID: "beacond-espresense-\(endpoint.name)")
+            host: settings.host, port: settings.port, options: options, clientID: "beacond-espresense-\(endpoint.name)",
+            onConnection: { isConnected, _ in if isConnected { connected() } })
     }
 
     /// Publishes each beacon advertisement of one H4 packet.

@@ -45,13 +45,17 @@ package final class SitePublisher: @unchecked Sendable {
     }
 
     /// Connects to the site's broker (in the background); `cycleLength` is the gateway's ranging
-    /// cycle (its heartbeat's period).
-    package convenience init(settings: SiteSettings, cycleLength: Duration, logger: Logger) throws(MQTTSinkError) {
+    /// cycle (its heartbeat's period); `connected` is called on each connection (the daemon's
+    /// readiness), on libmosquitto's network thread.
+    package convenience init(
+        settings: SiteSettings, cycleLength: Duration, logger: Logger, connected: @escaping @Sendable () -> Void = {}
+    ) throws(MQTTSinkError) {
         var options = settings.connection
         options.statusTopic = "\(settings.topics.prefix)/\(settings.topics.site)/gateways/\(settings.gateway)/status"
         let client = try MQTTSiteClient(
             host: settings.host, port: settings.port, options: options,
-            clientID: "beacond-\(settings.topics.site)-\(settings.gateway)")
+            clientID: "beacond-\(settings.topics.site)-\(settings.gateway)",
+            onConnection: { isConnected, _ in if isConnected { connected() } })
         self.init(settings: settings, cycleLength: cycleLength, client: client, logger: logger)
     }
 

@@ -132,7 +132,11 @@ package final class SiteSubscription: Sendable {
     /// handed to the pipeline in batches — everything that came while the pipeline took the last
     /// batch — so a burst (sixteen buckets' heartbeats from every gateway at a cycle's end) is one
     /// pipeline input, one store transaction, not one per message.
-    package func run(runner: PipelineRunner, clock: AnyTimestampClock, tick: Duration) async throws {
+    /// - Parameter subscribed: called each time the broker has acknowledged every subscription
+    ///   of a connection (the daemon's readiness), on libmosquitto's network thread.
+    package func run(
+        runner: PipelineRunner, clock: AnyTimestampClock, tick: Duration, subscribed: @escaping @Sendable () -> Void = {}
+    ) async throws {
         let queue = ReportQueue()
         let (signals, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         let refusals = ReportRefusalLog(logger: logger, clock: clock)
@@ -165,6 +169,8 @@ package final class SiteSubscription: Sendable {
                     ReportRefusal(
                         .queueFull, "the hub's queue of \(Self.queueCapacity) reports is full: the hub cannot keep up"))
             }
+        } onSubscribed: {
+            subscribed()
         }
         defer {
             continuation.finish()

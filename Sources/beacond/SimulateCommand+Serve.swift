@@ -1,4 +1,5 @@
 import ArgumentParser
+import BeaconControl
 import BeaconCore
 import BeaconDaemonConfiguration
 import BeaconGateway
@@ -12,7 +13,7 @@ extension SimulateCommand {
     /// with the status page on the address; the page stays up after the end until Ctrl-C, or for
     /// `--linger`.
     func serveWhileSimulating(on address: String) async throws {
-        guard var control = ControlConfiguration(listening: address) else { throw ExitCode(2) } // validate() checked it
+        guard let control = ControlConfiguration(listening: address) else { throw ExitCode(2) } // validate() checked it
         let logger = DaemonLogging.logger(level: .notice)
         let daemon: DaemonRun
         do {

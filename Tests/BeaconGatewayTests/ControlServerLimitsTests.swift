@@ -75,7 +75,7 @@ struct ControlServerLimitsTests {
             let reading = try await Self.exchange("GET /health HTTP/1.1\r\nHost: x\r\n", port: server.port)
             #expect(reading.text.hasPrefix("HTTP/1.1 408"), "\(reading.text)")
             #expect(reading.closed)
-            #expect(reading.elapsed >= .milliseconds(280) && reading.elapsed < .seconds(5), "\(reading.elapsed)")
+            #expect(reading.elapsed >= .milliseconds(280) && reading.elapsed < .seconds(60), "\(reading.elapsed)")
 
             // A byte every 50 ms does not extend it: the limit is on the whole head.
             let client = try BoundedSocket(port: server.port)
@@ -83,7 +83,7 @@ struct ControlServerLimitsTests {
             let trickled = await onOwnThread { () -> BoundedSocket.Reading in
                 var text = ""
                 let start = ContinuousClock.now
-                while start.duration(to: .now) < .seconds(5) {
+                while start.duration(to: .now) < .seconds(60) {
                     client.send("X")
                     let reading = client.read(within: .milliseconds(50))
                     text += reading.text
@@ -94,7 +94,7 @@ struct ControlServerLimitsTests {
                 return BoundedSocket.Reading(text: text, closed: false, elapsed: start.duration(to: .now))
             }
             #expect(trickled.text.hasPrefix("HTTP/1.1 408"), "\(trickled.text)")
-            #expect(trickled.closed && trickled.elapsed < .seconds(5), "\(trickled.elapsed)")
+            #expect(trickled.closed && trickled.elapsed < .seconds(60), "\(trickled.elapsed)")
         }
     }
 
@@ -104,16 +104,16 @@ struct ControlServerLimitsTests {
         let short = Self.limits(headTimeout: .milliseconds(300), bodyTimeout: .milliseconds(300), idle: .milliseconds(300))
         try await Self.withServer(short) { server in
             let client = try BoundedSocket(port: server.port)
-            let reading = await onOwnThread { client.read(within: .seconds(10)) }
+            let reading = await onOwnThread { client.read(within: .seconds(60)) }
             #expect(reading.closed)
             #expect(reading.text.isEmpty, "\(reading.text)")
-            #expect(reading.elapsed >= .milliseconds(280) && reading.elapsed < .seconds(5), "\(reading.elapsed)")
+            #expect(reading.elapsed >= .milliseconds(280) && reading.elapsed < .seconds(60), "\(reading.elapsed)")
 
             // A stream is a response in progress: once it has begun, it runs on past every
             // limit, three times over.
             let stream = try BoundedSocket(port: server.port)
             stream.send("GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
-            let begun = await onOwnThread { stream.read(until: "event: status", within: .seconds(20)) }
+            let begun = await onOwnThread { stream.read(until: "event: status", within: .seconds(60)) }
             #expect(begun.text.hasPrefix("HTTP/1.1 200") && !begun.closed, "\(begun.text)")
             let running = await onOwnThread { stream.read(within: .seconds(1)) }
             #expect(!running.closed, "\(running.text)")

@@ -63,7 +63,7 @@ struct DaemonAnswerTests {
         #expect(Self.string("instance", in: second) == instance, "a reminder carries the same instance")
         #expect(second.contains(#""escalatedTo":["pager"]"#), "\(second)")
         // The pager sink has the escalated deliveries only.
-        #expect(await realWorkFinishes(within: .seconds(10)) { !SiteProcesses.lines(pager).isEmpty })
+        #expect(await realWorkFinishes(within: hangCeiling) { !SiteProcesses.lines(pager).isEmpty })
         let paged = SiteProcesses.lines(pager)
         #expect(paged.allSatisfy { $0.contains(#""escalatedTo":["pager"]"#) }, "\(paged)")
         #expect(!paged.contains { $0.contains(#""attempt":1,"#) || !$0.contains(#""attempt""#) }, "\(paged)")

@@ -36,14 +36,14 @@ struct DaemonBackoffClockTests {
         clock.advance(by: .seconds(1))
         // Polled, not a blocking wait: the daemon runs in this process, on the same two
         // cooperative threads (a blocked one here could starve it; `make test` hung on that once).
-        _ = await realWorkFinishes(within: .seconds(20)) { ((try? server.requests().count) ?? 0) >= 1 }
+        _ = await realWorkFinishes(within: hangCeiling) { ((try? server.requests().count) ?? 0) >= 1 }
         // Refused (503): the dispatcher's backoff is now a second sleeper on the manual clock,
         // beside the tick; on any other clock it would not be counted here.
         #expect(await eventually { clock.sleeperCount >= 2 })
         #expect(try server.requests().map(\.status) == [503])
         // At most 1.2 s of backoff (1 s ± 20 %): moving the clock past it lets the retry go.
         clock.advance(by: .seconds(2))
-        _ = await realWorkFinishes(within: .seconds(20)) { ((try? server.requests().count) ?? 0) >= 2 }
+        _ = await realWorkFinishes(within: hangCeiling) { ((try? server.requests().count) ?? 0) >= 2 }
         #expect(try server.requests().first.map(\.status) == 503)
         #expect(try server.requests().dropFirst().allSatisfy { $0.status == 200 })
         gateway.stop()

@@ -65,6 +65,10 @@ struct DaemonConfigurationTests {
                         watchdog: nil, record: "air.btsnoop"))
             ),
             ("source: {hci: hci0, watchdog: 2m}", .hci(HCISourceSettings(adapter: "hci0", watchdog: .seconds(120)))),
+            (
+                "source: {simulate: site.yaml, gateway: shop, speed: wall, startFile: /run/site/start}",
+                .simulate(path: "site.yaml", speed: nil, gateway: "shop", onWallClock: true, startFile: "/run/site/start")
+            ),
         ])
     func sources(yaml: String, expected: SourceDefinition) throws {
         #expect(try Self.parse(yaml).source == expected)
@@ -88,6 +92,8 @@ struct DaemonConfigurationTests {
             ("source:\n  hci: hci0\n  resume: true\n", "gw.yaml:3", "resume applies to simulate and replay"),
             ("source: {replay: a.pcap, resume: sometimes}\n", "gw.yaml:1", "expected true or false"),
             ("source: {replay: a.pcap, speed: wall}\n", "gw.yaml:1", "speed"),
+            ("source: {simulate: s.yaml, startFile: go}\n", "gw.yaml:1", "startFile holds a scenario on the wall clock"),
+            ("source: {replay: a.pcap, startFile: go}\n", "gw.yaml:1", "startFile applies to simulate with speed: wall"),
             ("source: simulate:s.yaml\nhub: {room: {margin: 3}}\n", "gw.yaml:2", "a hub needs its gateways"),
             (
                 "gateways:\n  - {id: g, room: r, position: [0, 0, 2]}\nhub:\n  floorPlan: {image: /no/plan.png, min: [0, 0], max: [9, 9]}\n",

@@ -39,7 +39,7 @@ struct HomeAssistantMQTTTests {
             process.standardOutput = pipe
             try process.run()
             let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            blockUntilExit(process)
             return String(decoding: data, as: UTF8.self)
         }
         var messages: [String: String] = [:]

@@ -55,9 +55,9 @@ struct HubTakeoverTests {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
         let directory = broker.directory
-        let start = SiteProcesses.start(in: 10)
         let scenarioFile = directory.appendingPathComponent("site.yaml")
-        try SiteProcessesTests.scenario(start: start).write(to: scenarioFile, atomically: true, encoding: .utf8)
+        try SiteProcessesTests.scenario(start: Timeline.start).write(to: scenarioFile, atomically: true, encoding: .utf8)
+        let startFile = directory.appendingPathComponent("start")
         let site = "site: {name: e2e, broker: {host: 127.0.0.1, port: \(broker.port)}"
 
         var processes: [String: Process] = [:]
@@ -74,8 +74,11 @@ struct HubTakeoverTests {
             SiteProcesses.lines(directory.appendingPathComponent("\(id)-events.jsonl")).filter { $0.contains(#""alert":"#) }
         }
 
-        // One hub is elected (the smaller id, both having settled); the other stands by.
-        let elected = await realWorkFinishes(within: .seconds(8)) {
+        // One hub is elected (the smaller id, both having settled); the other stands by. Both say
+        // they are ready once they know their role.
+        let hubsNotReady = await SiteProcesses.waitUntilReady(Self.hubs.map { directory.appendingPathComponent("\($0).log") })
+        #expect(hubsNotReady.isEmpty, "not ready: \(hubsNotReady.map { SiteProcesses.lines($0).suffix(5) })")
+        let elected = await realWorkFinishes(within: SiteProcesses.hang) {
             log("hub-a").contains { $0.contains("'hub-a' is now the active hub") }
         }
         #expect(elected, "hub-a was not elected: \(log("hub-a").suffix(10))")
@@ -83,26 +86,30 @@ struct HubTakeoverTests {
             log("hub-b").contains { $0.contains("'hub-b' is a standby") } || !log("hub-b").contains { $0.contains("active hub") })
 
         let gateways = try SiteProcesses.startGateways(
-            SiteProcessesTests.gateways.map(\.0), scenario: scenarioFile, site: site, in: directory)
+            SiteProcessesTests.gateways.map(\.0), scenario: scenarioFile, site: site, startFile: startFile, in: directory)
         defer { for process in gateways where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let gatewaysNotReady = await SiteProcesses.waitUntilReady(
+            SiteProcessesTests.gateways.map { directory.appendingPathComponent("\($0.0).log") })
+        #expect(gatewaysNotReady.isEmpty, "not ready: \(gatewaysNotReady.map { SiteProcesses.lines($0).suffix(5) })")
+        let start = try SiteProcesses.release(startFile)
 
         switch moment {
         case .midDwell:
             // The walker is in the shop for the active hub: its dwell has begun. Kill it there.
             let presenceA = directory.appendingPathComponent("hub-a-presence.jsonl")
-            let inShop = await realWorkFinishes(within: .seconds(50)) {
+            let inShop = await realWorkFinishes(within: SiteProcesses.hang) {
                 SiteProcesses.lines(presenceA).contains { $0.contains(#""minor":1}"#) && $0.contains(#""room":"shop""#) }
             }
             #expect(inShop, "hub-a never had the walker in the shop: \(log("hub-a").suffix(10))")
         case .afterDelivery:
-            let delivered = await realWorkFinishes(within: .seconds(60)) {
+            let delivered = await realWorkFinishes(within: SiteProcesses.hang) {
                 events("hub-a").contains { $0.contains(#""event":"delivered""#) }
             }
             #expect(delivered, "hub-a never delivered: \(log("hub-a").suffix(10))")
             // The standby has decided the same dwell by now (a cycle or two behind at most).
             let presenceB = directory.appendingPathComponent("hub-b-presence.jsonl")
             let lastA = try #require(SiteProcesses.time(of: events("hub-a").last ?? ""))
-            _ = await realWorkFinishes(within: .seconds(5)) {
+            _ = await realWorkFinishes(within: SiteProcesses.hang) {
                 SiteProcesses.lines(presenceB).last.flatMap(SiteProcesses.time).map { $0 > lastA + .seconds(3) } ?? false
             }
         }
@@ -113,7 +120,7 @@ struct HubTakeoverTests {
         let alertedBeforeKill = events("hub-a").contains { $0.contains(#""event":"delivered""#) }
 
         // The standby hears the broker's last will for hub-a and takes over.
-        let tookOver = await realWorkFinishes(within: .seconds(10)) {
+        let tookOver = await realWorkFinishes(within: SiteProcesses.hang) {
             log("hub-b").contains { $0.contains("'hub-b' is now the active hub") }
         }
         #expect(tookOver, "hub-b did not take over: \(log("hub-b").suffix(10))")
@@ -122,7 +129,7 @@ struct HubTakeoverTests {
         // Whatever hub-b will deliver, it has by the time the desk tag's records go stale.
         let end = try #require(SiteProcesses.time(of: #"{"time":"\#(start.advanced(by: .seconds(40)).rfc3339String)"#))
         let presenceB = directory.appendingPathComponent("hub-b-presence.jsonl")
-        _ = await realWorkFinishes(within: .seconds(20)) {
+        _ = await realWorkFinishes(within: SiteProcesses.hang) {
             SiteProcesses.lines(presenceB).last.flatMap(SiteProcesses.time).map { $0 >= end } ?? false
         }
         kill(processes["hub-b"]!.processIdentifier, SIGTERM)

@@ -23,7 +23,7 @@ struct RecordMQTTCommandTests {
             log: log)
         defer { if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) } }
         #expect(
-            await realWorkFinishes(within: .seconds(20)) {
+            await realWorkFinishes(within: hangCeiling) {
                 SiteProcesses.lines(log).contains { $0.contains("recording espresense/#") }
             }, "\(SiteProcesses.lines(log))")
         let before = Timestamp(secondsSinceEpoch: Date().timeIntervalSince1970)

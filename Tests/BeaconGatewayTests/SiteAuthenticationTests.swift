@@ -37,7 +37,7 @@ struct SiteAuthenticationTests {
         process.arguments = (FileManager.default.fileExists(atPath: file.path) ? [] : ["-c"]) + ["-b", file.path, user, password]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        blockUntilExit(process)
         #expect(process.terminationStatus == 0)
     }
 
@@ -85,17 +85,16 @@ struct SiteAuthenticationTests {
         tap.standardOutput = try FileHandle(forWritingTo: captured)
         try tap.run()
         defer { if tap.isRunning { tap.terminate() } }
-        _ = await realWorkFinishes(within: .seconds(5)) {
+        _ = await realWorkFinishes(within: SiteProcesses.hang) {
             broker.logContains("Sending SUBACK to auto-") || broker.logContains("SUBACK")
         }
         let site = "site: {name: lab, \(String(format: brokerLogin, "west", "west")), key: \(Self.westKey)"
-        // The walk starts a few seconds after the gateway is launched (written just before it, so
-        // that a slow start of this test's task on a loaded machine cannot make it late).
-        let start = SiteProcesses.start(in: 8)
+        // The walk starts when the hub and the gateway are ready (its own start is replaced).
+        let startFile = directory.appendingPathComponent("start")
         let scenario = directory.appendingPathComponent("lab.yaml")
         try """
         name: lab
-        start: \(start.rfc3339String)
+        start: \(Timeline.start.rfc3339String)
         duration: 10s
         seed: 3
         radio: {path_loss_exponent: 2.0, shadowing_sigma: 1.0, fading: none}
@@ -108,8 +107,12 @@ struct SiteAuthenticationTests {
           - {name: tag, ibeacon: {uuid: \(Self.uuid), major: 1, minor: 1}, interval: 250ms, position: [3, 5, 1]}
 
         """.write(to: scenario, atomically: true, encoding: .utf8)
-        let gateways = try SiteProcesses.startGateways(["west"], scenario: scenario, site: site, in: directory)
+        let gateways = try SiteProcesses.startGateways(
+            ["west"], scenario: scenario, site: site, startFile: startFile, in: directory)
         defer { for process in gateways where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let notReady = await SiteProcesses.waitUntilReady([hubLog, directory.appendingPathComponent("west.log")])
+        #expect(notReady.isEmpty, "not ready: \(notReady.map { SiteProcesses.lines($0).suffix(5) })")
+        let start = try SiteProcesses.release(startFile)
 
         // While the gateway runs: east (a real user) tries west's topic — the broker denies it —
         // then its own topic with a report in west's name, unsigned and signed with east's key.
@@ -124,7 +127,10 @@ struct SiteAuthenticationTests {
                 beacon: tag, rssi: -25, meanRSSI: -25, distance: 0.2, accuracy: 0.1, sampleCount: 9, seen: true,
                 lastSeen: forgedTime))
         forged.finish()
-        _ = await realWorkFinishes(within: .seconds(12)) { Date() > Date(timeIntervalSince1970: start.secondsSinceEpoch + 2) }
+        // Sent once its time has come on the hub's clock (a report from the future is refused for that).
+        _ = await realWorkFinishes(within: SiteProcesses.hang) {
+            Date() > Date(timeIntervalSince1970: start.secondsSinceEpoch + 2)
+        }
         let eastKey = GatewayKey(hex: Self.eastKey)!
         try await SiteProcesses.publish(
             forged.bytes, topic: topics.recordsTopic(bucket: bucket, gateway: "west"), port: broker.port, user: "east",
@@ -139,7 +145,7 @@ struct SiteAuthenticationTests {
 
         // A real west report, captured off the broker (the tap subscribed, as the hub may, before
         // west started) and sent again with west's own credentials: a replay, refused by its sequence.
-        _ = await realWorkFinishes(within: .seconds(20)) { !tap.isRunning }
+        _ = await realWorkFinishes(within: SiteProcesses.hang) { !tap.isRunning }
         if tap.isRunning { tap.terminate() }
         await waitForExit(tap)
         let replay = [UInt8](try Data(contentsOf: captured))
@@ -152,7 +158,7 @@ struct SiteAuthenticationTests {
             #expect(
                 process.terminationStatus == 0, "\(SiteProcesses.lines(directory.appendingPathComponent("west.log")).suffix(10))")
         }
-        _ = await realWorkFinishes(within: .seconds(10)) {
+        _ = await realWorkFinishes(within: SiteProcesses.hang) {
             SiteProcesses.lines(events).contains { $0.contains(#""alert":"hall-dwell""#) }
         }
         kill(hub.processIdentifier, SIGTERM)

@@ -29,10 +29,9 @@ struct SiteESPresenseProcessesTests {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
         let directory = broker.directory
-        let start = SiteProcesses.start(in: 8)
         let scenarioFile = directory.appendingPathComponent("site.yaml")
-        try SiteProcessesTests.scenario(start: start).write(to: scenarioFile, atomically: true, encoding: .utf8)
-        let scenario = try Scenario.load(path: scenarioFile.path)
+        try SiteProcessesTests.scenario(start: Timeline.start).write(to: scenarioFile, atomically: true, encoding: .utf8)
+        let startFile = directory.appendingPathComponent("start")
 
         let site = "site: {name: e2e, broker: {host: 127.0.0.1, port: \(broker.port)}"
         let hubConfiguration = directory.appendingPathComponent("hub.yaml")
@@ -62,9 +61,15 @@ struct SiteESPresenseProcessesTests {
         var processes: [Process] = []
         for gateway in Self.gateways {
             let extra = gateway.3.map { ", publish: espresense, node: \($0)" } ?? ""
-            processes += try SiteProcesses.startGateways([gateway.0], scenario: scenarioFile, site: site + extra, in: directory)
+            processes += try SiteProcesses.startGateways(
+                [gateway.0], scenario: scenarioFile, site: site + extra, startFile: startFile, in: directory)
         }
         defer { for process in processes where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // The walk starts once the hub is subscribed and every gateway and stand-in is connected.
+        let logs = [hubLog] + Self.gateways.map { directory.appendingPathComponent("\($0.0).log") }
+        let notReady = await SiteProcesses.waitUntilReady(logs)
+        #expect(notReady.isEmpty, "not ready: \(notReady.map { ($0.lastPathComponent, SiteProcesses.lines($0).suffix(5)) })")
+        let scenario = try SiteProcesses.released(scenarioFile, at: try SiteProcesses.release(startFile))
         for (process, gateway) in zip(processes, Self.gateways) {
             await waitForExit(process)
             #expect(
@@ -72,7 +77,7 @@ struct SiteESPresenseProcessesTests {
                 "\(gateway.0): \(SiteProcesses.lines(directory.appendingPathComponent("\(gateway.0).log")).suffix(10))")
         }
         let end = scenario.end.rfc3339String
-        let caughtUp = await realWorkFinishes(within: .seconds(20)) {
+        let caughtUp = await realWorkFinishes(within: SiteProcesses.hang) {
             SiteProcesses.lines(presence).last.map { $0 >= #"{"time":""# + end } ?? false
         }
         kill(hub.processIdentifier, SIGTERM)

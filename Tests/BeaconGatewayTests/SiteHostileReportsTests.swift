@@ -56,10 +56,8 @@ struct SiteHostileReportsTests {
         let log = directory.appendingPathComponent("hub.log")
         let hub = try SiteProcesses.start(["hub", "--config", configuration.path], log: log)
         defer { if hub.isRunning { kill(hub.processIdentifier, SIGKILL) } }
-        #expect(
-            await realWorkFinishes(within: .seconds(20)) {
-                SiteProcesses.lines(log).contains { $0.contains("site: connected to 127.0.0.1:\(broker.port)") }
-            }, "\(SiteProcesses.lines(log))")
+        // Ready: its subscriptions acknowledged, so that nothing sent from here on is missed.
+        #expect(await SiteProcesses.waitUntilReady([log]).isEmpty, "\(SiteProcesses.lines(log))")
         let announced = SiteProcesses.lines(log).first { $0.contains("control endpoint on http://127.0.0.1:") }
         let url = try #require(announced?.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
 
@@ -108,7 +106,8 @@ struct SiteHostileReportsTests {
 
         // Meanwhile west goes on reporting the tag in the hall: the dwell alert must come.
         var dwellSeen = false
-        for _ in 0..<16 where !dwellSeen {
+        let giveUp = ContinuousClock.now + SiteProcesses.hang
+        while !dwellSeen, ContinuousClock.now < giveUp {
             try await send(Self.report(gateway: "west", time: now()))
             try await Task.sleep(for: .milliseconds(500))
             dwellSeen = SiteProcesses.lines(events).contains { $0.contains(#""alert":"hall-dwell""#) }
@@ -122,7 +121,8 @@ struct SiteHostileReportsTests {
             ("unknown_gateway", 1), ("too_many_records", 1),
         ]
         var metrics = ""
-        for _ in 0..<100 {
+        let metricsDeadline = ContinuousClock.now + SiteProcesses.hang
+        while ContinuousClock.now < metricsDeadline {
             metrics = try await DaemonControlTests.get(url + "/metrics").1
             if expected.allSatisfy({ Self.metric(metrics, #"beacond_site_reports_refused_total{reason="\#($0.0)"}"#) == $0.1 }) {
                 break

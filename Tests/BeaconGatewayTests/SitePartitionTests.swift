@@ -42,8 +42,9 @@ struct SitePartitionTests {
         defer { broker.stop() }
         let directory = broker.directory
         let scenarioFile = directory.appendingPathComponent("site.yaml")
-        try Self.scenario(start: SiteProcesses.start(in: 10)).write(to: scenarioFile, atomically: true, encoding: .utf8)
-        let scenario = try Scenario.load(path: scenarioFile.path)
+        // The scenario's own start is replaced by the release's.
+        try Self.scenario(start: Timeline.start).write(to: scenarioFile, atomically: true, encoding: .utf8)
+        let startFile = directory.appendingPathComponent("start")
         let site = "site: {name: split, broker: {host: 127.0.0.1, port: \(broker.port)}"
 
         var processes: [Process] = []
@@ -70,8 +71,15 @@ struct SitePartitionTests {
                     ["hub", "--config", configuration.path], log: directory.appendingPathComponent("hub-\(index).log")))
         }
         let hubs = processes
-        let gateways = try SiteProcesses.startGateways(["west", "east"], scenario: scenarioFile, site: site, in: directory)
+        let gateways = try SiteProcesses.startGateways(
+            ["west", "east"], scenario: scenarioFile, site: site, startFile: startFile, in: directory)
         processes += gateways
+        // The tags lie there from the scenario's first second: it starts once both hubs are
+        // subscribed and both gateways connected.
+        let logs = ["hub-0", "hub-1", "west", "east"].map { directory.appendingPathComponent("\($0).log") }
+        let notReady = await SiteProcesses.waitUntilReady(logs)
+        #expect(notReady.isEmpty, "not ready: \(notReady.map { ($0.lastPathComponent, SiteProcesses.lines($0).suffix(5)) })")
+        let scenario = try SiteProcesses.released(scenarioFile, at: try SiteProcesses.release(startFile))
         for gateway in gateways {
             await waitForExit(gateway)
             #expect(gateway.terminationStatus == 0)
@@ -79,7 +87,7 @@ struct SitePartitionTests {
         // Every beacon dwells from the start: its alert is due 5 s (and a cycle or two) in. By the
         // scenario's end both hubs have had ample time; wait for the expected count, not a time.
         let expected = Self.beaconCount
-        _ = await realWorkFinishes(within: .seconds(10)) {
+        _ = await realWorkFinishes(within: SiteProcesses.hang) {
             events.reduce(0) { $0 + SiteProcesses.lines($1).filter { $0.contains(#""event":"created""#) }.count } >= expected
         }
         for hub in hubs {

@@ -56,10 +56,9 @@ struct SiteProcessesTests {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
         let directory = broker.directory
-        let start = SiteProcesses.start(in: 8)
         let scenarioFile = directory.appendingPathComponent("site.yaml")
-        try Self.scenario(start: start).write(to: scenarioFile, atomically: true, encoding: .utf8)
-        let scenario = try Scenario.load(path: scenarioFile.path)
+        try Self.scenario(start: Timeline.start).write(to: scenarioFile, atomically: true, encoding: .utf8)
+        let startFile = directory.appendingPathComponent("start")
 
         let site = "site: {name: e2e, broker: {host: 127.0.0.1, port: \(broker.port)}"
         let hubConfiguration = directory.appendingPathComponent("hub.yaml")
@@ -84,8 +83,13 @@ struct SiteProcessesTests {
         defer { if hub.isRunning { kill(hub.processIdentifier, SIGKILL) } }
 
         let gatewayProcesses = try SiteProcesses.startGateways(
-            Self.gateways.map(\.0), scenario: scenarioFile, site: site, in: directory)
+            Self.gateways.map(\.0), scenario: scenarioFile, site: site, startFile: startFile, in: directory)
         defer { for process in gatewayProcesses where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // The walk starts once the hub is subscribed and every gateway connected.
+        let logs = ["hub"] + Self.gateways.map(\.0)
+        let notReady = await SiteProcesses.waitUntilReady(logs.map { directory.appendingPathComponent("\($0).log") })
+        #expect(notReady.isEmpty, "not ready: \(notReady.map { ($0.lastPathComponent, SiteProcesses.lines($0).suffix(5)) })")
+        let scenario = try SiteProcesses.released(scenarioFile, at: try SiteProcesses.release(startFile))
         // The gateways end with the scenario.
         for (process, gateway) in zip(gatewayProcesses, Self.gateways) {
             await waitForExit(process)
@@ -95,7 +99,7 @@ struct SiteProcessesTests {
         }
         // The hub's last cycles: the desk tag stays fused until its records go stale.
         let end = scenario.end.rfc3339String
-        let caughtUp = await realWorkFinishes(within: .seconds(20)) {
+        let caughtUp = await realWorkFinishes(within: SiteProcesses.hang) {
             SiteProcesses.lines(presence).last.map { $0 >= #"{"time":""# + end } ?? false
         }
         // The hub's status page knows the site: its gateways, their rooms, a schema-valid document.

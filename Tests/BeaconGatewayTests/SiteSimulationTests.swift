@@ -18,10 +18,12 @@ import Testing
 struct SiteSimulationTests {
     static let visitors = 6
 
-    static func run() throws -> (
+    /// The bundled site, its first `duration` only when given.
+    static func run(duration: Duration? = nil) throws -> (
         events: [RoutedEvent], report: SiteScoring.Report, scenario: Scenario, summary: SiteSimulation.Summary
     ) {
-        let scenario = try Scenario.load(path: TestPaths.scenario("site"))
+        var scenario = try Scenario.load(path: TestPaths.scenario("site"))
+        if let duration { scenario.duration = duration }
         let configuration = try GatewayConfiguration.load(
             path: TestPaths.repositoryRoot + "/Simulator/Scenarios/site.alerts.yaml")
         var presence = ""
@@ -40,11 +42,15 @@ struct SiteSimulationTests {
         return (events, try SiteScoring.score(presence: presencePath, truth: truth), scenario, summary)
     }
 
+    /// One run shared by the tests that only read it: the bundled site is 15 minutes of six
+    /// visitors and four gateways, about 14 s of CPU in a debug build.
+    static let shared = Result { try run() }
+
     @Test(
         "every visitor alerts once per alert: 45 s into its true shop stay, on entering the café, at the counter; rooms and positions match the truth"
     )
     func bundledSite() throws {
-        let (events, report, scenario, summary) = try Self.run()
+        let (events, report, scenario, summary) = try Self.shared.get()
         let stays = SiteTruth(scenario: scenario).stays()
         for index in 0..<Self.visitors {
             let id = scenario.beacons[index].identity.beaconID
@@ -76,10 +82,33 @@ struct SiteSimulationTests {
         #expect(summary.hub.site?.roomChanges == 4 * Self.visitors)
     }
 
+    /// The figure after `label` in the score's text (`position error median      1.56 m` → "1.56").
+    static func figure(_ label: String, in text: String) -> String? {
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(label) }) else { return nil }
+        return line.dropFirst(label.count).split(separator: " ").first.map(String.init)
+    }
+
+    @Test("the figures README.md and Docs/Site.md quote for the bundled site are the ones its run gives")
+    func documentedFigures() throws {
+        let report = try Self.shared.get().report
+        let rooms = try #require(Self.figure("room right while staying", in: report.text), "\(report.text)")
+        let median = try #require(Self.figure("position error median", in: report.text), "\(report.text)")
+        let p90 = try #require(Self.figure("position error p90", in: report.text), "\(report.text)")
+        let readme = try String(contentsOfFile: TestPaths.repositoryRoot + "/README.md", encoding: .utf8)
+        #expect(readme.contains("# rooms \(rooms) %, median \(median) m"), "README.md: the score gives \(rooms) %, \(median) m")
+        let site = try String(contentsOfFile: TestPaths.repositoryRoot + "/Docs/Site.md", encoding: .utf8)
+            .replacingOccurrences(of: "\n", with: " ")
+        #expect(
+            site.contains("room right \(rooms) % of the stay time")
+                && site.contains("position error median \(median) m, p90 \(p90) m"),
+            "Docs/Site.md: the score gives \(rooms) %, median \(median) m, p90 \(p90) m")
+    }
+
     @Test("the same scenario and seed give the same events")
     func deterministic() throws {
-        let first = try Self.run().events.map(\.event.jsonLine)
-        let second = try Self.run().events.map(\.event.jsonLine)
+        // The first five minutes: the first visitors' every alert, at a third of the whole run's cost.
+        let first = try Self.run(duration: .seconds(300)).events.map(\.event.jsonLine)
+        let second = try Self.run(duration: .seconds(300)).events.map(\.event.jsonLine)
         #expect(first == second && !first.isEmpty)
     }
 

@@ -173,7 +173,7 @@ struct DaemonMQTTTests {
         defer {
             if daemon.isRunning {
                 kill(daemon.processIdentifier, SIGKILL)
-                daemon.waitUntilExit()
+                blockUntilExit(daemon)
             }
         }
         let reader = LineReader(subscriber.output)

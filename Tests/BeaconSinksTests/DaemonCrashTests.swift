@@ -72,7 +72,7 @@ struct DaemonCrashTests {
             state: workspace.path("reference.sqlite"),
             sink: "{type: jsonl, path: \(workspace.path("reference.jsonl"))}")
         let referenceRun = try Self.start(reference)
-        referenceRun.waitUntilExit()
+        blockUntilExit(referenceRun)
         try #require(referenceRun.terminationStatus == 0)
         let expected = try String(contentsOfFile: workspace.path("reference.jsonl"), encoding: .utf8)
             .split(separator: "\n").map(String.init)
@@ -86,7 +86,7 @@ struct DaemonCrashTests {
         let daemon = try Self.start(first)
         server.waitForRequests(3)
         kill(daemon.processIdentifier, SIGKILL)
-        daemon.waitUntilExit()
+        blockUntilExit(daemon)
         #expect(daemon.terminationReason == .uncaughtSignal && daemon.terminationStatus == SIGKILL)
         let beforeRestart = try server.requests().count
         #expect(beforeRestart < expected.count, "the kill came before every event was delivered")
@@ -95,7 +95,7 @@ struct DaemonCrashTests {
             "second.yaml", source: "replay:\(try workspace.emptyCapture())",
             state: state, sink: sink)
         let restarted = try Self.start(second)
-        restarted.waitUntilExit()
+        blockUntilExit(restarted)
         #expect(restarted.terminationReason == .exit && restarted.terminationStatus == 0)
 
         let accepted = try server.requests().filter { $0.status == 200 }

@@ -41,7 +41,7 @@ struct RunCommandTests {
         #expect(beforeSignal.contains("sink 'hook': delivery failed"))
         kill(daemon.processIdentifier, SIGTERM)
         let afterSignal = Self.read(errors.fileHandleForReading, until: "\u{4}") // to the end
-        daemon.waitUntilExit()
+        blockUntilExit(daemon)
         #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 0)
         #expect(afterSignal.contains("beacond: stopping"))
         #expect(
@@ -52,7 +52,7 @@ struct RunCommandTests {
             "second.yaml", source: "replay:\(try workspace.emptyCapture())",
             state: state, sink: sink)
         let restarted = try DaemonCrashTests.start(second)
-        restarted.waitUntilExit()
+        blockUntilExit(restarted)
         #expect(restarted.terminationStatus == 0)
         let keys = try server.requests().filter { $0.status == 200 }.compactMap(\.key)
         #expect(keys.count == 2 * DaemonCrashTests.alertCount)
@@ -76,7 +76,7 @@ struct RunCommandTests {
         _ = Self.read(errors.fileHandleForReading, until: "beacond: stopping")
         #expect(daemon.isRunning, "the first signal lets the delivery in flight finish")
         kill(daemon.processIdentifier, SIGTERM)
-        daemon.waitUntilExit()
+        blockUntilExit(daemon)
         #expect(daemon.terminationReason == .exit && daemon.terminationStatus == 130)
     }
 
@@ -126,7 +126,7 @@ struct RunCommandTests {
         try process.run()
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        blockUntilExit(process)
         return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
     }
 }

@@ -27,7 +27,7 @@ struct WebhookReceiverExampleTests {
         try process.run()
         defer {
             try? lifeline.fileHandleForWriting.close()
-            process.waitUntilExit()
+            blockUntilExit(process)
         }
         let firstLine = await LineReader(output.fileHandleForReading).line() ?? ""
         let port = try #require(Int(firstLine.trimmingCharacters(in: .whitespacesAndNewlines)))

@@ -39,7 +39,7 @@ struct EngineCrashHarnessTests {
                 + (killAfter.map { ["--kill-after", String($0)] } ?? [])
             process.standardOutput = FileHandle.nullDevice
             try process.run()
-            process.waitUntilExit()
+            while process.isRunning { usleep(2_000) }
             return (process.terminationReason, process.terminationStatus)
         }
 

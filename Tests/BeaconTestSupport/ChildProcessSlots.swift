@@ -6,10 +6,11 @@ public actor ChildProcessSlots {
     /// The slots every ``CommandRun`` takes one of.
     public static let shared = ChildProcessSlots(count: 2)
 
-    /// One slot for the tests that run a whole site as processes (a broker, hubs, gateways): two
-    /// of them at once on a 2-core machine, next to the rest of the run, starve each other's
-    /// wall-clock walks until their timing means nothing.
-    public static let siteRuns = ChildProcessSlots(count: 1)
+    /// Slots for the tests that run a whole site as processes (a broker, hubs, gateways, a walk
+    /// of 40 s on the wall clock): four, all of today's at once. Their walks start when every
+    /// process has said it is ready (`startFile:`), so a slow start cannot make one miss its walk,
+    /// and they spend their time waiting on the wall clock, not computing.
+    public static let siteRuns = ChildProcessSlots(count: 4)
 
     private var free: Int
     private var waiting: [CheckedContinuation<Void, Never>] = []

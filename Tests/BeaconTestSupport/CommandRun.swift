@@ -29,7 +29,7 @@ public struct CommandRun: Sendable {
         // Read both pipes to the end before waiting, so a full pipe cannot block the child.
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        blockUntilExit(process)
         elapsed = ContinuousClock.now - started
         status = process.terminationStatus
         standardOutput = String(decoding: outData, as: UTF8.self)

@@ -63,7 +63,7 @@ public final class ConfigServer {
     public func stop() {
         guard process.isRunning else { return }
         try? lifeline.fileHandleForWriting.close()
-        process.waitUntilExit()
+        blockUntilExit(process)
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -30,7 +30,7 @@ public final class HeadlessChromium: @unchecked Sendable {
     private var nextID = 1
     private let profile: String
     /// How long one command may take.
-    public var timeout: Duration = .seconds(60)
+    public var timeout: Duration = hangCeiling
 
     /// The browser's executable: the real binary behind Debian's `/usr/bin/chromium` wrapper.
     public static var executable: String? {
@@ -108,7 +108,7 @@ public final class HeadlessChromium: @unchecked Sendable {
     /// Evaluates `expression` until it is true (checked every 200 ms), up to `limit`; the last
     /// value when it never became true.
     @discardableResult
-    public func waitUntil(_ expression: String, in page: Page, limit: Duration = .seconds(60)) throws -> Bool {
+    public func waitUntil(_ expression: String, in page: Page, limit: Duration = hangCeiling) throws -> Bool {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
             if try evaluate(expression, in: page) as? Bool == true { return true }

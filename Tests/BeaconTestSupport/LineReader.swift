@@ -67,7 +67,7 @@ public final class LineReader: @unchecked Sendable {
 /// Waits for `process` to exit on a thread of its own, not on the cooperative pool.
 public func waitForExit(_ process: Process) async {
     let box = UncheckedProcess(process)
-    await onOwnThread { box.process.waitUntilExit() }
+    await onOwnThread { blockUntilExit(box.process) }
 }
 
 private struct UncheckedProcess: @unchecked Sendable {

@@ -42,7 +42,7 @@ public final class MQTTDelayProxy: @unchecked Sendable {
         try? lifeline.fileHandleForWriting.close()
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            blockUntilExit(process)
         }
     }
 

@@ -87,7 +87,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     public func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        blockUntilExit(process)
     }
 
     deinit {

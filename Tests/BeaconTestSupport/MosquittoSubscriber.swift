@@ -36,7 +36,7 @@ public final class MosquittoSubscriber: @unchecked Sendable {
         // Reap it before the Process object goes: Foundation's child monitor must not outlive it.
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            blockUntilExit(process)
         }
     }
 
@@ -47,7 +47,7 @@ public final class MosquittoSubscriber: @unchecked Sendable {
     public func readToEnd() async -> String {
         await onOwnThread {
             let data = self.received.fileHandleForReading.readDataToEndOfFile()
-            self.process.waitUntilExit()
+            blockUntilExit(self.process)
             return String(decoding: data, as: UTF8.self)
         }
     }

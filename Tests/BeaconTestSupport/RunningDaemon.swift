@@ -31,7 +31,7 @@ public final class RunningDaemon: @unchecked Sendable {
         // Reap it before the Process object goes: Foundation's child monitor must not outlive it.
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            blockUntilExit(process)
         }
     }
 

@@ -49,7 +49,7 @@ public struct TestCertificates {
         process.standardError = errors
         try process.run()
         let message = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        blockUntilExit(process)
         guard process.terminationStatus == 0 else {
             throw Failure(
                 description: "\(executable) \(arguments.joined(separator: " ")): \(String(decoding: message, as: UTF8.self))")

@@ -120,7 +120,7 @@ public final class WebhookTestServer: @unchecked Sendable {
         guard let process else { return }
         try? input?.fileHandleForWriting.close()
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        blockUntilExit(process)
         // The server's standard output reaches end of file once the server itself has exited.
         while let output, !output.fileHandleForReading.availableData.isEmpty {}
         self.process = nil

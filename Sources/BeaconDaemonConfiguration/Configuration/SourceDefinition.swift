@@ -7,7 +7,8 @@ import BeaconConfiguration
 /// time) for simulation and replay: `{replay: lobby.btsnoop, speed: 10}`. A simulation also takes
 /// the scenario's `gateway` to be (its name; the first by default) and `speed: wall`, which runs
 /// the scenario on the wall clock so that gateways in separate processes stay in step (see
-/// ``simulate(path:speed:gateway:onWallClock:resume:)``). A radio takes the
+/// ``simulate(path:speed:gateway:onWallClock:resume:startFile:)``); with it, `startFile: FILE`
+/// holds the scenario back until FILE appears and starts it at the time FILE holds. A radio takes the
 /// options of `beacond scan`: `{hci: hci0, active: true, interval: 100ms, window: 100ms,
 /// watchdog: 60s, record: /var/lib/beacond/air.btsnoop}` (see ``HCISourceSettings``).
 ///
@@ -25,7 +26,14 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
     ///
     /// `resume`: start where a saved state ends (see above); on the wall clock the scenario's
     /// time is the clock's, so there is nothing to resume.
-    case simulate(path: String, speed: Double?, gateway: String? = nil, onWallClock: Bool = false, resume: Bool = true)
+    ///
+    /// `startFile` (on the wall clock only): the daemon runs, connects and says it is ready, and
+    /// the scenario waits until this file appears; it then starts at the time the file holds (RFC
+    /// 3339), or at the file's modification time when it is empty. Gateways in separate processes
+    /// that read the same file start one walk together, released once all of them are ready.
+    case simulate(
+        path: String, speed: Double?, gateway: String? = nil, onWallClock: Bool = false, resume: Bool = true,
+        startFile: String? = nil)
     /// A capture file (btsnoop, pcap, pcapng), replayed once; `resume`: start where a saved
     /// state ends (see above).
     case replay(path: String, speed: Double?, resume: Bool = true)
@@ -43,7 +51,7 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
     /// replay, unless `resume: false`).
     public var resumes: Bool {
         switch self {
-        case .simulate(_, _, _, let onWallClock, let resume): resume && !onWallClock
+        case .simulate(_, _, _, let onWallClock, let resume, _): resume && !onWallClock
         case .replay(_, _, let resume): resume
         case .hci, .hub: false
         }
@@ -53,9 +61,9 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         func pace(_ speed: Double?) -> String { speed.map { " at \($0)x" } ?? "" }
         switch self {
-        case .simulate(let path, let speed, let gateway, let onWallClock, _):
+        case .simulate(let path, let speed, let gateway, let onWallClock, _, let startFile):
             return "simulate:\(path)" + (gateway.map { " (gateway \($0))" } ?? "")
-                + (onWallClock ? " on the wall clock" : pace(speed))
+                + (onWallClock ? " on the wall clock" : pace(speed)) + (startFile.map { ", started by \($0)" } ?? "")
         case .replay(let path, let speed, _): return "replay:\(path)" + pace(speed)
         case .hci(let radio): return "hci:" + (radio.adapter ?? "first adapter")
         case .hub: return "hub"
@@ -69,7 +77,7 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
             self = try Self.make(kind: kind, argument: argument, speed: nil, node: node)
             return
         }
-        try node.checkKeys(allowed: Self.kinds + ["speed", "gateway", "resume"] + HCISourceSettings.keys)
+        try node.checkKeys(allowed: Self.kinds + ["speed", "gateway", "resume", "startFile"] + HCISourceSettings.keys)
         let given = Self.kinds.filter { node[$0] != nil }
         guard given.count == 1, let kind = given.first else {
             throw node.error("give exactly one of \(Self.kinds.joined(separator: ", ")) (e.g. replay: capture.btsnoop)")
@@ -90,11 +98,18 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
         self = try Self.make(
             kind: kind, argument: kind == "hci" ? argument : try argumentNode.string(), speed: speed,
             node: argumentNode)
-        if case .simulate(let path, let speed, _, _, _) = self {
+        if case .simulate(let path, let speed, _, _, _, _) = self {
             let gateway = try node["gateway"]?.string()
+            let startFile = try node["startFile"]?.string()
+            if let startNode = node["startFile"], !onWallClock {
+                throw startNode.error(
+                    "startFile holds a scenario on the wall clock until the file appears: it needs speed: wall")
+            }
             self = .simulate(
                 path: path, speed: speed, gateway: gateway, onWallClock: onWallClock,
-                resume: try node["resume"]?.bool() ?? true)
+                resume: try node["resume"]?.bool() ?? true, startFile: startFile)
+        } else if let startNode = node["startFile"] {
+            throw startNode.error("startFile applies to simulate with speed: wall, not to \(kind)")
         } else if let gatewayNode = node["gateway"] {
             throw gatewayNode.error("gateway applies to simulate (which of the scenario's gateways to be), not to \(kind)")
         }

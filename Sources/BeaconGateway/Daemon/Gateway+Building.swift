@@ -137,10 +137,12 @@ func buildGateway(
         logger.notice("resuming \(source.name) at \(savedThrough.rfc3339String), where the saved state ends (\(advice))")
     }
     let sinkNames = sinks.map(\.name)
+    let readiness = GatewayReadiness.make(configuration, feed: feed, logger: logger)
     if let site = configuration.site, let endpoint = site.publishAs, case .advertisements(let source, let isLive) = feed {
         // A stand-in for an ESPresense node: what it hears goes to the broker as the node's messages.
         do {
-            let publisher = try ESPresenseNodePublisher(settings: site, endpoint: endpoint)
+            let publisher = try ESPresenseNodePublisher(
+                settings: site, endpoint: endpoint, connected: { readiness.met(GatewayReadiness.siteBroker) })
             feed = .advertisements(ESPresensePublishingSource(source: source, publisher: publisher), isLive: isLive)
             logger.info(
                 "publishing every beacon heard as ESPresense node '\(endpoint.name)' (\(endpoint.prefix)/devices/<id>/\(endpoint.name)) via \(site.host):\(site.port)"
@@ -152,7 +154,9 @@ func buildGateway(
         // A gateway of a site: each cycle's records go to the site's broker too, and an empty
         // report to every other bucket (a heartbeat, sent alone while nothing is tracked).
         do {
-            let publisher = try SitePublisher(settings: site, cycleLength: pipeline.cycleLength, logger: logger)
+            let publisher = try SitePublisher(
+                settings: site, cycleLength: pipeline.cycleLength, logger: logger,
+                connected: { readiness.met(GatewayReadiness.siteBroker) })
             pipeline.cycleObserver = { update in publisher.publish(update) }
             pipeline.cycleClockObserver = { cycleEnd in publisher.heartbeat(cycleEnd: cycleEnd) }
             logger.info(
@@ -247,5 +251,5 @@ func buildGateway(
     return Gateway(
         configuration: configuration, feed: feed, pipeline: pipeline,
         remoteAlerts: remote, registry: registry, sinks: dispatchers, outbox: outbox, metrics: metrics,
-        stateObservers: observers, alertLog: alertLog, lease: lease, clock: clock, logger: logger)
+        stateObservers: observers, alertLog: alertLog, lease: lease, readiness: readiness, clock: clock, logger: logger)
 }

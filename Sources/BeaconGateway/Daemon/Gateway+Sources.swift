@@ -12,8 +12,15 @@ func makeSource(
     logger: Logger
 ) throws(GatewayError) -> (any AdvertisementSource, Bool) {
     switch definition {
-    case .simulate(let path, let speed, let gatewayName, let onWallClock, _):
+    case .simulate(let path, let speed, let gatewayName, let onWallClock, _, let startFile):
         let (scenario, gatewayIndex) = try loadSimulatedGateway(path: path, gateway: gatewayName)
+        if let startFile {
+            // Held until released: the scenario's own start is replaced by the file's.
+            _ = try ReleasedSimulation.startTime(in: startFile) // a file already there must hold a time
+            let source = ReleasedSimulation(
+                scenario: scenario, gatewayIndex: gatewayIndex, startFile: startFile, clock: clock, logger: logger)
+            return (source, true)
+        }
         let pace: SimulationSpeed = onWallClock ? .wallClock : speed.map(SimulationSpeed.factor) ?? .max
         let simulation = Simulation(scenario: scenario, gatewayIndex: gatewayIndex, speed: pace, wallClock: clock)
         if onWallClock {

@@ -58,6 +58,10 @@ public final class Gateway: Sendable {
     /// The source ending by itself shuts the group down gracefully; a failure anywhere does too,
     /// and the group then throws it.
     public let services: [ServiceGroupConfiguration.ServiceConfiguration]
+    /// When the daemon is ready: its source running and, on a site, its broker connected, its
+    /// subscriptions acknowledged and its takeover role known (``GatewayReadiness``). Says so in
+    /// the log (`ready: …`) and to systemd (`READY=1`, when `NOTIFY_SOCKET` is set).
+    public let readiness: Readiness
     /// The group ``run()`` runs the services in, for ``stop()``.
     private let ownGroup = Mutex<(group: ServiceGroup?, stopRequested: Bool)>((nil, false))
 
@@ -66,8 +70,11 @@ public final class Gateway: Sendable {
         pipeline: sending AlertPipeline, remoteAlerts: RemoteAlertDefinitions? = nil,
         registry: StrategyRegistry = StrategyRegistry(), sinks: [(name: String, dispatcher: OutboxDispatcher)],
         outbox: any Outbox, metrics: GatewayMetrics, stateObservers: [any BeaconStateObserver] = [],
-        alertLog: AlertLog? = nil, lease: HubLease? = nil, clock: AnyTimestampClock, logger: Logger
+        alertLog: AlertLog? = nil, lease: HubLease? = nil, readiness: Readiness? = nil, clock: AnyTimestampClock,
+        logger: Logger
     ) {
+        let readiness = readiness ?? Readiness(parts: [GatewayReadiness.source]) { _ in }
+        self.readiness = readiness
         let alertLog = alertLog ?? AlertLog(sinks: sinks.map(\.name))
         self.alertLog = alertLog
         self.configuration = configuration
@@ -114,8 +121,10 @@ public final class Gateway: Sendable {
             Self.makeServices(
                 sinks: sinks, outbox: outbox, observers: stateObservers, pipeline: pipelineService, remote: remoteService,
                 source: SourceService(
-                    feed: feed, runner: runner, clock: clock, ready: firstCheck, lifecycle: lifecycle),
-                lifecycle: lifecycle, lease: lease.map { HubLeaseService(lease: $0, clock: clock) }, logger: logger)
+                    feed: feed, runner: runner, clock: clock, ready: firstCheck, lifecycle: lifecycle,
+                    readiness: readiness),
+                lifecycle: lifecycle,
+                lease: lease.map { HubLeaseService(lease: $0, clock: clock, readiness: readiness) }, logger: logger)
             + commandServices.map { .init(service: $0, failureTerminationBehavior: .gracefullyShutdownGroup) }
     }
 

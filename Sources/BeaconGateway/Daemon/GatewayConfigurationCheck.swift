@@ -48,7 +48,7 @@ public struct ConfigurationCheck: Sendable {
             return try checkAlertsOnly(configuration, node: node, registry: registry)
         }
         switch source {
-        case .simulate(let scenario, _, let gateway, _, _):
+        case .simulate(let scenario, _, let gateway, _, _, _):
             _ = try loadSimulatedGateway(path: scenario, gateway: gateway)
         case .replay(let capture, _, _):
             do { _ = try CaptureReplaySource(path: capture) } catch { throw GatewayError.source("\(capture): \(error)") }

@@ -8,10 +8,12 @@ import ServiceLifecycle
 struct HubLeaseService: Service {
     let lease: HubLease
     let clock: AnyTimestampClock
+    /// Told when the election has settled (the hub knows its role).
+    let readiness: Readiness
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
-            try await lease.run(clock: clock)
+        try await cancelWhenGracefulShutdown { [readiness] in
+            try await lease.run(clock: clock) { readiness.met(GatewayReadiness.takeoverElection) }
         }
     }
 }

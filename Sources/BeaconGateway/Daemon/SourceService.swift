@@ -6,24 +6,30 @@ import ServiceLifecycle
 /// The daemon's source as a service: feeds its batches to the pipeline's inbox and, for a live
 /// source, ticks the pipeline once a second on the injected clock, so that cycles end and alerts
 /// fall due while nothing is heard. It starts feeding once `ready` is answered (the remote alert
-/// definitions' first check), and stops at the group's graceful shutdown.
+/// definitions' first check), says so to the daemon's ``Readiness``, and stops at the group's
+/// graceful shutdown.
 struct SourceService: Service {
     let feed: GatewayFeed
     let runner: PipelineRunner
     let clock: AnyTimestampClock
     let ready: OneShot<Void>?
     let lifecycle: GatewayLifecycle
+    /// Told when the source starts, and when a hub's subscriptions are acknowledged.
+    let readiness: Readiness
     /// How often a live source ticks the pipeline.
     var tick: Duration = .seconds(1)
 
     func run() async throws {
         try await cancelledAtShutdown { [self] in
             await ready?.value
+            readiness.met(GatewayReadiness.source)
             do {
                 switch feed {
                 case .site(let subscription):
                     // A hub runs until it is stopped; cycles close on its clock, every 200 ms.
-                    try await subscription.run(runner: runner, clock: clock, tick: .milliseconds(200))
+                    try await subscription.run(runner: runner, clock: clock, tick: .milliseconds(200)) { [readiness] in
+                        readiness.met(GatewayReadiness.siteSubscription)
+                    }
                 case .advertisements(let source, let isLive):
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         if isLive {

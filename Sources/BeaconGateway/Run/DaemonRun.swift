@@ -127,7 +127,9 @@ public final class DaemonRun: Sendable {
     private func perform(_ action: DaemonShutdown.Action, in group: inout ThrowingTaskGroup<Void, any Error>) {
         switch action {
         case .say(let line): say(line)
-        case .stopGateway: gateway.stop()
+        case .stopGateway:
+            SystemdNotifier().stopping()
+            gateway.stop()
         case .closeControl: control?.close()
         case .linger(let duration):
             group.addTask { [continuation, clock = gateway.clock] in

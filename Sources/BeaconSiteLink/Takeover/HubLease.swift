@@ -105,7 +105,9 @@ package final class HubLease: Sendable {
 
     /// Connects, takes part in the election and follows the active hub's commits until
     /// cancelled; then says `offline` (the others take over at once).
-    package func run(clock: AnyTimestampClock) async throws {
+    /// - Parameter settled: called each time the election has settled on a connection: this hub
+    ///   knows whether it is the active hub or a standby (the daemon's readiness).
+    package func run(clock: AnyTimestampClock, settled: @escaping @Sendable () -> Void = {}) async throws {
         let (inputs, continuation) = AsyncStream.makeStream(of: Input.self)
         var options = settings.connection
         options.statusTopic = statusTopic(takeover.id)
@@ -135,7 +137,8 @@ package final class HubLease: Sendable {
             client.close()
         }
         let settle = takeover.settle
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        let onSettled = settled
+        await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 while true {
                     try await clock.sleep(for: Self.recentInterval)
@@ -159,6 +162,7 @@ package final class HubLease: Sendable {
                 case .settled(let connection):
                     guard state.withLock({ $0.connection == connection }) else { continue }
                     perform(state.withLock { $0.election.handle(.settled) }, client: client)
+                    onSettled()
                 case .committed(let keys):
                     let events = keys.compactMap(CommittedEvent.init(key:))
                     state.withLock { state in

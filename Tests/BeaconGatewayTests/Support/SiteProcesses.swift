@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconSimulator
 import BeaconTestSupport
 import Foundation
 
@@ -18,12 +19,16 @@ enum SiteProcesses {
 
     /// Starts a `beacond run` per gateway name, each simulating its gateway of `scenario` on the
     /// wall clock and publishing to the site of `site` (a `site:` mapping without its closing
-    /// brace, to which the gateway id is added); configurations and logs go to `directory`.
-    static func startGateways(_ names: [String], scenario: URL, site: String, in directory: URL) throws -> [Process] {
+    /// brace, to which the gateway id is added); configurations and logs go to `directory`. With
+    /// `startFile`, the scenario waits for ``release(_:lead:)`` (`startFile:` of the source).
+    static func startGateways(
+        _ names: [String], scenario: URL, site: String, startFile: URL? = nil, in directory: URL
+    ) throws -> [Process] {
         try names.map { name in
             let configuration = directory.appendingPathComponent("\(name).yaml")
+            let held = startFile.map { ", startFile: \($0.path)" } ?? ""
             try """
-            source: {simulate: \(scenario.path), gateway: \(name), speed: wall}
+            source: {simulate: \(scenario.path), gateway: \(name), speed: wall\(held)}
             \(site), gateway: \(name)}
             alerts: []
 
@@ -49,7 +54,7 @@ enum SiteProcesses {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_pub")
             process.arguments = arguments
             try process.run()
-            process.waitUntilExit()
+            blockUntilExit(process)
             return process.terminationStatus
         }
     }
@@ -59,12 +64,42 @@ enum SiteProcesses {
         ((try? String(contentsOf: url, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
-    /// A scenario start far enough ahead for every process to start and connect first: `lead`
-    /// whole seconds from now. A process that starts later joins the walk where it is (`speed:
-    /// wall`), missing its beginning: leave room for a loaded machine (10 s).
+    /// A scenario start `lead` whole seconds from now.
     static func start(in lead: Int) -> Timestamp {
         let now = Int64(Date().timeIntervalSince1970)
         return Timestamp(nanosecondsSinceEpoch: (now + Int64(lead)) * 1_000_000_000)
+    }
+
+    /// How long a process may take to say it is ready, or a site to finish what it was released
+    /// to do, before the test calls it a hang: only a real hang reaches it, not a busy machine.
+    static let hang = hangCeiling
+
+    /// Waits until every log in `logs` has the daemon's `ready:` line (its source running, its
+    /// broker connected, its subscriptions acknowledged, its takeover role known); returns the
+    /// logs that never did (empty: all ready).
+    static func waitUntilReady(_ logs: [URL]) async -> [URL] {
+        func ready(_ log: URL) -> Bool { lines(log).contains { $0.contains("ready: source running") } }
+        _ = await realWorkFinishes(within: hang) { logs.allSatisfy(ready) }
+        return logs.filter { !ready($0) }
+    }
+
+    /// Releases the scenario of the gateways started with `startFile` (every one of them ready):
+    /// writes its start, `lead` from now to the whole second, into `file` at once (a rename), and
+    /// returns it. The lead is the time the gateways have to see the file (they look every 50 ms).
+    @discardableResult
+    static func release(_ file: URL, lead: Int = 2) throws -> Timestamp {
+        let start = start(in: lead)
+        let draft = file.appendingPathExtension("draft")
+        try start.rfc3339String.write(to: draft, atomically: false, encoding: .utf8)
+        try FileManager.default.moveItem(at: draft, to: file)
+        return start
+    }
+
+    /// The scenario at `file` as the gateways run it once released at `start`.
+    static func released(_ file: URL, at start: Timestamp) throws -> Scenario {
+        var scenario = try Scenario.load(path: file.path)
+        scenario.start = start
+        return scenario
     }
 
     /// The `"time"` of an event or presence line.

@@ -61,7 +61,7 @@ struct BtsnoopFileWriterTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        while process.isRunning { usleep(2_000) }
         return String(decoding: output, as: UTF8.self)
     }
 

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Tells the service manager how the daemon is doing, by `sd_notify(3)`'s protocol: one datagram
+/// of `KEY=value` lines to the Unix socket named by `NOTIFY_SOCKET` (a path, or `@name` in the
+/// abstract namespace). systemd sets the variable for a unit with `Type=notify`; anything else
+/// may too (a test that waits for a daemon to be ready). Without it, nothing is sent.
+///
+/// Written against the protocol rather than linking libsystemd: a datagram is all it takes, and
+/// the static build that ships stays free of another shared library.
+public struct SystemdNotifier: Sendable {
+    /// The socket's address as the variable gives it; `nil`: no service manager listens.
+    public let socketPath: String?
+
+    /// A notifier for `NOTIFY_SOCKET` of `environment` (the process's own by default).
+    public init(environment: [String: String]? = nil) {
+        if let environment {
+            socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+        } else {
+            socketPath = getenv("NOTIFY_SOCKET").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+    }
+
+    /// `READY=1`, with a status line for `systemctl status`.
+    @discardableResult
+    public func ready(status: String) -> Bool { send("READY=1\nSTATUS=\(status)") }
+
+    /// `STOPPING=1`: the daemon has begun its graceful stop.
+    @discardableResult
+    public func stopping() -> Bool { send("STOPPING=1") }
+
+    /// `STATUS=…`: a line for `systemctl status`.
+    @discardableResult
+    public func status(_ line: String) -> Bool { send("STATUS=\(line)") }
+
+    /// Sends `message` as one datagram; false when no socket is named or it cannot be reached
+    /// (a notification is advice: the daemon goes on either way).
+    @discardableResult
+    public func send(_ message: String) -> Bool {
+        guard let socketPath else { return false }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        var path = Array(socketPath.utf8)
+        if path.first == UInt8(ascii: "@") { path[0] = 0 } // the abstract namespace
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard !path.isEmpty, path.count < capacity else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            for (index, byte) in path.enumerated() { bytes[index] = byte }
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + path.count + (path[0] == 0 ? 0 : 1))
+        #if canImport(Glibc)
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #else
+        let fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0)
+        #endif
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        let bytes = Array(message.utf8)
+        let sent = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), socketAddress, length) }
+            }
+        }
+        return sent == bytes.count
+    }
+}
