@@ -6,7 +6,7 @@ SWIFT ?= swift
 BEACOND_DEBUG := .build/debug/beacond
 RUN_SCENARIO := Simulator/Scenarios/lobby.yaml
 
-.PHONY: run test test-loaded build bench bench-gateway symbol-order fuzz soak test-vm test-ha dist test-dist measure-build format lint examples docs clean
+.PHONY: run test test-loaded suite-times build bench bench-gateway symbol-order fuzz soak test-vm test-ha dist test-dist measure-build format lint examples docs clean
 
 run: build
 	$(BEACOND_DEBUG) simulate $(RUN_SCENARIO)
@@ -26,6 +26,13 @@ test-loaded:
 	@scripts/ensure-deps.sh test
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	scripts/test-loaded.sh
+
+# What each suite costs alone (wall and CPU time, the most expensive first): scripts/suite-times.sh.
+# SUITES=Site limits it to the suites whose name contains that text.
+suite-times:
+	@scripts/ensure-deps.sh test
+	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
+	scripts/suite-times.sh
 
 # `make bench` runs every group of Benchmarks/ and then bench-gateway; BENCH="parse site" runs
 # some groups, BENCH=gateway only the gateway's cost.
