@@ -59,7 +59,7 @@ public final class Gateway: Sendable {
     /// and the group then throws it.
     public let services: [ServiceGroupConfiguration.ServiceConfiguration]
     /// When the daemon is ready: its source running and, on a site, its broker connected, its
-    /// subscriptions acknowledged and its takeover role known (``GatewayReadiness``). Says so in
+    /// subscriptions acknowledged and its takeover role known. Says so in
     /// the log (`ready: …`) and to systemd (`READY=1`, when `NOTIFY_SOCKET` is set).
     public let readiness: Readiness
     /// The group ``run()`` runs the services in, for ``stop()``.
