@@ -10,6 +10,7 @@ runs="${RUNS:-1}"
 pids=()
 stop_burners() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap stop_burners EXIT
+trap 'exit 130' INT TERM
 for _ in $(seq "$burners"); do
     ( while :; do :; done ) &
     pids+=("$!")

@@ -16,7 +16,7 @@ struct DaemonAnswerTests {
     static func configuration(in directory: URL, pager: URL) throws -> String {
         let path = directory.appendingPathComponent("gateway.yaml").path
         try """
-        source: {simulate: \(TestPaths.repositoryRoot)/Simulator/Scenarios/lobby.yaml, speed: 1}
+        source: {simulate: \(try TestPaths.lingeringLobby(in: directory)), speed: 1}
         http: {listen: "127.0.0.1:0"}
         sinks:
           - {type: jsonl, path: "-"}
@@ -68,16 +68,16 @@ struct DaemonAnswerTests {
         #expect(paged.allSatisfy { $0.contains(#""escalatedTo":["pager"]"#) }, "\(paged)")
         #expect(!paged.contains { $0.contains(#""attempt":1,"#) || !$0.contains(#""attempt""#) }, "\(paged)")
 
-        let ack = try await CommandRun.run(TestPaths.beacond, ["ack", instance, "--by", "desk-clerk", "--to", url])
+        let ack = try await CommandRun.run(TestPaths.beacond, ["ack", instance, "--by", "desk-clerk", "--to", url], slot: false)
         #expect(ack.status == 0, "\(ack.standardError)")
         #expect(ack.standardOutput.contains(#""answer":"acknowledged","by":"desk-clerk via cli""#), "\(ack.standardOutput)")
         #expect(ack.standardOutput.contains(#""repeated":false"#))
         let acknowledged = try #require(await daemon.outputLine(containing: #""event":"acknowledged""#))
         #expect(Self.string("instance", in: acknowledged) == instance)
 
-        let again = try await CommandRun.run(TestPaths.beacond, ["ack", instance, "--to", url])
+        let again = try await CommandRun.run(TestPaths.beacond, ["ack", instance, "--to", url], slot: false)
         #expect(again.status == 0 && again.standardOutput.contains(#""repeated":true"#), "\(again.standardOutput)")
-        let dismiss = try await CommandRun.run(TestPaths.beacond, ["dismiss", instance, "--to", url])
+        let dismiss = try await CommandRun.run(TestPaths.beacond, ["dismiss", instance, "--to", url], slot: false)
         #expect(dismiss.status == 1, "an acknowledged alert cannot be dismissed")
         #expect(dismiss.standardError.contains("answered 409") && dismiss.standardError.contains("already acknowledged"))
         let unknown = try await CommandRun.run(
@@ -133,7 +133,7 @@ struct DaemonAnswerTests {
         let directory = broker.directory
         let configuration = directory.appendingPathComponent("gateway.yaml")
         try """
-        source: {simulate: \(TestPaths.repositoryRoot)/Simulator/Scenarios/lobby.yaml, speed: 1}
+        source: {simulate: \(try TestPaths.lingeringLobby(in: directory)), speed: 1}
         sinks:
           - {type: jsonl, path: "-"}
           - {type: mqtt, host: 127.0.0.1, port: \(broker.port), gateway: desk-gw, beacons: false, commands: true}

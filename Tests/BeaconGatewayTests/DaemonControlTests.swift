@@ -8,8 +8,9 @@ import Glibc
 #endif
 
 /// `beacond run` with `http:`: a real HTTP endpoint on 127.0.0.1, used by `beacond post-event`
-/// and scraped for metrics while the lobby simulation runs in real time (2 minutes, long enough
-/// for a loaded machine; stopped with SIGTERM once the test has what it needs).
+/// and scraped for metrics while the lobby simulation runs in real time (its visitor 1 stays 10
+/// minutes, so the daemon outlasts any checking; stopped with SIGTERM once the test has what it
+/// needs).
 @Suite("beacond run: the HTTP control endpoint", .serialized)
 struct DaemonControlTests {
     static func configuration(
@@ -17,7 +18,7 @@ struct DaemonControlTests {
     ) throws -> String {
         let path = directory.appendingPathComponent(name).path
         try """
-        source: {simulate: \(TestPaths.repositoryRoot)/Simulator/Scenarios/lobby.yaml, speed: 1}
+        source: {simulate: \(try TestPaths.lingeringLobby(in: directory)), speed: 1}
         http: {listen: "\(listen)"\(tokenFile.map { ", tokenFile: \($0)" } ?? "")}
         sinks:
           - {type: jsonl, path: "-"}
@@ -62,7 +63,7 @@ struct DaemonControlTests {
         let created = try #require(await daemon.outputLine(containing: #""event":"created""#))
         #expect(created.contains(#""scheduledFor":"2025-01-01T10:00:06.000Z""#), "\(created)")
 
-        let post = try await CommandRun.run(TestPaths.beacond, ["post-event", "closing", "--to", url])
+        let post = try await CommandRun.run(TestPaths.beacond, ["post-event", "closing", "--to", url], slot: false)
         #expect(post.status == 0, "\(post.standardError)")
         #expect(
             post.standardOutput.hasPrefix(#"{"event":"closing","beacon":null,"time":"2025-01-01T09:"#), "\(post.standardOutput)")
@@ -148,7 +149,7 @@ struct DaemonControlTests {
                 timeout: .seconds(10)))
         #expect(authorized.status == 200)
 
-        let refused = try await CommandRun.run(TestPaths.beacond, ["post-event", "closing", "--to", url])
+        let refused = try await CommandRun.run(TestPaths.beacond, ["post-event", "closing", "--to", url], slot: false)
         #expect(refused.status == 1)
         #expect(refused.standardError.contains("answered 401"), "\(refused.standardError)")
         let accepted = try await CommandRun.run(

@@ -10,8 +10,15 @@ public struct CommandRun: Sendable {
 
     /// Runs the command in one of the ``ChildProcessSlots``, on a thread of its own (see
     /// ``onOwnThread(_:)``), and returns what it did.
-    public static func run(_ executable: String, _ arguments: [String], directory: String? = nil) async throws -> CommandRun {
-        try await ChildProcessSlots.shared.withSlot {
+    ///
+    /// `slot: false` runs it at once: for a short command that talks to a daemon the test is
+    /// running (`beacond ack --to`, `post-event`), which must not queue behind another suite's
+    /// long command while that daemon's time goes by.
+    public static func run(
+        _ executable: String, _ arguments: [String], directory: String? = nil, slot: Bool = true
+    ) async throws -> CommandRun {
+        guard slot else { return try await onOwnThread { try CommandRun(executable, arguments, directory: directory) } }
+        return try await ChildProcessSlots.shared.withSlot {
             try await onOwnThread { try CommandRun(executable, arguments, directory: directory) }
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,6 +21,21 @@ public enum TestPaths {
     /// A bundled scenario (`Simulator/Scenarios/NAME.yaml`).
     public static func scenario(_ name: String) -> String {
         repositoryRoot + "/Simulator/Scenarios/" + name + ".yaml"
+    }
+
+    /// The bundled lobby (`lobby.yaml`) with visitor 1 at the desk for 10 minutes of a 15-minute
+    /// run, written into `directory`: for a test that runs it on the wall clock against a daemon
+    /// it stops itself. The visitor, its alerts and the daemon stay for as long as the test needs
+    /// them, however slowly a busy machine lets it check, instead of leaving after 90 s.
+    public static func lingeringLobby(in directory: URL) throws -> String {
+        var text = try String(contentsOfFile: scenario("lobby"), encoding: .utf8)
+        for (from, to) in [("duration: 2m", "duration: 15m"), ("{at: [1, 0, 1], dwell: 90s}", "{at: [1, 0, 1], dwell: 600s}")] {
+            precondition(text.contains(from), "lobby.yaml no longer has '\(from)'")
+            text = text.replacingOccurrences(of: from, with: to)
+        }
+        let path = directory.appendingPathComponent("lobby-lingering.yaml").path
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
     }
 
     /// The `beacond` executable SwiftPM built next to the test binary.
