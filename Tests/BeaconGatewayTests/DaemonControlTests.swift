@@ -43,7 +43,7 @@ struct DaemonControlTests {
 
     /// GET `url` with a real HTTP client: status and body.
     static func get(_ url: String) async throws -> (Int, String) {
-        let response = try await HTTPClient.shared.send(HTTPRequest(url: url, timeout: .seconds(10)))
+        let response = try await HTTPClient.shared.send(HTTPRequest(url: url, timeout: .seconds(60)))
         return (response.status, String(decoding: response.body, as: UTF8.self))
     }
 
