@@ -117,7 +117,7 @@ struct SiteGatewayLivenessTests {
         // first heartbeats can come more than 8 s after the hub's start, and a gateway never heard
         // by then is rightly offline (without a last report) until it is: then heard, it is online
         // again, and that event is awaited too before the count starts.
-        _ = await realWorkFinishes(within: SiteProcesses.hang) {
+        _ = try await beating(["west", "east"]) {
             ["west", "east"].allSatisfy { lines("gatewayOffline", of: $0).count == lines("gatewayOnline", of: $0).count }
         }
         let westOfflineBefore = lines("gatewayOffline", of: "west").count
