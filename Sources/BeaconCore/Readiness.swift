@@ -27,9 +27,11 @@ public final class Readiness: Sendable {
     private let state: Mutex<State>
     private let onReady: @Sendable (_ parts: [String]) -> Void
 
-    /// A readiness that waits for each of `parts` (duplicates count once; none: ready at the
-    /// first ``met(_:)`` of anything).
-    /// - Parameter onReady: called once, when the last part is met, with the parts in order.
+    /// A readiness that waits for each of `parts`.
+    /// - Parameters:
+    ///   - parts: what must be met, by name (duplicates count once; none: ready at the first
+    ///     ``met(_:)`` of anything).
+    ///   - onReady: called once, when the last part is met, with the parts in order.
     public init(parts: [String], onReady: @escaping @Sendable (_ parts: [String]) -> Void) {
         var unique: [String] = []
         for part in parts where !unique.contains(part) { unique.append(part) }
