@@ -23,16 +23,10 @@ struct SystemdNotifierTests {
             fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
             let unique = "beacond-notify-\(UUID().uuidString.prefix(8))"
             name = abstract ? "@" + unique : FileManager.default.temporaryDirectory.appendingPathComponent(unique).path
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            var path = Array(name.utf8)
-            if abstract { path[0] = 0 }
-            withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-                for (index, byte) in path.enumerated() { bytes[index] = byte }
-            }
-            let length = socklen_t(MemoryLayout<sa_family_t>.size + path.count + (abstract ? 0 : 1))
+            guard let unix = SystemdNotifier.unixAddress(name) else { throw POSIXError(.ENAMETOOLONG) }
+            var address = unix.0
             let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, unix.1) }
             }
             guard bound == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
             // Only a hang reaches this: a datagram comes or the test fails.

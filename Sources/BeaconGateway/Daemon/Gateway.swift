@@ -70,10 +70,9 @@ public final class Gateway: Sendable {
         pipeline: sending AlertPipeline, remoteAlerts: RemoteAlertDefinitions? = nil,
         registry: StrategyRegistry = StrategyRegistry(), sinks: [(name: String, dispatcher: OutboxDispatcher)],
         outbox: any Outbox, metrics: GatewayMetrics, stateObservers: [any BeaconStateObserver] = [],
-        alertLog: AlertLog? = nil, lease: HubLease? = nil, readiness: Readiness? = nil, clock: AnyTimestampClock,
+        alertLog: AlertLog? = nil, lease: HubLease? = nil, readiness: Readiness, clock: AnyTimestampClock,
         logger: Logger
     ) {
-        let readiness = readiness ?? Readiness(parts: [GatewayReadiness.source]) { _ in }
         self.readiness = readiness
         let alertLog = alertLog ?? AlertLog(sinks: sinks.map(\.name))
         self.alertLog = alertLog

@@ -40,17 +40,9 @@ public struct SystemdNotifier: Sendable {
     /// (a notification is advice: the daemon goes on either way).
     @discardableResult
     public func send(_ message: String) -> Bool {
-        guard let socketPath else { return false }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var path = Array(socketPath.utf8)
-        if path.first == UInt8(ascii: "@") { path[0] = 0 } // the abstract namespace
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard !path.isEmpty, path.count < capacity else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-            for (index, byte) in path.enumerated() { bytes[index] = byte }
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + path.count + (path[0] == 0 ? 0 : 1))
+        guard let socketPath, let unix = Self.unixAddress(socketPath) else { return false }
+        var address = unix.0
+        let length = unix.1
         #if canImport(Glibc)
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
@@ -65,5 +57,20 @@ public struct SystemdNotifier: Sendable {
             }
         }
         return sent == bytes.count
+    }
+
+    /// The Unix socket address of `name` as `NOTIFY_SOCKET` writes it (a path, or `@name` in the
+    /// abstract namespace) and its length; `nil` for an empty name or one too long for it.
+    static func unixAddress(_ name: String) -> (sockaddr_un, socklen_t)? {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        var path = Array(name.utf8)
+        if path.first == UInt8(ascii: "@") { path[0] = 0 } // the abstract namespace
+        guard !path.isEmpty, path.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            for (index, byte) in path.enumerated() { bytes[index] = byte }
+        }
+        // A path ends with its NUL; an abstract name is exactly its bytes.
+        return (address, socklen_t(MemoryLayout<sa_family_t>.size + path.count + (path[0] == 0 ? 0 : 1)))
     }
 }

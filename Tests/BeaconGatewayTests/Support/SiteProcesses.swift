@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconSimulator
 import BeaconTestSupport
 import Foundation
+import Testing
 
 /// Helpers of the tests that run a site as separate `beacond` processes.
 enum SiteProcesses {
@@ -75,12 +76,17 @@ enum SiteProcesses {
     static let hang = hangCeiling
 
     /// Waits until every log in `logs` has the daemon's `ready:` line (its source running, its
-    /// broker connected, its subscriptions acknowledged, its takeover role known); returns the
-    /// logs that never did (empty: all ready).
-    static func waitUntilReady(_ logs: [URL]) async -> [URL] {
+    /// broker connected, its subscriptions acknowledged, its takeover role known), and records
+    /// an issue naming each log that never did, with its last lines; whether all did.
+    @discardableResult
+    static func waitUntilReady(_ logs: [URL], sourceLocation: SourceLocation = #_sourceLocation) async -> Bool {
         func ready(_ log: URL) -> Bool { lines(log).contains { $0.contains("ready: source running") } }
         _ = await realWorkFinishes(within: hang) { logs.allSatisfy(ready) }
-        return logs.filter { !ready($0) }
+        let notReady = logs.filter { !ready($0) }
+        #expect(
+            notReady.isEmpty, "not ready: \(notReady.map { ($0.lastPathComponent, lines($0).suffix(5)) })",
+            sourceLocation: sourceLocation)
+        return notReady.isEmpty
     }
 
     /// Releases the scenario of the gateways started with `startFile` (every one of them ready):
