@@ -63,8 +63,13 @@ struct StatusPageTests {
         let (_, beacons) = try await DaemonControlTests.get(url + "/api/beacons?filter=welcome")
         #expect(beacons.contains(#""id":"\#(Self.visitor)","title":"Welcome""#), "\(beacons)")
         try await Self.validate(beacons, as: "beacons", in: directory)
-        try await Task.sleep(for: .milliseconds(1100)) // a second refresh, so the history has samples
-        let (_, history) = try await DaemonControlTests.get(url + "/api/beacons/history?id=\(Self.visitor)")
+        // The history fills at the page's refresh: asked again until it has samples (or a hang).
+        var history = ""
+        let filled = ContinuousClock.now + hangCeiling
+        while !history.contains(#""filtered":-"#), ContinuousClock.now < filled {
+            history = try await DaemonControlTests.get(url + "/api/beacons/history?id=\(Self.visitor)").1
+            if !history.contains(#""filtered":-"#) { try await Task.sleep(for: .milliseconds(100)) }
+        }
         #expect(history.contains(#""filtered":-"#), "\(history)")
         let (_, strategies) = try await DaemonControlTests.get(url + "/api/strategies?alert=lobby-dwell")
         #expect(strategies.contains(#""beacon":"\#(Self.visitor)","status":"actionDone""#), "\(strategies)")
@@ -106,13 +111,13 @@ struct StatusPageTests {
             let browser = try HeadlessChromium(width: 1280, height: 900)
             let page = try browser.open(url)
             let row = "document.querySelector('#beacon-rows tr[data-id=\"\(visitor)\"]')"
-            guard try browser.waitUntil("\(row) !== null", in: page, limit: .seconds(60)) else {
+            guard try browser.waitUntil("\(row) !== null", in: page) else {
                 return (Data(), [], "visitor 1 never appeared in the beacon table")
             }
             // Follow the dwell's progress until the action is done.
             let state = "document.querySelector('.strategy-state[data-alert=\"lobby-dwell\"][data-beacon=\"\(visitor)\"]')"
             var fractions: [Double] = []
-            let deadline = ContinuousClock.now + .seconds(90)
+            let deadline = ContinuousClock.now + hangCeiling
             var done = false
             while !done, ContinuousClock.now < deadline {
                 let value = try browser.evaluate(
@@ -127,14 +132,14 @@ struct StatusPageTests {
             guard done else { return (Data(), fractions, "the dwell never reached the alert: \(fractions)") }
             let logged =
                 "document.querySelector('#log-rows tr[data-event=\"delivered\"][data-alert=\"lobby-dwell\"][data-beacon=\"\(visitor)\"] .pill.delivered') !== null"
-            guard try browser.waitUntil(logged, in: page, limit: .seconds(60)) else {
+            guard try browser.waitUntil(logged, in: page) else {
                 return (Data(), fractions, "the delivered alert never showed in the log")
             }
             // Select visitor 1 so that the picture shows its RSSI plot.
             _ = try browser.evaluate("\(row).click()", in: page)
             try browser.waitUntil(
                 "document.getElementById('detail-id').textContent === '\(visitor)' && Number(document.body.dataset.refreshed) > 2",
-                in: page, limit: .seconds(10))
+                in: page)
             usleep(2_500_000)
             return (try browser.screenshot(of: page), fractions, nil)
         }
