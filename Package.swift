@@ -248,7 +248,7 @@ let package = Package(
         // What several test targets share: packets built from the specifications, scripted sources.
         .target(
             name: "BeaconTestSupport", dependencies: ["BeaconCore"], path: "Tests/BeaconTestSupport",
-            exclude: ["config_server.py", "mqtt_delay_proxy.py"], swiftSettings: swiftSettings),
+            exclude: ["config_server.py", "mqtt_delay_proxy.py", "tcp_blackhole_proxy.py"], swiftSettings: swiftSettings),
         // Scripted ranging cycles for strategy tests (kit and plugins).
         .target(
             name: "BeaconStrategyTestSupport", dependencies: ["BeaconCore", "BeaconStrategyKit"],

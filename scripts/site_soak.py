@@ -2,7 +2,9 @@
 """The site soak (`make soak`, after the gateway's): a site as separate `beacond` processes on a
 real mosquitto — four gateways simulating one scenario on the wall clock and two hubs for one
 share with `hub.takeover` — while this harness kills gateways and hubs with SIGKILL at random
-(and starts them again), restarts the broker, and publishes forged and malformed reports.
+(and starts them again), restarts the broker, blackholes the active hub's link to the broker (its
+packets stop, nothing is reset: `Tests/BeaconTestSupport/tcp_blackhole_proxy.py` between each hub
+and the broker), and publishes forged and malformed reports.
 
     scripts/site_soak.py [--beacond PATH] [--wall SECONDS] [--seed N] [--kill-every S]
 
@@ -11,7 +13,9 @@ share with `hub.takeover` — while this harness kills gateways and hubs with SI
    must decide: one dwell alert per visitor's stay in the shop.
 2. The soak: the processes, on the wall clock, for the scenario's --wall seconds (a visitor every
    10 s); every kind of fault comes in a random order, round after round, until 10 s before the
-   last visitor leaves the shop; then both hubs are stopped with SIGTERM.
+   last visitor leaves the shop; besides, a hole opens in the active hub's link at the worst
+   moments — within 1.5 s before the reference's time of each of the first --holes alerts, so that
+   the hub decides the alert with its claim cut off; then both hubs are stopped with SIGTERM.
 3. The verdict: every reference alert (alert, beacon) came exactly once across the two hubs'
    sinks, within --tolerance seconds of the reference's time, and was delivered; nothing else
    was created; the hubs refused the forged and malformed reports (their logs say so) and
@@ -37,6 +41,10 @@ UUID = "7A3E2C1B-5D4F-4A6B-9C8D-0E1F2A3B4C5D"
 GATEWAYS = [("hall-a", "hall", [2, 2, 2.5]), ("hall-b", "hall", [8, 8, 2.5]),
             ("shop-a", "shop", [12, 2, 2.5]), ("shop-b", "shop", [18, 8, 2.5])]
 HUBS = ["hub-a", "hub-b"]
+# The hubs' MQTT keep-alive: the broker declares a blackholed hub gone 10–15 s into the hole.
+HUB_KEEP_ALIVE = 10
+PROXY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests", "BeaconTestSupport",
+                     "tcp_blackhole_proxy.py")
 STAGGER = 10  # seconds between visitors
 STAY = 25  # seconds each visitor dwells at each waypoint
 
@@ -68,6 +76,36 @@ ALERTS = f"""alerts:
 hub:
   position: {{tagHeight: 1.2, pathLossExponent: 2.0}}
 """
+
+
+class Blackhole:
+    """A hub's link to the broker that can fail silently: tcp_blackhole_proxy.py in between."""
+
+    def __init__(self, broker_port):
+        self.process = subprocess.Popen([sys.executable, PROXY, str(broker_port)], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.port = int(self.process.stdout.readline())
+        self.heal_at = None
+
+    def command(self, text, answer):
+        self.process.stdin.write(text + "\n")
+        self.process.stdin.flush()
+        while (line := self.process.stdout.readline()) and answer not in line:
+            pass
+
+    def hole(self, direction, seconds):
+        self.command(f"hole {direction}", f"hole {direction}")
+        self.heal_at = time.time() + seconds
+
+    def heal_if_due(self, now):
+        if self.heal_at is not None and now >= self.heal_at:
+            self.command("heal", "healed")
+            self.heal_at = None
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.stdin.close()
+            self.process.wait(timeout=10)
 
 
 def hub_configuration(hub, site, workdir):
@@ -170,6 +208,8 @@ def main():
     parser.add_argument("--wall", type=float, default=600, help="the scenario's length in seconds (default 600)")
     parser.add_argument("--seed", type=int, default=int(time.time()), help="the faults' random seed")
     parser.add_argument("--kill-every", type=float, default=15, help="mean seconds between faults (default 15)")
+    parser.add_argument("--holes", type=int, default=2,
+                        help="how many alerts get a hole in the active hub's link just before them (default 2)")
     parser.add_argument("--tolerance", type=float, default=15, help="seconds an alert may be off the reference's")
     parser.add_argument("--workdir", help="keep everything here (default: a temporary directory, removed on a pass)")
     options = parser.parse_args()
@@ -203,10 +243,13 @@ def main():
     broker = Broker(workdir)
     site = f"site: {{name: soak, broker: {{host: 127.0.0.1, port: {broker.port}}}"
     processes = {}
+    holes = {hub: Blackhole(broker.port) for hub in HUBS}
     for hub in HUBS:
         path = os.path.join(workdir, f"{hub}.yaml")
+        hub_site = (f"site: {{name: soak, broker: {{host: 127.0.0.1, port: {holes[hub].port}, "
+                    f"keepAlive: {HUB_KEEP_ALIVE}s}}")
         with open(path, "w") as file:
-            file.write(hub_configuration(hub, site, workdir))
+            file.write(hub_configuration(hub, hub_site, workdir))
         processes[hub] = Process(hub, [options.beacond, "hub", "--config", path], workdir)
     start_file = os.path.join(workdir, "start")
     for name, _, _ in GATEWAYS:
@@ -230,17 +273,33 @@ def main():
         os.rename(start_file + ".new", start_file)
         expected = {identity: start_seconds + offset for identity, offset in expected.items()}
         log(f"every process is ready: the scenario starts at {start_seconds}")
-        return soak(options, workdir, processes, broker, start_seconds, visitors, duration, expected)
+        return soak(options, workdir, processes, broker, holes, start_seconds, visitors, duration, expected)
     finally:
         for process in processes.values():
             if process.process and process.process.poll() is None:
                 process.process.kill()
+        for hole in holes.values():
+            hole.stop()
         broker.stop()
 
 
-def soak(options, workdir, processes, broker, start_seconds, visitors, duration, expected):
+def soak(options, workdir, processes, broker, holes, start_seconds, visitors, duration, expected):
     """Runs the faults until the scenario ends, stops the hubs, and judges; 0 on a pass."""
-    faults = {"gateway kills": 0, "hub kills": 0, "broker restarts": 0, "forged reports": 0, "malformed reports": 0}
+    faults = {"gateway kills": 0, "hub kills": 0, "broker restarts": 0, "forged reports": 0, "malformed reports": 0,
+              "holes": 0, "holes at an alert": 0}
+    # The worst moments: a hole opens in the active hub's link just before it decides an alert.
+    worst = sorted(at - random.uniform(0, 1.5) for at in sorted(expected.values())[:options.holes])
+
+    def open_hole(kind):
+        active = [hub for hub in HUBS if is_active(processes[hub])]
+        hub = active[-1] if active else random.choice(HUBS)
+        if holes[hub].heal_at is not None:
+            return
+        direction = random.choice(["up", "both"])
+        seconds = random.uniform(3, 3 * HUB_KEEP_ALIVE)
+        holes[hub].hole(direction, seconds)
+        faults[kind] += 1
+        log(f"fault: hole ({direction}, {seconds:.0f} s) in {hub}'s link{', just before an alert' if kind == 'holes at an alert' else ''}")
     last_stay_ends = start_seconds + (visitors - 1) * STAGGER + 3 * STAY
     faults_end = last_stay_ends - 10
     end = start_seconds + duration
@@ -249,11 +308,18 @@ def soak(options, workdir, processes, broker, start_seconds, visitors, duration,
     kinds = []
     while time.time() < end + 5:
         now = time.time()
+        for hole in holes.values():
+            hole.heal_if_due(now)
+        if worst and now >= worst[0]:
+            worst.pop(0)
+            open_hole("holes at an alert")
         if start_seconds < now < faults_end and now >= next_fault:
             if not kinds:
-                kinds = random.sample(["gateway", "hub", "broker", "forged", "gateway", "malformed"], 6)
+                kinds = random.sample(["gateway", "hub", "broker", "forged", "gateway", "malformed", "hole"], 7)
             fault = kinds.pop()
-            if fault == "gateway":
+            if fault == "hole":
+                open_hole("holes")
+            elif fault == "gateway":
                 processes[random.choice(GATEWAYS)[0]].kill_and_restart()
                 faults["gateway kills"] += 1
             elif fault == "hub":
@@ -276,10 +342,15 @@ def soak(options, workdir, processes, broker, start_seconds, visitors, duration,
                 subprocess.run(["mosquitto_pub", "-p", str(broker.port), "-t", topic, "-f", payload_path], check=False,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 faults[f"{fault} reports"] += 1
-            log(f"fault: {fault}")
+            if fault != "hole":
+                log(f"fault: {fault}")
             next_fault = now + random.expovariate(1 / options.kill_every)
         time.sleep(0.2)
 
+    for hole in holes.values():
+        if hole.heal_at is not None:
+            hole.heal_at = 0
+            hole.heal_if_due(time.time())
     statuses = {name: processes[name].stop() for name in processes}
     broker.stop()
 

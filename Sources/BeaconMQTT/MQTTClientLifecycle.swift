@@ -43,9 +43,11 @@ enum MQTTClientLifecycle {
 
     /// Starts connecting in the background and keeps the connection up (reconnecting after a
     /// loss with a delay doubling from 1 s to 30 s); a refused first attempt is fine.
-    static func start(_ handle: OpaquePointer, host: String, port: Int) throws(MQTTSinkError) {
+    static func start(
+        _ handle: OpaquePointer, host: String, port: Int, keepAlive: Duration = .seconds(30)
+    ) throws(MQTTSinkError) {
         mosquitto_reconnect_delay_set(handle, 1, 30, true)
-        _ = mosquitto_connect_async(handle, host, Int32(port), 30)
+        _ = mosquitto_connect_async(handle, host, Int32(port), Int32(clamping: keepAlive.components.seconds))
         let started = mosquitto_loop_start(handle)
         if started != MOSQ_ERR_SUCCESS.rawValue {
             throw .library(operation: "loop_start", message: String(cString: mosquitto_strerror(started)))

@@ -26,12 +26,23 @@ public struct MQTTConnectionOptions: Hashable, Sendable {
     /// A retained status topic: `online` once connected, `offline` on an orderly stop, and
     /// `offline` as the last will the broker publishes when the connection is lost.
     public var statusTopic: String?
+    /// MQTT's keep-alive: the client pings the broker when it has sent nothing for this long, and
+    /// the broker declares the client gone (publishing its last will) after one and a half times
+    /// this without a word from it. At least 5 s (libmosquitto's floor); 30 s by default.
+    public var keepAlive: Duration
 
-    /// Creates options (the defaults: anonymous, plain TCP, no status topic).
-    public init(username: String? = nil, password: String? = nil, tls: TLS? = nil, statusTopic: String? = nil) {
+    /// The keep-alive's floor: libmosquitto refuses less.
+    public static let minimumKeepAlive = Duration.seconds(5)
+
+    /// Creates options (the defaults: anonymous, plain TCP, no status topic, a 30 s keep-alive).
+    public init(
+        username: String? = nil, password: String? = nil, tls: TLS? = nil, statusTopic: String? = nil,
+        keepAlive: Duration = .seconds(30)
+    ) {
         self.username = username
         self.password = password
         self.tls = tls
         self.statusTopic = statusTopic
+        self.keepAlive = max(keepAlive, Self.minimumKeepAlive)
     }
 }

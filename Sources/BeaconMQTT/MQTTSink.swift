@@ -79,7 +79,7 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
         // Every stored property is set: from here a throw runs `deinit`, which destroys the
         // client (destroying it here too would free it twice).
         try MQTTClientLifecycle.configure(handle, options)
-        try MQTTClientLifecycle.start(handle, host: host, port: port)
+        try MQTTClientLifecycle.start(handle, host: host, port: port, keepAlive: options.keepAlive)
     }
 
     deinit {

@@ -35,6 +35,7 @@ public final class MQTTSiteClient: @unchecked Sendable {
     private let onMessage: MessageHandler?
     private let onConnection: ConnectionHandler?
     private let onSubscribed: (@Sendable () -> Void)?
+    private let onPublished: (@Sendable (_ messageID: Int32) -> Void)?
     private let state = Mutex(State())
 
     /// Creates the client and starts connecting in the background.
@@ -56,7 +57,7 @@ public final class MQTTSiteClient: @unchecked Sendable {
     public init(
         host: String, port: Int = 1883, options: MQTTConnectionOptions = MQTTConnectionOptions(), clientID: String? = nil,
         subscriptions: [String] = [], onConnection: ConnectionHandler? = nil, onMessage: MessageHandler? = nil,
-        onSubscribed: (@Sendable () -> Void)? = nil
+        onSubscribed: (@Sendable () -> Void)? = nil, onPublished: (@Sendable (_ messageID: Int32) -> Void)? = nil
     ) throws(MQTTSinkError) {
         self.host = host
         self.port = port
@@ -64,6 +65,7 @@ public final class MQTTSiteClient: @unchecked Sendable {
         self.onMessage = onMessage
         self.onConnection = onConnection
         self.onSubscribed = onSubscribed
+        self.onPublished = onPublished
         statusTopic = options.statusTopic
         let context = MQTTCallbackContext<MQTTSiteClient>()
         handle = try MQTTClientLifecycle.create(clientID: clientID, context: context)
@@ -78,13 +80,16 @@ public final class MQTTSiteClient: @unchecked Sendable {
         mosquitto_subscribe_callback_set(handle) { _, context, messageID, _, _ in
             MQTTCallbackContext<MQTTSiteClient>.owner(context)?.acknowledged(subscription: messageID)
         }
+        mosquitto_publish_callback_set(handle) { _, context, messageID in
+            MQTTCallbackContext<MQTTSiteClient>.owner(context)?.onPublished?(messageID)
+        }
         mosquitto_message_callback_set(handle) { _, context, message in
             guard let message, let client = MQTTCallbackContext<MQTTSiteClient>.owner(context) else { return }
             client.received(message.pointee)
         }
         // Every stored property is set: from here a throw runs `deinit`, which destroys the client.
         try MQTTClientLifecycle.configure(handle, options)
-        try MQTTClientLifecycle.start(handle, host: host, port: port)
+        try MQTTClientLifecycle.start(handle, host: host, port: port, keepAlive: options.keepAlive)
     }
 
     private let statusTopic: String?
@@ -117,13 +122,15 @@ public final class MQTTSiteClient: @unchecked Sendable {
         return code == MOSQ_ERR_SUCCESS.rawValue
     }
 
-    /// Publishes `payload` to `topic` with QoS 1 (the broker acknowledges it; libmosquitto resends
-    /// it until then while connected), retained or not; returns false when not connected.
+    /// Publishes `payload` to `topic` with QoS 1 (the broker acknowledges it: `onPublished`;
+    /// libmosquitto resends it until then, after a reconnection too), retained or not; returns its
+    /// message id, or `nil` when not connected.
     @discardableResult
-    public func publishReliably(topic: String, payload: [UInt8], retained: Bool) -> Bool {
-        guard state.withLock({ $0.connected }) else { return false }
-        let code = mosquitto_publish(handle, nil, topic, Int32(payload.count), payload, 1, retained)
-        return code == MOSQ_ERR_SUCCESS.rawValue
+    public func publishReliably(topic: String, payload: [UInt8], retained: Bool) -> Int32? {
+        guard state.withLock({ $0.connected }) else { return nil }
+        var messageID: Int32 = 0
+        let code = mosquitto_publish(handle, &messageID, topic, Int32(payload.count), payload, 1, retained)
+        return code == MOSQ_ERR_SUCCESS.rawValue ? messageID : nil
     }
 
     /// Announces `offline` on the status topic (if any) and disconnects.

@@ -14,14 +14,25 @@ import BeaconCore
 ///   of the consistent ones): fewer than half the window can never move it;
 /// - a report whose sample lies more than `tolerance` below the offset claims a time the
 ///   gateway's other reports contradict, and is refused (``observe(sent:received:)`` says so).
-///   Its sample stays in the window, so a clock that really was stepped is followed once half
-///   the window agrees with it (32 reports).
+///   Its sample never enters the window: refused reports, however many, cannot move the clock.
+/// - A clock that really was stepped ahead is followed when *every* report says so: refused
+///   reports for ``stepAfter`` of the hub's time, at least ``stepSamples`` of them, agreeing
+///   within the tolerance, with no accepted report between. A forger cannot do that while the
+///   real gateway keeps reporting: each of its reports ends the run.
 struct GatewayClock {
     /// Samples kept.
     static let windowSize = 64
+    /// How long refused reports must come alone before the clock is taken as stepped.
+    static let stepAfter = Duration.seconds(10)
+    /// How many refused reports, at least, make a step.
+    static let stepSamples = 8
     private var samples: [Int64] = []
     private var next = 0
     private var scratch: [Int64] = []
+    /// The samples of the refused reports since the last accepted one (the latest ``stepSamples``).
+    private var refused: [Int64] = []
+    /// When the first of ``refused`` was received (hub clock, ns).
+    private var refusedSince: Int64?
     /// The offset in nanoseconds, 0 before any report with a receive time.
     private(set) var offset: Int64 = 0
     let toleranceNanoseconds: Int64
@@ -37,6 +48,39 @@ struct GatewayClock {
     mutating func observe(sent: Int64, received: Int64) -> Int64? {
         let (sample, overflow) = received.subtractingReportingOverflow(sent)
         guard !overflow else { return nil }
+        let (floor, below) = offset.subtractingReportingOverflow(toleranceNanoseconds)
+        if !samples.isEmpty, !below, sample < floor {
+            return refuse(sample, received: received)
+        }
+        refusedSince = nil
+        take(sample)
+        return offset
+    }
+
+    /// Notes a refused sample; follows the clock (and returns its new offset) when the refused
+    /// reports make a step.
+    private mutating func refuse(_ sample: Int64, received: Int64) -> Int64? {
+        if refusedSince == nil {
+            refusedSince = received
+            refused.removeAll(keepingCapacity: true)
+            refused.reserveCapacity(Self.stepSamples + 1)
+        }
+        refused.append(sample)
+        if refused.count > Self.stepSamples { refused.removeFirst() }
+        guard let since = refusedSince, received &- since >= Self.stepAfter.nanoseconds,
+            refused.count == Self.stepSamples, let low = refused.min(), let high = refused.max(),
+            high &- low <= 2 &* toleranceNanoseconds
+        else { return nil }
+        // Every report for that long says the clock moved: the window starts again from them.
+        samples.removeAll(keepingCapacity: true)
+        next = 0
+        refusedSince = nil
+        for sample in refused { take(sample) }
+        return offset
+    }
+
+    /// Puts `sample` in the window and estimates the offset again.
+    private mutating func take(_ sample: Int64) {
         if samples.count < Self.windowSize {
             samples.append(sample)
             scratch.reserveCapacity(Self.windowSize)
@@ -45,8 +89,6 @@ struct GatewayClock {
         }
         next = (next + 1) % Self.windowSize
         offset = estimate()
-        let (floor, below) = offset.subtractingReportingOverflow(toleranceNanoseconds)
-        return !below && sample < floor ? nil : offset
     }
 
     /// The smallest sample no further than the tolerance below the window's (upper) median.

@@ -65,8 +65,15 @@ public final class SiteFusion {
     @exclusivity(unchecked) var reportTime: Int64 = 0
     /// Beacons each gateway brought in (for ``SiteFusionConfiguration/maxBeaconsPerGateway``).
     @exclusivity(unchecked) var beaconsIntroduced: [Int]
-    /// The last sequence taken from each gateway that signs (0 before any).
+    /// Each signing gateway's floor: a sequence must be above it (0 before any). Live, it never
+    /// goes past the hub's clock: see ``sequencesAhead``.
     @exclusivity(unchecked) var lastSequence: [UInt64]
+    /// The sequences taken from each signing gateway that were ahead of the hub's clock (and so
+    /// above its floor): each is refused if it comes again; at most ``maxSequencesAhead``.
+    @exclusivity(unchecked) var sequencesAhead: [[UInt64]]
+    /// How many sequences ahead of the hub's clock are remembered per gateway; past that, the
+    /// floor rises to the oldest forgotten.
+    static let maxSequencesAhead = 64
     let gatewayCount: Int
     let cycleNanoseconds: Int64
     let latenessNanoseconds: Int64
@@ -114,6 +121,7 @@ public final class SiteFusion {
         clocks = Array(repeating: GatewayClock(tolerance: configuration.clockTolerance), count: gatewayCount)
         beaconsIntroduced = Array(repeating: 0, count: gatewayCount)
         lastSequence = Array(repeating: 0, count: gatewayCount)
+        sequencesAhead = Array(repeating: [], count: gatewayCount)
         roomScores = Array(repeating: -.infinity, count: max(1, layout.rooms.count))
         roomNames = layout.rooms
         cycleNanoseconds = configuration.cycleLength.nanoseconds

@@ -11,6 +11,9 @@ public enum AlertStoreError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The state file, or the directory it is in, cannot be written (a read-only directory or
     /// file system, a parent that is not a directory, no permission).
     case notWritable(path: String, reason: String)
+    /// The file is a SQLite database that beacond did not make: another program's, or one made
+    /// by hand (it lacks beacond's mark, `PRAGMA application_id`, and beacond's schema).
+    case foreign(path: String, detail: String)
 
     /// What is wrong and what to do.
     public var description: String {
@@ -30,6 +33,10 @@ public enum AlertStoreError: Error, Hashable, Sendable, CustomStringConvertible 
                 + "before it acts on it, so it does not start without it: make the file and its directory writable "
                 + "by the user beacond runs as (SQLite creates FILE-wal and FILE-shm next to it), or set state: to a "
                 + "file in a writable directory"
+        case .foreign(let path, let detail):
+            "the alert state database \(path) is not one beacond made (\(detail)). beacond does not adopt it: it "
+                + "would send every alert again as new, or write into another program's data. Set state: to a path of "
+                + "its own (beacond creates the file), or restore beacond's file there"
         }
     }
 }

@@ -75,6 +75,7 @@ extension SQLiteAlertStateStore {
         for leftover in ["", "-wal", "-shm", "-journal"] { unlink(temporary + leftover) }
         let database = try DatabaseQueue(path: temporary, configuration: configuration)
         try migrator.migrate(database)
+        try mark(database)
         try database.close()
         let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
         if descriptor >= 0 {
@@ -91,6 +92,53 @@ extension SQLiteAlertStateStore {
             fsync(directoryDescriptor)
             close(directoryDescriptor)
         }
+    }
+
+    /// beacond's mark in a state file's header (`PRAGMA application_id`): "BCND".
+    public static let applicationID: Int32 = 0x4243_4E44
+
+    /// Puts beacond's mark in the database's header.
+    static func mark(_ database: DatabaseQueue) throws {
+        try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA application_id = \(applicationID)") }
+    }
+
+    /// Checks, read-only (the file is left as it was), that the database at `path` is beacond's:
+    /// its mark, or (a file of a beacond from before the mark) beacond's migrations. Returns
+    /// whether it still needs the mark.
+    /// - Throws: ``AlertStoreError/foreign(path:detail:)``.
+    static func checkMark(path: String) throws -> Bool {
+        var configuration = Configuration()
+        configuration.readonly = true
+        let database = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? database.close() }
+        let id = try database.read { db in try Int32.fetchOne(db, sql: "PRAGMA application_id") } ?? 0
+        if id == applicationID { return false }
+        guard id == 0 else {
+            let hex = String(UInt32(bitPattern: id), radix: 16)
+            throw AlertStoreError.foreign(path: path, detail: "its application_id is 0x\(hex), another program's")
+        }
+        let tables = try database.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        }
+        let first = migrator.migrations.first ?? ""
+        var ours = false
+        if tables.contains("grdb_migrations") {
+            ours =
+                try database.read { db in
+                    try Bool.fetchOne(
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier = ?)", arguments: [first])
+                } ?? false
+        }
+        guard ours else {
+            let listed = tables.prefix(5).joined(separator: ", ")
+            throw AlertStoreError.foreign(
+                path: path,
+                detail: tables.isEmpty
+                    ? "an SQLite database with no tables"
+                    : "an SQLite database with tables \(listed)"
+                        + (tables.count > 5 ? ", …" : "") + " and none of beacond's")
+        }
+        return true
     }
 
     private static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }

@@ -28,7 +28,8 @@ public final class SQLiteAlertStateStore: AlertStateStore {
     /// - Throws: ``AlertStoreError/damaged(path:detail:)`` when the file is not a SQLite database,
     ///   is damaged or is empty (0 bytes): the daemon never starts on an empty state in its place;
     ///   ``AlertStoreError/notWritable(path:reason:)`` when the file or its directory cannot be
-    ///   written, before anything is decided on it.
+    ///   written, before anything is decided on it; ``AlertStoreError/foreign(path:detail:)`` when
+    ///   it is a SQLite database beacond did not make (no mark, no beacond schema).
     public init(path: String, outbox: OutboxConfiguration = .none) throws {
         outboxConfiguration = outbox
         do {
@@ -38,11 +39,13 @@ public final class SQLiteAlertStateStore: AlertStateStore {
             var configuration = Configuration()
             configuration.journalMode = .wal
             try Self.prepareFile(at: path, configuration: configuration)
+            let unmarked = try Self.checkMark(path: path)
             database = try DatabaseQueue(path: path, configuration: configuration)
             let check = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
             guard check == ["ok"] else {
                 throw AlertStoreError.damaged(path: path, detail: check.prefix(3).joined(separator: "; "))
             }
+            if unmarked { try Self.mark(database) }
         } catch let error as DatabaseError
             where error.resultCode.primaryResultCode == .SQLITE_NOTADB || error.resultCode.primaryResultCode == .SQLITE_CORRUPT
         {
@@ -72,6 +75,7 @@ public final class SQLiteAlertStateStore: AlertStateStore {
         database = try DatabaseQueue()
         outboxConfiguration = outbox
         try Self.prepare(database, path: ":memory:")
+        try Self.mark(database)
     }
 
     private static func prepare(_ database: DatabaseQueue, path: String) throws {

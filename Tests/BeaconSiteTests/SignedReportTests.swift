@@ -89,6 +89,42 @@ struct SignedReportTests {
         #expect(Self.ingest(fusion, Self.report("b")) == nil)
     }
 
+    @Test(
+        "a report sealed 55 s ahead of the hub's clock is taken once, and silences nobody: the next, sealed by the clock, is taken"
+    )
+    func sealedAheadOfTheClock() throws {
+        let fusion = try Self.fusion()
+        let ahead = SignedReport.seal(Self.report(second: 1), sequence: Self.sequence(at: 56), key: Self.key)
+        #expect(Self.ingest(fusion, ahead, receivedAt: 1) == nil)
+        #expect(Self.ingest(fusion, ahead, receivedAt: 2) == .replayed, "taken once only")
+        for second in 2...10 {
+            let sealed = SignedReport.seal(
+                Self.report(second: Double(second)), sequence: Self.sequence(at: Double(second)), key: Self.key)
+            #expect(Self.ingest(fusion, sealed, receivedAt: Double(second)) == nil, "second \(second)")
+        }
+        // Older than the floor (the last report taken by the clock): still a replay.
+        let old = SignedReport.seal(Self.report(second: 11), sequence: Self.sequence(at: 9), key: Self.key)
+        #expect(Self.ingest(fusion, old, receivedAt: 11) == .replayed)
+        // The sequence ahead is remembered until the floor passes it.
+        #expect(Self.ingest(fusion, ahead, receivedAt: 12) == .replayed)
+        #expect(fusion.statistics.reports == 10)
+    }
+
+    @Test("a gateway whose clock runs ahead of the hub's is taken report after report, each sequence once")
+    func gatewayClockAhead() throws {
+        let fusion = try Self.fusion()
+        var sealed: [[UInt8]] = []
+        for second in 1...200 {
+            let bytes = SignedReport.seal(
+                Self.report(second: Double(second)), sequence: Self.sequence(at: Double(second) + 3), key: Self.key)
+            #expect(Self.ingest(fusion, bytes, receivedAt: Double(second)) == nil, "second \(second)")
+            sealed.append(bytes)
+        }
+        // Every one of them again: replays, the recent (remembered) and the old (under the floor).
+        let replays = sealed.enumerated().filter { Self.ingest(fusion, $0.element, receivedAt: 201) == .replayed }
+        #expect(replays.count == 200)
+    }
+
     @Test("a forged report in the name of a signing gateway changes no room")
     func forgeryChangesNothing() throws {
         let fusion = try Self.fusion()

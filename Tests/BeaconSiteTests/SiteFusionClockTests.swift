@@ -60,7 +60,7 @@ struct SiteFusionClockTests {
         #expect(fusion.statistics.staleRecords == 0)
     }
 
-    @Test("a gateway whose clock really was stepped 30 s ahead is followed once half its window agrees")
+    @Test("a gateway whose clock really was stepped 30 s ahead is followed once its reports alone have said so for 10 s")
     func steppedClockIsFollowed() throws {
         let fusion = try F.twoRooms(lateness: .milliseconds(500))
         for second in 1...64 { Self.real(fusion, at: second) }
@@ -74,8 +74,43 @@ struct SiteFusionClockTests {
                 refusedAfterStep += 1
             }
         }
-        #expect(refusedAfterStep == 32)
-        #expect(acceptedAfterStep == 44)
+        // Refused from second 65; the report of second 75 comes 10 s after the first refused.
+        #expect(refusedAfterStep == 10)
+        #expect(acceptedAfterStep == 66)
+    }
+
+    @Test("forty forged reports between the real ones never move the clock: the gateway stays heard")
+    func forgedBurstBetweenRealReports() throws {
+        let fusion = try F.twoRooms(lateness: .milliseconds(500))
+        for second in 1...64 {
+            Self.real(fusion, at: second)
+            fusion.advance(to: F.at(Double(second)) + .seconds(1)) { _ in }
+        }
+        var refused = 0
+        var fused = 0
+        for second in 65...100 {
+            Self.real(fusion, at: second)
+            if second <= 84 {
+                for _ in 0..<2 where Self.forged(fusion, at: second, ahead: .seconds(30)) != nil { refused += 1 }
+            }
+            fusion.advance(to: F.at(Double(second)) + .seconds(1)) { update in
+                if update.beacons.contains(where: { $0.id == F.tag && $0.seenThisCycle }) { fused += 1 }
+            }
+        }
+        #expect(refused == 40)
+        #expect(fusion.statistics.staleRecords == 0)
+        #expect(fused >= 35, "the real gateway's cycles fused during and after the forgeries: \(fused) of 36")
+    }
+
+    @Test("forged reports alone, for long, but disagreeing with each other, never take the clock")
+    func disagreeingForgeriesAlone() throws {
+        let fusion = try F.twoRooms(lateness: .milliseconds(500))
+        for second in 1...64 { Self.real(fusion, at: second) }
+        var taken = 0
+        for second in 65...125 where Self.forged(fusion, at: second, ahead: .seconds(Int64(20 + second % 3 * 15))) == nil {
+            taken += 1
+        }
+        #expect(taken == 0)
     }
 
     @Test("transit jitter within the tolerance is no reason to refuse")

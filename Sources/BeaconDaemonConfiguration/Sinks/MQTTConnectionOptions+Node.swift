@@ -19,5 +19,12 @@ extension MQTTConnectionOptions {
             if (tls.certFile == nil) != (tls.keyFile == nil) { throw tlsNode.error("give both 'cert' and 'key', or neither") }
             self.tls = tls
         }
+        if let keepAliveNode = node["keepAlive"] {
+            let keepAlive = try keepAliveNode.duration()
+            guard keepAlive >= Self.minimumKeepAlive, keepAlive <= .seconds(3600) else {
+                throw keepAliveNode.error("a keep-alive is 5s to 1h (MQTT's floor and a sensible ceiling)")
+            }
+            self.keepAlive = keepAlive
+        }
     }
 }

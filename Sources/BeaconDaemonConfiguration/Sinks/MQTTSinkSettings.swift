@@ -106,7 +106,7 @@ public struct MQTTSinkSettings: SinkSettings {
 
     /// The keys of an entry besides `type` and `name` (``SinkKind`` checks them).
     static let keys = [
-        "host", "port", "gateway", "topic", "timeout", "username", "password", "tls",
+        "host", "port", "gateway", "topic", "timeout", "username", "password", "tls", "keepAlive",
         "beacons", "status", "homeAssistant", "commands",
     ]
 

@@ -92,7 +92,7 @@ public struct SiteSettings: Hashable, Sendable {
         var port = 1883
         var connection = MQTTConnectionOptions()
         if let broker = node["broker"] {
-            try broker.checkKeys(allowed: ["host", "port", "username", "password", "tls"], in: "site.broker")
+            try broker.checkKeys(allowed: ["host", "port", "username", "password", "tls", "keepAlive"], in: "site.broker")
             host = try broker["host"]?.string() ?? host
             port = try broker["port"]?.integer(in: 1...65535) ?? port
             connection = try MQTTConnectionOptions(node: broker)

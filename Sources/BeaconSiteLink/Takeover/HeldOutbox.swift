@@ -1,7 +1,7 @@
 import BeaconSinks
 
-/// A sink's outbox as a hub with a standby role shows it to its dispatcher: while the hub is a
-/// standby, the entries it decided since (held, see ``HubLease``) are not pending yet.
+/// A sink's outbox as a hub of a share with takeover shows it to its dispatcher: only the entries
+/// whose claim the broker holds as this hub's are pending (see ``HubLease``); the rest are held.
 package struct HeldOutbox: Outbox {
     let outbox: any Outbox
     let lease: HubLease
@@ -12,11 +12,11 @@ package struct HeldOutbox: Outbox {
     }
 
     package func pending(sink: String, limit: Int) throws -> [OutboxEntry] {
-        // Entries come in id order: the first held one ends what may be delivered now.
-        let through = lease.deliverableThrough
-        var entries = try outbox.pending(sink: sink, limit: limit)
-        if let held = entries.firstIndex(where: { $0.id > through }) { entries.removeSubrange(held...) }
-        return entries
+        let entries = try outbox.pending(sink: sink, limit: limit)
+        let deliverable = lease.deliverable(entries)
+        guard deliverable.count < entries.count, entries.count == limit else { return deliverable }
+        // Held entries filled the page: look past them.
+        return Array(lease.deliverable(try outbox.pending(sink: sink, limit: Int.max)).prefix(limit))
     }
 
     package func remove(_ ids: [Int64]) throws { try outbox.remove(ids) }
