@@ -21,6 +21,7 @@ struct Beacond: AsyncParsableCommand {
             HubCommand.self,
             CheckConfigCommand.self,
             PostEventCommand.self, AcknowledgeCommand.self, DismissCommand.self, UnsuppressCommand.self,
+            SealCommandCommand.self,
             OutboxCommand.self,
             StateCommand.self,
             ReplayCommand.self,

@@ -96,4 +96,18 @@ struct HomeAssistantDiscoveryTests {
                 == #"{"beacon":"ibeacon:0C9B3F4E-6A5D-4E2B-8C1A-5F6E7D8C9B0A:1:1","by":"home-assistant"}"#)
         #expect(!Self.hub.documents(for: NamedBeacon(id: Self.anna, name: "Anna")).contains { $0.topic.contains("/button/") })
     }
+
+    @Test("with commands.tokens.home-assistant, the button's press carries the token (the daemon takes it from no one else)")
+    func acknowledgeButtonWithToken() throws {
+        var discovery = Self.hub
+        discovery.commandTopic = "beacond/hub/commands"
+        discovery.commandToken = "ha-token-0123456789abcdef"
+        let documents = discovery.documents(for: NamedBeacon(id: Self.anna, name: "Anna"))
+        let button = try #require(documents.first { $0.topic.hasPrefix("homeassistant/button/") })
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(button.payload.utf8)) as? [String: Any])
+        let press = try #require(document["payload_press"] as? String)
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(press.utf8)) as? [String: String])
+        #expect(fields["token"] == "ha-token-0123456789abcdef")
+        #expect(fields["beacon"] == "ibeacon:0C9B3F4E-6A5D-4E2B-8C1A-5F6E7D8C9B0A:1:1")
+    }
 }

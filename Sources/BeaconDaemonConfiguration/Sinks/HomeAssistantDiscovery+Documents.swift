@@ -58,6 +58,7 @@ extension HomeAssistantDiscovery {
                 press.object { payload in
                     payload.member("beacon", id.description)
                     payload.member("by", "home-assistant")
+                    if let token = commandToken { payload.member("token", token) }
                 }
                 doc.member("payload_press", press.string)
                 doc.member("icon", "mdi:check-circle")

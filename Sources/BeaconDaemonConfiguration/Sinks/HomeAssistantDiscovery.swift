@@ -34,11 +34,15 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
     /// The daemon's command topics (`beacond/<gateway>/commands`) when it takes answers over MQTT:
     /// each beacon then gets an acknowledge button. `nil`: no button.
     public var commandTopic: String?
+    /// The token the acknowledge button's press carries (`commands.tokens.home-assistant`), when
+    /// the daemon takes only commands with a key or token; `nil`: none.
+    public var commandToken: String?
 
     /// Creates the discovery of a gateway or hub.
     public init(
         prefix: String = "homeassistant", gateway: String, beaconTopicPrefix: String, statusTopic: String?,
-        onHub: Bool = false, alertIDs: [String] = [], roomTopic: String? = "room_presence", commandTopic: String? = nil
+        onHub: Bool = false, alertIDs: [String] = [], roomTopic: String? = "room_presence", commandTopic: String? = nil,
+        commandToken: String? = nil
     ) {
         self.prefix = prefix
         self.gateway = gateway
@@ -48,6 +52,7 @@ public struct HomeAssistantDiscovery: Hashable, Sendable {
         self.alertIDs = alertIDs
         self.roomTopic = roomTopic
         self.commandTopic = commandTopic
+        self.commandToken = commandToken
     }
 
     /// `beacond_<gateway>_<id>` with every character outside `[A-Za-z0-9_-]` made `_`.

@@ -2,6 +2,7 @@ import BeaconConfiguration
 import BeaconCore
 import BeaconMQTT
 import BeaconSinks
+import BeaconSiteReport
 
 /// An `mqtt` sink's settings:
 ///
@@ -18,6 +19,8 @@ import BeaconSinks
 ///   homeAssistant: true           # discovery of the named beacons (beacons:) under homeassistant/; default off
 ///                                 # or {prefix: homeassistant, roomTopic: room_presence} (roomTopic: false: no mqtt_room)
 ///   commands: true                # take acknowledge/dismiss/unsuppress under beacond/<gateway>/commands/…; default off
+///                                 # or {keys: {head-nurse: {keyFile: nurse.key}}, tokens: {home-assistant: SECRET}}:
+///                                 # then only commands sealed with a key, or carrying a token, are taken
 ///   timeout: 10s
 /// ```
 public struct MQTTSinkSettings: SinkSettings {
@@ -40,6 +43,11 @@ public struct MQTTSinkSettings: SinkSettings {
     /// Whether the daemon takes answers to its alerts from `beacond/<gateway>/commands/<action>`
     /// (``commandTopicPrefix``).
     public var commands: Bool
+    /// The keys that seal commands, by the name answers are recorded under (empty: commands
+    /// need no key, unless ``commandTokens`` has some).
+    public var commandKeys: [String: [UInt8]] = [:]
+    /// The tokens of clients that cannot seal a command (Home Assistant's button), by name.
+    public var commandTokens: [String: String] = [:]
     /// Where `mqtt_room` messages go (`room_presence/<room>`) when discovery is on; `nil`: none.
     public var homeAssistantRoomTopic: String? = "room_presence"
     /// The named beacons: the only ones Home Assistant hears of (filled in from the
@@ -59,8 +67,42 @@ public struct MQTTSinkSettings: SinkSettings {
             HomeAssistantDiscovery(
                 prefix: prefix, gateway: gateway, beaconTopicPrefix: beaconTopicPrefix,
                 statusTopic: connection.statusTopic, onHub: onHub, alertIDs: alertIDs, roomTopic: homeAssistantRoomTopic,
-                commandTopic: commands ? commandTopicPrefix : nil)
+                commandTopic: commands ? commandTopicPrefix : nil, commandToken: commandTokens[Self.homeAssistantTokenName])
         }
+    }
+
+    /// The name of the token Home Assistant's button carries (`commands.tokens.home-assistant`).
+    public static let homeAssistantTokenName = "home-assistant"
+
+    /// Reads `commands:` — `true`/`false`, or `{keys: {NAME: {key: HEX}|{keyFile: PATH}}, tokens:
+    /// {NAME: SECRET}}` (commands on, and only those sealed with a key or carrying a token taken).
+    static func readCommands(
+        _ node: ConfigNode?
+    ) throws(ConfigurationError) -> (on: Bool, keys: [String: [UInt8]], tokens: [String: String]) {
+        guard let node else { return (false, [:], [:]) }
+        guard node.isMapping else { return (try node.bool(), [:], [:]) }
+        try node.checkKeys(allowed: ["keys", "tokens"], in: "commands")
+        var keys: [String: [UInt8]] = [:]
+        for (name, entry) in try node["keys"]?.mapping() ?? [] {
+            guard SiteGateway.isValidID(name) else {
+                throw entry.error("a key's name is 1–64 letters, digits, '-', '_' or '.': '\(name.prefix(70))' is not")
+            }
+            try entry.checkKeys(allowed: ["key", "keyFile"], in: "commands.keys.\(name)")
+            guard let key = try GatewayKey.read(from: entry) else { throw entry.error("give key: or keyFile:") }
+            keys[name] = key.bytes
+        }
+        var tokens: [String: String] = [:]
+        for (name, entry) in try node["tokens"]?.mapping() ?? [] {
+            let token = try entry.string()
+            guard token.utf8.count >= 16 else {
+                throw entry.error("a token is at least 16 characters (`openssl rand -hex 16` makes one)")
+            }
+            tokens[name] = token
+        }
+        guard !keys.isEmpty || !tokens.isEmpty else {
+            throw node.error("give commands.keys or commands.tokens (or commands: true for an open channel)")
+        }
+        return (true, keys, tokens)
     }
 
     /// Creates settings; the defaults are those of the configuration file.
@@ -140,6 +182,7 @@ public struct MQTTSinkSettings: SinkSettings {
                 homeAssistant = "homeassistant"
             }
         }
+        let commands = try Self.readCommands(node["commands"])
         let beaconState = try node["beacons"]?.bool() ?? true
         if homeAssistant != nil && !beaconState {
             throw node.error("homeAssistant discovery points at the beacon state topics: it needs 'beacons: true'")
@@ -147,7 +190,9 @@ public struct MQTTSinkSettings: SinkSettings {
         self.init(
             host: try node["host"]?.string() ?? "127.0.0.1", port: try node["port"]?.integer(in: 1...65535) ?? 1883,
             gateway: gateway, topic: try node["topic"]?.string(), timeout: timeout, connection: connection,
-            beaconState: beaconState, homeAssistantPrefix: homeAssistant, commands: try node["commands"]?.bool() ?? false)
+            beaconState: beaconState, homeAssistantPrefix: homeAssistant, commands: commands.on)
+        commandKeys = commands.keys
+        commandTokens = commands.tokens
         homeAssistantRoomTopic = roomTopic
     }
 }

@@ -111,7 +111,7 @@ public final class Gateway: Sendable {
         let isLive = feed.isLive
         let commandServices = configuration.sinks.compactMap { $0.settings as? MQTTSinkSettings }.filter(\.commands).map {
             settings in
-            MQTTCommandService(settings: settings, logger: logger) { request in
+            MQTTCommandService(settings: settings, clock: clock, logger: logger) { request in
                 let now = clock.now
                 return try await runner.answer(request, at: isLive ? .at(now) : .pipelineTime(orElse: now))
             }

@@ -6,33 +6,77 @@ import BeaconMQTT
 import Foundation
 import Logging
 import ServiceLifecycle
+import Synchronization
 
-/// Takes answers to the daemon's alerts over MQTT, for an `mqtt` sink with `commands: true`:
+/// Takes answers to the daemon's alerts over MQTT, for an `mqtt` sink with `commands:`:
 /// `beacond/<gateway>/commands/acknowledge`, `…/dismiss` and `…/unsuppress`, each with the
 /// instance key as its whole payload, or a JSON object of `AlertAnswerCommand`'s
-/// fields (`{"instance": …, "by": …}`, `{"beacon": …}`, `{"alert": …, "beacon": …}`). What became
+/// fields (`{"instance": …}`, `{"beacon": …}`, `{"alert": …, "beacon": …}`). What became
 /// of each — the answer's receipt, or the error in words — is published (QoS 1, not retained) to
 /// `…/commands/result`, and the answer's event goes to the sinks like any other.
+///
+/// **Who may answer** (``CommandAuthority``): with `commands.keys` or `commands.tokens`, only a
+/// command sealed with a key (``CommandSeal``) or carrying a token is taken, and the answer is
+/// recorded under the key's or token's name; anything else is refused. With `commands: true`
+/// the channel is open: anyone who can publish there answers under the name they give (the
+/// daemon says so when it starts).
+///
+/// **Floods.** Commands are checked as they arrive, on the MQTT client's thread: a refused one
+/// never takes a place in the queue of those to answer, which holds up to ``queueLength`` (the
+/// oldest are kept; a command past them is dropped and counted). Refusals are counted per reason
+/// and logged like refused reports: the first of each reason at once, then one line a minute
+/// with how many more; their error results are published at most ``refusalResultsPerSecond``
+/// a second for each reason.
 ///
 /// Its own connection (client id `beacond-<gateway>-commands`), subscribed at QoS 0: a command
 /// sent while the daemon is down is not queued for it, and a repeated one is harmless (answers
 /// are idempotent).
 final class MQTTCommandService: Service {
     let settings: MQTTSinkSettings
+    let authority: CommandAuthority
+    let clock: AnyTimestampClock
     let answer: @Sendable (AlertAnswerRequest) async throws -> AlertAnswerOutcome
     let logger: Logger
+    /// How many commands wait to be answered, at most.
+    static let queueLength = 1000
+    /// How many refused commands a second get an error result, per reason of refusal (a flood of
+    /// one kind does not hide the answer to another).
+    static let refusalResultsPerSecond = 10
+
+    /// Refused and dropped commands, and what of them was logged and published.
+    private struct Refusals {
+        var counts: [CommandAuthority.Refusal: Int] = [:]
+        var unlogged: [CommandAuthority.Refusal: Int] = [:]
+        var lastLogged: [CommandAuthority.Refusal: Timestamp] = [:]
+        var dropped = 0
+        var resultSecond: [CommandAuthority.Refusal: Int64] = [:]
+        var resultsThisSecond: [CommandAuthority.Refusal: Int] = [:]
+    }
+
+    private let refusals = Mutex(Refusals())
 
     init(
-        settings: MQTTSinkSettings, logger: Logger,
+        settings: MQTTSinkSettings, clock: AnyTimestampClock, logger: Logger,
         answer: @escaping @Sendable (AlertAnswerRequest) async throws -> AlertAnswerOutcome
     ) {
         self.settings = settings
+        authority = CommandAuthority(keys: settings.commandKeys, tokens: settings.commandTokens)
+        self.clock = clock
         self.answer = answer
         self.logger = logger
     }
 
+    /// How many commands were refused, by reason, and dropped from a full queue.
+    var refused: (byReason: [CommandAuthority.Refusal: Int], dropped: Int) {
+        refusals.withLock { ($0.counts, $0.dropped) }
+    }
+
     /// The request a command message asks for, or what is wrong with it.
-    static func request(topic: String, payload: [UInt8], prefix: String) -> Result<AlertAnswerRequest, AlertAnswerCommandError> {
+    /// - Parameter by: the name the answer is recorded under (a key's or token's), instead of
+    ///   the command's own `by`.
+    static func request(
+        topic: String, payload: [UInt8], prefix: String, by: String? = nil
+    ) -> Result<AlertAnswerRequest, AlertAnswerCommandError> {
         let action = topic.hasPrefix(prefix + "/") ? String(topic.dropFirst(prefix.count + 1)) : topic
         guard payload.count <= 4096 else {
             return .failure(
@@ -55,16 +99,24 @@ final class MQTTCommandService: Service {
         } else if !text.isEmpty {
             fields["instance"] = text
         }
+        if let by { fields["by"] = by }
         return AlertAnswerCommand.request(action: action, fields: fields, channel: "mqtt")
     }
 
     func run() async throws {
         let prefix = settings.commandTopicPrefix
-        let (messages, continuation) = AsyncStream.makeStream(of: (String, [UInt8]).self, bufferingPolicy: .bufferingNewest(100))
+        let (messages, continuation) = AsyncStream.makeStream(
+            of: (topic: String, accepted: CommandAuthority.Accepted).self, bufferingPolicy: .bufferingOldest(Self.queueLength))
         var options = settings.connection
         options.statusTopic = nil
         let logger = logger
-        let client = try MQTTSiteClient(
+        if authority.isOpen {
+            logger.warning(
+                "mqtt commands: the channel is open (commands: true): anyone who can publish to \(prefix)/# answers alerts under any name; set commands.keys (Docs/AlertEngine.md, \"Answers over MQTT\") or restrict the topics with the broker's ACL"
+            )
+        }
+        let results = ResultPublisher(topic: "\(prefix)/result")
+        let connected = try MQTTSiteClient(
             host: settings.host, port: settings.port, options: options, clientID: "beacond-\(settings.gateway)-commands",
             subscriptions: AlertAnswerCommand.actions.map { "\(prefix)/\($0)" },
             onConnection: { connected, detail in
@@ -74,12 +126,24 @@ final class MQTTCommandService: Service {
                     logger.warning("mqtt commands: \(detail); reconnecting — answers sent meanwhile are not taken")
                 }
             }
-        ) { topic, payload in continuation.yield((topic, payload)) }
-        defer { client.close() }
+        ) { [self] topic, payload in
+            let action = topic.hasPrefix(prefix + "/") ? String(topic.dropFirst(prefix.count + 1)) : topic
+            switch authority.check(action: action, payload: payload, now: clock.now) {
+            case .success(let accepted):
+                if case .dropped = continuation.yield((topic, accepted)) { noteDropped() }
+            case .failure(let refusal):
+                if let result = refuse(refusal, topic: topic) { results.publish(result) }
+            }
+        }
+        results.client = connected
+        defer {
+            connected.close()
+            logRefusalTotals()
+        }
         await withGracefulShutdownHandler {
-            for await (topic, payload) in messages {
+            for await (topic, accepted) in messages {
                 let result: String
-                switch Self.request(topic: topic, payload: payload, prefix: prefix) {
+                switch Self.request(topic: topic, payload: accepted.command, prefix: prefix, by: accepted.name) {
                 case .failure(let error):
                     result = Self.errorJSON(error.description, topic: topic)
                     logger.warning("mqtt commands: refused a command on \(topic): \(error)")
@@ -91,10 +155,76 @@ final class MQTTCommandService: Service {
                         logger.warning("mqtt commands: \(topic): \(error)")
                     }
                 }
-                _ = client.publishReliably(topic: "\(prefix)/result", payload: Array(result.utf8), retained: false)
+                results.publish(result)
             }
         } onGracefulShutdown: {
             continuation.finish()
+        }
+    }
+
+    /// Counts a refusal, logs it when its reason's minute has passed, and returns its error
+    /// result when this second's share of them is not used up.
+    private func refuse(_ refusal: CommandAuthority.Refusal, topic: String) -> String? {
+        let now = clock.now
+        let (log, held, publish) = refusals.withLock { state -> (Bool, Int, Bool) in
+            state.counts[refusal, default: 0] += 1
+            var log = false
+            var held = 0
+            if let last = state.lastLogged[refusal], now - last < .seconds(60) {
+                state.unlogged[refusal, default: 0] += 1
+            } else {
+                log = true
+                held = state.unlogged[refusal] ?? 0
+                state.unlogged[refusal] = 0
+                state.lastLogged[refusal] = now
+            }
+            let second = now.nanosecondsSinceEpoch / 1_000_000_000
+            if second != state.resultSecond[refusal] {
+                state.resultSecond[refusal] = second
+                state.resultsThisSecond[refusal] = 0
+            }
+            state.resultsThisSecond[refusal, default: 0] += 1
+            return (log, held, state.resultsThisSecond[refusal, default: 0] <= Self.refusalResultsPerSecond)
+        }
+        let message = Self.explanation(refusal)
+        if log {
+            logger.warning(
+                "mqtt commands: refused a command on \(topic) (\(refusal.rawValue)): \(message)\(held > 0 ? " (and \(held) more for this reason since the last line)" : "")",
+                metadata: ["reason": "\(refusal.rawValue)"])
+        }
+        return publish ? Self.errorJSON("refused (\(refusal.rawValue)): \(message)", topic: topic) : nil
+    }
+
+    private func noteDropped() {
+        let first = refusals.withLock { state in
+            state.dropped += 1
+            return state.dropped == 1
+        }
+        if first {
+            logger.warning(
+                "mqtt commands: \(Self.queueLength) commands wait already; dropping the newest until they are answered")
+        }
+    }
+
+    private func logRefusalTotals() {
+        let (counts, dropped) = refused
+        guard !counts.isEmpty || dropped > 0 else { return }
+        let parts = counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.rawValue)" }
+        logger.notice(
+            "mqtt commands: refused \(parts.isEmpty ? "none" : parts.joined(separator: ", "))\(dropped > 0 ? "; \(dropped) dropped from a full queue" : "")"
+        )
+    }
+
+    /// What a refusal means, and what to do.
+    static func explanation(_ refusal: CommandAuthority.Refusal) -> String {
+        switch refusal {
+        case .unsigned:
+            "this daemon takes only commands sealed with a key of commands.keys, or carrying a token of commands.tokens"
+        case .unknownKey: "sealed with a key name that is not in commands.keys"
+        case .malformedSeal: "the first line is not 'beacond-command v1 NAME SEQUENCE CODE'"
+        case .badSignature: "the code is not the named key's for this command and action"
+        case .replayed: "its sequence was taken already, or is more than 60 s from the daemon's clock (check the sender's clock)"
+        case .badToken: "the token is none of commands.tokens"
         }
     }
 
@@ -105,5 +235,23 @@ final class MQTTCommandService: Service {
             object.member("error", message)
         }
         return json.string
+    }
+}
+
+/// Publishes command results on the client the service made (set once it exists: the client's
+/// own callback publishes refusals).
+private final class ResultPublisher: Sendable {
+    let topic: String
+    private let slot = Mutex<MQTTSiteClient?>(nil)
+
+    init(topic: String) { self.topic = topic }
+
+    var client: MQTTSiteClient? {
+        get { slot.withLock { $0 } }
+        set { slot.withLock { $0 = newValue } }
+    }
+
+    func publish(_ result: String) {
+        _ = client?.publishReliably(topic: topic, payload: Array(result.utf8), retained: false)
     }
 }
