@@ -28,6 +28,10 @@ public struct ForeignGatewayNode: Sendable {
     public private(set) var counts = ForeignNodeCounts()
     /// Its last status (`nil`: none received).
     public private(set) var online: Bool?
+    /// New beacons its ranging refused because a cycle brought in `maxNewPerCycle` already (a
+    /// flood of identities through the node: a spoofer near it, or anyone who may publish on its
+    /// topics).
+    public var refusedNewcomers: Int { loop.refusedNewcomers }
 
     private var loop: RangingLoop
     private let cycle: Duration
@@ -78,7 +82,7 @@ public struct ForeignGatewayNode: Sendable {
             counts.sightings += 1
             let sighting = BeaconSighting(
                 timestamp: receivedAt, id: id, address: address, rssi: rssi, measuredPower: measuredPower)
-            for update in loop.ingest(sighting) { reports.append(report(update)) }
+            for update in loop.ingest(sighting) { reports += report(update) }
         }
         if case .success(.status(online: false)) = outcome {
             lastMessage = nil
@@ -95,7 +99,7 @@ public struct ForeignGatewayNode: Sendable {
     public mutating func advance(to now: Timestamp) -> [GatewayReportMessage] {
         latest = max(now, latest ?? now)
         var reports: [GatewayReportMessage] = []
-        for update in loop.advance(to: now) { reports.append(report(update)) }
+        for update in loop.advance(to: now) { reports += report(update) }
         guard let last = lastMessage, let first = aliveSince else { return reports }
         let length = cycle.nanoseconds
         // The last cycle end the node was alive at, and the first one after it came alive.
@@ -111,11 +115,17 @@ public struct ForeignGatewayNode: Sendable {
         return reports
     }
 
-    private mutating func report(_ update: RangingUpdate) -> GatewayReportMessage {
+    /// The reports of a closed cycle: its records, at most `GatewayReportEncoder.recordsPerReport`
+    /// a report (as a beacond gateway splits its cycle; the hub refuses a longer report whole).
+    private mutating func report(_ update: RangingUpdate) -> [GatewayReportMessage] {
         lastReportedEnd = max(lastReportedEnd ?? update.time, update.time)
-        let header = GatewayReportHeader(
-            gateway: gateway, time: update.time, cycleLength: update.time - update.cycleStart,
-            recordCount: update.beacons.count)
-        return .decoded(header, update.beacons.map(GatewayRecord.init))
+        let cycleLength = update.time - update.cycleStart
+        let limit = GatewayReportEncoder.recordsPerReport
+        return stride(from: 0, to: max(1, update.beacons.count), by: limit).map { start in
+            let part = update.beacons[start..<min(start + limit, update.beacons.count)]
+            let header = GatewayReportHeader(
+                gateway: gateway, time: update.time, cycleLength: cycleLength, recordCount: part.count)
+            return .decoded(header, part.map(GatewayRecord.init))
+        }
     }
 }

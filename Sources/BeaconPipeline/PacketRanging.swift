@@ -111,6 +111,7 @@ extension PacketRanging: PipelineFrontEnd {
         statistics.sightings = counters.sightings
         statistics.malformedByKind = counters.malformedByKind
         statistics.refusedBeacons = loop.refusedBeacons
+        statistics.refusedNewcomers = loop.refusedNewcomers
         statistics.cappedEvictions = loop.cappedEvictions
         statistics.rangingReservedBytes = loop.reservedHeapBytes
     }

@@ -16,6 +16,9 @@ public struct PipelineStatistics: Hashable, Sendable {
     public var eventsByAlert: [String: Int] = [:]
     /// Sightings of new beacons refused at the ranging loop's cap on tracked beacons.
     public var refusedBeacons = 0
+    /// New beacons refused (or displaced by louder ones) because a cycle brought in
+    /// `ranging.maxNewPerCycle` already.
+    public var refusedNewcomers = 0
     /// Beacons evicted to keep room under that cap.
     public var cappedEvictions = 0
     /// Heap bytes the ranging loop has reserved for the beacons it tracks (its buffers never

@@ -36,6 +36,8 @@ package final class SiteSubscription: Sendable {
     private let logger: Logger
     /// The foreign nodes, ranging what they publish (shared by the MQTT client's thread and the tick).
     private let nodes: Mutex<[ForeignGatewayNode]>
+    /// Per foreign node: its refused newcomers when last logged, and when.
+    private let floodNotes = Mutex<[String: (refused: Int, at: Timestamp)]>([:])
     private let foreignSubscriptions: [String]
 
     /// - Parameter takeoverID: this hub's `hub.takeover.id`: hubs of one share need distinct
@@ -105,12 +107,31 @@ package final class SiteSubscription: Sendable {
         }
     }
 
+    /// Logs each foreign node whose ranging refused new beacons since its last such line, at
+    /// most once a minute per node: a flood of identities through it.
+    private func logFloodedNodes(at now: Timestamp) {
+        let flooded: [(String, Int)] = nodes.withLock { nodes in
+            nodes.compactMap { node in
+                let refused = node.refusedNewcomers
+                let noted = floodNotes.withLock { $0[node.gateway] }
+                guard refused > (noted?.refused ?? 0), noted.map({ now - $0.at >= .seconds(60) }) ?? true else { return nil }
+                floodNotes.withLock { $0[node.gateway] = (refused, now) }
+                return (node.gateway, refused - (noted?.refused ?? 0))
+            }
+        }
+        for (gateway, refused) in flooded {
+            logger.warning(
+                "site: foreign node \(gateway) brought in more new beacons a cycle than ranging.maxNewPerCycle: \(refused) refused since the last line (the loudest kept; a flood of identities near the node or on its topics?)"
+            )
+        }
+    }
+
     /// One line per foreign node: what its messages were (on the way out, next to the hub's summary).
     private func logForeignNodes() {
         for node in nodes.withLock({ $0 }) {
             let counts = node.counts
             logger.notice(
-                "site: \(node.endpoint.kind.rawValue) node \(node.gateway) (\(node.endpoint.subscriptions.joined(separator: " "))): \(counts.sightings) beacon sightings, \(counts.ignored) other devices, \(counts.refused) refused, \(counts.statuses) statuses"
+                "site: \(node.endpoint.kind.rawValue) node \(node.gateway) (\(node.endpoint.subscriptions.joined(separator: " "))): \(counts.sightings) beacon sightings, \(counts.ignored) other devices, \(counts.refused) refused, \(counts.statuses) statuses, \(node.refusedNewcomers) new beacons over the cycle's cap"
             )
         }
     }
@@ -184,6 +205,7 @@ package final class SiteSubscription: Sendable {
                     let now = clock.now
                     // The nodes' closed cycles join the queue behind what their messages closed.
                     let reports = self.foreignReports(at: now)
+                    self.logFloodedNodes(at: now)
                     if !reports.isEmpty {
                         queue.items.withLock { $0.append(contentsOf: reports) }
                         continuation.yield()

@@ -153,6 +153,9 @@ struct ReplayCommand: AsyncParsableCommand {
         var summary =
             "\(label): \(stats.packets) packets, \(stats.advertisements) advertisements, \(stats.sightings) beacon sightings, "
             + "\(stats.cycles) cycles, \(stats.malformed) malformed; events: \(events)"
+        if stats.refusedNewcomers > 0 {
+            summary += "; \(stats.refusedNewcomers) new beacons refused past ranging.maxNewPerCycle (a flood of identities?)"
+        }
         if stats.refusedBeacons + stats.cappedEvictions > 0 {
             summary += "; at the tracked-beacon cap (ranging.maxTracked): \(stats.refusedBeacons) sightings of new beacons "
             summary += "refused, \(stats.cappedEvictions) beacons evicted"

@@ -114,3 +114,54 @@ struct ForeignGatewayNodeTests {
         #expect(times == (1...15).map { Self.t0 + .seconds($0) })
     }
 }
+
+/// A flood of identities through one foreign node (issue 37, item 3): 2,500 new ids every half
+/// second on its topic blinded it — its one report a cycle outgrew the hub's 4,096-record cap and
+/// was refused whole, every cycle. Now its cycle splits like a gateway's, its ranging takes at
+/// most `maxNewPerCycle` newcomers a cycle, and the real tag is in every cycle's reports.
+@Suite("A foreign node under a flood of identities")
+struct ForeignNodeFloodTests {
+    typealias F = ForeignGatewayNodeTests
+
+    static func spoofed(_ n: Int) -> (topic: String, payload: [UInt8]) {
+        let id = "iBeacon:fda50693-a4e2-4fb1-afcf-c6eb07647825-\(1 + n / 65_536)-\(n % 65_536)"
+        let payload = #"{"mac":"aa0000000001","id":"\#(id)","rssi@1m":-59,"rssi":-50,"int":1000}"#
+        return ("espresense/devices/\(id)/office", Array(payload.utf8))
+    }
+
+    @Test(
+        "1,500 ids every 0.5 s from a pool of 5,000: every report within the hub's cap, the real tag in every cycle, the refusals counted"
+    )
+    func flood() throws {
+        var node = try F.node()
+        var reports: [GatewayReportMessage] = []
+        var n = 0
+        // The real tag twice a second from the start; the flood from the third second on.
+        for half in 0..<24 {
+            let time = F.t0 + .milliseconds(500 * half + 100)
+            reports += node.ingest(F.message(rssi: -61), topic: F.topic, receivedAt: time).reports
+            guard half >= 4 else { continue }
+            for _ in 0..<1500 {
+                let (topic, payload) = Self.spoofed(n % 5000)
+                reports += node.ingest(payload, topic: topic, receivedAt: time + .milliseconds(1)).reports
+                n += 1
+            }
+        }
+        reports += node.advance(to: F.t0 + .seconds(12))
+        let decoded = F.decoded(reports)
+        #expect(
+            decoded.allSatisfy { $0.0.recordCount <= GatewayReportEncoder.recordsPerReport && $0.1.count == $0.0.recordCount })
+        let cycles = Dictionary(grouping: decoded, by: \.0.time)
+        #expect(cycles.count == 12)
+        for (time, parts) in cycles {
+            #expect(
+                parts.contains { $0.1.contains { $0.beacon == F.beacon } },
+                "the real tag is missing from the cycle ending \(time)")
+        }
+        // 1,000 newcomers a cycle at most, so the pool is all in after five cycles; its cycle
+        // then lists more than one report holds.
+        let last = try #require(cycles[F.t0 + .seconds(12)])
+        #expect(last.count >= 2)
+        #expect(node.refusedNewcomers > 0)
+    }
+}

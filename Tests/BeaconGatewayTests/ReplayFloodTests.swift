@@ -23,6 +23,7 @@ struct ReplayFloodTests {
         let peakMebibytes: Double
         let refused: Int
         let evicted: Int
+        let refusedNewcomers: Int
         let summary: String
     }
 
@@ -41,10 +42,13 @@ struct ReplayFloodTests {
         try writer.close()
     }
 
-    static func replay(_ capture: String, maxTracked: Int?, alertUUID: UUID, in directory: String) async throws -> Run {
+    static func replay(
+        _ capture: String, maxTracked: Int?, maxNewPerCycle: Int? = nil, alertUUID: UUID, in directory: String
+    ) async throws -> Run {
         let config = directory + "/flood-\(UUID().uuidString).yaml"
+        let ranging = [maxTracked.map { "maxTracked: \($0)" }, maxNewPerCycle.map { "maxNewPerCycle: \($0)" }].compactMap { $0 }
         try """
-        \(maxTracked.map { "ranging: {maxTracked: \($0)}" } ?? "")
+        \(ranging.isEmpty ? "" : "ranging: {\(ranging.joined(separator: ", "))}")
         alerts:
           - id: hello
             match: {uuid: \(alertUUID.uuidString)}
@@ -63,7 +67,10 @@ struct ReplayFloodTests {
             rangingBytes: Int(try #require(number(after: "ranging memory "))) * 1024,
             peakMebibytes: try #require(number(after: "peak RSS ")),
             refused: Int(number(after: "cap (ranging.maxTracked): ") ?? 0),
-            evicted: Int(number(after: "refused, ") ?? 0), summary: summary)
+            evicted: Int(number(after: "refused, ") ?? 0),
+            refusedNewcomers: summary.components(separatedBy: " new beacons refused past ranging.maxNewPerCycle")
+                .dropLast().last.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0,
+            summary: summary)
     }
 
     @Test("one id at 10,000 adverts/s is one beacon and one alert; 100,000 ids stay within the cap, its memory and its alerts")
@@ -89,9 +96,16 @@ struct ReplayFloodTests {
         #expect(capped.created <= 1_000 + capped.evicted, "an enter alert per admitted beacon at most: \(capped.summary)")
         #expect(capped.created < Self.records / 20, "\(capped.summary)")
 
-        // Uncapped (the default cap is 200,000) and with no alert for them, the 100,000 beacons
-        // are all tracked: the growth is the ranging's own cost per beacon, within its budget.
-        let uncapped = try await Self.replay(manyIDs, maxTracked: nil, alertUUID: UUID(), in: directory)
+        // With the defaults (a cap of 200,000 tracked, 1,000 new a cycle) and no alert for them:
+        // 1,000 of the 10,000 new ids a second get in, the rest are refused as newcomers.
+        let defaults = try await Self.replay(manyIDs, maxTracked: nil, alertUUID: UUID(), in: directory)
+        #expect(defaults.refusedNewcomers > 80_000, "\(defaults.summary)")
+        #expect(Double(defaults.rangingBytes) <= 40_000 * Self.bytesPerBeacon, "\(defaults.summary)")
+
+        // With no cap on newcomers either, the 100,000 beacons are all tracked: the growth is the
+        // ranging's own cost per beacon, within its budget.
+        let uncapped = try await Self.replay(
+            manyIDs, maxTracked: nil, maxNewPerCycle: 1_000_000, alertUUID: UUID(), in: directory)
         #expect(uncapped.refused == 0)
         let perBeacon = Double(uncapped.rangingBytes) / Double(Self.records)
         #expect(perBeacon <= Self.bytesPerBeacon, "\(perBeacon) bytes per tracked beacon: \(uncapped.summary)")
@@ -102,6 +116,8 @@ struct ReplayFloodTests {
             "flood: one id: peak RSS \(spoofed.peakMebibytes) MB; 100,000 ids capped at 1,000: ranging "
                 + "\(capped.rangingBytes / 1024) KiB, peak RSS \(capped.peakMebibytes) MB (\(capped.created) alerts, "
                 + "\(capped.refused) refused, \(capped.evicted) evicted); uncapped: ranging \(uncapped.rangingBytes / 1024) KiB "
-                + "(\(Int(perBeacon)) B per tracked beacon), peak RSS \(uncapped.peakMebibytes) MB")
+                + "(\(Int(perBeacon)) B per tracked beacon), peak RSS \(uncapped.peakMebibytes) MB; defaults (1,000 new a cycle): "
+                + "ranging \(defaults.rangingBytes / 1024) KiB, peak RSS \(defaults.peakMebibytes) MB, \(defaults.refusedNewcomers) newcomers refused"
+        )
     }
 }

@@ -14,7 +14,8 @@ struct RangingMemoryBudgetTests {
     @Test("100,000 beacons, each heard in one cycle and listed at its end, reserve at most 512 bytes each")
     func hundredThousand() throws {
         let n = 100_000
-        var loop = try RangingLoop()
+        // All of them new in one cycle: past the default cap on newcomers, on purpose.
+        var loop = try RangingLoop(configuration: .init(maxNewPerCycle: n))
         var listed = 0
         for i in 0..<n {
             let sighting = Fixture.sighting(Double(i) / Double(n), UInt16(truncatingIfNeeded: i), address: UInt64(i))

@@ -44,7 +44,8 @@ enum RangingBenchmarks {
             order.shuffle(using: &rng)
         }
         let start: Int64 = 1_700_000_000 * 1_000_000_000
-        var loop = try RangingLoop()
+        // Every beacon is real and new in the first cycle: no cap on newcomers.
+        var loop = try RangingLoop(configuration: RangingConfiguration(maxNewPerCycle: n))
         var time = start
         var emitted = 0
         var rssi: Int8 = -60

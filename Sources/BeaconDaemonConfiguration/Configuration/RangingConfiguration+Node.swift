@@ -6,7 +6,7 @@ extension RangingConfiguration {
     static let configurationKeys = [
         "cycle", "grace", "retention", "filter", "spikeClamp", "distanceModel", "pathLossExponent",
         "measuredPower", "proximity", "exitTimeout", "regions", "calibrations", "maxTracked",
-        "enter",
+        "maxNewPerCycle", "enter",
     ]
 
     /// Reads the `ranging:` section; every key is optional and defaults as documented in
@@ -57,6 +57,7 @@ extension RangingConfiguration {
         if let bands = node["proximity"] { proximity = try ProximityBands(node: bands) }
         if let value = node["exitTimeout"] { defaultExitTimeout = try value.duration() }
         if let value = node["maxTracked"] { maxTracked = try value.integer(in: 1...10_000_000) }
+        if let value = node["maxNewPerCycle"] { maxNewPerCycle = try value.integer(in: 1...1_000_000) }
         if let value = node["enter"] {
             try value.checkKeys(allowed: ["minSightings", "within", "minRSSI"])
             if let n = value["minSightings"] { enter.minimumSightings = try n.integer(in: 1...255) }

@@ -100,6 +100,10 @@ public final class GatewayMetrics: Sendable {
             counter("beacond_ranging_refused_beacons_total", []).increment(
                 by: Int64(statistics.refusedBeacons - before.refusedBeacons))
         }
+        if statistics.refusedNewcomers > before.refusedNewcomers {
+            counter("beacond_ranging_refused_newcomers_total", []).increment(
+                by: Int64(statistics.refusedNewcomers - before.refusedNewcomers))
+        }
         if statistics.cappedEvictions > before.cappedEvictions {
             counter("beacond_ranging_capped_evictions_total", [])
                 .increment(by: Int64(statistics.cappedEvictions - before.cappedEvictions))

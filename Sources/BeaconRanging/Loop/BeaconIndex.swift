@@ -107,6 +107,21 @@ struct BeaconIndex: Sendable {
         }
     }
 
+    /// Rebuilds the table for the `count` slots `0..<count` at the size that many need (after a
+    /// fall: a smaller table), keeping the seed.
+    mutating func rebuild(count: Int, idAt: (Int) -> BeaconID) {
+        var size = 16
+        while size < count * 2 { size *= 2 }
+        buckets = Array(repeating: Self.empty, count: size)
+        mask = size - 1
+        for slot in 0..<count {
+            var b = bucket(of: idAt(slot))
+            while buckets[b] != Self.empty { b = (b + 1) & mask }
+            buckets[b] = Int32(slot)
+        }
+        self.count = count
+    }
+
     private mutating func grow(idAt: (Int) -> BeaconID) {
         let old = buckets
         buckets = Array(repeating: Self.empty, count: old.count * 2)

@@ -75,6 +75,11 @@ struct HotStateTable: Sendable {
         try body(UnsafeBufferPointer(start: storage.base, count: storage.count))
     }
 
+    /// Moves the records to an allocation of `capacity` (at least the count).
+    mutating func shrink(to capacity: Int) {
+        storage = storage.copy(capacity: max(capacity, storage.count))
+    }
+
     @inline(__always)
     private mutating func makeUnique() {
         if !isKnownUniquelyReferenced(&storage) { copyStorage() }

@@ -37,6 +37,14 @@ public struct RangingConfiguration: Sendable {
     /// What a newly heard beacon needs before it is listed and enters regions (default: one
     /// sighting). See ``EnterConfirmation``.
     public var enter: EnterConfirmation
+    /// How many beacons not tracked yet one cycle may bring in. Past it, a new beacon is taken
+    /// only if it is heard louder than the weakest newcomer of the cycle, which it displaces (the
+    /// strongest are kept); the rest are refused and counted (``RangingLoop/refusedNewcomers``):
+    /// a flood of spoofed identities grows the tables by at most this many a cycle. Default
+    /// 1,000; beacons already tracked are never affected.
+    public var maxNewPerCycle: Int
+    /// The default of ``maxNewPerCycle``.
+    public static let defaultMaxNewPerCycle = 1000
 
     /// The default of ``maxTracked``.
     public static let defaultMaxTracked = 200_000
@@ -57,9 +65,10 @@ public struct RangingConfiguration: Sendable {
         defaultMeasuredPower: Int8 = -59, calibrations: [BeaconID: BeaconCalibration] = [:],
         proximity: ProximityBands = ProximityBands(), regions: [BeaconRegion] = [],
         defaultExitTimeout: Duration = .seconds(10), maxTracked: Int = defaultMaxTracked,
-        enter: EnterConfirmation = EnterConfirmation()
+        enter: EnterConfirmation = EnterConfirmation(), maxNewPerCycle: Int = defaultMaxNewPerCycle
     ) {
         self.enter = enter
+        self.maxNewPerCycle = maxNewPerCycle
         self.cycleLength = cycleLength
         self.missedScanGrace = missedScanGrace
         self.retention = retention
@@ -95,6 +104,7 @@ public struct RangingConfiguration: Sendable {
             }
         }
         guard maxTracked > 0 else { throw .invalidValue("maxTracked \(maxTracked) must be at least 1") }
+        guard maxNewPerCycle > 0 else { throw .invalidValue("maxNewPerCycle \(maxNewPerCycle) must be at least 1") }
         guard defaultExitTimeout >= .zero else { throw .invalidValue("default exit timeout \(defaultExitTimeout) is negative") }
         if let clamp = spikeClamp, !(clamp > 0) { throw .invalidFilter("spike clamp \(clamp) dB must be positive") }
         guard proximity.immediateBelow > 0, proximity.nearBelow > proximity.immediateBelow,

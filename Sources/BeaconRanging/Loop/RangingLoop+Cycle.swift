@@ -28,6 +28,12 @@ extension RangingLoop {
         update.evicted.removeAll(keepingCapacity: true)
         update.regionEvents.append(contentsOf: enterEvents)
         enterEvents.removeAll(keepingCapacity: true)
+        newcomers.removeAll(keepingCapacity: true)
+        if update.evicted.capacity > max(64, 4 * hot.count) { update.evicted = [] }
+        // After a flood, most of the buffer is no longer needed: give it back.
+        if update.beacons.capacity > max(64, 4 * hot.count) {
+            update.beacons = []
+        }
 
         // Every confirmed beacon may be listed: grow the buffer once, to about what it needs,
         // rather than doubling it while appending (a ranged beacon is 232 bytes).
@@ -58,6 +64,34 @@ extension RangingLoop {
         if hot.count >= configuration.maxTracked {
             evictLeastRecentlySeen(max(1, configuration.maxTracked / RangingConfiguration.capEvictionShare))
         }
+        shrinkIfMostlyEmpty()
+    }
+
+    /// Tables from this capacity on are shrunk once three quarters of them are empty.
+    static let shrinkFromCapacity = 1024
+
+    /// Shrinks the tracked-state tables and the index to twice what they hold when they hold a
+    /// quarter of their capacity or less (the beacons of a flood have gone), and hands the freed
+    /// memory back to the system. Allocates; runs only after such a fall.
+    private mutating func shrinkIfMostlyEmpty() {
+        let capacity = cold.capacity
+        guard capacity >= Self.shrinkFromCapacity, hot.count <= capacity / 4 else { return }
+        let target = max(16, hot.count * 2)
+        hot.shrink(to: target)
+        var smaller: [ColdBeaconState] = []
+        smaller.reserveCapacity(target)
+        smaller.append(contentsOf: cold)
+        cold = smaller
+        if !filters.isEmpty || filters.capacity > 0 {
+            var fewer: [AnyRSSIFilter] = []
+            fewer.reserveCapacity(armaSpeed == nil ? target : 0)
+            fewer.append(contentsOf: filters)
+            filters = fewer
+        }
+        cold.withUnsafeBufferPointer { all in index.rebuild(count: all.count) { all[$0].id } }
+        newcomers = []
+        shrinks += 1
+        FreedMemory.release(afterGrowingTo: FreedMemory.threshold)
     }
 
     /// At the cap: evicts the `count` beacons seen least recently (listed in `evicted`, dropped
@@ -95,7 +129,7 @@ extension RangingLoop {
         }
     }
 
-    private mutating func evict(slot: Int) {
+    mutating func evict(slot: Int) {
         let id = cold[slot].id
         update.evicted.append(id)
         cold.withUnsafeBufferPointer { all in index.remove(id, slot: slot) { all[$0].id } }

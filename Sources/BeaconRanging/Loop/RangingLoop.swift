@@ -24,6 +24,11 @@ public struct RangingLoop: Sendable {
     public internal(set) var refusedBeacons = 0
     /// Beacons evicted, least recently seen first, to keep room under ``RangingConfiguration/maxTracked``.
     public internal(set) var cappedEvictions = 0
+    /// New beacons refused, or displaced by louder ones, because a cycle brought in
+    /// ``RangingConfiguration/maxNewPerCycle`` already (a flood of identities).
+    public internal(set) var refusedNewcomers = 0
+    /// Times the tables were shrunk after most of what they held had gone.
+    public internal(set) var shrinks = 0
     /// Start of the cycle being filled, once the loop has seen a time.
     public internal(set) var currentCycleStart: Timestamp?
 
@@ -50,6 +55,9 @@ public struct RangingLoop: Sendable {
     /// record is the whole filter).
     var filters: [AnyRSSIFilter] = []
     var enterEvents: [RegionEvent] = []
+    /// The beacons this cycle brought in, with the RSSI they came with (at most
+    /// ``RangingConfiguration/maxNewPerCycle``).
+    var newcomers: [(id: BeaconID, rssi: Int8)] = []
     /// Sightings accepted by ``ingest(_:onUpdate:)`` but not yet recorded, oldest first (see
     /// `RangingLoop+Pipeline.swift`); recorded before any cycle closes.
     var pendingOlder: BeaconSighting?
@@ -207,6 +215,15 @@ public struct RangingLoop: Sendable {
             refusedBeacons += 1
             return
         }
+        let rssi = sighting.rssi ?? .min
+        if newcomers.count >= configuration.maxNewPerCycle {
+            guard displaceWeakestNewcomer(for: rssi) else {
+                refusedNewcomers += 1
+                return
+            }
+        }
+        if newcomers.capacity == 0 { newcomers.reserveCapacity(min(configuration.maxNewPerCycle, 4096)) }
+        newcomers.append((sighting.id, rssi))
         let id = sighting.id
         let mask = regionMask(of: id)
         let grows = cold.count == cold.capacity
@@ -224,6 +241,27 @@ public struct RangingLoop: Sendable {
         let slot = hot.count - 1
         cold.withUnsafeBufferPointer { all in index.insert(id, slot: slot) { all[$0].id } }
         record(sighting, at: slot)
+    }
+
+    /// Past the cycle's cap: evicts the weakest newcomer of the cycle that has entered no region,
+    /// if a beacon heard at `rssi` is louder; true when it made room. Runs only under a flood.
+    @inline(never)
+    private mutating func displaceWeakestNewcomer(for rssi: Int8) -> Bool {
+        var weakest: Int?
+        for (i, newcomer) in newcomers.enumerated() where newcomer.rssi < rssi {
+            if let w = weakest, newcomers[w].rssi <= newcomer.rssi { continue }
+            weakest = i
+        }
+        guard let w = weakest else { return false }
+        let id = newcomers[w].id
+        guard let slot = hot.withUnsafeBufferPointer({ all in index.slot(of: id) { all[$0].matches(id) } }),
+            cold[slot].insideMask == 0
+        else { return false }
+        evict(slot: slot)
+        newcomers.swapAt(w, newcomers.count - 1)
+        newcomers.removeLast()
+        refusedNewcomers += 1
+        return true
     }
 
     private func regionMask(of id: BeaconID) -> UInt64 {
