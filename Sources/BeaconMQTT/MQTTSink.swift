@@ -122,6 +122,9 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
         if connected { publishUnawaited(topic: topic, bytes: bytes) }
     }
 
+    /// The retained topics the sink keeps to republish after a reconnection (not those it clears).
+    public var retainedTopics: [String] { state.withLock { Array($0.retained.keys) } }
+
     /// How many retained topics the sink keeps to republish after a reconnection.
     public var retainedTopicCount: Int { state.withLock { $0.retained.count + $0.clears.count } }
 

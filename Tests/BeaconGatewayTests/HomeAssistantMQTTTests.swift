@@ -107,6 +107,23 @@ struct HomeAssistantMQTTTests {
         await observer.finish()
     }
 
+    @Test("an orderly stop clears the retained state of the unnamed beacons still present; the named one's stays")
+    func unnamedClearedAtStop() async throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let built = try Self.settings(broker, named: [NamedBeacon(id: Self.anna, name: "Anna's badge", tags: ["staff"])])
+            .makeSink()
+        let observer = try #require(built.stateObserver as? MQTTBeaconState)
+        await Self.waitUntilOnline(broker)
+        let made = (0..<1_000).map { BeaconID.iBeacon(uuid: UUID(), major: UInt16($0), minor: 7) }
+        observer.observe(made.map { Self.presence($0, room: "shop") } + [Self.presence(Self.anna, room: "shop")])
+        let present = try await Self.retained(broker, "beacond/hub/beacons/#", id: "present") { $0.count == 1_002 }
+        #expect(present.count == 1_002)
+        await observer.finish()
+        let after = try await Self.retained(broker, "beacond/hub/beacons/#", id: "after-stop") { $0.count == 2 }
+        #expect(Set(after.keys) == ["beacond/hub/beacons/\(Self.anna)", "beacond/hub/beacons/\(Self.anna)/location"])
+    }
+
     @Test(
         "a hub's named beacon: one device with a tracker in the hub's room, room, distance and position sensors, an alert event")
     func hubDevice() async throws {

@@ -10,8 +10,9 @@ import BeaconPipeline
 /// Presence is state, not an event: only its latest value matters, so it does not go through
 /// the outbox; the sink republishes the latest payload of every topic after a reconnection.
 /// What it keeps is bounded by the named beacons and the beacons present: an unnamed beacon's
-/// topic is cleared (an empty retained payload) when it leaves, and an unnamed beacon never gets
-/// a Home Assistant entity, so a flood of made-up ids leaves nothing behind.
+/// topic is cleared (an empty retained payload) when it leaves, or at an orderly stop if it is
+/// still there, and an unnamed beacon never gets a Home Assistant entity, so a flood of made-up
+/// ids leaves nothing behind.
 final class MQTTBeaconState: BeaconStateObserver {
     let sink: MQTTSink
     let settings: MQTTSinkSettings
@@ -79,7 +80,18 @@ final class MQTTBeaconState: BeaconStateObserver {
     /// How many retained topics its sink keeps (bounded by the named and the present beacons).
     var retainedTopicCount: Int { sink.retainedTopicCount }
 
+    /// Clears the state topics of the unnamed beacons still present (a retained topic would
+    /// outlive the daemon: after a flood of made-up ids, one per id), then closes the connection
+    /// (which waits for the broker to have taken everything published before it).
     func finish() async {
+        if settings.beaconState {
+            let prefix = settings.beaconTopicPrefix + "/"
+            for topic in sink.retainedTopics where topic.hasPrefix(prefix) {
+                let rest = topic.dropFirst(prefix.count)
+                guard !rest.contains("/"), let id = BeaconID(String(rest)), settings.beacons[id] == nil else { continue }
+                sink.publishRetained(topic: topic, payload: "")
+            }
+        }
         await sink.close()
     }
 
