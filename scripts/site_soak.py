@@ -290,10 +290,16 @@ def soak(options, workdir, processes, broker, holes, start_seconds, visitors, du
     # The worst moments: a hole opens in the active hub's link just before it decides an alert.
     worst = sorted(at - random.uniform(0, 1.5) for at in sorted(expected.values())[:options.holes])
 
+    def cut_off():
+        """Whether a hub's link is in a hole now: another hole, or a hub kill, would then leave no
+        hub hearing the reports — every alert of that stretch late, by the soak's own doing."""
+        return any(hole.heal_at is not None for hole in holes.values())
+
     def open_hole(kind):
         active = [hub for hub in HUBS if is_active(processes[hub])]
         hub = active[-1] if active else random.choice(HUBS)
-        if holes[hub].heal_at is not None:
+        if cut_off():
+            log(f"fault: no hole ({kind}): a hub's link is in one already")
             return
         direction = random.choice(["up", "both"])
         seconds = random.uniform(3, 3 * HUB_KEEP_ALIVE)
@@ -322,6 +328,9 @@ def soak(options, workdir, processes, broker, holes, start_seconds, visitors, du
             elif fault == "gateway":
                 processes[random.choice(GATEWAYS)[0]].kill_and_restart()
                 faults["gateway kills"] += 1
+            elif fault == "hub" and cut_off():
+                log("fault: no hub kill: a hub's link is in a hole")
+                fault = "hole"  # logged already
             elif fault == "hub":
                 active = [hub for hub in HUBS if is_active(processes[hub])]
                 processes[active[-1] if active else random.choice(HUBS)].kill_and_restart()

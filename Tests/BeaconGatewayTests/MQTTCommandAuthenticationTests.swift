@@ -126,7 +126,9 @@ struct MQTTCommandAuthenticationTests {
         let summary = exit.errors.split(separator: "\n").first { $0.contains("mqtt commands: refused ") && !$0.contains(" on ") }
         #expect(summary?.contains("6001 unsigned") == true, "\(summary ?? "no summary")")
         let refusalLines = exit.errors.split(separator: "\n").filter { $0.contains("mqtt commands: refused a command on") }
-        #expect(refusalLines.count <= 4, "\(refusalLines.count) refusal lines")
+        // Four reasons, each logged at once and then at most once a minute: a slow machine may
+        // add a line or two, never thousands.
+        #expect(refusalLines.count <= 8, "\(refusalLines.count) refusal lines")
     }
 }
 
