@@ -18,6 +18,20 @@ struct CommittedEventTests {
         #expect(event.time == Timestamp(seconds: 100))
     }
 
+    @Test("a reminder's key (`…|due|attempt`) reads as its instance's time, and each attempt is an event of its own")
+    func reminder() throws {
+        let second = try #require(CommittedEvent(key: Self.key(kind: "delivered", seconds: 100) + "|2"))
+        let third = try #require(CommittedEvent(key: Self.key(kind: "delivered", seconds: 100) + "|3"))
+        #expect(second.time == Timestamp(seconds: 100))
+        #expect(second.identity == "shop-dwell|\(Self.beacon)|delivered|attempt 2")
+        #expect(!second.matches(third, within: .seconds(30)))
+        let first = try #require(CommittedEvent(key: Self.key(kind: "delivered", seconds: 100)))
+        #expect(!first.matches(second, within: .seconds(30)))
+        #expect(
+            second.matches(
+                try #require(CommittedEvent(key: Self.key(kind: "delivered", seconds: 104) + "|2")), within: .seconds(5)))
+    }
+
     @Test("not a key: no time, not a number, too long")
     func refused() {
         #expect(CommittedEvent(key: "shop-dwell") == nil)

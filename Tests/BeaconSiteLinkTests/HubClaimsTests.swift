@@ -134,6 +134,18 @@ struct HubClaimsTests {
         #expect(back == [Self.key(100)])
     }
 
+    @Test("a whole list asked for while one is in flight goes out after it; a key claimed twice is listed once")
+    func againWhileInFlight() {
+        var claims = Self.claims()
+        _ = Self.publish([Self.key(100), Self.key(100)], &claims, messageID: 1)
+        #expect(claims.unacknowledged == 1)
+        let whileInFlight = claims.nextPublication(connection: 1, again: true)
+        #expect(whileInFlight == nil)
+        _ = claims.acknowledged(messageID: 1, connection: 1)
+        let after = claims.nextPublication(connection: 1)
+        #expect(after == [Self.key(100)], "the whole list, asked for while the first was in flight")
+    }
+
     @Test("the list keeps ten minutes before its newest claim; older keys are forgotten once nothing waits for them")
     func window() {
         var claims = Self.claims()

@@ -45,6 +45,8 @@ package struct HubClaims: Sendable {
     /// Claimed while active, not yet in a publication.
     private var unannounced: [String] = []
     private var inFlight: Publication?
+    /// A whole list was asked for while one was in flight: the next publication is whole too.
+    private var wantsAgain = false
     /// Acknowledgements that came before their publication's message id was noted.
     private var early: [(connection: Int, messageID: Int32)] = []
     /// The other hubs' lists, as last heard: every key, and those that read as alert events.
@@ -76,8 +78,8 @@ package struct HubClaims: Sendable {
     /// Claims `keys` (the active hub's commits, or what a hub taking over holds); the next
     /// publication carries them.
     package mutating func claim(_ keys: some Sequence<String>) {
-        let waiting = Set(unannounced).union(inFlight?.keys ?? [])
-        for key in keys where !mine.contains(key) && !waiting.contains(key) { unannounced.append(key) }
+        var waiting = Set(unannounced).union(inFlight?.keys ?? [])
+        for key in keys where !mine.contains(key) && waiting.insert(key).inserted { unannounced.append(key) }
     }
 
     /// The list to publish on `connection` now, if any, and marks it in flight: all of this
@@ -86,7 +88,13 @@ package struct HubClaims: Sendable {
     /// - Parameter again: publish the list even with nothing new, if there is one (a new
     ///   connection: a broker that restarted has lost its retained lists).
     package mutating func nextPublication(connection: Int, again: Bool = false) -> [String]? {
-        guard inFlight == nil, (again && !own.isEmpty) || !unannounced.isEmpty else { return nil }
+        guard inFlight == nil else {
+            if again { wantsAgain = true }
+            return nil
+        }
+        let again = again || wantsAgain
+        guard (again && !own.isEmpty) || !unannounced.isEmpty else { return nil }
+        wantsAgain = false
         prune(newest: unannounced.compactMap { CommittedEvent(key: $0)?.time }.max())
         let keys = unannounced
         unannounced = []
@@ -134,6 +142,7 @@ package struct HubClaims: Sendable {
         inFlight = nil
         unannounced = []
         early = []
+        wantsAgain = false
     }
 
     /// This hub stepped down while connected: claims not yet published are dropped (they are

@@ -49,7 +49,12 @@ package final class HubLease: Sendable {
         case settled(connection: Int)
         case claims(hub: String, keys: [String])
         case acknowledged(messageID: Int32, connection: Int)
+        /// Claims waiting for a publication that could not be made go out again.
+        case retry
     }
+
+    /// How often claims that could not be published are tried again.
+    static let retryInterval = Duration.seconds(1)
 
     /// A standby hub of the share `partition`: what its outbox holds is held until the broker
     /// shows it is this hub's (its retained claims) or this hub takes over.
@@ -115,6 +120,12 @@ package final class HubLease: Sendable {
         }
         let settle = takeover.settle
         await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                while true {
+                    try await clock.sleep(for: Self.retryInterval)
+                    continuation.yield(.retry)
+                }
+            }
             for await input in inputs {
                 let current = state.withLock { $0.connection }
                 switch input {
@@ -130,8 +141,6 @@ package final class HubLease: Sendable {
                     switch event {
                     case .connected:
                         state.withLock { $0.connected = true }
-                        // A broker that restarted has lost the retained lists: this hub's goes back.
-                        publishClaims(again: true)
                     case .disconnected:
                         let wasConnected = state.withLock { state in
                             state.claims.connectionLost()
@@ -148,6 +157,10 @@ package final class HubLease: Sendable {
                     }
                 case .settled(let connection):
                     guard connection == current else { continue }
+                    // A broker that restarted has lost the retained lists: this hub's goes back,
+                    // once its own retained list (if the broker kept it) has been read and adopted
+                    // — published earlier, a list without those claims would replace it.
+                    publishClaims(again: true)
                     perform(state.withLock { $0.election.handle(.settled) })
                     logger.notice("hub takeover: '\(takeover.id)' has settled on this connection: it is the \(role.rawValue) hub")
                     settled()
@@ -165,19 +178,18 @@ package final class HubLease: Sendable {
                     let grew = state.withLock { $0.claims.acknowledged(messageID: messageID, connection: connection) }
                     if grew { wake() }
                     publishClaims()
+                case .retry:
+                    publishClaims()
                 }
             }
             group.cancelAll()
         }
     }
 
-    /// Makes this connection's client (the first, or one after a loss).
+    /// Makes this connection's client (the first, or one after a loss). When it cannot be made,
+    /// the old one stays (it reconnects by itself) and its connection stays the current one.
     private func connect(_ continuation: AsyncStream<Input>.Continuation) throws {
-        let connection = state.withLock { state in
-            state.connection += 1
-            state.connected = false
-            return state.connection
-        }
+        let connection = state.withLock { $0.connection + 1 }
         var options = settings.connection
         options.statusTopic = statusTopic(takeover.id)
         let statusPrefix = "\(base)/"
@@ -205,7 +217,11 @@ package final class HubLease: Sendable {
             },
             onPublished: { messageID in continuation.yield(.acknowledged(messageID: messageID, connection: connection)) })
         let old = state.withLock { state in
-            defer { state.client = client }
+            defer {
+                state.client = client
+                state.connection = connection
+                state.connected = false
+            }
             return state.client
         }
         // Dropping the old client stops it: it never reconnects to resend what it had in flight.
@@ -250,7 +266,11 @@ package final class HubLease: Sendable {
         let messageID = client?.publishReliably(
             topic: claimsTopic(takeover.id), payload: Array(keys.joined(separator: "\n").utf8), retained: true)
         let grew = state.withLock { $0.claims.published(messageID: messageID, connection: connection) }
-        if grew { wake() }
+        if grew {
+            // Acknowledged before its id was noted: what was claimed meanwhile goes out now.
+            wake()
+            publishClaims()
+        }
     }
 
     /// Removes the held entries (not this hub's) that another hub has claimed.
