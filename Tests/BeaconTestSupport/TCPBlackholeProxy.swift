@@ -1,15 +1,9 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// A network that fails without a word, between a process under test and a real server
 /// (`tcp_blackhole_proxy.py` beside this file): on command, the bytes of one direction (or both)
 /// stop arriving — no reset, no refusal — until the hole heals, as over a dropped Wi-Fi link.
-///
-/// `@unchecked Sendable`: a test drives it from one task; reads block on a thread of their own.
-public final class TCPBlackholeProxy: @unchecked Sendable {
+public final class TCPBlackholeProxy: Sendable {
     /// Which traffic a hole swallows.
     public enum Direction: String, Sendable {
         /// From the client to the server.
@@ -21,35 +15,12 @@ public final class TCPBlackholeProxy: @unchecked Sendable {
     }
 
     /// The port the client connects to.
-    public let port: Int
-    private let process = Process()
-    private let output = Pipe()
-    private let commands = Pipe()
-    private let log: LineReader
+    public var port: Int { proxy.port }
+    private let proxy: ProxyProcess
 
     /// Starts the proxy in front of the server listening on 127.0.0.1:`serverPort`.
     public init(serverPort: Int) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", TestPaths.repositoryRoot + "/Tests/BeaconTestSupport/tcp_blackhole_proxy.py", String(serverPort),
-        ]
-        process.standardOutput = output
-        process.standardInput = commands
-        try process.run()
-        log = LineReader(output.fileHandleForReading)
-        guard let port = log.blockingLine().flatMap({ Int($0) }) else {
-            process.terminate()
-            throw CocoaError(.fileReadCorruptFile)
-        }
-        self.port = port
-    }
-
-    deinit {
-        try? commands.fileHandleForWriting.close()
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            blockUntilExit(process)
-        }
+        proxy = try ProxyProcess(script: "tcp_blackhole_proxy.py", arguments: [String(serverPort)])
     }
 
     /// Opens a hole; returns once the proxy holds it (`false` if it has exited).
@@ -65,11 +36,7 @@ public final class TCPBlackholeProxy: @unchecked Sendable {
     }
 
     private func command(_ text: String, answer: String) async -> Bool {
-        do {
-            try commands.fileHandleForWriting.write(contentsOf: Array((text + "\n").utf8))
-        } catch {
-            return false
-        }
-        return await log.line(containing: answer) != nil
+        guard proxy.send(text) else { return false }
+        return await proxy.line(containing: answer) != nil
     }
 }
