@@ -53,6 +53,9 @@ public final class MQTTSiteClient: @unchecked Sendable {
     ///   - onSubscribed: told when the broker has acknowledged every subscription of a connection
     ///     (from then on, nothing published to them is missed), on each connection, on
     ///     libmosquitto's network thread; at once on connecting when there are none.
+    ///   - onPublished: told, with its message id, when the broker has acknowledged (PUBACK) a
+    ///     message sent with ``publishReliably(topic:payload:retained:)``, on libmosquitto's
+    ///     network thread.
     /// - Throws: ``MQTTSinkError/library(operation:message:)`` if the client cannot be created.
     public init(
         host: String, port: Int = 1883, options: MQTTConnectionOptions = MQTTConnectionOptions(), clientID: String? = nil,
