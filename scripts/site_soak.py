@@ -4,7 +4,8 @@ real mosquitto — four gateways simulating one scenario on the wall clock and t
 share with `hub.takeover` — while this harness kills gateways and hubs with SIGKILL at random
 (and starts them again), restarts the broker, blackholes the active hub's link to the broker (its
 packets stop, nothing is reset: `Tests/BeaconTestSupport/tcp_blackhole_proxy.py` between each hub
-and the broker), and publishes forged and malformed reports.
+and the broker), publishes forged and malformed reports, and floods the hubs' command topics with
+junk while an operator's sealed commands go through.
 
     scripts/site_soak.py [--beacond PATH] [--wall SECONDS] [--seed N] [--kill-every S]
 
@@ -15,17 +16,25 @@ and the broker), and publishes forged and malformed reports.
    10 s); every kind of fault comes in a random order, round after round, until 10 s before the
    last visitor leaves the shop; besides, a hole opens in the active hub's link at the worst
    moments — within 1.5 s before the reference's time of each of the first --holes alerts, so that
-   the hub decides the alert with its claim cut off; then both hubs are stopped with SIGTERM.
+   the hub decides the alert with its claim cut off; and every --flood-every seconds, a hub's
+   `commands/dismiss` topic gets --flood junk commands (unsigned, sealed with an unknown key or a
+   wrong code, bytes) with one valid sealed command (`unsuppress`, its own `id`) among them, sent
+   again every 5 s until its result comes back (a hub killed or cut off misses it, as MQTT
+   commands at QoS 0 are). Then both hubs are stopped with SIGTERM.
 3. The verdict: every reference alert (alert, beacon) came exactly once across the two hubs'
    sinks, within --tolerance seconds of the reference's time, and was delivered; nothing else
-   was created; the hubs refused the forged and malformed reports (their logs say so) and
-   exited 0. Prints the counts, writes WORKDIR/summary.json, exits 0 on a pass.
+   was created; the hubs refused the forged and malformed reports and the junk commands (their
+   logs say so), no junk command dismissed anything, every valid command was answered under
+   its id, and the hubs exited 0. Prints the counts, writes WORKDIR/summary.json, exits 0 on a
+   pass.
 
 The site runs on the wall clock (the hub aligns each gateway's clock to its own), so it covers
 minutes, not a simulated day. Needs mosquitto and mosquitto_pub; loopback only.
 """
 import argparse
 import calendar
+import hashlib
+import hmac
 import json
 import os
 import random
@@ -45,6 +54,10 @@ HUBS = ["hub-a", "hub-b"]
 HUB_KEEP_ALIVE = 10
 PROXY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests", "BeaconTestSupport",
                      "tcp_blackhole_proxy.py")
+# The operator's key for sealed commands (commands.keys of each hub's mqtt sink).
+DESK = "soak-desk"
+DESK_KEY = "5eed" * 16
+RESEND = 5  # seconds before a valid command without a result is sent again (sealed anew)
 STAGGER = 10  # seconds between visitors
 STAY = 25  # seconds each visitor dwells at each waypoint
 
@@ -108,7 +121,109 @@ class Blackhole:
             self.process.wait(timeout=10)
 
 
-def hub_configuration(hub, site, workdir):
+def seal(action, command, name=DESK, key=DESK_KEY):
+    """A command sealed as `CommandSeal` says (written here from its description, not from its
+    code): a first line naming the key, the sequence and the HMAC-SHA-256, then the command."""
+    sequence = time.time_ns()
+    code = hmac.new(bytes.fromhex(key), f"{action}\n{name}\n{sequence}\n{command}".encode(), hashlib.sha256).hexdigest()
+    return f"beacond-command v1 {name} {sequence} {code}\n{command}"
+
+
+class Commands:
+    """The command traffic: junk floods, the operator's valid commands (sent again until their
+    result comes back) and a subscriber to the results."""
+
+    def __init__(self, broker, workdir):
+        self.broker, self.workdir = broker, workdir
+        self.results_path = os.path.join(workdir, "command-results.txt")
+        self.results_file = open(self.results_path, "ab")
+        self.subscriber = None
+        self.waiting = {}  # id -> [hub, first sent, last sent, sends]
+        self.answered = {}  # id -> (sends, seconds from the first send)
+        self.junk = 0
+        self.floods = 0
+        self.read_to = 0  # how far the results file was read
+        self.listen()
+
+    def listen(self):
+        """(Re)starts the results subscriber (mosquitto_sub exits when the broker goes away)."""
+        if self.subscriber is None or self.subscriber.poll() is not None:
+            self.subscriber = subprocess.Popen(
+                ["mosquitto_sub", "-h", "127.0.0.1", "-p", str(self.broker.port), "-t", "beacond/+/commands/result",
+                 "-q", "1"], stdout=self.results_file, stderr=subprocess.DEVNULL)
+
+    def publish(self, hub, action, payload):
+        subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(self.broker.port), "-q", "1",
+                        "-t", f"beacond/{hub}/commands/{action}", "-m", payload], check=False,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def send(self, command_id):
+        hub = self.waiting[command_id][0]
+        beacon = f"ibeacon:{UUID}:1:1"
+        self.publish(hub, "unsuppress", seal("unsuppress", json.dumps(
+            {"alert": "shop-dwell", "beacon": beacon, "id": command_id})))
+        self.waiting[command_id][2] = time.time()
+        self.waiting[command_id][3] += 1
+
+    def flood(self, hub, count):
+        """`count` junk commands on the hub's dismiss topic in one burst, a valid one among them."""
+        # One line, one message: unsigned dismissals in the head nurse's name, seals cut to one
+        # line (malformed), printable junk. Seals are two lines: a few go one by one (below).
+        lines = []
+        for index in range(count):
+            kind = index % 3
+            if kind == 0:
+                lines.append(json.dumps({"beacon": f"ibeacon:{UUID}:1:1", "suppress": "forever", "by": "head-nurse"}))
+            elif kind == 1:
+                lines.append(seal("dismiss", "{}").replace("\n", " "))
+            else:
+                lines.append("".join(chr(random.randrange(33, 127)) for _ in range(random.randrange(1, 80))))
+        junk = subprocess.Popen(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(self.broker.port), "-l",
+                                 "-t", f"beacond/{hub}/commands/dismiss"], stdin=subprocess.PIPE,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        half = "\n".join(lines[:count // 2]) + "\n"
+        junk.stdin.write(half.encode())
+        junk.stdin.flush()
+        self.floods += 1
+        command_id = f"soak-{self.floods}-{hub}"
+        self.waiting[command_id] = [hub, time.time(), 0, 0]
+        self.send(command_id)
+        junk.stdin.write(("\n".join(lines[count // 2:]) + "\n").encode())
+        junk.stdin.close()
+        junk.wait(timeout=60)
+        dismissal = json.dumps({"beacon": f"ibeacon:{UUID}:1:1", "suppress": "forever"})
+        for _ in range(5):
+            self.publish(hub, "dismiss", seal("dismiss", dismissal, name="intruder"))  # an unknown key
+            self.publish(hub, "dismiss", seal("dismiss", dismissal, key="00" * 32))  # the desk's name, a wrong key
+        self.junk += count + 10
+        return command_id
+
+    def poll(self, now):
+        """Takes the results that came; sends again the valid commands still without one."""
+        self.listen()
+        with open(self.results_path, "rb") as file:
+            file.seek(self.read_to)
+            complete, newline, _ = file.read().rpartition(b"\n")
+            self.read_to += len(complete) + len(newline)
+        for line in complete.decode(errors="replace").splitlines():
+            try:
+                command_id = json.loads(line).get("id")
+            except (ValueError, AttributeError):
+                continue
+            if command_id in self.waiting:
+                _, first, _, sends = self.waiting.pop(command_id)
+                self.answered[command_id] = (sends, now - first)
+        for command_id, (_, _, last, _) in list(self.waiting.items()):
+            if now - last >= RESEND:
+                self.send(command_id)
+
+    def stop(self):
+        if self.subscriber and self.subscriber.poll() is None:
+            self.subscriber.terminate()
+            self.subscriber.wait(timeout=10)
+
+
+def hub_configuration(hub, site, workdir, broker_port):
     gateways = "\n".join(f"  - {{id: {name}, room: {room}, position: {position}}}" for name, room, position in GATEWAYS)
     return f"""{site}}}
 gateways:
@@ -119,6 +234,8 @@ hub:
 state: {workdir}/{hub}.sqlite
 sinks:
   - {{type: jsonl, path: {workdir}/{hub}-events.jsonl}}
+  - {{type: mqtt, host: 127.0.0.1, port: {broker_port}, gateway: {hub}, beacons: false,
+     commands: {{keys: {{{DESK}: {{key: {DESK_KEY}}}}}}}}}
 alerts:
   - {{id: shop-dwell, match: {{uuid: {UUID}}}, strategy: time, parameters: {{dwell: 10s, room: shop, gap: 20s}}}}
 """
@@ -210,6 +327,8 @@ def main():
     parser.add_argument("--kill-every", type=float, default=15, help="mean seconds between faults (default 15)")
     parser.add_argument("--holes", type=int, default=2,
                         help="how many alerts get a hole in the active hub's link just before them (default 2)")
+    parser.add_argument("--flood-every", type=float, default=20, help="seconds between command floods (default 20)")
+    parser.add_argument("--flood", type=int, default=2000, help="junk commands in each flood (default 2000)")
     parser.add_argument("--tolerance", type=float, default=15, help="seconds an alert may be off the reference's")
     parser.add_argument("--workdir", help="keep everything here (default: a temporary directory, removed on a pass)")
     options = parser.parse_args()
@@ -244,12 +363,13 @@ def main():
     site = f"site: {{name: soak, broker: {{host: 127.0.0.1, port: {broker.port}}}"
     processes = {}
     holes = {hub: Blackhole(broker.port) for hub in HUBS}
+    commands = Commands(broker, workdir)
     for hub in HUBS:
         path = os.path.join(workdir, f"{hub}.yaml")
         hub_site = (f"site: {{name: soak, broker: {{host: 127.0.0.1, port: {holes[hub].port}, "
                     f"keepAlive: {HUB_KEEP_ALIVE}s}}")
         with open(path, "w") as file:
-            file.write(hub_configuration(hub, hub_site, workdir))
+            file.write(hub_configuration(hub, hub_site, workdir, broker.port))
         processes[hub] = Process(hub, [options.beacond, "hub", "--config", path], workdir)
     start_file = os.path.join(workdir, "start")
     for name, _, _ in GATEWAYS:
@@ -273,8 +393,9 @@ def main():
         os.rename(start_file + ".new", start_file)
         expected = {identity: start_seconds + offset for identity, offset in expected.items()}
         log(f"every process is ready: the scenario starts at {start_seconds}")
-        return soak(options, workdir, processes, broker, holes, start_seconds, visitors, duration, expected)
+        return soak(options, workdir, processes, broker, holes, commands, start_seconds, visitors, duration, expected)
     finally:
+        commands.stop()
         for process in processes.values():
             if process.process and process.process.poll() is None:
                 process.process.kill()
@@ -283,7 +404,7 @@ def main():
         broker.stop()
 
 
-def soak(options, workdir, processes, broker, holes, start_seconds, visitors, duration, expected):
+def soak(options, workdir, processes, broker, holes, commands, start_seconds, visitors, duration, expected):
     """Runs the faults until the scenario ends, stops the hubs, and judges; 0 on a pass."""
     faults = {"gateway kills": 0, "hub kills": 0, "broker restarts": 0, "forged reports": 0, "malformed reports": 0,
               "holes": 0, "holes at an alert": 0}
@@ -310,12 +431,19 @@ def soak(options, workdir, processes, broker, holes, start_seconds, visitors, du
     faults_end = last_stay_ends - 10
     end = start_seconds + duration
     next_fault = time.time() + random.expovariate(1 / options.kill_every)
+    next_flood = start_seconds + options.flood_every / 2
     # Every kind of fault comes, in a random order, round after round.
     kinds = []
     while time.time() < end + 5:
         now = time.time()
         for hole in holes.values():
             hole.heal_if_due(now)
+        commands.poll(now)
+        if now >= next_flood and now < faults_end:
+            hub = random.choice(HUBS)
+            command_id = commands.flood(hub, options.flood)
+            log(f"fault: {options.flood} junk commands to {hub}, with {command_id} among them")
+            next_flood = now + options.flood_every
         if worst and now >= worst[0]:
             worst.pop(0)
             open_hole("holes at an alert")
@@ -360,6 +488,12 @@ def soak(options, workdir, processes, broker, holes, start_seconds, visitors, du
         if hole.heal_at is not None:
             hole.heal_at = 0
             hole.heal_if_due(time.time())
+    # The valid commands still without a result are sent again (every RESEND s) until they have
+    # one; only a hang reaches the ceiling.
+    ceiling = time.time() + 120
+    while commands.waiting and time.time() < ceiling:
+        commands.poll(time.time())
+        time.sleep(0.2)
     statuses = {name: processes[name].stop() for name in processes}
     broker.stop()
 
@@ -387,15 +521,32 @@ def soak(options, workdir, processes, broker, holes, start_seconds, visitors, du
         problems.append(f"{identity}: created, but not by the reference: {created[identity]}")
     # The refusal log lines of every run of both hubs (a killed hub's exit summary is lost with
     # it; the log is appended to across its restarts, and says each reason at least once a minute).
-    refused = sum(1 for hub in HUBS for line in open(processes[hub].log_path) if " refused (" in line)
+    refused = sum(1 for hub in HUBS for line in open(processes[hub].log_path)
+                  if " refused (" in line and "mqtt commands" not in line)
     if faults["forged reports"] + faults["malformed reports"] > 0 and refused == 0:
         problems.append("the hubs logged no refused report")
+    refused_commands = sum(1 for hub in HUBS for line in open(processes[hub].log_path)
+                           if "mqtt commands: refused" in line)
+    if commands.floods > 0 and refused_commands == 0:
+        problems.append("the hubs logged no refused command")
+    for command_id, (hub, *_rest) in commands.waiting.items():
+        problems.append(f"the valid command {command_id} to {hub} was never answered")
+    dismissed = [event for hub in HUBS for event in events(os.path.join(workdir, f"{hub}-events.jsonl"))
+                 if event.get("event") == "dismissed"]
+    if dismissed:
+        problems.append(f"junk commands dismissed {len(dismissed)} alerts: {dismissed[:3]}")
     for hub in HUBS:
         if statuses[hub] != 0:
             problems.append(f"{hub} exited {statuses[hub]} at SIGTERM")
     summary = {"seed": options.seed, "visitors": visitors, "reference alerts": len(expected),
                "created": sum(len(v) for v in created.values()), "delivered": len(delivered),
-               "refusals logged": refused, "faults": faults, "problems": problems}
+               "refusals logged": refused,
+               "commands": {"floods": commands.floods, "junk": commands.junk, "valid": len(commands.answered) +
+                            len(commands.waiting), "answered": len(commands.answered),
+                            "answered at the first send": sum(1 for sends, _ in commands.answered.values() if sends == 1),
+                            "slowest answer (s)": round(max((t for _, t in commands.answered.values()), default=0), 1),
+                            "refusal lines logged": refused_commands},
+               "faults": faults, "problems": problems}
     with open(os.path.join(workdir, "summary.json"), "w") as file:
         json.dump(summary, file, indent=2)
     log(f"site soak: {json.dumps(summary)}")

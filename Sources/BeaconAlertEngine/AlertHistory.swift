@@ -5,7 +5,8 @@ import BeaconCore
 ///
 /// One is kept per alert and beacon ever fired, in the engine and in its store, so it is stored
 /// compactly (128 bytes, where the plain properties took 200): the optional times as
-/// nanoseconds with one bit each saying whether they are set, and the rare answer out of line.
+/// nanoseconds with one bit each saying whether they are set, and the rarer parts (an answer,
+/// earlier instances) out of line.
 public struct AlertHistory: Hashable, Sendable {
     /// The alert and beacon.
     public var key: AlertKey
@@ -22,7 +23,10 @@ public struct AlertHistory: Hashable, Sendable {
     public var attempts: Int
     /// The key of the strategy that fired that instance (what its answer event names).
     public var instanceStrategy: String?
-    private var answerBox: AnswerBox?
+    private var rare: RareParts?
+
+    /// How many earlier instances a history remembers (``earlierInstanceDues``).
+    public static let rememberedEarlierInstances = 16
 
     /// When the first accepted firing happened (`first` ignores every later one).
     public var firstFiringAt: Timestamp? {
@@ -54,8 +58,24 @@ public struct AlertHistory: Hashable, Sendable {
     }
     /// The latest answer (acknowledged or dismissed) and the instance it answered.
     public var answer: AlertAnswer? {
-        get { answerBox?.answer }
-        set { answerBox = newValue.map(AnswerBox.init) }
+        get { rare?.answer }
+        set { rare = RareParts.make(answer: newValue, earlierInstanceDues: earlierInstanceDues) }
+    }
+    /// The due times of the instances delivered before the latest (``instanceDue``), oldest
+    /// first, the last ``rememberedEarlierInstances`` of them: an answer naming one of them is
+    /// told that a later instance superseded it, one naming any other time that there was none.
+    public var earlierInstanceDues: [Timestamp] {
+        get { rare?.earlierInstanceDues ?? [] }
+        set {
+            rare = RareParts.make(
+                answer: answer, earlierInstanceDues: Array(newValue.suffix(Self.rememberedEarlierInstances)))
+        }
+    }
+
+    /// Makes `due` the latest delivered instance, remembering the one it follows.
+    public mutating func beginInstance(due: Timestamp) {
+        if let previous = instanceDue, previous != due { earlierInstanceDues.append(previous) }
+        instanceDue = due
     }
 
     /// Whether the latest delivered instance waits for an answer.
@@ -69,7 +89,7 @@ public struct AlertHistory: Hashable, Sendable {
         key: AlertKey, firstFiringAt: Timestamp? = nil, lastDeliveredAt: Timestamp? = nil,
         lastDeliveredDue: Timestamp? = nil, deliveries: Int = 0, instanceDue: Timestamp? = nil,
         instanceStrategy: String? = nil, attempts: Int = 0,
-        answer: AlertAnswer? = nil, suppressedUntil: Timestamp? = nil
+        answer: AlertAnswer? = nil, suppressedUntil: Timestamp? = nil, earlierInstanceDues: [Timestamp] = []
     ) {
         self.key = key
         self.deliveries = deliveries
@@ -81,6 +101,7 @@ public struct AlertHistory: Hashable, Sendable {
         self.instanceDue = instanceDue
         self.suppressedUntil = suppressedUntil
         self.answer = answer
+        self.earlierInstanceDues = earlierInstanceDues
     }
 
     /// The bit of each optional time in `timesSet`.
@@ -103,11 +124,29 @@ public struct AlertHistory: Hashable, Sendable {
         return time.nanosecondsSinceEpoch
     }
 
-    /// An answer, out of line: most histories have none.
-    private final class AnswerBox: Hashable, Sendable {
-        let answer: AlertAnswer
-        init(_ answer: AlertAnswer) { self.answer = answer }
-        static func == (a: AnswerBox, b: AnswerBox) -> Bool { a.answer == b.answer }
-        func hash(into hasher: inout Hasher) { hasher.combine(answer) }
+    /// The answer and the earlier instances, out of line: most histories have neither. Immutable
+    /// (a change makes a new one), so copies of a history never share a change.
+    private final class RareParts: Hashable, Sendable {
+        let answer: AlertAnswer?
+        let earlierInstanceDues: [Timestamp]
+
+        private init(answer: AlertAnswer?, earlierInstanceDues: [Timestamp]) {
+            self.answer = answer
+            self.earlierInstanceDues = earlierInstanceDues
+        }
+
+        /// The parts, or `nil` when there are none (no allocation for the common history).
+        static func make(answer: AlertAnswer?, earlierInstanceDues: [Timestamp]) -> RareParts? {
+            answer == nil && earlierInstanceDues.isEmpty
+                ? nil : RareParts(answer: answer, earlierInstanceDues: earlierInstanceDues)
+        }
+
+        static func == (a: RareParts, b: RareParts) -> Bool {
+            a.answer == b.answer && a.earlierInstanceDues == b.earlierInstanceDues
+        }
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(answer)
+            hasher.combine(earlierInstanceDues)
+        }
     }
 }

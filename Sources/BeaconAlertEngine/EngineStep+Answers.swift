@@ -4,7 +4,9 @@ extension EngineStep {
     /// Takes an answer to `instance`: records it, stops its pending reminder, suppresses the alert
     /// for the beacon when a dismissal asks for it, and emits the answer's event. The same answer
     /// again is a no-op (`repeated`); any other answer to an answered, superseded or unknown
-    /// instance is an error that changes nothing.
+    /// instance is an error that changes nothing. An instance is superseded when it is one of
+    /// the remembered earlier instances (``AlertHistory/earlierInstanceDues``); any other time
+    /// names an instance that never was.
     mutating func answer(
         _ kind: AlertAnswer.Kind, instance: AlertInstance, by: String, suppress: AlertSuppression?, now: Timestamp
     ) throws(AlertAnswerError) -> AlertAnswerReceipt {
@@ -16,8 +18,8 @@ extension EngineStep {
             return AlertAnswerReceipt(instance: instance, answer: earlier, repeated: true)
         }
         guard latest == instance.due else {
-            if instance.due < latest { throw .superseded(instance, latest: AlertInstance(key: key, due: latest)) }
-            throw .unknownInstance(instance)
+            guard updated.earlierInstanceDues.contains(instance.due) else { throw .unknownInstance(instance) }
+            throw .superseded(instance, latest: AlertInstance(key: key, due: latest))
         }
         let answer = AlertAnswer(kind: kind, instanceDue: instance.due, by: by, at: now)
         let deliveries = updated.attempts

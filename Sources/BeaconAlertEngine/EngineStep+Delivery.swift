@@ -10,7 +10,7 @@ extension EngineStep {
             updated.lastDeliveredAt = now
             updated.lastDeliveredDue = alert.dueAt
             updated.deliveries += 1
-            updated.instanceDue = alert.dueAt
+            updated.beginInstance(due: alert.dueAt)
             updated.instanceStrategy = alert.strategy
             updated.attempts = 1
         }

@@ -25,8 +25,9 @@ extension SQLiteAlertStateStore {
             sql: """
                 INSERT OR REPLACE INTO alertHistory
                   (alertID, beaconKind, beaconHigh, beaconLow, beaconTail, firstFiringAt, lastDeliveredAt, lastDeliveredDue, deliveries,
-                   instanceDue, instanceStrategy, attempts, answerKind, answerDue, answeredBy, answeredAt, suppressedUntil)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                   instanceDue, instanceStrategy, attempts, answerKind, answerDue, answeredBy, answeredAt, suppressedUntil,
+                   earlierInstances)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: StatementArguments(
                 [record.key.alertID] + BeaconColumns(record.key.beacon).values + [
@@ -35,6 +36,7 @@ extension SQLiteAlertStateStore {
                     record.instanceDue?.nanosecondsSinceEpoch, record.instanceStrategy, Int64(record.attempts),
                     record.answer?.kind.rawValue, record.answer?.instanceDue.nanosecondsSinceEpoch, record.answer?.by,
                     record.answer?.at.nanosecondsSinceEpoch, record.suppressedUntil?.nanosecondsSinceEpoch,
+                    timesBlob(record.earlierInstanceDues),
                 ]))
     }
 
@@ -69,11 +71,45 @@ extension SQLiteAlertStateStore {
             }
             answer = AlertAnswer(kind: kind, instanceDue: due, by: row["answeredBy"] ?? "", at: at)
         }
+        var earlier: [Timestamp] = []
+        if let blob: Data = row["earlierInstances"] {
+            guard let times = times(fromBlob: blob) else {
+                throw AlertStoreError.corruptRow(
+                    table: "alertHistory", reason: "earlierInstances of \(blob.count) bytes, not a multiple of 8")
+            }
+            earlier = times
+        }
         return AlertHistory(
             key: try key(from: row, table: "alertHistory"), firstFiringAt: time("firstFiringAt"),
             lastDeliveredAt: time("lastDeliveredAt"), lastDeliveredDue: time("lastDeliveredDue"),
             deliveries: row["deliveries"], instanceDue: time("instanceDue"), instanceStrategy: row["instanceStrategy"],
-            attempts: row["attempts"], answer: answer, suppressedUntil: time("suppressedUntil"))
+            attempts: row["attempts"], answer: answer, suppressedUntil: time("suppressedUntil"),
+            earlierInstanceDues: earlier)
+    }
+
+    /// `times` as little-endian 64-bit nanoseconds, one after another; `nil` when there are none.
+    static func timesBlob(_ times: [Timestamp]) -> Data? {
+        guard !times.isEmpty else { return nil }
+        var data = Data(capacity: times.count * 8)
+        for time in times {
+            withUnsafeBytes(of: time.nanosecondsSinceEpoch.littleEndian) { data.append(contentsOf: $0) }
+        }
+        return data
+    }
+
+    /// The times of a ``timesBlob(_:)``; `nil` when its length is not a multiple of 8.
+    static func times(fromBlob blob: Data) -> [Timestamp]? {
+        guard blob.count % 8 == 0 else { return nil }
+        var times: [Timestamp] = []
+        times.reserveCapacity(blob.count / 8)
+        var offset = blob.startIndex
+        while offset < blob.endIndex {
+            var raw: Int64 = 0
+            for index in 0..<8 { raw |= Int64(blob[offset + index]) << (8 * index) }
+            times.append(Timestamp(nanosecondsSinceEpoch: raw))
+            offset += 8
+        }
+        return times
     }
 
     static func insert(_ saved: SavedStrategyState, into db: Database) throws {

@@ -21,6 +21,10 @@ extension SQLiteAlertStateStore {
     ///   end of a `deliverWhen` wait) and, in `alertHistory`,
     ///   the latest delivered instance (`instanceDue`, `instanceStrategy`, `attempts`), its
     ///   answer (`answerKind`, `answerDue`, `answeredBy`, `answeredAt`) and `suppressedUntil`.
+    /// - `v6-earlier-instances`: `alertHistory.earlierInstances`, the due times of the instances
+    ///   delivered before the latest (little-endian 64-bit nanoseconds, oldest first; `NULL`
+    ///   when none). Histories written before it remember none: an answer to an instance
+    ///   earlier than their latest is told it never was (404) rather than superseded (409).
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-engine-state") { db in
@@ -104,6 +108,9 @@ extension SQLiteAlertStateStore {
                 table.add(column: "answeredAt", .integer)
                 table.add(column: "suppressedUntil", .integer)
             }
+        }
+        migrator.registerMigration("v6-earlier-instances") { db in
+            try db.alter(table: "alertHistory") { table in table.add(column: "earlierInstances", .blob) }
         }
         return migrator
     }

@@ -85,14 +85,39 @@ struct AlertEngineAnswerTests {
             #expect(error.description.contains("already dismissed by a at 2025-01-06T09:00:10.000Z"))
         }
         #expect(engine.state == state)
-        // A second instance: the first can no longer be answered, and says which one can.
-        let later = F.t0 + .seconds(600)
-        _ = try engine.fire(F.firing("exit", at: later), now: later)
-        #expect(throws: AlertAnswerError.superseded(Self.instance(F.t0 - .seconds(1)), latest: Self.instance(later))) {
-            try engine.handle(.answer(.acknowledged, instance: Self.instance(F.t0 - .seconds(1)), by: "c"), now: later)
+        // Two more instances: the unanswered second can no longer be answered, and says which one can.
+        let second = F.t0 + .seconds(600)
+        let third = F.t0 + .seconds(1200)
+        _ = try engine.fire(F.firing("exit", at: second), now: second)
+        _ = try engine.fire(F.firing("exit", at: third), now: third)
+        #expect(throws: AlertAnswerError.superseded(Self.instance(second), latest: Self.instance(third))) {
+            try engine.handle(.answer(.acknowledged, instance: Self.instance(second), by: "c"), now: third)
+        }
+        // A time between them, before the first or after the latest names an instance that never was.
+        for never in [F.t0 - .seconds(1), F.t0 + .seconds(1), third - .seconds(1), third + .seconds(1)] {
+            #expect(throws: AlertAnswerError.unknownInstance(Self.instance(never))) {
+                try engine.handle(.answer(.acknowledged, instance: Self.instance(never), by: "d"), now: third)
+            }
         }
         #expect(AlertInstance("exit|ibeacon:nope|delivered|12") == nil)
-        #expect(AlertInstance(Self.instance(later).description) == Self.instance(later))
+        #expect(AlertInstance(Self.instance(third).description) == Self.instance(third))
+    }
+
+    @Test("a history remembers its last 16 earlier instances: older ones are answered as never known")
+    func earlierInstancesBounded() throws {
+        var engine = try F.engine([AlertRule(id: "exit")])
+        let dues = (0..<20).map { F.t0 + .seconds(600 * $0) }
+        for due in dues { _ = try engine.fire(F.firing("exit", at: due), now: due) }
+        let history = try #require(engine.state.history[AlertKey(alertID: "exit", beacon: F.beaconA)])
+        #expect(history.instanceDue == dues.last)
+        #expect(history.earlierInstanceDues == Array(dues.dropLast().suffix(AlertHistory.rememberedEarlierInstances)))
+        let latest = Self.instance(dues[19])
+        #expect(throws: AlertAnswerError.superseded(Self.instance(dues[3]), latest: latest)) {
+            try engine.handle(.answer(.acknowledged, instance: Self.instance(dues[3]), by: "a"), now: dues[19])
+        }
+        #expect(throws: AlertAnswerError.unknownInstance(Self.instance(dues[2]))) {
+            try engine.handle(.answer(.acknowledged, instance: Self.instance(dues[2]), by: "a"), now: dues[19])
+        }
     }
 
     @Test("escalation: from the delivery after `after` unanswered ones, events name the escalation sinks")

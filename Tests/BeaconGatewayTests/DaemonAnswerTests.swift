@@ -83,6 +83,15 @@ struct DaemonAnswerTests {
         let unknown = try await CommandRun.run(
             TestPaths.beacond, ["ack", "door" + instance.dropFirst("desk".count), "--to", url])
         #expect(unknown.status == 1 && unknown.standardError.contains("answered 404"), "\(unknown.standardError)")
+        // The same alert and beacon, due a second earlier: an instance that never was is 404 too, not
+        // "superseded" (409).
+        let parts = instance.split(separator: "|")
+        let due = try #require(parts.last.flatMap { Int64($0) })
+        let never = parts.dropLast().joined(separator: "|") + "|\(due - 1_000_000_000)"
+        let neverAnswered = try await CommandRun.run(TestPaths.beacond, ["ack", never, "--to", url])
+        #expect(
+            neverAnswered.status == 1 && neverAnswered.standardError.contains("answered 404"),
+            "\(neverAnswered.standardError)")
 
         // Three reminder periods later, nothing more was delivered.
         _ = await realWorkFinishes(within: .seconds(9)) { false }

@@ -90,10 +90,13 @@ struct MQTTCommandAuthenticationTests {
             try await SiteProcesses.publish(payload, topic: "\(Self.prefix)/\(action)", port: broker.port, in: directory)
         }
 
-        // An anonymous dismissal, forever, in the head nurse's name: refused, and said why.
-        try await publish(Array(#"{"beacon": "\#(Self.beacon)", "suppress": "forever", "by": "head-nurse"}"#.utf8), "dismiss")
+        // An anonymous dismissal, forever, in the head nurse's name: refused, and said why, under its id.
+        try await publish(
+            Array(#"{"beacon": "\#(Self.beacon)", "suppress": "forever", "by": "head-nurse", "id": "anon-1"}"#.utf8),
+            "dismiss")
         let refusal = try #require(await result(containing: "refused (unsigned)"))
         #expect(refusal.contains(Self.prefix + "/dismiss"))
+        #expect(refusal.hasPrefix(#"{"id":"anon-1","#), "\(refusal)")
 
         // Home Assistant's button: a fixed payload with its token, answered under the token's name.
         try await publish(
@@ -104,11 +107,11 @@ struct MQTTCommandAuthenticationTests {
         // Six thousand junk commands, then the head nurse's sealed unsuppress: answered.
         let junk = (0..<6000).map { #"{"beacon": "\#(Self.beacon)", "suppress": "forever", "by": "junk-\#($0)"}"# }
         #expect(try await Self.flood(junk, topic: "\(Self.prefix)/dismiss", port: broker.port, in: directory) == 0)
-        let command = Array(#"{"alert": "desk", "beacon": "\#(Self.beacon)"}"#.utf8)
+        let command = Array(#"{"alert": "desk", "beacon": "\#(Self.beacon)", "id": "nurse-7"}"#.utf8)
         let sequence = UInt64(WallClock().now.nanosecondsSinceEpoch)
         let sealed = CommandSeal.seal(command, action: "unsuppress", name: "head-nurse", sequence: sequence, key: Self.key)
         try await publish(sealed, "unsuppress")
-        #expect(await result(containing: #"{"lifted":false}"#) != nil)
+        #expect(await result(containing: #"{"id":"nurse-7","lifted":false}"#) != nil, "answered, under its id")
 
         // The same sealed command again: a replay. Its seal does not open another action.
         try await publish(sealed, "unsuppress")

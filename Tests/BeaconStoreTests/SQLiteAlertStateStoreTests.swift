@@ -35,7 +35,8 @@ struct SQLiteAlertStateStoreTests {
                         attempts: index,
                         answer: index == 2
                             ? AlertAnswer(kind: .dismissed, instanceDue: base - .seconds(1), by: "desk via cli", at: base) : nil,
-                        suppressedUntil: index == 2 ? .distantFuture : nil)),
+                        suppressedUntil: index == 2 ? .distantFuture : nil,
+                        earlierInstanceDues: (0..<index * 8).map { base - .seconds(7200 - $0) })),
             ]
         }
     }
@@ -75,6 +76,33 @@ struct SQLiteAlertStateStoreTests {
         #expect(history.suppressedUntil == nil)
     }
 
+    @Test("a v5 history is upgraded with no earlier instances; a malformed list is refused, naming the table")
+    func upgradesV5() throws {
+        let path = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let queue = try DatabaseQueue(path: path)
+        try SQLiteAlertStateStore.migrator.migrate(queue, upTo: "v5-answers")
+        try queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO alertHistory (alertID, beaconKind, beaconHigh, beaconLow, beaconTail, deliveries, instanceDue, attempts)
+                    VALUES ('a', 0, 1, 2, 3, 2, 40, 1)
+                    """)
+        }
+        try queue.close()
+        let history = try #require(try SQLiteAlertStateStore(path: path).load().history.values.first)
+        #expect(history.instanceDue == Timestamp(nanosecondsSinceEpoch: 40) && history.earlierInstanceDues.isEmpty)
+
+        let upgraded = try DatabaseQueue(path: path)
+        try upgraded.write { db in try db.execute(sql: "UPDATE alertHistory SET earlierInstances = x'0102030405'") }
+        try upgraded.close()
+        #expect {
+            _ = try SQLiteAlertStateStore(path: path).load()
+        } throws: { error in
+            "\(error)".contains("alertHistory") && "\(error)".contains("5 bytes")
+        }
+    }
+
     @Test("removing and replacing rows")
     func removeAndReplace() throws {
         let store = try SQLiteAlertStateStore()
@@ -107,8 +135,9 @@ struct SQLiteAlertStateStoreTests {
         #expect(
             try store.appliedMigrations() == [
                 "v1-engine-state", "v2-outbox", "v3-strategy-state", "v4-dead-letters", "v5-answers",
+                "v6-earlier-instances",
             ])
-        #expect(SQLiteAlertStateStore.schemaVersion == 5)
+        #expect(SQLiteAlertStateStore.schemaVersion == 6)
     }
 
     @Test("a database from a newer version is refused")

@@ -57,10 +57,12 @@ public enum AlertAnswerCommand {
         }
     }
 
-    /// `{"instance":…,"answer":"acknowledged","by":…,"at":…,"repeated":false}` or `{"lifted":true}`.
-    public static func json(for outcome: AlertAnswerOutcome) -> String {
+    /// `{"instance":…,"answer":"acknowledged","by":…,"at":…,"repeated":false}` or `{"lifted":true}`,
+    /// led by `"id"` when the command carried one.
+    public static func json(for outcome: AlertAnswerOutcome, id: String? = nil) -> String {
         var json = JSONWriter()
         json.object { object in
+            object.member("id", id)
             switch outcome {
             case .answered(let receipt):
                 object.member("instance", receipt.instance.description)

@@ -20,7 +20,7 @@ import BeaconCore
 ///   made for `acknowledge` does not open a `dismiss`.
 ///
 /// With `openssl`: `printf '%s\n%s\n%s\n%s' dismiss head-nurse "$seq" "$body" | openssl dgst
-/// -sha256 -mac HMAC -macopt hexkey:$KEY`; or `beacond command seal`.
+/// -sha256 -mac HMAC -macopt hexkey:$KEY`; or `beacond seal-command`.
 public enum CommandSeal {
     /// The first word of a sealed command.
     public static let marker = "beacond-command"

@@ -13,7 +13,9 @@ import Synchronization
 /// instance key as its whole payload, or a JSON object of `AlertAnswerCommand`'s
 /// fields (`{"instance": …}`, `{"beacon": …}`, `{"alert": …, "beacon": …}`). What became
 /// of each — the answer's receipt, or the error in words — is published (QoS 1, not retained) to
-/// `…/commands/result`, and the answer's event goes to the sinks like any other.
+/// `…/commands/result`, and the answer's event goes to the sinks like any other. A JSON command
+/// may carry an `"id"` (a string of at most 64 characters) of the sender's choosing: its result
+/// repeats it (`{"id": …, …}`), so a sender can tell its answer among the others.
 ///
 /// **Who may answer** (``CommandAuthority``): with `commands.keys` or `commands.tokens`, only a
 /// command sealed with a key (``CommandSeal``) or carrying a token is taken, and the answer is
@@ -71,36 +73,66 @@ final class MQTTCommandService: Service {
         refusals.withLock { ($0.counts, $0.dropped) }
     }
 
-    /// The request a command message asks for, or what is wrong with it.
+    /// The longest `"id"` a command may carry.
+    static let maximumIDLength = 64
+
+    /// The request a command message asks for, or what is wrong with it, and the command's `"id"`
+    /// (to repeat in its result; `nil` when it has none, or no readable one).
     /// - Parameter by: the name the answer is recorded under (a key's or token's), instead of
     ///   the command's own `by`.
     static func request(
         topic: String, payload: [UInt8], prefix: String, by: String? = nil
-    ) -> Result<AlertAnswerRequest, AlertAnswerCommandError> {
+    ) -> (request: Result<AlertAnswerRequest, AlertAnswerCommandError>, id: String?) {
         let action = topic.hasPrefix(prefix + "/") ? String(topic.dropFirst(prefix.count + 1)) : topic
         guard payload.count <= 4096 else {
-            return .failure(
-                AlertAnswerCommandError(description: "a command of \(payload.count) bytes is too long (at most 4096)"))
+            return (
+                .failure(
+                    AlertAnswerCommandError(description: "a command of \(payload.count) bytes is too long (at most 4096)")),
+                nil
+            )
         }
         var fields: [String: String] = [:]
         let text = String(decoding: payload, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if text.hasPrefix("{") {
             guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
-                return .failure(
-                    AlertAnswerCommandError(
-                        description: "the command is not a JSON object: send {\"instance\": \"…\", \"by\": \"…\"}"))
+                return (
+                    .failure(
+                        AlertAnswerCommandError(
+                            description: "the command is not a JSON object: send {\"instance\": \"…\", \"by\": \"…\"}")),
+                    nil
+                )
             }
+            let id = (object["id"] as? String).flatMap { $0.count <= maximumIDLength ? $0 : nil }
             for (key, value) in object {
                 guard let string = value as? String else {
-                    return .failure(AlertAnswerCommandError(description: "'\(key.prefix(40))' must be a string"))
+                    return (.failure(AlertAnswerCommandError(description: "'\(key.prefix(40))' must be a string")), id)
                 }
                 fields[key] = string
+            }
+            if let long = fields["id"], long.count > maximumIDLength {
+                return (
+                    .failure(
+                        AlertAnswerCommandError(
+                            description: "an id of \(long.count) characters is too long (at most \(maximumIDLength))")),
+                    nil
+                )
             }
         } else if !text.isEmpty {
             fields["instance"] = text
         }
         if let by { fields["by"] = by }
-        return AlertAnswerCommand.request(action: action, fields: fields, channel: "mqtt")
+        return (AlertAnswerCommand.request(action: action, fields: fields, channel: "mqtt"), fields["id"])
+    }
+
+    /// The `"id"` of a refused command, read only to repeat it in the refusal's result: the
+    /// command inside a seal, or the payload.
+    static func id(ofRefused payload: [UInt8]) -> String? {
+        let command = CommandSeal.open(payload)?.command ?? payload
+        guard command.count <= 4096, command.first == UInt8(ascii: "{"),
+            let object = try? JSONSerialization.jsonObject(with: Data(command)) as? [String: Any],
+            let id = object["id"] as? String, id.count <= maximumIDLength
+        else { return nil }
+        return id
     }
 
     func run() async throws {
@@ -132,7 +164,7 @@ final class MQTTCommandService: Service {
             case .success(let accepted):
                 if case .dropped = continuation.yield((topic, accepted)) { noteDropped() }
             case .failure(let refusal):
-                if let result = refuse(refusal, topic: topic) { results.publish(result) }
+                if let result = refuse(refusal, topic: topic, payload: payload) { results.publish(result) }
             }
         }
         results.client = connected
@@ -143,15 +175,17 @@ final class MQTTCommandService: Service {
         await withGracefulShutdownHandler {
             for await (topic, accepted) in messages {
                 let result: String
-                switch Self.request(topic: topic, payload: accepted.command, prefix: prefix, by: accepted.name) {
+                let (request, id) = Self.request(
+                    topic: topic, payload: accepted.command, prefix: prefix, by: accepted.name)
+                switch request {
                 case .failure(let error):
-                    result = Self.errorJSON(error.description, topic: topic)
+                    result = Self.errorJSON(error.description, topic: topic, id: id)
                     logger.warning("mqtt commands: refused a command on \(topic): \(error)")
                 case .success(let request):
                     do {
-                        result = AlertAnswerCommand.json(for: try await answer(request))
+                        result = AlertAnswerCommand.json(for: try await answer(request), id: id)
                     } catch {
-                        result = Self.errorJSON("\(error)", topic: topic)
+                        result = Self.errorJSON("\(error)", topic: topic, id: id)
                         logger.warning("mqtt commands: \(topic): \(error)")
                     }
                 }
@@ -164,7 +198,7 @@ final class MQTTCommandService: Service {
 
     /// Counts a refusal, logs it when its reason's minute has passed, and returns its error
     /// result when this second's share of them is not used up.
-    private func refuse(_ refusal: CommandAuthority.Refusal, topic: String) -> String? {
+    private func refuse(_ refusal: CommandAuthority.Refusal, topic: String, payload: [UInt8]) -> String? {
         let now = clock.now
         let (log, held, publish) = refusals.withLock { state -> (Bool, Int, Bool) in
             state.counts[refusal, default: 0] += 1
@@ -192,7 +226,8 @@ final class MQTTCommandService: Service {
                 "mqtt commands: refused a command on \(topic) (\(refusal.rawValue)): \(message)\(held > 0 ? " (and \(held) more for this reason since the last line)" : "")",
                 metadata: ["reason": "\(refusal.rawValue)"])
         }
-        return publish ? Self.errorJSON("refused (\(refusal.rawValue)): \(message)", topic: topic) : nil
+        guard publish else { return nil }
+        return Self.errorJSON("refused (\(refusal.rawValue)): \(message)", topic: topic, id: Self.id(ofRefused: payload))
     }
 
     private func noteDropped() {
@@ -228,9 +263,10 @@ final class MQTTCommandService: Service {
         }
     }
 
-    static func errorJSON(_ message: String, topic: String) -> String {
+    static func errorJSON(_ message: String, topic: String, id: String? = nil) -> String {
         var json = JSONWriter()
         json.object { object in
+            object.member("id", id)
             object.member("topic", topic)
             object.member("error", message)
         }
