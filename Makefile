@@ -100,6 +100,7 @@ test-vm:
 examples:
 	@scripts/ensure-deps.sh build
 	$(SWIFT) build --package-path Examples/CustomGateway
+	scripts/check-custom-gateway.sh
 
 # DocC for every library (swift-docc-plugin): a broken symbol link or a half-documented
 # signature fails the build. Archives in .build/plugins/Swift-DocC/outputs/.

@@ -64,6 +64,8 @@ let package = Package(
         .library(name: "ExampleStrategyPlugin", type: .dynamic, targets: ["ExampleStrategyPlugin"]),
         // The same contract in C, against beacond_plugin.h alone (loaded by BeaconStrategyPluginsTests).
         .library(name: "ExampleCPlugin", type: .dynamic, targets: ["ExampleCPlugin"]),
+        // The command line with its subcommands, for a build that adds strategies (Examples/CustomGateway).
+        .library(name: "BeaconCommandLine", targets: ["BeaconCommandLine"]),
         .executable(name: "beacond", targets: ["beacond"]),
     ],
     dependencies: [
@@ -229,8 +231,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         // The version string, set by `make dist` from git tags (see its header).
         .target(name: "CBeacondVersion"),
-        .executableTarget(
-            name: "beacond",
+        // The command line, as a library: `beacond` is its `main()`, and a package with strategies
+        // of its own ships the same command line with them (`Beacond.main(adding:)`).
+        .target(
+            name: "BeaconCommandLine",
             dependencies: [
                 "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit", "BeaconStrategies",
                 "BeaconStrategyPlugins", "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconSite",
@@ -242,7 +246,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 "BeaconHTTP",
-            ], swiftSettings: swiftSettings, linkerSettings: beacondReleaseLinkerSettings),
+            ], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "beacond", dependencies: ["BeaconCommandLine"], swiftSettings: swiftSettings,
+            linkerSettings: beacondReleaseLinkerSettings),
 
         // MARK: Tests
         // What several test targets share: packets built from the specifications, scripted sources.

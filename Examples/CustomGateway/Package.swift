@@ -2,12 +2,16 @@
 import PackageDescription
 
 // An example of extending beacond without forking it: a package that depends on the beacond
-// library, adds its own alert strategy to the registry, and makes strategies from configuration.
+// library, adds its own alert strategy (`steady-signal`) and ships the whole beacond command
+// line with it — `run` and `hub` (the daemon), `check-config`, `strategies`, `simulate`,
+// `replay`, `explain`, `diff-alerts` … all know the new strategy and its typed parameters.
 //
-//     swift run --package-path Examples/CustomGateway
+//     swift build --package-path Examples/CustomGateway
+//     Examples/CustomGateway/.build/debug/custom-gateway run --config Examples/CustomGateway/shelf.gateway.yaml
 let package = Package(
     name: "CustomGateway",
     platforms: [.macOS(.v15)],
+    products: [.executable(name: "custom-gateway", targets: ["CustomGateway"])],
     dependencies: [.package(name: "beacond", path: "../..")],
     targets: [
         .executableTarget(
@@ -15,7 +19,7 @@ let package = Package(
             dependencies: [
                 .product(name: "BeaconCore", package: "beacond"),
                 .product(name: "BeaconStrategyKit", package: "beacond"),
-                .product(name: "BeaconStrategies", package: "beacond"),
+                .product(name: "BeaconCommandLine", package: "beacond"),
             ], swiftSettings: [.enableUpcomingFeature("ExistentialAny")])
     ]
 )

@@ -57,6 +57,14 @@ public struct AlertEngine: Sendable {
         return run(world: world) { step in step.fire(firing, rule: rule, now: now) }
     }
 
+    /// What would keep `firing` from being scheduled now (its policy's firing mode, cooldown or a
+    /// suppression), without changing anything; `nil` when nothing would, or the alert is unknown.
+    public func obstacle(to firing: StrategyFiring) -> FiringObstacle? {
+        guard let rule = configuration.rules[firing.alertID] else { return nil }
+        let key = AlertKey(alertID: firing.alertID, beacon: firing.beacon)
+        return rule.policy.obstacle(toFiringAt: firing.time, history: state.history[key] ?? AlertHistory(key: key))
+    }
+
     /// A fact that may cancel pending alerts (region exit, beacon exit, a named event, …).
     public mutating func handle(_ fact: EngineFact, now: Timestamp) -> AlertEngineOutput {
         run { step in step.cancel(matching: fact, now: now) }

@@ -6,13 +6,7 @@ extension EngineStep {
         let key = AlertKey(alertID: firing.alertID, beacon: firing.beacon)
         let policy = rule.policy
         let past = history(key)
-        switch policy.firing {
-        case .first: if past.firstFiringAt != nil { return }
-        case .oncePerBeacon: if past.deliveries > 0 { return }
-        case .everyActivation: break
-        }
-        if let cooldown = policy.cooldown, let last = past.lastDeliveredAt, firing.time < last + cooldown { return }
-        if let until = past.suppressedUntil, firing.time < until { return }
+        if policy.obstacle(toFiringAt: firing.time, history: past) != nil { return }
         if let condition = policy.scheduleCondition, let failure = condition.failure(for: key.beacon, now: now, in: world) {
             emit(
                 .cancelled, key: key, strategy: firing.strategy, rule: rule, now: now, scheduledFor: nil,

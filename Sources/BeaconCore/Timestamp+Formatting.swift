@@ -9,7 +9,13 @@ extension Timestamp {
     }
 
     /// RFC 3339 in UTC with milliseconds, e.g. `2021-02-01T12:00:00.123Z`.
-    public var rfc3339String: String {
+    public var rfc3339String: String { formatted(date: true) }
+
+    /// The time of day in UTC, `HH:MM:SS` (the second it is in): what a timeline within one day
+    /// reads best.
+    public var timeOfDayString: String { formatted(date: false) }
+
+    private func formatted(date: Bool) -> String {
         let millis = Self.floorDivide(nanosecondsSinceEpoch, 1_000_000)
         let days = Self.floorDivide(millis, 86_400_000)
         var rest = millis - days * 86_400_000
@@ -19,11 +25,13 @@ extension Timestamp {
         rest %= 60_000
         let second = rest / 1_000
         let milli = rest % 1_000
+        let clock =
+            Self.zeroPadded(hour, width: 2) + ":" + Self.zeroPadded(minute, width: 2) + ":"
+            + Self.zeroPadded(second, width: 2)
+        guard date else { return clock }
         let (year, month, day) = Self.civilDate(daysSinceEpoch: days)
         return Self.zeroPadded(year, width: 4) + "-" + Self.zeroPadded(month, width: 2) + "-"
-            + Self.zeroPadded(day, width: 2) + "T" + Self.zeroPadded(hour, width: 2) + ":"
-            + Self.zeroPadded(minute, width: 2) + ":" + Self.zeroPadded(second, width: 2) + "."
-            + Self.zeroPadded(milli, width: 3) + "Z"
+            + Self.zeroPadded(day, width: 2) + "T" + clock + "." + Self.zeroPadded(milli, width: 3) + "Z"
     }
 
     /// The years a date-time may name in any text beacond reads (configuration, scenarios,

@@ -156,6 +156,14 @@ public final class AlertPipeline {
     /// The length of a cycle: the ranging loop's, or a site hub's.
     public var cycleLength: Duration { decisions.cycleLength }
 
+    /// Follows alerts and beacons through the decisions, for explanations (see
+    /// ``DecisionTracer``); `nil` (the default) traces nothing and costs nothing. Set it before
+    /// the run.
+    public var decisionTracer: DecisionTracer? {
+        get { decisions.tracer }
+        set { decisions.tracer = newValue }
+    }
+
     /// Called at the end of every input with the start of the cycle the front end is in — the end
     /// of the latest cycle it closed, or skipped because it tracked nothing (an idle gateway
     /// closes no cycles): a gateway of a site sends its heartbeat from here. It runs on the

@@ -43,6 +43,8 @@ final class DecisionStage {
     var cycleObserver: ((RangingUpdate) -> Void)?
     /// Called at the end of every input with the front end's cycle clock.
     var cycleClockObserver: ((Timestamp) -> Void)?
+    /// Follows alerts and beacons for explanations (nil: nothing is traced).
+    var tracer: DecisionTracer?
     /// Whether beacons' presence changes are kept for `takePresenceChanges()`.
     var recordsPresence = false
     private var presence: [BeaconID: BeaconPresence] = [:]
@@ -256,10 +258,13 @@ final class DecisionStage {
             let match = alert.definition.match
             for event in update.regionEvents where match.matches(event.beacon) { alert.strategy.observe(event) }
             alert.strategy.evaluate(update, matching: { match.matches($0) }, into: &triggers)
+            let traced = tracer.flatMap { $0.follows(alertID: alert.definition.id) ? $0 : nil }
+            traced?.observe(update, alert: alert.definition, strategy: alert.strategy)
             for trigger in triggers {
                 let firing = StrategyFiring(
                     alertID: alert.definition.id, beacon: trigger.beacon,
                     strategy: trigger.strategy, time: trigger.time)
+                if let traced, traced.follows(firing) { traced.noteFiring(firing, obstacle: engine.obstacle(to: firing)) }
                 if hasConditions {
                     try engine.fire(firing, now: now, world: world, into: &output)
                 } else {
@@ -274,6 +279,7 @@ final class DecisionStage {
     /// then hands its events to `emit`.
     private func finishInput(_ emit: (RoutedEvent) throws -> Void) throws {
         output.changes += collectStrategyChanges()
+        tracer?.observe(output.events)
         if !beacons.isEmpty {
             for index in output.events.indices { output.events[index].event = beacons.labelled(output.events[index].event) }
         }

@@ -107,6 +107,33 @@ public final class TimeAlertStrategy: BeaconAlertStrategyBase<TimeVisit> {
         return StrategyProgress(elapsed: last - start, of: options.dwell)
     }
 
+    /// Where the visit stands: none yet, in one (since when), away within the gap, or between
+    /// visits — and what counts as present.
+    public override func explanation(of visit: TimeVisit, now: Timestamp) -> String? {
+        guard let start = visit.start, let last = visit.lastDetection else {
+            return "no visit yet; present means \(presenceRule)"
+        }
+        if now - last > options.gap {
+            return
+                "between visits: away (present means \(presenceRule)) for more than the gap (\(options.gap.humanReadable)) since \(last.timeOfDayString)"
+        }
+        if visit.presentNow { return "in a visit since \(start.timeOfDayString)" }
+        return
+            "in a visit since \(start.timeOfDayString), away since \(last.timeOfDayString): it ends after \(options.gap.humanReadable) away"
+    }
+
+    /// What a present cycle needs, in words.
+    private var presenceRule: String {
+        var parts = ["heard"]
+        if let proximity = options.minimumProximity { parts.append("\(proximity.name) or closer") }
+        if let room = options.room {
+            parts.append(
+                "in room \(room)"
+                    + (options.unknownGrace > .zero ? " (unknown counts for \(options.unknownGrace.humanReadable))" : ""))
+        }
+        return parts.joined(separator: ", ")
+    }
+
     /// Quiet (see `QuietPeriod`) while nothing but time passes: between visits until a present
     /// cycle starts one; in a visit until the dwell is reached, or for good once it is, unless
     /// unseen for longer than the gap. Not with a room, whose unknown cycles have their own rule.

@@ -7,4 +7,13 @@ extension BeaconAlertStrategy {
 
     /// False: the strategy does not say where its beacons stand.
     public var reportsStatuses: Bool { false }
+
+    /// The beacon's entry among ``collectStatuses(now:into:)``'s (a strategy that can find one
+    /// beacon's state directly does better by implementing it).
+    public func status(of id: BeaconID, now: Timestamp) -> StrategyBeaconStatus? {
+        guard reportsStatuses else { return nil }
+        var statuses: [StrategyBeaconStatus] = []
+        collectStatuses(now: now, into: &statuses)
+        return statuses.first { $0.beacon == id }
+    }
 }

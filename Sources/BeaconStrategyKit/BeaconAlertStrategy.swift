@@ -102,4 +102,9 @@ public protocol BeaconAlertStrategy<Parameter>: AnyObject {
     func collectStatuses(now: Timestamp, into statuses: inout [StrategyBeaconStatus])
     /// Whether ``collectStatuses(now:into:)`` reports the strategy's beacons. (Default: false.)
     var reportsStatuses: Bool { get }
+    /// Where one beacon stands, as ``collectStatuses(now:into:)`` would report it; `nil` when the
+    /// strategy does not remember it (or reports no state). Called on demand only — by
+    /// explanations, for the beacon they follow — never per cycle otherwise. (Default: the
+    /// beacon's entry among ``collectStatuses(now:into:)``'s.)
+    func status(of id: BeaconID, now: Timestamp) -> StrategyBeaconStatus?
 }

@@ -121,6 +121,14 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     /// A dwell returns its elapsed time against its threshold.
     open func progress(of value: Value, now: Timestamp) -> StrategyProgress? { nil }
 
+    /// Where `value` stands at `now`, in the strategy's own words, for explanations and the
+    /// status page (``StrategyBeaconStatus/explanation``); default none, and explanations show
+    /// the bookkeeping and ``progress(of:now:)`` alone. Return a sentence that changes when the
+    /// beacon's situation does ("in a visit since 09:00:12", "away since 09:01:05: the visit
+    /// ends after 20 s away"), not one that changes every cycle: an explanation prints a line
+    /// each time it changes. Called on demand only, never per cycle.
+    open func explanation(of value: Value, now: Timestamp) -> String? { nil }
+
     /// How long, after a step that left `value` as it is at `now`, the beacon's hooks need not be
     /// called (default nil: step every cycle). See ``QuietPeriod`` for the promise a period makes;
     /// a subclass that returns one overrides ``catchUp(_:lastPresent:presentAtLastCycle:)`` too,
@@ -223,15 +231,22 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     /// Every remembered beacon's bookkeeping, with ``progress(of:now:)`` and, for a beacon whose
     /// action is done, when it resets if it stays unseen.
     open func collectStatuses(now: Timestamp, into statuses: inout [StrategyBeaconStatus]) {
-        for slot in ids.indices {
-            settle(slot)
-            let book = books[slot]
-            statuses.append(
-                StrategyBeaconStatus(
-                    beacon: ids[slot], actionStatus: book.actionStatus, conditionValid: book.conditionValid,
-                    lastSeen: book.lastSeen, progress: progress(of: values[slot], now: now),
-                    resetsAt: book.actionStatus == .actionDone ? book.lastSeen + configuration.maxTimeBeforeReset : nil))
-        }
+        for slot in ids.indices { statuses.append(status(ofSlot: slot, now: now)) }
+    }
+
+    /// The beacon's status, found directly.
+    open func status(of id: BeaconID, now: Timestamp) -> StrategyBeaconStatus? {
+        slots[id].map { status(ofSlot: $0, now: now) }
+    }
+
+    private func status(ofSlot slot: Int, now: Timestamp) -> StrategyBeaconStatus {
+        settle(slot)
+        let book = books[slot]
+        return StrategyBeaconStatus(
+            beacon: ids[slot], actionStatus: book.actionStatus, conditionValid: book.conditionValid,
+            lastSeen: book.lastSeen, progress: progress(of: values[slot], now: now),
+            resetsAt: book.actionStatus == .actionDone ? book.lastSeen + configuration.maxTimeBeforeReset : nil,
+            explanation: explanation(of: values[slot], now: now))
     }
 
     /// True: the base reports every remembered beacon.

@@ -17,11 +17,16 @@ public struct StrategyBeaconStatus: Hashable, Sendable {
     /// When the action resets if the beacon stays unseen (`lastSeen + maxTimeBeforeReset`);
     /// `nil` while the beacon waits for action.
     public var resetsAt: Timestamp?
+    /// The strategy's own words on where the beacon stands, when it gives them (a dwell: "in a
+    /// visit since 09:00:12"): a sentence that changes when the beacon's situation does, not
+    /// every cycle (the progress says how far it has come). What explanations and the status
+    /// page show beside the bookkeeping.
+    public var explanation: String?
 
     /// Creates a status.
     public init(
         beacon: BeaconID, actionStatus: ActionStatus, conditionValid: Bool, lastSeen: Timestamp,
-        progress: StrategyProgress? = nil, resetsAt: Timestamp? = nil
+        progress: StrategyProgress? = nil, resetsAt: Timestamp? = nil, explanation: String? = nil
     ) {
         self.beacon = beacon
         self.actionStatus = actionStatus
@@ -29,6 +34,7 @@ public struct StrategyBeaconStatus: Hashable, Sendable {
         self.lastSeen = lastSeen
         self.progress = progress
         self.resetsAt = resetsAt
+        self.explanation = explanation
     }
 }
 

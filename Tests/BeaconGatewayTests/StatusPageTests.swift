@@ -85,11 +85,23 @@ struct StatusPageTests {
             ("/api/status", "status"), ("/api/beacons?sort=rssi&order=desc", "beacons"),
             ("/api/beacons/history?id=\(Self.visitor)", "history"), ("/api/strategies", "strategies"),
             ("/api/alerts", "alerts"), ("/api/site", "site"),
+            ("/api/explain?alert=lobby-dwell&beacon=\(Self.visitor)", "explain"),
+            ("/api/explain?alert=later&beacon=\(Self.visitor)", "explain"),
         ] {
             let (status, body) = try await DaemonControlTests.get(url + path)
             #expect(status == 200, "\(path): \(body)")
             try await Self.validate(body, as: name, in: directory)
         }
+        // Why, now (issue 38): the dwell fired for visitor 1; `later` waits for its delay.
+        let (_, fired) = try await DaemonControlTests.get(url + "/api/explain?alert=lobby-dwell&beacon=\(Self.visitor)")
+        #expect(fired.contains(#""why":"fired; fires again once reset"#), "\(fired)")
+        #expect(fired.contains(#""event":"delivered""#), "\(fired)")
+        let (_, delayed) = try await DaemonControlTests.get(url + "/api/explain?alert=later&beacon=\(Self.visitor)")
+        #expect(delayed.contains(#""why":"delayed (delay / notBefore) until "#), "\(delayed)")
+        #expect(alerts.contains(#""why":"delayed (delay / notBefore) until "#), "\(alerts)")
+        let (unknownStatus, unknown) = try await DaemonControlTests.get(
+            url + "/api/explain?alert=nope&beacon=\(Self.visitor)")
+        #expect(unknownStatus == 404 && unknown.contains("no alert 'nope'; the alerts: lobby-dwell, later"), "\(unknown)")
         let (badStatus, bad) = try await DaemonControlTests.get(url + "/api/beacons?sort=colour")
         #expect(badStatus == 400 && bad.contains("sort=colour is not one of"), "\(bad)")
         kill(daemon.process.processIdentifier, SIGTERM)
@@ -130,6 +142,11 @@ struct StatusPageTests {
                 usleep(100_000)
             }
             guard done else { return (Data(), fractions, "the dwell never reached the alert: \(fractions)") }
+            // Beside the row, why: the strategy's own words on the visit (issue 38).
+            let why = try browser.evaluate("\(state).dataset.why", in: page) as? String ?? ""
+            guard why.contains("fired") && why.contains("in a visit since") else {
+                return (Data(), fractions, "the strategy row does not say why: '\(why)'")
+            }
             let logged =
                 "document.querySelector('#log-rows tr[data-event=\"delivered\"][data-alert=\"lobby-dwell\"][data-beacon=\"\(visitor)\"] .pill.delivered') !== null"
             guard try browser.waitUntil(logged, in: page) else {

@@ -40,6 +40,17 @@ struct TimeAlertStrategyExamplesTests {
         #expect(fireSeconds(of: try makeTimeAlertStrategyFromConfiguration(), [Segment(0...61, .near)]) == [60])
     }
 
+    @Test("the second way says where a beacon stands: its progress and its own words")
+    func secondWayExplains() throws {
+        let strategy = TimeAlertStrategySecondWay(maxTimeBeforeReset: .seconds(20), delayBeforeCreatingAlert: .seconds(10))
+        #expect(strategy.status(of: .scripted, now: .epoch) == nil, "not remembered before the first sighting")
+        _ = fireSeconds(of: strategy, [Segment(0...4, .near)])
+        let lastSeen = try #require(strategy.parameter(for: .scripted)).lastSeen // the script's fourth second
+        let status = strategy.status(of: .scripted, now: lastSeen)
+        #expect(status?.explanation == "detected; the alert is due at \((lastSeen + .seconds(6)).timeOfDayString)")
+        #expect(status?.progress == StrategyProgress(value: 4, threshold: 10, unit: "s"))
+    }
+
     @Test("every code block of the article is real, compiled code")
     func articleMatchesCode() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

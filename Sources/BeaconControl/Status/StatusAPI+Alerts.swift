@@ -49,6 +49,7 @@ extension StatusAPI {
                             row.member("occurrence", waiting.occurrence)
                             row.member("instance", waiting.instance?.description)
                             if waiting.attempt > 0 { row.member("attempt", waiting.attempt) }
+                            row.member("why", CurrentDecision.why(waiting))
                         }
                     }
                 }

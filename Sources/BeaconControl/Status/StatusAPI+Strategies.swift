@@ -82,6 +82,8 @@ extension StatusAPI {
                 }
                 row.member("resetsAt", status.resetsAt?.rfc3339String)
                 row.member("resetsIn", status.resetsAt.map { max(0, ($0 - now).secondsValue) })
+                row.member("explanation", status.explanation)
+                row.member("why", CurrentDecision.why(status, now: now))
             }
         }
     }

@@ -11,6 +11,7 @@ import BeaconPipeline
 /// | `GET /api/beacons?sort=&order=&filter=&offset=&limit=` | ``Beacons`` | one page of the beacons, sorted and filtered |
 /// | `GET /api/beacons/history?id=ID` | ``History`` | a beacon's recent RSSI, raw and filtered, per gateway on a site |
 /// | `GET /api/strategies?alert=&beacon=&limit=` | ``Strategies`` | each alert definition's strategy state per beacon |
+/// | `GET /api/explain?alert=&beacon=` | ``Explain`` | where one alert stands for one beacon now, and why |
 /// | `GET /api/alerts?after=SEQ&limit=` | ``Alerts`` | waiting alerts, outbox depths and the alert log |
 /// | `GET /api/site?limit=` | ``Site`` | a site's gateways, rooms with occupancy, and beacons' positions |
 enum StatusAPI {
@@ -19,7 +20,7 @@ enum StatusAPI {
 
     /// Every JSON endpoint.
     static var endpoints: [any StatusAPIEndpoint.Type] {
-        [Status.self, Beacons.self, History.self, Strategies.self, Alerts.self, Site.self]
+        [Status.self, Beacons.self, History.self, Strategies.self, Explain.self, Alerts.self, Site.self]
     }
 
     // MARK: Parts every document shares

@@ -13,6 +13,14 @@ protocol StatusAPIEndpoint {
     /// The document for `snapshot`, as `query` asks, with what else `routes` holds (the board's
     /// histories and alert log, the floor plan).
     static func document(_ snapshot: StatusBoard.Snapshot, query: Query, routes: StatusRoutes) -> String
+
+    /// Why `query` names nothing in `snapshot` (a `404` with this message), or `nil`.
+    static func missing(in snapshot: StatusBoard.Snapshot, query: Query) -> String?
+}
+
+extension StatusAPIEndpoint {
+    /// Nothing is missing: every query of the endpoint has a document.
+    static func missing(in snapshot: StatusBoard.Snapshot, query: Query) -> String? { nil }
 }
 
 /// An endpoint's typed query, read from the request's query string.

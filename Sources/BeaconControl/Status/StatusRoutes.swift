@@ -37,7 +37,7 @@ public struct StatusRoutes: Sendable {
             return .error(
                 404,
                 "no such endpoint: \(path); the API has /api/status, /api/events, /api/beacons, /api/beacons/history, "
-                    + "/api/strategies, /api/alerts and /api/site (Docs/Daemon.md)")
+                    + "/api/strategies, /api/explain, /api/alerts and /api/site (Docs/Daemon.md)")
         }
         return await document(endpoint, for: request)
     }
@@ -59,6 +59,7 @@ public struct StatusRoutes: Sendable {
         } catch {
             return .error(503, "the pipeline has not answered: \(error)")
         }
+        if let missing = Endpoint.missing(in: snapshot, query: query) { return .error(404, missing) }
         return Self.json(Endpoint.document(snapshot, query: query, routes: self))
     }
 

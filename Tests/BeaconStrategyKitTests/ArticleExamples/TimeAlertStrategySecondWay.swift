@@ -61,6 +61,16 @@ final class TimeAlertStrategySecondWay: BeaconAlertStrategyBase<TimeAlertParamet
         if let lastPresent { parameter.lastDetectionTime = lastPresent }
         parameter.detectedNow = presentAtLastCycle
     }
+
+    override func progress(of parameter: TimeAlertParameter, now: Timestamp) -> StrategyProgress? {
+        guard let due = parameter.timeToShowAlert else { return nil }
+        return StrategyProgress(elapsed: now - (due - delayBeforeCreatingAlert), of: delayBeforeCreatingAlert)
+    }
+
+    override func explanation(of parameter: TimeAlertParameter, now: Timestamp) -> String? {
+        guard let due = parameter.timeToShowAlert else { return "not detected yet" }
+        return parameter.detectedNow ? "detected; the alert is due at \(due.timeOfDayString)" : "not detected this cycle"
+    }
 }
 
 extension TimeAlertStrategySecondWay {

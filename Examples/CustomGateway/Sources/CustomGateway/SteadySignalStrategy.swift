@@ -36,6 +36,17 @@ final class SteadySignalStrategy: BeaconAlertStrategyBase<SteadySignal> {
         guard signal.steadyNow, let since = signal.since else { return false }
         return now - since >= duration
     }
+
+    /// How long the current stretch has lasted, against `duration` (the status page's bar).
+    override func progress(of signal: SteadySignal, now: Timestamp) -> StrategyProgress? {
+        StrategyProgress(elapsed: signal.steadyNow ? now - (signal.since ?? now) : .zero, of: duration)
+    }
+
+    /// Where the stretch stands, in words (`explain` and the status page print it when it changes).
+    override func explanation(of signal: SteadySignal, now: Timestamp) -> String? {
+        guard signal.steadyNow, let since = signal.since else { return "not heard: no steady stretch" }
+        return "steady at \(Int(signal.reference.rounded())) dBm (±\(tolerance) dB) since \(since.timeOfDayString)"
+    }
 }
 
 extension SteadySignalStrategy {

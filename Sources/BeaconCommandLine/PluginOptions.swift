@@ -2,9 +2,11 @@ import ArgumentParser
 import BeaconStrategies
 import BeaconStrategyKit
 import BeaconStrategyPlugins
+import Synchronization
 
 /// `--plugin PATH` (repeatable), the one way every command that runs strategies loads them:
-/// the built-in strategies, then each plugin's, into one registry.
+/// the built-in strategies, those a custom build adds (``Beacond/main(adding:)``), then each
+/// plugin's, into one registry.
 struct PluginOptions: ParsableArguments {
     @Option(
         name: .customLong("plugin"),
@@ -16,6 +18,7 @@ struct PluginOptions: ParsableArguments {
     ///   nothing).
     func registry() throws -> StrategyRegistry {
         var registry = StrategyRegistry.builtIn()
+        for registration in Beacond.extraStrategies.withLock({ $0 }) { try registry.register(registration) }
         for path in paths { try StrategyPluginLoader.load(path: path, into: &registry) }
         return registry
     }

@@ -1,0 +1,106 @@
+import ArgumentParser
+import BeaconAlertEngine
+import BeaconCore
+import BeaconDaemonConfiguration
+import BeaconOfflineRuns
+import BeaconPipeline
+import BeaconSimulator
+import BeaconSite
+import BeaconSiteLink
+import BeaconSiteReport
+import BeaconStrategyKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the offline tools (`beacond explain`) run again: a scenario (one gateway's, or a site's
+/// with every gateway and the hub), captures, or a site's captures — on virtual or capture time,
+/// through the same pipeline `simulate` and `replay` build.
+struct OfflineInput {
+    enum Kind {
+        case scenario(Scenario, path: String)
+        case captures([String])
+        case site(String)
+    }
+
+    let kind: Kind
+
+    /// The input the options name: exactly one of a scenario, captures or a site file.
+    static func resolve(scenario: String?, captures: [String], site: String?) throws -> OfflineInput {
+        switch (scenario, captures.isEmpty, site) {
+        case (let path?, true, nil):
+            do {
+                return OfflineInput(kind: .scenario(try Scenario.load(path: path), path: path))
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        case (nil, false, nil): return OfflineInput(kind: .captures(captures))
+        case (nil, true, let path?): return OfflineInput(kind: .site(path))
+        default:
+            throw ValidationError(
+                "give one input: --scenario FILE (a simulation), --capture FILE (a recording, repeatable) or --site SITE.yaml (a site's recordings)"
+            )
+        }
+    }
+
+    /// The configuration given, or the scenario's sibling `NAME.alerts.yaml` (as `simulate` takes it).
+    func configurationPath(_ given: String?) -> String? {
+        if let given { return given }
+        guard case .scenario(_, let path) = kind else { return nil }
+        let sibling = (path.hasSuffix(".yaml") ? String(path.dropLast(5)) : path) + ".alerts.yaml"
+        return access(sibling, R_OK) == 0 ? sibling : nil
+    }
+
+    /// Where the input's time starts, when it says so before it runs (a scenario's `start`).
+    var start: Timestamp? {
+        if case .scenario(let scenario, _) = kind { return scenario.start }
+        return nil
+    }
+
+    /// The beacon `text` names: an identity (`ibeacon:UUID:1:2`), a named beacon of the
+    /// configuration, or a beacon of the scenario.
+    func beacon(named text: String, configuration: GatewayConfiguration) -> BeaconID? {
+        if let id = BeaconID(text) { return id }
+        if let named = configuration.beacons.beacons.first(where: { $0.name == text }) { return named.id }
+        if case .scenario(let scenario, _) = kind, let spec = scenario.beacons.first(where: { $0.name == text }) {
+            return spec.identity.beaconID
+        }
+        return nil
+    }
+
+    /// Runs the input through a pipeline of `configuration`'s alerts; `prepare` sees the
+    /// (hub's) pipeline before the first packet.
+    func run(
+        configuration: GatewayConfiguration, registry: StrategyRegistry, prepare: (AlertPipeline) -> Void,
+        emit: (RoutedEvent) -> Void
+    ) async throws {
+        switch kind {
+        case .scenario(let scenario, _) where scenario.isSite:
+            let site = try SiteSimulation(
+                scenario: scenario, ranging: configuration.ranging,
+                fusion: configuration.siteFusion ?? SiteFusionConfiguration(), alerts: try configuration.pipelineAlerts(),
+                registry: registry, beacons: configuration.beacons)
+            prepare(site.hub)
+            _ = try site.run(emit: emit)
+        case .scenario(let scenario, _):
+            let pipeline = try AlertPipeline(configuration: configuration, registry: registry)
+            prepare(pipeline)
+            _ = try await SimulationRun(simulation: Simulation(scenario: scenario, speed: .max), pipeline: pipeline).run(
+                emit: emit)
+        case .captures(let paths):
+            let pipeline = try AlertPipeline(configuration: configuration, registry: registry)
+            prepare(pipeline)
+            for path in paths {
+                let source = try CaptureReplaySource(path: path, speed: nil)
+                _ = try await PipelineRunner.run(source: source, pipeline: pipeline, emit: emit)
+            }
+        case .site(let path):
+            let replay = try SiteReplay(
+                document: try SiteReplayDocument.load(path: path), alerts: try configuration.pipelineAlerts(),
+                registry: registry, presence: nil, calibration: .prefit)
+            prepare(replay.hub)
+            try await replay.run(emit: emit)
+        }
+    }
+}

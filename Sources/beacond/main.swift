@@ -1,0 +1,4 @@
+import BeaconCommandLine
+
+// `beacond`: the command line (BeaconCommandLine) with the stock strategies.
+await Beacond.main(adding: [])
