@@ -20,7 +20,8 @@ struct ExplainCommand: AsyncParsableCommand {
             cancelled, delivered, reminded, answered). The last line is the verdict: when it was \
             delivered, or the furthest the decision got and what stopped it there.
             --from and --to take a time (2025-01-01T09:01:00Z) or an offset from the input's start (90s, \
-            10m); the run always starts at the beginning, so the state at --from is what it was.
+            10m); the run always starts at the beginning, so the state at --from is what it was, and a \
+            simulation stops at --to.
             Exit status 0 (delivered or not); 2 for options or input that cannot run.
             """
     )
@@ -108,9 +109,10 @@ struct ExplainCommand: AsyncParsableCommand {
         }
         let tracer = DecisionTracer(.one(alertID: alertID, beacon: beaconID))
         var firstTime: Timestamp?
+        let until = input.start.flatMap { start in to.map { Self.time($0, start: start) } }
         do {
             try await input.run(
-                configuration: configuration, registry: registry, prepare: { $0.decisionTracer = tracer },
+                configuration: configuration, registry: registry, until: until, prepare: { $0.decisionTracer = tracer },
                 emit: { routed in firstTime = firstTime ?? routed.event.time })
         } catch {
             printError("error: \(error)")

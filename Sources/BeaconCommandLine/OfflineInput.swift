@@ -70,11 +70,17 @@ struct OfflineInput {
     }
 
     /// Runs the input through a pipeline of `configuration`'s alerts; `prepare` sees the
-    /// (hub's) pipeline before the first packet.
+    /// (hub's) pipeline before the first packet. A scenario stops at `until` (what comes after it
+    /// cannot change what happened before); a recording runs to its end.
     func run(
-        configuration: GatewayConfiguration, registry: StrategyRegistry, prepare: (AlertPipeline) -> Void,
-        emit: (RoutedEvent) -> Void
+        configuration: GatewayConfiguration, registry: StrategyRegistry, until: Timestamp? = nil,
+        prepare: (AlertPipeline) -> Void, emit: (RoutedEvent) -> Void
     ) async throws {
+        var kind = kind
+        if case .scenario(var scenario, let path) = kind, let until, until < scenario.end {
+            scenario.duration = max(.seconds(1), until - scenario.start + .seconds(1))
+            kind = .scenario(scenario, path: path)
+        }
         switch kind {
         case .scenario(let scenario, _) where scenario.isSite:
             let site = try SiteSimulation(

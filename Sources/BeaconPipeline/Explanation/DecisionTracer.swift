@@ -57,7 +57,10 @@ public final class DecisionTracer {
 
     /// Ends the run: records each stretch's progress still open.
     public func finish() {
-        for trace in traces.values { trace.closeProgress() }
+        for trace in traces.values {
+            trace.release()
+            trace.closeProgress()
+        }
     }
 
     // MARK: What the pipeline calls
@@ -149,24 +152,73 @@ private final class Follow {
     /// The action status before the latest cycle's step.
     var actionBeforeCycle = ActionStatus.waitingForAction
 
+    // Short misses — a beacon unheard for a cycle or a few, within ranging's grace, then heard
+    // again with the strategy saying what it said before — are folded into one line: a far
+    // beacon misses a cycle in two, and four lines each would bury everything else.
+    /// Whether the lines of a miss in progress are held back.
+    var holding = false
+    /// The lines held back since the miss began.
+    var held: [DecisionTraceEntry] = []
+    /// The strategy's words when the miss began.
+    var explanationBeforeMiss: String?
+    /// The misses folded so far, not yet written.
+    var misses: (from: Timestamp, to: Timestamp, count: Int, untracked: Int, evidence: DecisionEvidence)?
+
     init(timeline: DecisionTimeline) { self.timeline = timeline }
 
     func add(_ kind: DecisionTraceEntry.Kind, _ text: String, at time: Timestamp) {
         let entry = DecisionTraceEntry(time: time, kind: kind, text: text, evidence: evidence)
+        if holding, kind == .strategy || kind == .unheard {
+            held.append(entry)
+            return
+        }
+        release()
+        insert(entry)
+    }
+
+    private func insert(_ entry: DecisionTraceEntry) {
         // Events of catch-up deliveries come at their own (earlier) times: keep the order.
         var index = timeline.entries.endIndex
-        while index > timeline.entries.startIndex, timeline.entries[index - 1].time > time { index -= 1 }
+        while index > timeline.entries.startIndex, timeline.entries[index - 1].time > entry.time { index -= 1 }
         timeline.entries.insert(entry, at: index)
+    }
+
+    /// Writes the folded misses and the lines held back: something else happened.
+    func release() {
+        if let misses {
+            var text =
+                misses.count == 1
+                ? "missed a cycle or a few, heard again at \(misses.to.timeOfDayString); the strategy went on as before"
+                : "missed \(misses.count) short stretches until \(misses.to.timeOfDayString), each heard again; the strategy went on as before"
+            if misses.untracked > 0 {
+                text +=
+                    "; \(misses.untracked == misses.count ? "each" : "\(misses.untracked) of them") long enough for ranging to stop tracking it (an advertising interval longer than ranging's timeout?)"
+            }
+            insert(DecisionTraceEntry(time: misses.from, kind: .unheard, text: text, evidence: misses.evidence))
+            self.misses = nil
+        }
+        for entry in held { insert(entry) }
+        held.removeAll()
+        holding = false
     }
 
     func step(evidence new: DecisionEvidence, status newStatus: StrategyBeaconStatus?, now: Timestamp) {
         let old = evidence
         evidence = new
+        var healed = false
         if new.heard != old.heard || new.inRanging != old.inRanging {
-            if new.heard {
+            if new.heard, holding {
+                // Heard again after a short miss: held with it, folded below if nothing else changed.
+                held.append(DecisionTraceEntry(time: now, kind: .heard, text: "heard again: \(new.summary)", evidence: new))
+                healed = true
+            } else if new.heard {
                 add(.heard, everHeard ? "heard again: \(new.summary)" : "heard: \(new.summary)", at: now)
                 everHeard = true
             } else if new.inRanging {
+                if old.heard, !holding {
+                    holding = true
+                    explanationBeforeMiss = explanation
+                }
                 add(.unheard, "not heard this cycle (ranging keeps it through its grace)", at: now)
             } else if old.inRanging {
                 add(.unheard, "ranging stopped tracking it (unheard beyond its timeout)", at: now)
@@ -181,6 +233,19 @@ private final class Follow {
             }
         }
         step(status: newStatus, now: now)
+        if healed, holding {
+            if explanation == explanationBeforeMiss, let first = held.first {
+                let untracked = held.contains { !$0.evidence.inRanging } ? 1 : 0
+                misses = (
+                    misses?.from ?? first.time, now, (misses?.count ?? 0) + 1, (misses?.untracked ?? 0) + untracked,
+                    misses?.evidence ?? first.evidence
+                )
+                held.removeAll()
+                holding = false
+            } else {
+                release()
+            }
+        }
     }
 
     private func step(status new: StrategyBeaconStatus?, now: Timestamp) {
