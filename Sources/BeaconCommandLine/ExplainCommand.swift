@@ -109,7 +109,8 @@ struct ExplainCommand: AsyncParsableCommand {
         }
         let tracer = DecisionTracer(.one(alertID: alertID, beacon: beaconID))
         var firstTime: Timestamp?
-        let until = input.start.flatMap { start in to.map { Self.time($0, start: start) } }
+        var until: Timestamp?
+        if let start = input.start, let to { until = Self.time(to, start: start) }
         do {
             try await input.run(
                 configuration: configuration, registry: registry, until: until, prepare: { $0.decisionTracer = tracer },

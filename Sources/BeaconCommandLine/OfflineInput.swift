@@ -17,7 +17,11 @@ import Glibc
 /// What the offline tools (`beacond explain`) run again: a scenario (one gateway's, or a site's
 /// with every gateway and the hub), captures, or a site's captures — on virtual or capture time,
 /// through the same pipeline `simulate` and `replay` build.
-struct OfflineInput {
+///
+/// A class, its start read once: Swift 6.3.1's optimizer crashed (CopyPropagation, "Found
+/// outside of lifetime use") on `ExplainCommand.run` when this was a struct whose `start`
+/// switched over its kind.
+final class OfflineInput {
     enum Kind {
         case scenario(Scenario, path: String)
         case captures([String])
@@ -25,6 +29,13 @@ struct OfflineInput {
     }
 
     let kind: Kind
+    /// Where the input's time starts, when it says so before it runs (a scenario's `start`).
+    let start: Timestamp?
+
+    private init(kind: Kind) {
+        self.kind = kind
+        if case .scenario(let scenario, _) = kind { start = scenario.start } else { start = nil }
+    }
 
     /// The input the options name: exactly one of a scenario, captures or a site file.
     static func resolve(scenario: String?, captures: [String], site: String?) throws -> OfflineInput {
@@ -50,12 +61,6 @@ struct OfflineInput {
         guard case .scenario(_, let path) = kind else { return nil }
         let sibling = (path.hasSuffix(".yaml") ? String(path.dropLast(5)) : path) + ".alerts.yaml"
         return access(sibling, R_OK) == 0 ? sibling : nil
-    }
-
-    /// Where the input's time starts, when it says so before it runs (a scenario's `start`).
-    var start: Timestamp? {
-        if case .scenario(let scenario, _) = kind { return scenario.start }
-        return nil
     }
 
     /// The beacon `text` names: an identity (`ibeacon:UUID:1:2`), a named beacon of the
