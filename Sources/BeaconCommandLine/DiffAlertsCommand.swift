@@ -27,14 +27,7 @@ struct DiffAlertsCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The candidate alert set.", valueName: "new.yaml"))
     var new: String
 
-    @Option(help: ArgumentHelp("A scenario to simulate (a gateway's, or a site's).", valueName: "file"))
-    var scenario: String?
-
-    @Option(name: .customLong("capture"), help: ArgumentHelp("A recording to replay (repeatable).", valueName: "file"))
-    var captures: [String] = []
-
-    @Option(help: ArgumentHelp("A site's recordings (as replay --site takes them).", valueName: "site.yaml"))
-    var site: String?
+    @OptionGroup var input: OfflineInputOptions
 
     @Option(
         help: ArgumentHelp("How far apart two deliveries may be and still be the same alert (default 5m).", valueName: "duration")
@@ -56,7 +49,7 @@ struct DiffAlertsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let input = try OfflineInput.resolve(scenario: scenario, captures: captures, site: site)
+        let input = try self.input.resolve()
         let registry = try plugins.registry()
         let (before, after): (GatewayConfiguration, GatewayConfiguration)
         do {

@@ -35,14 +35,7 @@ struct ExplainCommand: AsyncParsableCommand {
             valueName: "beacon"))
     var beacon: String
 
-    @Option(help: ArgumentHelp("A scenario to simulate (a gateway's, or a site's).", valueName: "file"))
-    var scenario: String?
-
-    @Option(name: .customLong("capture"), help: ArgumentHelp("A recording to replay (repeatable).", valueName: "file"))
-    var captures: [String] = []
-
-    @Option(help: ArgumentHelp("A site's recordings (as replay --site takes them).", valueName: "site.yaml"))
-    var site: String?
+    @OptionGroup var input: OfflineInputOptions
 
     @Option(
         help: ArgumentHelp(
@@ -72,7 +65,7 @@ struct ExplainCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let input = try OfflineInput.resolve(scenario: scenario, captures: captures, site: site)
+        let input = try self.input.resolve()
         let registry = try plugins.registry()
         let configuration: GatewayConfiguration
         do {
