@@ -46,7 +46,7 @@ public struct Beacond: AsyncParsableCommand {
             OutboxCommand.self,
             StateCommand.self,
             ReplayCommand.self,
-            ExplainCommand.self, DiffAlertsCommand.self,
+            ExplainCommand.self, DiffAlertsCommand.self, TuneCommand.self, ShadowCommand.self, PromoteCommand.self,
             RecordMQTTCommand.self,
             SimulateCommand.self,
             ParseCommand.self,

@@ -36,9 +36,9 @@ struct ControlEndpointOptions: ParsableArguments {
         return pairs.isEmpty ? path : path + "?" + pairs.joined(separator: "&")
     }
 
-    /// POSTs to `path` with `query` and prints the answer; exits 1 on an error answer and 69 when
-    /// no daemon answers.
-    func post(_ path: String, query: [(String, String)] = []) async throws {
+    /// POSTs to `path` with `query` (and `body`) and prints the answer; exits 1 on an error
+    /// answer and 69 when no daemon answers.
+    func post(_ path: String, query: [(String, String)] = [], body: [UInt8] = []) async throws {
         let base = to.hasSuffix("/") ? String(to.dropLast()) : to
         let url = base + Self.target(path, query: query)
         let headers = try token().map { [(name: "Authorization", value: "Bearer \($0)")] } ?? []
@@ -46,7 +46,7 @@ struct ControlEndpointOptions: ParsableArguments {
         do {
             // A daemon answers in milliseconds.
             let response = try await HTTPClient.shared.send(
-                HTTPRequest(method: "POST", url: url, headers: headers, timeout: .seconds(5)),
+                HTTPRequest(method: "POST", url: url, headers: headers, body: body, timeout: .seconds(5)),
                 maximumBodySize: 1 << 20)
             outcome = .success((response.status, String(decoding: response.body, as: UTF8.self)))
         } catch {

@@ -96,27 +96,9 @@ struct DiffAlertsCommand: AsyncParsableCommand {
         var json = JSONWriter()
         json.object { object in
             object.key("alerts")
-            object.object { alerts in
-                for (alertID, counts) in difference.counts {
-                    alerts.key(alertID)
-                    alerts.object { row in
-                        for kind in AlertSetDifference.Change.Kind.allCases { row.member(kind.rawValue, counts[kind] ?? 0) }
-                    }
-                }
-            }
+            difference.writeCounts(to: &object)
             object.key("differences")
-            object.array { array in
-                for change in difference.differences {
-                    array.object { row in
-                        row.member("alert", change.alertID)
-                        row.member("beacon", "\(change.beacon)")
-                        row.member("change", change.kind.rawValue)
-                        row.member("old", change.old?.rfc3339String)
-                        row.member("new", change.new?.rfc3339String)
-                        row.member("shift", change.shift?.secondsValue)
-                    }
-                }
-            }
+            AlertSetDifference.writeChanges(difference.differences, to: &object)
         }
         return json.string + "\n"
     }

@@ -67,33 +67,9 @@ struct ExplainCommand: AsyncParsableCommand {
     func run() async throws {
         let input = try self.input.resolve()
         let registry = try plugins.registry()
-        let configuration: GatewayConfiguration
-        do {
-            guard let path = input.configurationPath(config) else {
-                throw ValidationError("--config FILE is needed: it holds the alert definitions")
-            }
-            configuration = try GatewayConfiguration.load(path: path)
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            printError("error: \(error)")
-            throw ExitCode(2)
-        }
+        let configuration = try input.configuration(config)
         let alerts = try configuration.pipelineAlerts()
-        let alertID: String
-        if let alert {
-            guard alerts.contains(where: { $0.id == alert }) else {
-                printError("error: no alert '\(alert)'; the alerts: \(alerts.map(\.id).joined(separator: ", "))")
-                throw ExitCode(2)
-            }
-            alertID = alert
-        } else {
-            guard alerts.count == 1 else {
-                printError("error: name the alert with --alert; the alerts: \(alerts.map(\.id).joined(separator: ", "))")
-                throw ExitCode(2)
-            }
-            alertID = alerts[0].id
-        }
+        let alertID = try AlertChoice.choose(alert, among: alerts).id
         guard let beaconID = input.beacon(named: beacon, configuration: configuration) else {
             printError(
                 "error: '\(beacon)' is neither a beacon identity (ibeacon:UUID:MAJOR:MINOR, altbeacon:…, eddystone-uid:…) nor a beacon's name in the configuration or the scenario"

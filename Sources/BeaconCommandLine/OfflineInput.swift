@@ -63,6 +63,21 @@ final class OfflineInput {
         return access(sibling, R_OK) == 0 ? sibling : nil
     }
 
+    /// The configuration with the alerts: `given`, or the scenario's sibling alerts file.
+    /// - Throws: a `ValidationError` when there is none, exit status 2 (after saying why) when it
+    ///   cannot be read.
+    func configuration(_ given: String?) throws -> GatewayConfiguration {
+        guard let path = configurationPath(given) else {
+            throw ValidationError("--config FILE is needed: it holds the alert definitions")
+        }
+        do {
+            return try GatewayConfiguration.load(path: path)
+        } catch {
+            printError("error: \(error)")
+            throw ExitCode(2)
+        }
+    }
+
     /// The beacon `text` names: an identity (`ibeacon:UUID:1:2`), a named beacon of the
     /// configuration, or a beacon of the scenario.
     func beacon(named text: String, configuration: GatewayConfiguration) -> BeaconID? {

@@ -29,8 +29,8 @@ struct SimulateCommand: AsyncParsableCommand {
             go to stderr. Without --config, SCENARIO's sibling NAME.alerts.yaml is used when present.
             A scenario with rooms: is a site: every gateway is simulated with its own ranging and a \
             hub fuses them into rooms and positions for the alerts (--gateway simulates one alone).
-            Bundled scenarios, in Simulator/Scenarios/ (NAME.yaml): lobby, museum, warehouse, soak, \
-            stress, gateway-load; sites: site, site-calibration, site-espresense, two-floors.
+            Bundled scenarios, in Simulator/Scenarios/ (NAME.yaml): lobby, lobby-hour, museum, warehouse, \
+            soak, stress, gateway-load; sites: site, site-calibration, site-espresense, two-floors.
             """
     )
 

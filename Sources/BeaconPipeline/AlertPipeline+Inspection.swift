@@ -9,6 +9,7 @@ extension AlertPipeline {
         inspection.directory = beacons
         front.contribute(to: &inspection)
         decisions.contribute(to: &inspection, latestTime: latestTime)
+        inspection.shadow = shadows.lazy.compactMap(\.comparison).first
         return inspection
     }
 }

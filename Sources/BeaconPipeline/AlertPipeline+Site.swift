@@ -37,9 +37,9 @@ extension AlertPipeline {
         guard case .site(let site) = front else {
             throw PipelineError.input("gateways' reports reach only a site hub's pipeline; this one ranges packets")
         }
-        let reached = try site.ingest(reports: reports, refused: refused) { try decisions.decide($0) }
+        let reached = try site.ingest(reports: reports, refused: refused) { try decideEverywhere($0) }
         if let reached { reach(reached) }
-        try decisions.endInput(cycleClock: site.cycleClock, emit: emit)
+        try endInputEverywhere(cycleClock: site.cycleClock, emit: emit)
     }
 
     /// How long after a cycle's end a site hub fuses it (zero for one gateway's pipeline): what a

@@ -31,6 +31,12 @@ public final class AlertPipeline {
     /// The latest time the pipeline has reached: a packet's timestamp, a report's, or an
     /// ``advance(to:emit:)``.
     public private(set) var latestTime: Timestamp?
+    /// Candidate alert sets running beside this one (see ``AlertShadow``).
+    var shadows: [AlertShadow] = []
+    /// How many threads the shadows run on per cycle (1: on the pipeline's task). More pays
+    /// when the shadows are many and the machine has cores to spare (`beacond tune`); strategies
+    /// must then keep no state shared between their instances, as the stock ones do.
+    public var shadowThreads = 1
 
     /// Builds the decision stage behind `front`.
     /// - Throws: ``PipelineError`` naming the alert whose strategy or policy is invalid.
@@ -82,9 +88,9 @@ public final class AlertPipeline {
     /// - Throws: ``PipelineError/input(_:)`` on a site hub's pipeline, which takes reports.
     public func ingest(_ batch: borrowing PacketBatch, emit: (RoutedEvent) throws -> Void) throws {
         let packets = try packetRanging()
-        let newest = try packets.ingest(batch) { try decisions.decide($0) }
+        let newest = try packets.ingest(batch) { try decideEverywhere($0) }
         if let newest { reach(newest) }
-        try decisions.endInput(cycleClock: packets.cycleClock, emit: emit)
+        try endInputEverywhere(cycleClock: packets.cycleClock, emit: emit)
     }
 
     /// Feeds one sighting (for sources that decode themselves, and for tests).
@@ -92,8 +98,8 @@ public final class AlertPipeline {
     public func ingest(_ sighting: BeaconSighting, emit: (RoutedEvent) throws -> Void) throws {
         let packets = try packetRanging()
         reach(sighting.timestamp)
-        try packets.ingest(sighting) { try decisions.decide($0) }
-        try decisions.endInput(cycleClock: packets.cycleClock, emit: emit)
+        try packets.ingest(sighting) { try decideEverywhere($0) }
+        try endInputEverywhere(cycleClock: packets.cycleClock, emit: emit)
     }
 
     /// Ends every cycle up to `now` (a live source's tick, or the end of a replay) and delivers
@@ -102,15 +108,19 @@ public final class AlertPipeline {
         reach(now)
         // Decide inside the callback: holding on to an update would keep the front end's reused
         // buffers referenced and force a copy every cycle.
-        try front.advance(to: now) { try decisions.decide($0) }
-        try decisions.endInput(cycleClock: front.cycleClock, engineTime: now, emit: emit)
+        try front.advance(to: now) { try decideEverywhere($0) }
+        try endInputEverywhere(cycleClock: front.cycleClock, engineTime: now, emit: emit)
     }
 
     /// Hands the engine a fact from outside the radio — a named event posted to the daemon
     /// (`.external(name:beacon:)`) — at `now`: what falls due before it is delivered first, then
     /// the pending alerts whose `cancelOn` names it are cancelled.
     public func post(_ fact: EngineFact, now: Timestamp, emit: (RoutedEvent) throws -> Void) throws {
-        try decisions.post(fact, now: now, emit: emit)
+        try decisions.post(fact, now: now) { routed in
+            noteLive(routed)
+            try emit(routed)
+        }
+        for shadow in shadows { shadow.post(fact, now: now) }
     }
 
     /// Hands the engine an answer to a delivered alert (or a suppression to lift) at `now`: what
@@ -120,7 +130,10 @@ public final class AlertPipeline {
     public func answer(
         _ request: AlertAnswerRequest, now: Timestamp, emit: (RoutedEvent) throws -> Void
     ) throws -> AlertAnswerOutcome {
-        try decisions.answer(request, now: now, emit: emit)
+        try decisions.answer(request, now: now) { routed in
+            noteLive(routed)
+            try emit(routed)
+        }
     }
 
     /// The earliest time at which the engine has something due, if any.

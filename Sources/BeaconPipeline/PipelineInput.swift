@@ -25,6 +25,8 @@ public enum PipelineInput: Sendable {
     case answer(AlertAnswerRequest, at: PostTime, reply: OneShot<Result<AlertAnswerOutcome, any Error>>)
     /// A new set of alerts (remote-administered configuration); the reply says whether it was taken.
     case replaceAlerts([PipelineAlert], StrategyRegistry, reply: OneShot<Result<Void, any Error>>)
+    /// A shadow to start (replacing one that runs), to promote or to stop; the reply says what was done.
+    case shadow(ShadowRequest, reply: OneShot<Result<ShadowOutcome, any Error>>)
     /// A request for a ``PipelineInspection`` (a status page): answered between two inputs,
     /// changes nothing.
     case inspect(reply: OneShot<Result<PipelineInspection, any Error>>)
@@ -47,6 +49,7 @@ public enum PipelineInput: Sendable {
         case .answer(_, _, let reply): reply.resume(returning: .failure(error))
         case .replaceAlerts(_, _, let reply): reply.resume(returning: .failure(error))
         case .inspect(let reply): reply.resume(returning: .failure(error))
+        case .shadow(_, let reply): reply.resume(returning: .failure(error))
         case .packets, .reports, .advance, .sourceEnded: break
         }
     }
@@ -58,4 +61,14 @@ public struct PipelinePostReceipt: Sendable {
     public var time: Timestamp
     /// The events it emitted (the alerts it cancelled, and what fell due before it).
     public var events: [AlertEvent]
+}
+
+extension PipelineInput {
+    /// Whether handling it may change the alerts in force (the runner then publishes their ids).
+    var mayChangeAlerts: Bool {
+        switch self {
+        case .replaceAlerts, .shadow: true
+        default: false
+        }
+    }
 }

@@ -33,6 +33,8 @@ public struct PipelineInspection: Sendable {
     public var statistics = PipelineStatistics()
     /// Beacons tracked (listed or not: beyond their grace but not yet forgotten).
     public var trackedBeacons = 0
+    /// The shadow compared with the live set, if one runs (``AlertPipeline/attachShadow(alerts:registry:comparedAs:)``).
+    public var shadow: ShadowComparison?
 
     /// An empty inspection (before the pipeline has run).
     public init() {}

@@ -76,7 +76,7 @@ public final class PipelineRunner: Sendable {
                 let changes = pipeline.takePresenceChanges()
                 if !changes.isEmpty { presence(changes) }
             }
-            publish(pipeline, alertsChanged: { if case .replaceAlerts = input { true } else { false } }())
+            publish(pipeline, alertsChanged: input.mayChangeAlerts)
         }
     }
 
@@ -122,6 +122,8 @@ public final class PipelineRunner: Sendable {
             reply.resume(
                 returning: Result { () throws(PipelineError) in try pipeline.replaceAlerts(alerts, registry: registry) }
                     .mapError { $0 as any Error })
+        case .shadow(let request, let reply):
+            reply.resume(returning: Result { try request.apply(to: pipeline) })
         case .inspect(let reply):
             let inspection = pipeline.inspect()
             lastInspection.withLock { $0 = inspection }
@@ -195,6 +197,15 @@ public final class PipelineRunner: Sendable {
         let reply = OneShot<Result<Void, any Error>>()
         try await inbox.send(.replaceAlerts(alerts, registry, reply: reply))
         try await reply.value.get()
+    }
+
+    /// Starts, promotes or stops the shadow (see ``ShadowRequest``).
+    /// - Throws: the ``PipelineError`` that makes a candidate invalid, or ``ShadowRequest/Refusal``.
+    @discardableResult
+    public func shadow(_ request: ShadowRequest) async throws -> ShadowOutcome {
+        let reply = OneShot<Result<ShadowOutcome, any Error>>()
+        try await inbox.send(.shadow(request, reply: reply))
+        return try await reply.value.get()
     }
 
     /// A look at the pipeline's beacons, strategies and waiting alerts, taken between two inputs;

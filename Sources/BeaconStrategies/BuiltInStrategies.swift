@@ -17,12 +17,14 @@ public enum BuiltInStrategies {
         parameters: [
             ParameterDeclaration(
                 "dwell", .duration, default: .duration(.seconds(60)),
+                tuning: .durations(from: .seconds(15), through: .seconds(300), by: .seconds(15)),
                 "How long a visit must last before the alert."),
             ParameterDeclaration(
                 "gap", .duration, default: .duration(.seconds(3)),
+                tuning: TuningRange([1, 2, 3, 5, 8, 10, 15, 20, 30].map { .duration(.seconds($0)) }),
                 "An absence longer than this starts a new visit."),
             ParameterDeclaration(
-                "proximity", .proximity,
+                "proximity", .proximity, tuning: .proximities([.immediate, .near, .far]),
                 "When set, only cycles at least this close count as present."),
             ParameterDeclaration(
                 "room", .string,
@@ -44,8 +46,12 @@ public enum BuiltInStrategies {
         key: ProximityAlertStrategy.key,
         summary: "Fires once a beacon has been at or closer than `proximity` for `cycles` consecutive cycles.",
         parameters: [
-            ParameterDeclaration("proximity", .proximity, default: .proximity(.near), "The farthest band that counts."),
-            ParameterDeclaration("cycles", .integer, default: .integer(1), "Consecutive cycles required."),
+            ParameterDeclaration(
+                "proximity", .proximity, default: .proximity(.near), tuning: .proximities([.immediate, .near, .far]),
+                "The farthest band that counts."),
+            ParameterDeclaration(
+                "cycles", .integer, default: .integer(1), tuning: .integers(from: 1, through: 10),
+                "Consecutive cycles required."),
         ] + Base.parameterDeclarations()
     ) { parameters, _ in
         ProximityAlertStrategy(
@@ -61,6 +67,7 @@ public enum BuiltInStrategies {
         parameters: [
             ParameterDeclaration(
                 "absence", .duration, default: .duration(.seconds(30)),
+                tuning: .durations(from: .seconds(10), through: .seconds(180), by: .seconds(10)),
                 "The absence that makes the next sighting an arrival.")
         ] + Base.parameterDeclarations(defaults: .init(resetWhenConditionInvalid: true))
     ) { parameters, _ in
@@ -74,6 +81,7 @@ public enum BuiltInStrategies {
         parameters: [
             ParameterDeclaration(
                 "away", .duration, default: .duration(.seconds(30)),
+                tuning: .durations(from: .seconds(5), through: .seconds(120), by: .seconds(5)),
                 "How long unseen before the beacon counts as gone.")
         ] + Base.parameterDeclarations(defaults: .init(resetWhenConditionInvalid: true))
     ) { parameters, _ in
@@ -162,8 +170,12 @@ public enum BuiltInStrategies {
         key: RSSIThresholdAlertStrategy.key,
         summary: "Fires once a beacon's filtered RSSI has been at least `threshold` dBm for `cycles` consecutive cycles.",
         parameters: [
-            ParameterDeclaration("threshold", .number, default: .number(-70), "The weakest filtered RSSI that counts (dBm)."),
-            ParameterDeclaration("cycles", .integer, default: .integer(3), "Consecutive cycles required."),
+            ParameterDeclaration(
+                "threshold", .number, default: .number(-70), tuning: .numbers(from: -90, through: -50, by: 2),
+                "The weakest filtered RSSI that counts (dBm)."),
+            ParameterDeclaration(
+                "cycles", .integer, default: .integer(3), tuning: .integers(from: 1, through: 10),
+                "Consecutive cycles required."),
         ] + Base.parameterDeclarations()
     ) { parameters, _ in
         RSSIThresholdAlertStrategy(

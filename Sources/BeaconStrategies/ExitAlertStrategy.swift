@@ -41,6 +41,9 @@ public final class ExitAlertStrategy: BeaconAlertStrategyBase<PresenceEdge> {
 
     public override var minimumRetention: Duration { options.away }
 
+    /// Present when heard: the base's own `isPresent(_:)`.
+    public override var presenceRule: PresenceRule { .seen }
+
     public override func updateAlertParameter(_ edge: inout PresenceEdge, beacon: RangedBeacon?, now: Timestamp) {
         if let beacon, beacon.seenThisCycle {
             edge.lastSeen = now

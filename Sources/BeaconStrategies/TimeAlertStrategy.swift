@@ -69,6 +69,12 @@ public final class TimeAlertStrategy: BeaconAlertStrategyBase<TimeVisit> {
     /// The room, when the dwell is in one (a site hub's rooms count as regions).
     public override var regionsObserved: [String] { options.room.map { [$0] } ?? [] }
 
+    /// ``isPresent(_:)`` as a plain rule, but for a room (its unknown state needs the hook).
+    public override var presenceRule: PresenceRule {
+        guard options.room == nil else { return .hook }
+        return options.minimumProximity.map { .seenWithin($0) } ?? .seen
+    }
+
     public override func isPresent(_ beacon: RangedBeacon) -> Bool {
         guard beacon.seenThisCycle else { return false }
         if let room = options.room, beacon.room != room { return false }
@@ -111,11 +117,11 @@ public final class TimeAlertStrategy: BeaconAlertStrategyBase<TimeVisit> {
     /// visits — and what counts as present.
     public override func explanation(of visit: TimeVisit, now: Timestamp) -> String? {
         guard let start = visit.start, let last = visit.lastDetection else {
-            return "no visit yet; present means \(presenceRule)"
+            return "no visit yet; present means \(presenceInWords)"
         }
         if now - last > options.gap {
             return
-                "between visits: away (present means \(presenceRule)) for more than the gap (\(options.gap.humanReadable)) since \(last.timeOfDayString)"
+                "between visits: away (present means \(presenceInWords)) for more than the gap (\(options.gap.humanReadable)) since \(last.timeOfDayString)"
         }
         if visit.presentNow { return "in a visit since \(start.timeOfDayString)" }
         return
@@ -123,7 +129,7 @@ public final class TimeAlertStrategy: BeaconAlertStrategyBase<TimeVisit> {
     }
 
     /// What a present cycle needs, in words.
-    private var presenceRule: String {
+    private var presenceInWords: String {
         var parts = ["heard"]
         if let proximity = options.minimumProximity { parts.append("\(proximity.name) or closer") }
         if let room = options.room {

@@ -14,11 +14,12 @@ extension BeaconAlertStrategyBase {
     ) {
         let key = self.key
         let now = update.time
+        let rule = presenceRule
         update.beacons.withUnsafeBufferPointer { beacons in
             guard let first = beacons.baseAddress else { return }
             for index in beacons.indices where isIncluded(first[index].id) {
                 let beacon = first + index
-                if fireIfReady(updateSlot(beacon, now: now)) {
+                if fireIfReady(updateSlot(beacon, now: now, rule: rule)) {
                     triggers.append(AlertTrigger(beacon: beacon.pointee.id, strategy: key, time: now))
                 }
             }
@@ -28,8 +29,8 @@ extension BeaconAlertStrategyBase {
         }
     }
 
-    /// Finds (or makes) the slot of `beacon` and steps it; returns the slot.
-    func updateSlot(_ beacon: UnsafePointer<RangedBeacon>, now: Timestamp) -> Int {
+    /// Finds (or makes) the slot of `beacon` and steps it (telling presence by `rule`); returns the slot.
+    func updateSlot(_ beacon: UnsafePointer<RangedBeacon>, now: Timestamp, rule: PresenceRule) -> Int {
         let id = beacon.pointee.id
         let previous = previousSlot
         var hinted = previous < 0 ? Int(firstHint) : previous < hints.count ? Int(hints[previous]) : -1
@@ -58,7 +59,7 @@ extension BeaconAlertStrategyBase {
             }
         }
         previousSlot = slot
-        step(slot, lending: beacon, now: now)
+        step(slot, lending: beacon, now: now, rule: rule)
         return slot
     }
 
@@ -71,9 +72,15 @@ extension BeaconAlertStrategyBase {
     /// retaining, passed on borrowed, and given back to the temporary, which is deallocated
     /// without being destroyed. Nothing is retained or released; `update.beacons` owns the state
     /// throughout, and hooks that keep a copy retain it as usual.
-    func step(_ slot: Int, lending beacon: UnsafePointer<RangedBeacon>, now: Timestamp) {
-        // Unseen in a quiet period: not present (see QuietPeriod), so nothing to lend.
-        if !beacon.pointee.seenThisCycle, stepQuietly(slot, present: false, now: now) { return }
+    ///
+    /// In a quiet period nothing is lent when presence needs no hook: unseen (never present), or
+    /// told by the subclass's `rule`.
+    func step(_ slot: Int, lending beacon: UnsafePointer<RangedBeacon>, now: Timestamp, rule: PresenceRule) {
+        if rule != .hook || !beacon.pointee.seenThisCycle,
+            stepQuietly(slot, present: rule.isPresent(beacon), now: now)
+        {
+            return
+        }
         guard MemoryLayout<RangedBeacon?>.size == MemoryLayout<RangedBeacon>.size else {
             return step(slot, beacon: beacon.pointee, now: now)
         }

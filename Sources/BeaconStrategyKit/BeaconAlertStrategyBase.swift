@@ -113,6 +113,12 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     /// cycles as unseen.
     open func isPresent(_ beacon: RangedBeacon) -> Bool { beacon.seenThisCycle }
 
+    /// The plain rule ``isPresent(_:)`` follows, if it follows one (``PresenceRule``), so that
+    /// the base can tell presence without the hook; read once per cycle. Default ``PresenceRule/hook``:
+    /// always ask. A subclass that overrides `isPresent` with one of the rules may say so here —
+    /// and must then keep the two in step.
+    open var presenceRule: PresenceRule { .hook }
+
     /// The shortest time the strategy needs to remember an unseen beacon (default zero), for
     /// example an exit strategy's away time. The retention is never shorter.
     open var minimumRetention: Duration { .zero }
@@ -185,11 +191,11 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
     }
 
     public final func update(beacon: RangedBeacon, now: Timestamp) {
-        withUnsafePointer(to: beacon) { _ = updateSlot($0, now: now) }
+        withUnsafePointer(to: beacon) { _ = updateSlot($0, now: now, rule: presenceRule) }
     }
 
     public final func evaluate(beacon: RangedBeacon, now: Timestamp) -> Bool {
-        withUnsafePointer(to: beacon) { fireIfReady(updateSlot($0, now: now)) }
+        withUnsafePointer(to: beacon) { fireIfReady(updateSlot($0, now: now, rule: presenceRule)) }
     }
 
     public final func parameter(for id: BeaconID) -> Parameter? {

@@ -1,5 +1,6 @@
-/// One parameter a strategy accepts: its name, type, default and documentation. Registrations
-/// list them so that configuration can be checked and `beacond strategies` can print them.
+/// One parameter a strategy accepts: its name, type, default, documentation and the values worth
+/// tuning it over. Registrations list them so that configuration can be checked, `beacond
+/// strategies` can print them and `beacond tune` can search them.
 public struct ParameterDeclaration: Hashable, Sendable {
     /// The name configuration uses (`dwell`).
     public var name: String
@@ -12,16 +13,20 @@ public struct ParameterDeclaration: Hashable, Sendable {
     public var isRequired: Bool
     /// One sentence on what the parameter does.
     public var documentation: String
+    /// The values `beacond tune` tries for it; nil for a parameter that is not tuned (text,
+    /// a room, a region).
+    public var tuning: TuningRange?
 
     /// Creates a declaration.
     public init(
         _ name: String, _ kind: ParameterKind, default defaultValue: ParameterValue? = nil,
-        required isRequired: Bool = false, _ documentation: String
+        required isRequired: Bool = false, tuning: TuningRange? = nil, _ documentation: String
     ) {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue
         self.isRequired = isRequired
         self.documentation = documentation
+        self.tuning = tuning
     }
 }

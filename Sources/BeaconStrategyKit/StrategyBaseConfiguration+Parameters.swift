@@ -13,6 +13,7 @@ extension StrategyBaseConfiguration {
             ParameterDeclaration(
                 ParameterName.maxTimeBeforeReset, .duration,
                 default: .duration(defaults.maxTimeBeforeReset),
+                tuning: TuningRange([0, 10, 30, 60, 120, 300, 600, 1800].map { .duration(.seconds($0)) }),
                 "How long a beacon must stay unseen after its alert before it can fire again."),
             ParameterDeclaration(
                 ParameterName.resetWhenConditionInvalid, .boolean,

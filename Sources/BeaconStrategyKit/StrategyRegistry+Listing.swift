@@ -11,6 +11,8 @@ extension StrategyRegistry {
             public var `default`: String?
             public var required: Bool
             public var doc: String
+            /// The values `beacond tune` tries, as configuration writes them; nil when none are declared.
+            public var tuning: [String]?
         }
 
         public var key: String
@@ -27,7 +29,8 @@ extension StrategyRegistry {
                     Listing.Parameter(
                         name: $0.name, type: $0.kind.rawValue,
                         default: $0.defaultValue?.configurationText,
-                        required: $0.isRequired, doc: $0.documentation)
+                        required: $0.isRequired, doc: $0.documentation,
+                        tuning: $0.tuning?.values.map(\.configurationText))
                 })
         }
     }
@@ -40,6 +43,7 @@ extension StrategyRegistry {
             for parameter in listing.parameters {
                 let value = parameter.required ? "required" : parameter.default.map { "default \($0)" } ?? "optional"
                 lines.append("    \(parameter.name) (\(parameter.type), \(value)): \(parameter.doc)")
+                if let tuning = parameter.tuning { lines.append("        tune over: \(tuning.joined(separator: ", "))") }
             }
             lines.append("")
         }

@@ -8,6 +8,8 @@ struct PluginRegistrationDocument: Codable {
         var `default`: StrategyValue?
         var required: Bool
         var doc: String
+        /// The values `beacond tune` tries (optional: older plugins do not send it).
+        var tuning: [StrategyValue]?
     }
 
     var key: String
@@ -20,7 +22,7 @@ struct PluginRegistrationDocument: Codable {
         parameters = registration.parameters.map {
             Parameter(
                 name: $0.name, kind: $0.kind, default: $0.defaultValue?.plainValue,
-                required: $0.isRequired, doc: $0.documentation)
+                required: $0.isRequired, doc: $0.documentation, tuning: $0.tuning?.values.map(\.plainValue))
         }
     }
 
@@ -30,6 +32,10 @@ struct PluginRegistrationDocument: Codable {
         for parameter in parameters {
             var declaration = ParameterDeclaration(parameter.name, parameter.kind, required: parameter.required, parameter.doc)
             if let plain = parameter.default { declaration.defaultValue = try declaration.read(plain, strategy: key) }
+            if let values = parameter.tuning {
+                declaration.tuning = TuningRange(
+                    try values.map { value throws(StrategyConfigurationError) in try declaration.read(value, strategy: key) })
+            }
             declarations.append(declaration)
         }
         return declarations

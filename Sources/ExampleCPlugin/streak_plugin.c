@@ -236,7 +236,7 @@ static const char streak_registration[] =
     "\"summary\":\"Example C plugin: alert once a beacon is seen in `cycles` cycles in a row.\","
     "\"parameters\":["
     "{\"name\":\"cycles\",\"kind\":\"integer\",\"required\":false,\"default\":3,"
-    "\"doc\":\"Cycles in a row with a sighting before the alert.\"},"
+    "\"doc\":\"Cycles in a row with a sighting before the alert.\",\"tuning\":[1,2,3,5,8]},"
     "{\"name\":\"reset_seconds\",\"kind\":\"integer\",\"required\":false,\"default\":10,"
     "\"doc\":\"Seconds unseen before the beacon may alert again.\"}]}";
 

@@ -150,12 +150,13 @@ struct StrategyRegistryTests {
                 == "strategy key \"time\" is registered twice; choose another key for one of them")
     }
 
-    @Test("the text listing shows every key with its parameters, types and defaults")
+    @Test("the text listing shows every key with its parameters, types, defaults and tuning values")
     func listingText() {
         let text = registry.listingText()
         for key in registry.keys { #expect(text.contains("\n\(key) — ") || text.hasPrefix("\(key) — ")) }
         #expect(text.contains("    dwell (duration, default 1m): How long a visit must last before the alert."))
         #expect(text.contains("    gap (duration, default 3s): "))
+        #expect(text.contains("        tune over: 1s, 2s, 3s, 5s, 8s, 10s, 15s, 20s, 30s\n"), "gap's declared tuning values")
         #expect(text.contains("    proximity (proximity, optional): "))
         #expect(text.contains("    period (duration, required): "))
     }
@@ -170,5 +171,7 @@ struct StrategyRegistryTests {
         #expect(dwell.type == "duration")
         #expect(dwell.default == "1m")
         #expect(dwell.required == false)
+        #expect(dwell.tuning?.first == "15s" && dwell.tuning?.last == "5m" && dwell.tuning?.count == 20)
+        #expect(time.parameters.first { $0.name == "room" }?.tuning == nil, "a room is not tuned")
     }
 }

@@ -15,7 +15,7 @@ struct PluginStateTests {
             key: "c-streak", parameters: ["cycles": .integer(cycles), "reset_seconds": .integer(resetSeconds)])
     }
 
-    @Test("the C plugin registers its strategy with the parameters its JSON declares")
+    @Test("the C plugin registers its strategy with the parameters its JSON declares, tuning values included")
     func cRegistration() throws {
         var registry = StrategyRegistry()
         let keys = try StrategyPluginLoader.load(path: PluginPaths.exampleCPlugin, into: &registry)
@@ -23,6 +23,8 @@ struct PluginStateTests {
         let parameters = try #require(registry.registration(for: "c-streak")?.parameters)
         #expect(parameters.map(\.name) == ["cycles", "reset_seconds"])
         #expect(parameters.map(\.defaultValue) == [.integer(3), .integer(10)])
+        // The values beacond tune tries, declared in the JSON (absent for reset_seconds).
+        #expect(parameters.map(\.tuning) == [TuningRange([1, 2, 3, 5, 8].map { .integer($0) }), nil])
     }
 
     @Test(

@@ -1,5 +1,6 @@
 import BeaconAlertEngine
 import BeaconCore
+import BeaconPipeline
 import Foundation
 
 /// What the control endpoint answers, independent of the HTTP server that carries it:
@@ -10,6 +11,7 @@ import Foundation
 /// | `GET /health` | `{"status":"ok",…}` |
 /// | `POST /events/NAME` | posts the named event for every beacon; `?beacon=ID` for one (`ibeacon:UUID:1:2`) |
 /// | `POST /alerts/acknowledge`, `/alerts/dismiss`, `/alerts/unsuppress` | answers a delivered alert (`Docs/AlertEngine.md`) |
+/// | `POST /shadow`, `/shadow/promote`, `/shadow/stop` | a candidate alert set beside the live one (`Docs/Strategies.md`) |
 /// | `GET /`, `GET /api/…` | the status page and its API (``StatusRoutes``), when the daemon has one |
 ///
 /// A posted event cancels the pending alerts whose `cancelOn` lists `{event: NAME}`; the answer
@@ -28,6 +30,8 @@ public struct ControlRoutes: Sendable {
     public var postEvent: @Sendable (_ name: String, _ beacon: BeaconID?) async throws -> ExternalEventReceipt
     /// Applies an answer to a delivered alert (acknowledge, dismiss, lift a suppression).
     public var answer: @Sendable (AlertAnswerRequest) async throws -> AlertAnswerOutcome
+    /// Starts, promotes or stops the shadow alert set.
+    public var shadow: @Sendable (ShadowControlRequest) async throws -> ShadowOutcome
     /// The token every request must carry (`nil`: none needed).
     public var bearerToken: String?
     /// The status page and its API, if served.
@@ -40,9 +44,13 @@ public struct ControlRoutes: Sendable {
         answer: @escaping @Sendable (AlertAnswerRequest) async throws -> AlertAnswerOutcome = { _ in
             throw ControlServerError("this endpoint takes no answers to alerts (it has no alert engine)")
         },
+        shadow: @escaping @Sendable (ShadowControlRequest) async throws -> ShadowOutcome = { _ in
+            throw ShadowCandidateError("this endpoint runs no shadow (it has no alert engine)")
+        },
         bearerToken: String? = nil, status: StatusRoutes? = nil
     ) {
         self.answer = answer
+        self.shadow = shadow
         self.status = status
         self.metrics = metrics
         self.health = health
@@ -99,6 +107,8 @@ public struct ControlRoutes: Sendable {
             guard request.method == "POST" else { return Self.methodNotAllowed(request, "POST") }
             return await AlertAnswerRoute.respond(
                 action: String(path.dropFirst(AlertAnswerRoute.prefix.count)), query: request.query, answer: answer)
+        case let path where path == ShadowRoute.path || path.hasPrefix(ShadowRoute.path + "/"):
+            return await ShadowRoute.respond(request, shadow: shadow)
         default:
             return .error(
                 404,

@@ -28,6 +28,7 @@ extension StatusAPI {
                 object.member("sightings", inspection.statistics.sightings)
                 object.member("cycles", inspection.statistics.cycles)
                 object.member("site", inspection.site != nil)
+                object.member("shadow", inspection.shadow?.name)
                 object.key("alerts")
                 object.array { array in for alert in inspection.alerts { array.value(alert.definition.id) } }
                 object.member("waiting", inspection.waiting.count)

@@ -13,6 +13,7 @@ import BeaconPipeline
 /// | `GET /api/strategies?alert=&beacon=&limit=` | ``Strategies`` | each alert definition's strategy state per beacon |
 /// | `GET /api/explain?alert=&beacon=` | ``Explain`` | where one alert stands for one beacon now, and why |
 /// | `GET /api/alerts?after=SEQ&limit=` | ``Alerts`` | waiting alerts, outbox depths and the alert log |
+/// | `GET /api/shadow?within=&limit=` | ``Shadow`` | the candidate alert set beside the live one, and what it would change |
 /// | `GET /api/site?limit=` | ``Site`` | a site's gateways, rooms with occupancy, and beacons' positions |
 enum StatusAPI {
     /// The documents' version: a field renamed or removed makes it 2; fields are only added within 1.
@@ -20,7 +21,7 @@ enum StatusAPI {
 
     /// Every JSON endpoint.
     static var endpoints: [any StatusAPIEndpoint.Type] {
-        [Status.self, Beacons.self, History.self, Strategies.self, Explain.self, Alerts.self, Site.self]
+        [Status.self, Beacons.self, History.self, Strategies.self, Explain.self, Alerts.self, Shadow.self, Site.self]
     }
 
     // MARK: Parts every document shares

@@ -24,6 +24,11 @@ public struct GatewayConfiguration: Sendable {
     /// At most this many events wait per sink; more are dropped, counted and logged.
     public var maxBacklog: Int
 
+    /// A candidate alert set run beside the live one (`shadow: FILE`, an alerts file): its
+    /// events go to the log, never to the sinks, and `GET /api/shadow` compares it with the
+    /// live set (`Docs/Strategies.md`, "Trying a change").
+    public var shadowPath: String?
+
     /// The HTTP control endpoint (`http:`): metrics, health, posted events; `nil` when off.
     public var control: ControlConfiguration?
 
@@ -62,7 +67,7 @@ public struct GatewayConfiguration: Sendable {
     static let keys = [
         "source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging", "http", "layouts", "site", "gateways",
         "anchors",
-        "hub", "beacons",
+        "hub", "beacons", "shadow",
     ]
 
     /// Reads and validates a configuration document; `sinks:` entries are read by the kinds
@@ -97,6 +102,7 @@ public struct GatewayConfiguration: Sendable {
         maxPending = try node["maxPending"]?.integer(in: 1...100_000) ?? AlertEngineConfiguration.defaultMaxPending
         source = try node["source"].map { node throws(ConfigurationError) in try SourceDefinition(node: node) }
         statePath = try node["state"]?.string()
+        shadowPath = try node["shadow"]?.string()
         var sinks: [SinkDefinition] = []
         if let list = node["sinks"] {
             for item in try list.sequence() {

@@ -14,6 +14,7 @@ import BeaconSiteReport
 import BeaconStore
 import BeaconStrategies
 import BeaconStrategyKit
+import FoundationEssentials
 import Logging
 
 /// Builds the daemon from its configuration: the source, the state store (SQLite with an outbox
@@ -129,6 +130,17 @@ func buildGateway(
         throw .pipeline(error)
     }
     for warning in pipeline.durabilityWarnings { logger.warning("state: \(warning)") }
+    if let path = configuration.shadowPath {
+        do {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            let alerts = try Gateway.candidateAlerts(text, name: path, beacons: configuration.beacons)
+            let shadow = try pipeline.attachShadow(alerts: alerts, registry: registry, comparedAs: path)
+            shadow.onEvent = Gateway.shadowLog(logger)
+            logger.notice("shadow \(path): \(alerts.map(\.id).joined(separator: ", ")) run beside the live alerts")
+        } catch {
+            throw .shadow(path: path, message: "\(error)")
+        }
+    }
     if resume, case .advertisements(let source as any ResumableSource, let isLive) = feed,
         let savedThrough = pipeline.decidedThrough
     {

@@ -277,6 +277,7 @@ public final class Gateway: Sendable {
                 try await post(event: name, beacon: beacon)
             },
             answer: { [self] request in try await answer(request) },
+            shadow: { [self] command in try await shadow(command) },
             bearerToken: configuration.control?.token,
             status: StatusRoutes(board: statusBoard, floorPlan: configuration.hub?.floorPlan))
     }

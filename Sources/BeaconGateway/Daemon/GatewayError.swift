@@ -12,6 +12,8 @@ public enum GatewayError: Error, CustomStringConvertible, Sendable {
     case state(path: String, message: String)
     /// The pipeline cannot be built from the alerts.
     case pipeline(PipelineError)
+    /// The candidate alert set of `shadow:` cannot be read or run.
+    case shadow(path: String, message: String)
 
     /// What is wrong and what to do.
     public var description: String {
@@ -21,6 +23,8 @@ public enum GatewayError: Error, CustomStringConvertible, Sendable {
         case .sink(let name, let message): "sink '\(name)': \(message)"
         case .state(let path, let message): "state file \(path): \(message)"
         case .pipeline(let error): "\(error)"
+        case .shadow(let path, let message):
+            "shadow: \(path): \(message) (fix the candidate, or remove shadow: to run without one)"
         }
     }
 }

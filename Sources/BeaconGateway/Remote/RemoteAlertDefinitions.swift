@@ -110,14 +110,16 @@ public actor RemoteAlertDefinitions {
         return .updated(candidate.map(\.id))
     }
 
-    /// Reads a remote document: a mapping with an `alerts:` list (as in a local file), or the list alone.
+    /// Reads a remote document: a mapping with an `alerts:` list (as in a local file), or the
+    /// list alone. With `ignoringOtherKeys` (a shadow's candidate: a whole configuration file
+    /// may be tried, of which only the alerts are), keys beside `alerts:` are not refused.
     static func parse(
-        _ text: String, file: String, beacons: BeaconDirectory = .empty
+        _ text: String, file: String, beacons: BeaconDirectory = .empty, ignoringOtherKeys: Bool = false
     ) throws(ConfigurationError) -> [AlertDefinition] {
         let root = try ConfigNode(yaml: text, file: file)
         let list: ConfigNode
         if root.isMapping {
-            try root.checkKeys(allowed: ["alerts"])
+            if !ignoringOtherKeys { try root.checkKeys(allowed: ["alerts"]) }
             list = try root.required("alerts")
         } else {
             list = root

@@ -163,9 +163,10 @@ typedef struct beacond_strategy_functions {
 /* beacond's registrar: call it once per strategy key with the registration JSON
  *   {"key": "dwell", "summary": "one line",
  *    "parameters": [{"name": "seconds", "kind": "integer", "required": false,
- *                    "default": 30, "doc": "one line"}]}
+ *                    "default": 30, "doc": "one line", "tuning": [10, 20, 30, 60]}]}
  * (kind: "duration", "proximity", "integer", "number", "boolean", "string" or "strategies";
- * "default" is optional and written as a configuration file would: "3s", "near", 30, true),
+ * "default" is optional and written as a configuration file would: "3s", "near", 30, true;
+ * "tuning", optional, lists the values `beacond tune` tries, written the same way),
  * the plugin's context (passed back to create) and the strategy's functions (copied by
  * beacond). Returns 0, or non-zero when beacond refuses the registration. */
 typedef int32_t (*beacond_register_fn)(

@@ -80,6 +80,7 @@ extension TimeAlertStrategySecondWay {
         summary: "Fires once a beacon has been detected for `delay`.",
         parameters: [
             ParameterDeclaration("delay", .duration, default: .duration(.seconds(60)),
+                                 tuning: .durations(from: .seconds(15), through: .seconds(180), by: .seconds(15)),
                                  "How long a visit must last before the alert."),
             ParameterDeclaration("maxTimeBeforeReset", .duration, default: .duration(.seconds(60)),
                                  "How long unseen before the beacon can fire again."),

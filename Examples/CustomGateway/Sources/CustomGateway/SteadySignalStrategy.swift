@@ -57,9 +57,10 @@ extension SteadySignalStrategy {
         parameters: [
             ParameterDeclaration(
                 "duration", .duration, default: .duration(.seconds(120)),
+                tuning: .durations(from: .seconds(30), through: .seconds(180), by: .seconds(30)),
                 "How long the signal must stay steady."),
             ParameterDeclaration(
-                "tolerance", .number, default: .number(4),
+                "tolerance", .number, default: .number(4), tuning: .numbers(from: 2, through: 8, by: 2),
                 "The largest RSSI change (dB) that still counts as steady."),
         ] + StrategyBaseConfiguration.parameterDeclarations()
     ) { parameters, _ in

@@ -1,4 +1,3 @@
-import BeaconAlertEngine
 import BeaconCore
 
 /// What changing an alert set would change: the deliveries of one set against another's on the

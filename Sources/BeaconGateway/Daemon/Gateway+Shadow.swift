@@ -1,0 +1,59 @@
+import BeaconAlertEngine
+import BeaconControl
+import BeaconCore
+import BeaconDaemonConfiguration
+import BeaconPipeline
+import Logging
+
+extension Gateway {
+    /// Starts, promotes or stops the shadow alert set (the control endpoint's `POST /shadow…`,
+    /// `beacond shadow` and `beacond promote`), and logs what was done.
+    /// - Throws: `ShadowCandidateError` for a set that cannot run, `ShadowRequest.Refusal` for
+    ///   a promotion or a stop without a shadow, or what stopped the pipeline.
+    public func shadow(_ command: ShadowControlRequest) async throws -> ShadowOutcome {
+        let request: ShadowRequest
+        switch command {
+        case .start(let name, let document):
+            let alerts = try Self.candidateAlerts(
+                String(decoding: document, as: UTF8.self), name: name, beacons: configuration.beacons)
+            request = .start(name: name, alerts: alerts, registry: registry, onEvent: Self.shadowLog(logger))
+        case .promote:
+            request = .promote(registry: registry)
+        case .stop:
+            request = .stop
+        }
+        let outcome: ShadowOutcome
+        do {
+            outcome = try await runner.shadow(request)
+        } catch let error as PipelineError {
+            throw ShadowCandidateError("the candidate cannot run: \(error)")
+        }
+        logger.notice("\(outcome.summary)")
+        return outcome
+    }
+
+    /// The shadow log: each of the shadow's events as a log line, never a sink's delivery.
+    static func shadowLog(_ logger: Logger) -> @Sendable (RoutedEvent) -> Void {
+        { routed in
+            let event = routed.event
+            logger.info(
+                "shadow event",
+                metadata: [
+                    "event": "\(event.kind.rawValue)", "alert": "\(event.alertID)", "beacon": "\(event.beacon)",
+                    "time": "\(event.time.rfc3339String)",
+                ])
+        }
+    }
+
+    /// The alerts of a candidate document (an alerts file's `alerts:` list, or the list alone),
+    /// as the pipeline runs them.
+    /// - Throws: `ShadowCandidateError` saying what is wrong and where.
+    static func candidateAlerts(_ text: String, name: String, beacons: BeaconDirectory) throws -> [PipelineAlert] {
+        do {
+            let definitions = try RemoteAlertDefinitions.parse(text, file: name, beacons: beacons, ignoringOtherKeys: true)
+            return try AlertPipeline.pipelineAlerts(definitions)
+        } catch {
+            throw ShadowCandidateError("\(error)")
+        }
+    }
+}
