@@ -82,7 +82,7 @@ struct TuneCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How long after a visit ends an alert still counts for it.", valueName: "duration"))
     var tolerance = "30s"
 
-    @Option(help: "Threads the candidates run on (default: the processors online).")
+    @Option(help: "Threads the candidates run on (default: the processors online; 1 with --plugin).")
     var threads: Int?
 
     @Option(help: "Rows to print (0: all).")
@@ -124,7 +124,7 @@ struct TuneCommand: AsyncParsableCommand {
             candidates: TuningCandidate.candidates(
                 parameters: tuned.parameters, configured: tuned.configured, limit: candidates, seed: seed),
             registry: registry, objective: objective, heldBackShare: holdBack, splitSeed: seed,
-            tolerance: Duration(parsing: tolerance)!, threads: threads ?? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+            tolerance: Duration(parsing: tolerance)!, threads: threads ?? defaultThreads)
         let report: TuningReport
         do {
             report = try await tuner.tune(runs: runs) { done in
@@ -137,6 +137,12 @@ struct TuneCommand: AsyncParsableCommand {
         let names = tuned.parameters.map(\.name)
         print(json ? TuningReportRendering.json(report) : TuningReportRendering.text(report, parameters: names, top: top))
         if report.winner == nil { throw ExitCode(1) }
+    }
+
+    /// The processors online — or one when plugins are loaded: the plugin contract does not
+    /// promise that a plugin's instances may run at the same time (`--threads` says otherwise).
+    private var defaultThreads: Int {
+        plugins.paths.isEmpty ? max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))) : 1
     }
 
     /// The varied parameters (from --vary, or every declared range) and their configured values.
@@ -160,7 +166,15 @@ struct TuneCommand: AsyncParsableCommand {
             }
         }
         for text in vary {
-            let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+            let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard !parts[0].isEmpty else {
+                printError("error: --vary '\(text)': give a parameter's name, NAME or NAME=v1,v2,…")
+                throw ExitCode(2)
+            }
+            guard !parameters.contains(where: { $0.name == parts[0] }) else {
+                printError("error: --vary \(parts[0]) is given twice; give its values once")
+                throw ExitCode(2)
+            }
             guard let declaration = declared.first(where: { $0.name == parts[0] }) else {
                 printError(
                     "error: --vary \(text): the strategy '\(base.strategy)' has no parameter '\(parts[0])'; its parameters: \(declared.map(\.name).joined(separator: ", "))"
@@ -171,8 +185,9 @@ struct TuneCommand: AsyncParsableCommand {
             if parts.count == 2 {
                 do {
                     values = try parts[1].split(separator: ",").map { raw throws(StrategyConfigurationError) in
-                        try declaration.read(
-                            StrategyValue(inferringFrom: String(raw.filter { $0 != " " })), strategy: base.strategy)
+                        // Spaces around the commas are not part of a value; inside one they are.
+                        let value = String(raw.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+                        return try declaration.read(StrategyValue(inferringFrom: value), strategy: base.strategy)
                     }
                 } catch {
                     printError("error: --vary \(text): \(error)")

@@ -28,8 +28,11 @@ enum TuningReportRendering {
                 ["\(rank)"] + values + [
                     fixed(kept.precision), fixed(kept.recall), latency(kept.medianLatency),
                     latency(kept.percentile(objective.latencyPercentile)), "\(kept.alerts)", "\(kept.visits)",
-                    "\(fixed(held.precision)) \(fixed(held.recall)) \(latency(held.percentile(objective.latencyPercentile)))",
-                    outcome.meetsObjective ? (outcome.heldBackMeetsObjective ? "yes" : "yes (not held-back)") : "no",
+                    outcome.hasHeldBack
+                        ? "\(fixed(held.precision)) \(fixed(held.recall)) \(latency(held.percentile(objective.latencyPercentile)))"
+                        : "-",
+                    outcome.meetsObjective
+                        ? (outcome.heldBackMeetsObjective || !outcome.hasHeldBack ? "yes" : "yes (not held-back)") : "no",
                 ])
         }
         let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
@@ -42,9 +45,11 @@ enum TuningReportRendering {
         lines.append("")
         if let winner = report.winner {
             let heldBack =
-                winner.heldBackMeetsObjective
-                ? "the held-back visits meet the objective too"
-                : "but the held-back visits do not meet the objective: the winner may be fitted to noise; try more --seeds"
+                !winner.hasHeldBack
+                ? "nothing was held back (--hold-back 0, or too few beacons to hold any back)"
+                : winner.heldBackMeetsObjective
+                    ? "the held-back visits meet the objective too"
+                    : "but the held-back visits do not meet the objective: the winner may be fitted to noise; try more --seeds"
             lines.append("best: \(winner.candidate.label) — \(heldBack)")
         } else {
             lines.append("no candidate meets the objective; the table is ranked by recall, then precision, then latency")
@@ -83,7 +88,7 @@ enum TuningReportRendering {
                             }
                         }
                         row.member("meets_objective", outcome.meetsObjective)
-                        row.member("held_back_meets_objective", outcome.heldBackMeetsObjective)
+                        row.member("held_back_meets_objective", outcome.hasHeldBack ? outcome.heldBackMeetsObjective : nil)
                         for (name, score) in [("tuning", outcome.tuning), ("held_back", outcome.heldBack)] {
                             row.key(name)
                             row.object { part in

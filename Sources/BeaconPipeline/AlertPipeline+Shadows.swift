@@ -17,7 +17,9 @@ extension AlertPipeline {
         alerts: [PipelineAlert], registry: StrategyRegistry, comparedAs name: String? = nil
     ) throws(PipelineError) -> AlertShadow {
         let comparison = name.map { ShadowComparison(name: $0, alertIDs: alerts.map(\.id), since: latestTime) }
-        let shadow = try AlertShadow(alerts: alerts, front: front, registry: registry, comparison: comparison)
+        let shadow = try AlertShadow(
+            alerts: alerts, front: front, maxPending: decisions.maxPending, beacons: decisions.beacons, registry: registry,
+            comparison: comparison)
         shadows.append(shadow)
         return shadow
     }
@@ -33,8 +35,15 @@ extension AlertPipeline {
     /// One cycle to the pipeline's decisions, then to the shadows — on up to ``shadowThreads``
     /// threads, each taking every n-th shadow; the update is only read, and the front end waits
     /// until all have seen it before it reuses its buffers.
+    ///
+    /// The shadows see the cycle even when the live decisions throw (a store that refuses): what
+    /// a candidate does never depends on the live set's fortunes.
     func decideEverywhere(_ update: RangingUpdate) throws {
+        defer { decideInShadows(update) }
         try decisions.decide(update)
+    }
+
+    private func decideInShadows(_ update: RangingUpdate) {
         guard !shadows.isEmpty else { return }
         let threads = min(shadowThreads, shadows.count)
         if threads <= 1 {
@@ -48,11 +57,11 @@ extension AlertPipeline {
     /// Ends an input for the pipeline's decisions, then for each shadow (on this task: the
     /// shadows' events reach their `onEvent` in order).
     func endInputEverywhere(cycleClock: Timestamp?, engineTime: Timestamp? = nil, emit: (RoutedEvent) throws -> Void) throws {
+        defer { for shadow in shadows { shadow.endInput(cycleClock: cycleClock, engineTime: engineTime) } }
         try decisions.endInput(cycleClock: cycleClock, engineTime: engineTime) { routed in
             noteLive(routed)
             try emit(routed)
         }
-        for shadow in shadows { shadow.endInput(cycleClock: cycleClock, engineTime: engineTime) }
     }
 
     /// Shows a live event to the shadows that compare (nothing without shadows).

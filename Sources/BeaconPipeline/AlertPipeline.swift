@@ -116,11 +116,11 @@ public final class AlertPipeline {
     /// (`.external(name:beacon:)`) — at `now`: what falls due before it is delivered first, then
     /// the pending alerts whose `cancelOn` names it are cancelled.
     public func post(_ fact: EngineFact, now: Timestamp, emit: (RoutedEvent) throws -> Void) throws {
+        defer { for shadow in shadows { shadow.post(fact, now: now) } }
         try decisions.post(fact, now: now) { routed in
             noteLive(routed)
             try emit(routed)
         }
-        for shadow in shadows { shadow.post(fact, now: now) }
     }
 
     /// Hands the engine an answer to a delivered alert (or a suppression to lift) at `now`: what

@@ -28,14 +28,17 @@ public final class AlertShadow {
 
     let decisions: DecisionStage
 
+    /// A shadow of `alerts` on `front`'s cycles, with the live engine's bound on pending alerts
+    /// and its named beacons, so that its events are those the alerts would have live.
     init(
-        alerts: [PipelineAlert], front: PipelineFront, registry: StrategyRegistry, comparison: ShadowComparison?
+        alerts: [PipelineAlert], front: PipelineFront, maxPending: Int, beacons: BeaconDirectory,
+        registry: StrategyRegistry, comparison: ShadowComparison?
     ) throws(PipelineError) {
         self.alerts = alerts
         self.comparison = comparison
         decisions = try DecisionStage(
-            alerts: alerts, front: front, maxPending: AlertEngineConfiguration.defaultMaxPending, registry: registry,
-            store: InMemoryAlertStateStore())
+            alerts: alerts, front: front, maxPending: maxPending, registry: registry, store: InMemoryAlertStateStore())
+        decisions.beacons = beacons
     }
 
     /// What the shadow's strategies and engine have processed (cycles, events by alert).

@@ -6,8 +6,9 @@ import BeaconCore
 /// from the beacon's fields in place — for a beacon in a ``QuietPeriod``, the most frequent step
 /// of all, nothing is lent and no hook is called.
 ///
-/// A rule must give exactly what the subclass's `isPresent` gives (`QuietPeriodEquivalenceTests`
-/// runs the stock strategies with their rules on and off).
+/// A rule must give exactly what the subclass's `isPresent` gives. `QuietPeriodEquivalenceTests`
+/// checks the stock rules indirectly: with quiet steps off the base always asks the hook, with
+/// them on it follows the rule, and the two runs must agree (a wrong `seenWithin` fails it).
 public enum PresenceRule: Hashable, Sendable {
     /// Ask ``BeaconAlertStrategyBase/isPresent(_:)`` (the default: any rule of the subclass's own).
     case hook

@@ -30,11 +30,12 @@ struct AlertShadowTests {
     /// The events of one simulated hour of the lobby through `alerts`, with `shadow` attached
     /// when given (its events come back second).
     static func run(
-        _ alerts: [PipelineAlert], shadow: [PipelineAlert]? = nil, threads: Int = 1
+        _ alerts: [PipelineAlert], shadow: [PipelineAlert]? = nil, threads: Int = 1,
+        maxPending: Int = AlertEngineConfiguration.defaultMaxPending
     ) async throws -> (live: [AlertEvent], shadow: [AlertEvent]) {
         let scenario = try Scenario.load(path: TestPaths.scenario("lobby-hour"))
         let registry = StrategyRegistry.builtIn()
-        let pipeline = try AlertPipeline(alerts: alerts, registry: registry)
+        let pipeline = try AlertPipeline(alerts: alerts, maxPending: maxPending, registry: registry)
         pipeline.shadowThreads = threads
         let collected = Collected()
         if let shadow {
@@ -72,6 +73,16 @@ struct AlertShadowTests {
             let shadowed = AlertSetDifference(old: run.live, new: run.shadow, within: .seconds(300))
             #expect(shadowed.changes == separate.changes, "threads: \(threads)")
         }
+    }
+
+    @Test("a shadow keeps the live engine's bound on pending alerts: with maxPending 2 it refuses what a separate run refuses")
+    func maxPending() async throws {
+        var delayed = Self.candidate[0]
+        delayed.rule.policy = try AlertPolicy(delay: .seconds(600))
+        let separate = try await Self.run([delayed], maxPending: 2).live
+        #expect(separate.contains { $0.kind == .error }, "the bound must refuse something for the test to mean anything")
+        let run = try await Self.run(Self.live, shadow: [delayed], maxPending: 2)
+        #expect(run.shadow == separate)
     }
 
     @Test("attaching refuses an invalid candidate and attaches nothing; a detached shadow is gone")

@@ -33,6 +33,18 @@ struct AlertTuningTests {
         #expect(configuredInRange.map(\.label) == ["dwell=45s", "dwell=30s", "dwell=1m"])
     }
 
+    @Test("candidates: the configured values count once, beside the combinations when they are not one of them")
+    func configuredBesideTheCombinations() {
+        // Proximity unset is not one of the three bands: 1 + 3 candidates fit a limit of 4.
+        let four = TuningCandidate.candidates(parameters: [Self.proximity3], configured: [:], limit: 4, seed: 1)
+        #expect(four.map(\.label) == ["proximity=(unset)", "proximity=immediate", "proximity=near", "proximity=far"])
+        let three = TuningCandidate.candidates(parameters: [Self.proximity3], configured: [:], limit: 3, seed: 1)
+        #expect(three.count == 3 && three[0].label == "proximity=(unset)" && Set(three.map(\.label)).count == 3)
+    }
+
+    static let proximity3 = TunedParameter(
+        name: "proximity", values: [.proximity(.immediate), .proximity(.near), .proximity(.far)])
+
     @Test("candidates: a draw of the limit when there are more, the same for a seed, another for another seed")
     func drawnCandidates() throws {
         let registration = try #require(StrategyRegistry.builtIn().registration(for: "time"))
@@ -143,6 +155,14 @@ struct AlertTuningTests {
         )
     }
 
+    @Test("a truth without a visit of a beacon the alert matches is refused, not ranked on nothing")
+    func noVisits() async throws {
+        let (tuner, runs) = try Self.lobbyTuner(threads: 1)
+        var other = tuner
+        other.base.match = BeaconMatch(.uuid(UUID(uuidString: "00000000-0000-4000-8000-000000000001")!, major: nil, minor: nil))
+        await #expect(throws: TuningError.noVisits(alertID: "lobby-dwell")) { try await other.tune(runs: runs) }
+    }
+
     @Test("beacond tune prints the table best first (exit 0) and refuses what it cannot run (exit 2)")
     func command() async throws {
         let scenario = TestPaths.scenario("lobby-hour")
@@ -161,6 +181,17 @@ struct AlertTuningTests {
         #expect(unknown.status == 2)
         #expect(
             unknown.standardError.contains("has no parameter 'patience'; its parameters: dwell, gap"), "\(unknown.standardError)")
+        let twice = try await CommandRun.run(
+            TestPaths.beacond, ["tune", "--scenario", scenario, "--vary", "dwell", "--vary", "dwell=30s"])
+        #expect(twice.status == 2 && twice.standardError.contains("--vary dwell is given twice"), "\(twice.standardError)")
+        let unnamed = try await CommandRun.run(TestPaths.beacond, ["tune", "--scenario", scenario, "--vary", "=30s"])
+        #expect(unnamed.status == 2 && unnamed.standardError.contains("give a parameter's name"), "\(unnamed.standardError)")
+        let spaced = try await CommandRun.run(
+            TestPaths.beacond,
+            ["tune", "--scenario", scenario, "--vary", "dwell= 45s , 1m", "--vary", "proximity=near", "--hold-back", "0"])
+        #expect(spaced.status == 0, "\(spaced.standardError)")
+        #expect(
+            spaced.standardOutput.contains("best: dwell=45s proximity=near — nothing was held back"), "\(spaced.standardOutput)")
         let badValue = try await CommandRun.run(TestPaths.beacond, ["tune", "--scenario", scenario, "--vary", "dwell=soon"])
         #expect(badValue.status == 2 && badValue.standardError.contains("dwell"), "\(badValue.standardError)")
         let noTruth = try await CommandRun.run(

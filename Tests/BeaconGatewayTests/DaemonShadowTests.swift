@@ -116,6 +116,18 @@ struct DaemonShadowTests {
             refused.standardError.contains("answered 400") && refused.standardError.contains("broken"), "\(refused.standardError)"
         )
 
+        // So is one with callbacks, which no sink of this daemon would send (as a remote set is).
+        let calling = try Self.write(
+            """
+            alerts:
+              - {id: calling, strategy: time, parameters: {dwell: 5s}, callback: "http://127.0.0.1:9/hook"}
+
+            """, to: directory.appendingPathComponent("calling.yaml").path)
+        let noSender = try await CommandRun.run(TestPaths.beacond, ["shadow", calling, "--to", url], slot: false)
+        #expect(
+            noSender.status == 1 && noSender.standardError.contains("answered 400")
+                && noSender.standardError.contains("has callbacks, but no sink"), "\(noSender.standardError)")
+
         let promoted = try await CommandRun.run(TestPaths.beacond, ["promote", "--to", url], slot: false)
         #expect(promoted.status == 0, "\(promoted.standardError)")
         #expect(promoted.standardOutput.contains(#""action":"promoted""#), "\(promoted.standardOutput)")

@@ -133,7 +133,7 @@ func buildGateway(
     if let path = configuration.shadowPath {
         do {
             let text = try String(contentsOfFile: path, encoding: .utf8)
-            let alerts = try Gateway.candidateAlerts(text, name: path, beacons: configuration.beacons)
+            let alerts = try Gateway.candidateAlerts(text, name: path, configuration: configuration)
             let shadow = try pipeline.attachShadow(alerts: alerts, registry: registry, comparedAs: path)
             shadow.onEvent = Gateway.shadowLog(logger)
             logger.notice("shadow \(path): \(alerts.map(\.id).joined(separator: ", ")) run beside the live alerts")

@@ -15,7 +15,7 @@ extension Gateway {
         switch command {
         case .start(let name, let document):
             let alerts = try Self.candidateAlerts(
-                String(decoding: document, as: UTF8.self), name: name, beacons: configuration.beacons)
+                String(decoding: document, as: UTF8.self), name: name, configuration: configuration)
             request = .start(name: name, alerts: alerts, registry: registry, onEvent: Self.shadowLog(logger))
         case .promote:
             request = .promote(registry: registry)
@@ -25,7 +25,11 @@ extension Gateway {
         let outcome: ShadowOutcome
         do {
             outcome = try await runner.shadow(request)
+        } catch PipelineError.stopped {
+            throw PipelineError.stopped
         } catch let error as PipelineError {
+            // A candidate the pipeline refuses; for a promotion, the live alerts are unchanged.
+            guard case .start = command else { throw error }
             throw ShadowCandidateError("the candidate cannot run: \(error)")
         }
         logger.notice("\(outcome.summary)")
@@ -46,11 +50,17 @@ extension Gateway {
     }
 
     /// The alerts of a candidate document (an alerts file's `alerts:` list, or the list alone),
-    /// as the pipeline runs them.
+    /// as the pipeline runs them — checked as a remote set is against `configuration`'s sinks (an
+    /// alert with callbacks needs a sink that sends them).
     /// - Throws: `ShadowCandidateError` saying what is wrong and where.
-    static func candidateAlerts(_ text: String, name: String, beacons: BeaconDirectory) throws -> [PipelineAlert] {
+    static func candidateAlerts(
+        _ text: String, name: String, configuration: GatewayConfiguration
+    ) throws -> [PipelineAlert] {
         do {
-            let definitions = try RemoteAlertDefinitions.parse(text, file: name, beacons: beacons, ignoringOtherKeys: true)
+            let definitions = try RemoteAlertDefinitions.parse(
+                text, file: name, beacons: configuration.beacons, ignoringOtherKeys: true)
+            try RemoteCallbackCheck.check(
+                definitions, sinksSendCallbacks: configuration.sinks.contains { $0.settings.sendsCallbacks })
             return try AlertPipeline.pipelineAlerts(definitions)
         } catch {
             throw ShadowCandidateError("\(error)")

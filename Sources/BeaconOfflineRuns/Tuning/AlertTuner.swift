@@ -53,6 +53,11 @@ public struct AlertTuner {
     ///   - progress: called after each run with the number of runs done.
     /// - Throws: a ``TuningError`` for a candidate the strategy refuses or a run that fails.
     public func tune(runs: [TuningRun], progress: (Int) -> Void = { _ in }) async throws -> TuningReport {
+        // Without a true visit of a beacon the alert matches, every candidate would score a
+        // perfect recall: refuse rather than rank on nothing.
+        guard runs.contains(where: { $0.visits.contains { base.match.matches($0.beacon) } }) else {
+            throw TuningError.noVisits(alertID: base.id)
+        }
         var tuning = Array(repeating: Tally(), count: candidates.count)
         var heldBack = Array(repeating: Tally(), count: candidates.count)
         for (runIndex, run) in runs.enumerated() {
@@ -68,12 +73,19 @@ public struct AlertTuner {
                             throw TuningError.candidateRefused(candidate: candidate.label, reason: "\(error)")
                         }
                         shadow.onEvent = { deliveries.take($0, candidate: index) }
+                        deliveries.shadows.append(shadow)
                     }
                 }
             } catch let error as TuningError {
                 throw error
             } catch {
                 throw TuningError.runFailed(run: run.name, reason: "\(error)")
+            }
+            // A candidate whose engine stopped part way would be scored on part of the run.
+            for (index, shadow) in deliveries.shadows.enumerated() {
+                if let failure = shadow.failure {
+                    throw TuningError.runFailed(run: run.name, reason: "candidate \(candidates[index].label) stopped: \(failure)")
+                }
             }
             let visits = run.visits.filter { base.match.matches($0.beacon) }
             let held = { (beacon: BeaconID) in isHeldBack(run: runIndex, beacon: beacon) }
@@ -120,9 +132,11 @@ public struct AlertTuner {
     }
 }
 
-/// The first deliveries of each candidate during one run (filled on the pipeline's task).
+/// The first deliveries of each candidate during one run (filled on the pipeline's task), and
+/// the candidates' shadows.
 private final class DeliveryLog {
     var alerts: [[Scoring.Alert]]
+    var shadows: [AlertShadow] = []
 
     init(candidates: Int) { alerts = Array(repeating: [], count: candidates) }
 

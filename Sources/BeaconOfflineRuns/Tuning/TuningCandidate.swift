@@ -45,7 +45,11 @@ public struct TuningCandidate: Hashable, Sendable {
         var chosen = [first]
         var seen: Set<[Setting]> = [first]
         let total = parameters.reduce(1.0) { $0 * Double(max($1.values.count, 1)) }
-        if total <= Double(limit) {
+        // The configured values count once, among the combinations or beside them.
+        let configuredIsCombination = zip(parameters, first).allSatisfy { parameter, setting in
+            setting.value.map { parameter.values.contains($0) } ?? false
+        }
+        if total + (configuredIsCombination ? 0 : 1) <= Double(limit) {
             var combinations: [[Setting]] = [[]]
             for parameter in parameters {
                 combinations = combinations.flatMap { prefix in

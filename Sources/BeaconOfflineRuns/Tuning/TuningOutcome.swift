@@ -12,4 +12,7 @@ public struct TuningOutcome: Hashable, Sendable {
     public var meetsObjective: Bool
     /// Whether ``heldBack`` meets it too.
     public var heldBackMeetsObjective: Bool
+
+    /// Whether anything was held back: a visit, or an alert for a held-back beacon.
+    public var hasHeldBack: Bool { heldBack.visits > 0 || heldBack.alerts > 0 }
 }

@@ -13,7 +13,9 @@
  * StrategyRegistry into these calls.
  *
  * Threads: beacond calls an instance from one thread at a time (the task that owns the
- * pipeline), never concurrently; different instances may be called from different threads.
+ * pipeline), never concurrently; different instances may be called from different threads,
+ * but not at the same time unless the user asks for it (`beacond tune --plugin … --threads N`
+ * runs several instances at once: state shared between instances must then be guarded).
  *
  * Memory: strings the plugin returns through a `char **error` or `char **message` are
  * allocated with malloc and freed by beacond. Pointers beacond passes in are valid for the
