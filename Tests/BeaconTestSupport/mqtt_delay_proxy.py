@@ -2,18 +2,22 @@
 """A fault injector for MQTT tests: a TCP proxy on 127.0.0.1 between a client and a real broker
 that holds back the broker's PUBACKs.
 
-usage: mqtt_delay_proxy.py BROKER_PORT DELAY_SECONDS [MESSAGE_ID ...]
+usage: mqtt_delay_proxy.py BROKER_PORT (DELAY_SECONDS | hold) [MESSAGE_ID ...]
 
 PUBACKs of the listed message ids (of every id when none is listed) reach the client
-DELAY_SECONDS late; everything else passes at once, in both directions. Prints its port, then
-`puback ID delayed` and `puback ID forwarded` lines. Exits when its standard input closes.
+DELAY_SECONDS late — or, with `hold`, when the test writes a `release` line to the standard
+input (every PUBACK held until then goes); everything else passes at once, in both directions.
+Prints its port, then `puback ID delayed` and `puback ID forwarded` lines. Exits when its
+standard input closes.
 """
 import asyncio
 import sys
 
 BROKER_PORT = int(sys.argv[1])
-DELAY = float(sys.argv[2])
+HOLD = sys.argv[2] == "hold"
+DELAY = 0.0 if HOLD else float(sys.argv[2])
 DELAYED_IDS = {int(a) for a in sys.argv[3:]}
+HELD = []  # with `hold`: the PUBACKs waiting for a `release` line
 
 
 def say(text):
@@ -60,7 +64,10 @@ async def pump_from_broker(reader, writer):
                             writer.write(packet)
                         say(f"puback {message_id} forwarded")
 
-                    loop.call_later(DELAY, late)
+                    if HOLD:
+                        HELD.append(late)
+                    else:
+                        loop.call_later(DELAY, late)
                     continue
             writer.write(packet)
             await writer.drain()
@@ -80,7 +87,12 @@ async def main():
     server = await asyncio.start_server(handle, "127.0.0.1", 0)
     say(server.sockets[0].getsockname()[1])
     loop = asyncio.get_running_loop()
-    await loop.run_in_executor(None, sys.stdin.read)  # until the test closes our stdin
+    # Until the test closes our stdin; each `release` line lets the held PUBACKs go.
+    while line := await loop.run_in_executor(None, sys.stdin.readline):
+        if line.strip() == "release":
+            released, HELD[:] = list(HELD), []
+            for late in released:
+                late()
 
 
 asyncio.run(main())
