@@ -26,8 +26,7 @@ struct ExplainCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The alert's id (default: the configuration's only alert).", valueName: "id"))
-    var alert: String?
+    @OptionGroup var alertConfig: AlertConfigOptions
 
     @Option(
         help: ArgumentHelp(
@@ -36,12 +35,6 @@ struct ExplainCommand: AsyncParsableCommand {
     var beacon: String
 
     @OptionGroup var input: OfflineInputOptions
-
-    @Option(
-        help: ArgumentHelp(
-            "The configuration with the alerts (default, with --scenario: its sibling NAME.alerts.yaml).",
-            valueName: "file"))
-    var config: String?
 
     @Option(help: ArgumentHelp("Show and judge from this time (or offset from the start).", valueName: "time"))
     var from: String?
@@ -67,9 +60,8 @@ struct ExplainCommand: AsyncParsableCommand {
     func run() async throws {
         let input = try self.input.resolve()
         let registry = try plugins.registry()
-        let configuration = try input.configuration(config)
-        let alerts = try configuration.pipelineAlerts()
-        let alertID = try AlertChoice.choose(alert, among: alerts).id
+        let (configuration, chosen) = try alertConfig.load(for: input)
+        let alertID = chosen.id
         guard let beaconID = input.beacon(named: beacon, configuration: configuration) else {
             printError(
                 "error: '\(beacon)' is neither a beacon identity (ibeacon:UUID:MAJOR:MINOR, altbeacon:…, eddystone-uid:…) nor a beacon's name in the configuration or the scenario"

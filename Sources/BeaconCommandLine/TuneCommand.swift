@@ -33,16 +33,9 @@ struct TuneCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("The alert's id (default: the configuration's only alert).", valueName: "id"))
-    var alert: String?
+    @OptionGroup var alertConfig: AlertConfigOptions
 
     @OptionGroup var input: OfflineInputOptions
-
-    @Option(
-        help: ArgumentHelp(
-            "The configuration with the alerts (default, with --scenario: its sibling NAME.alerts.yaml).",
-            valueName: "file"))
-    var config: String?
 
     @Option(help: ArgumentHelp("The truth of --capture recordings (simulate --truth's JSON lines).", valueName: "file"))
     var truth: String?
@@ -112,8 +105,7 @@ struct TuneCommand: AsyncParsableCommand {
     func run() async throws {
         let input = try self.input.resolve()
         let registry = try plugins.registry()
-        let configuration = try input.configuration(config)
-        let base = try AlertChoice.choose(alert, among: try configuration.pipelineAlerts())
+        let (configuration, base) = try alertConfig.load(for: input)
         let tuned = try tunedParameters(of: base, registry: registry)
         let runs = try self.runs(input, configuration: configuration)
         let objective = TuningObjective(

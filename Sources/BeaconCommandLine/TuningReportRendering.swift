@@ -35,12 +35,7 @@ enum TuningReportRendering {
                         ? (outcome.heldBackMeetsObjective || !outcome.hasHeldBack ? "yes" : "yes (not held-back)") : "no",
                 ])
         }
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        for row in rows {
-            lines.append(
-                zip(row, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined(separator: "  ")
-                    .trimmingTrailingSpaces)
-        }
+        lines.append(ScoreTable.aligned(rows))
         if top > 0, report.outcomes.count > top { lines.append("… \(report.outcomes.count - top) more (--top 0 shows all)") }
         lines.append("")
         if let winner = report.winner {
@@ -117,12 +112,4 @@ enum TuningReportRendering {
     private static func percent(_ share: Double) -> String { "\(Int((share * 100).rounded())) %" }
 
     private static func latency(_ value: Duration?) -> String { value?.humanReadable ?? "-" }
-}
-
-extension String {
-    fileprivate var trimmingTrailingSpaces: String {
-        var text = self
-        while text.last == " " { text.removeLast() }
-        return text
-    }
 }

@@ -14,7 +14,14 @@ public enum ScoreTable {
             ])
         }
         if scores.isEmpty { return "no delivered alerts" }
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max()! }
+        return aligned(rows)
+    }
+
+    /// `rows` as plain-text columns, each as wide as its widest cell, two spaces apart, without
+    /// trailing spaces (`beacond score`'s table and `beacond tune`'s).
+    public static func aligned(_ rows: [[String]]) -> String {
+        guard let first = rows.first else { return "" }
+        let widths = first.indices.map { column in rows.map { $0[column].count }.max()! }
         return rows.map { row in
             var line = row.enumerated().map { $1 + String(repeating: " ", count: widths[$0] - $1.count) }
                 .joined(separator: "  ")
