@@ -25,8 +25,10 @@ junk while an operator's sealed commands go through.
    sinks, within --tolerance seconds of the reference's time, and was delivered; nothing else
    was created; the hubs refused the forged and malformed reports and the junk commands (their
    logs say so), no junk command dismissed anything, every valid command was answered under
-   its id, and the hubs exited 0. Prints the counts, writes WORKDIR/summary.json, exits 0 on a
-   pass.
+   its id, and the hubs exited 0. Besides, each sink's advertisement-to-sink latency of every
+   delivery (p50, p99, max: the hubs run at debug level, where each delivery's latency is a log
+   line), through kills, holes and takeovers. Prints the counts, writes WORKDIR/summary.json,
+   exits 0 on a pass.
 
 The site runs on the wall clock (the hub aligns each gateway's clock to its own), so it covers
 minutes, not a simulated day. Needs mosquitto and mosquitto_pub; loopback only.
@@ -36,8 +38,10 @@ import calendar
 import hashlib
 import hmac
 import json
+import math
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -370,7 +374,8 @@ def main():
                     f"keepAlive: {HUB_KEEP_ALIVE}s}}")
         with open(path, "w") as file:
             file.write(hub_configuration(hub, hub_site, workdir, broker.port))
-        processes[hub] = Process(hub, [options.beacond, "hub", "--config", path], workdir)
+        # At debug level a hub logs each delivery's advertisement-to-sink latency (`AlertLatency`).
+        processes[hub] = Process(hub, [options.beacond, "hub", "--config", path, "--log-level", "debug"], workdir)
     start_file = os.path.join(workdir, "start")
     for name, _, _ in GATEWAYS:
         path = os.path.join(workdir, f"{name}.yaml")
@@ -402,6 +407,33 @@ def main():
         for hole in holes.values():
             hole.stop()
         broker.stop()
+
+
+LATENCY_LINE = re.compile(r"sink '([^']+)': delivered .* ([0-9.e+-]+) s after its advertisement")
+
+
+def delivery_latencies(log_paths):
+    """Per kind of sink (`jsonl`, `mqtt`: both hubs' sinks of that kind together), the
+    advertisement-to-sink latency of every alert delivery the hubs logged (each run of each hub:
+    the log is appended to across restarts): count, p50, p99 and max, seconds."""
+    by_sink = {}
+    for path in log_paths:
+        with open(path, errors="replace") as file:
+            for line in file:
+                match = LATENCY_LINE.search(line)
+                if match:
+                    kind = match.group(1).split(":")[0]
+                    by_sink.setdefault(kind, []).append(float(match.group(2)))
+
+    def rank(values, fraction):
+        return values[min(len(values), max(1, math.ceil(fraction * len(values)))) - 1]
+
+    summary = {}
+    for sink, values in sorted(by_sink.items()):
+        values.sort()
+        summary[sink] = {"deliveries": len(values), "p50": round(rank(values, 0.5), 3),
+                         "p99": round(rank(values, 0.99), 3), "max": round(values[-1], 3)}
+    return summary
 
 
 def soak(options, workdir, processes, broker, holes, commands, start_seconds, visitors, duration, expected):
@@ -538,9 +570,12 @@ def soak(options, workdir, processes, broker, holes, commands, start_seconds, vi
     for hub in HUBS:
         if statuses[hub] != 0:
             problems.append(f"{hub} exited {statuses[hub]} at SIGTERM")
+    latency = delivery_latencies([processes[hub].log_path for hub in HUBS])
+    if delivered and not latency:
+        problems.append("the hubs delivered alerts but logged no delivery's latency")
     summary = {"seed": options.seed, "visitors": visitors, "reference alerts": len(expected),
                "created": sum(len(v) for v in created.values()), "delivered": len(delivered),
-               "refusals logged": refused,
+               "refusals logged": refused, "latency (s)": latency,
                "commands": {"floods": commands.floods, "junk": commands.junk, "valid": len(commands.answered) +
                             len(commands.waiting), "answered": len(commands.answered),
                             "answered at the first send": sum(1 for sends, _ in commands.answered.values() if sends == 1),

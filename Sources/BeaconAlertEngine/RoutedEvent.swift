@@ -11,10 +11,17 @@ public struct RoutedEvent: Hashable, Sendable {
     // swift-format-ignore: UseShorthandTypeNames
     /// The callback URL for this event's kind, from ``CallbackDestinations``.
     public var destination: Optional<String>
+    // swift-format-ignore: UseShorthandTypeNames
+    /// For a `delivered` event: the moment its advertisement-to-sink latency counts from — the
+    /// beacon's latest advertisement before the alert fell due (at most two cycles earlier), or
+    /// the due time itself when it fell due by the clock (a delay, a window, a reminder). The
+    /// pipeline sets it; `nil` for the other kinds. Not part of the event's JSON.
+    public var origin: Optional<Timestamp>
 
     /// Creates a routed event.
-    public init(event: AlertEvent, destination: String?) {
+    public init(event: AlertEvent, destination: String?, origin: Timestamp? = nil) {
         self.event = event
         self.destination = destination
+        self.origin = origin
     }
 }

@@ -241,6 +241,7 @@ final class DecisionStage {
     }
 
     private func evaluate(_ update: RangingUpdate) throws {
+        let firstEvent = output.events.count
         decidedThrough = update.time
         if recordsPresence { recordPresence(update) }
         let hasConditions = engine.configuration.hasConditions
@@ -273,12 +274,14 @@ final class DecisionStage {
             }
         }
         advanceEngine(to: now) // what the firings made due at once
+        LatencyOrigin.stamp(&output.events, from: firstEvent, beacons: update.beacons, cycleLength: cycleLength)
     }
 
     /// Ends an input: writes its changes (engine, events, strategy state) in one transaction,
     /// then hands its events to `emit`.
     private func finishInput(_ emit: (RoutedEvent) throws -> Void) throws {
         output.changes += collectStrategyChanges()
+        LatencyOrigin.stampDueTimes(&output.events)
         tracer?.observe(output.events)
         if !beacons.isEmpty {
             for index in output.events.indices { output.events[index].event = beacons.labelled(output.events[index].event) }

@@ -15,19 +15,31 @@ public struct OutboundEvent: Hashable, Sendable {
     /// The escalation sinks this event also goes to (`AlertEvent/escalatedTo`); not stored: the
     /// outbox takes it into account when it makes the sinks' copies.
     public var escalatedTo: [String]
+    /// For a delivered alert: the moment its advertisement-to-sink latency counts from
+    /// (`RoutedEvent/origin`), kept with the event in the outbox so that a delivery after retries
+    /// or a restart counts the whole wait; `nil` for every other event.
+    public var origin: Timestamp?
+    /// For a delivered alert: its alert id (the latency's label); `nil` for every other event.
+    public var alertID: String?
 
     /// Creates an outbound event from its parts.
-    public init(key: String, body: String, destination: String? = nil, escalatedTo: [String] = []) {
+    public init(
+        key: String, body: String, destination: String? = nil, escalatedTo: [String] = [], origin: Timestamp? = nil,
+        alertID: String? = nil
+    ) {
         self.key = key
         self.body = body
         self.destination = destination
         self.escalatedTo = escalatedTo
+        self.origin = origin
+        self.alertID = alertID
     }
 
     /// The outbound form of an engine output.
     public init(_ routed: RoutedEvent) {
+        let timed = routed.origin != nil
         self.init(
             key: routed.event.idempotencyKey, body: routed.event.jsonLine, destination: routed.destination,
-            escalatedTo: routed.event.escalatedTo)
+            escalatedTo: routed.event.escalatedTo, origin: routed.origin, alertID: timed ? routed.event.alertID : nil)
     }
 }

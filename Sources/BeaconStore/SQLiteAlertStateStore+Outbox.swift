@@ -1,3 +1,4 @@
+import BeaconCore
 import BeaconSinks
 import GRDB
 
@@ -15,16 +16,21 @@ extension SQLiteAlertStateStore: Outbox {
                 if backlog >= outboxConfiguration.maxBacklog {
                     try db.executeCached(
                         sql: """
-                            INSERT INTO deadLetter (sink, eventKey, body, destination, attempts, lastError)
-                            VALUES (?, ?, ?, ?, 0, ?)
+                            INSERT INTO deadLetter (sink, eventKey, body, destination, origin, alertID, attempts, lastError)
+                            VALUES (?, ?, ?, ?, ?, ?, 0, ?)
                             """,
-                        arguments: [sink, event.key, event.body, event.destination, outboxConfiguration.spillError])
+                        arguments: [
+                            sink, event.key, event.body, event.destination, event.origin?.nanosecondsSinceEpoch, event.alertID,
+                            outboxConfiguration.spillError,
+                        ])
                     dropped += 1
                     continue
                 }
                 try db.executeCached(
-                    sql: "INSERT INTO outbox (sink, eventKey, body, destination) VALUES (?, ?, ?, ?)",
-                    arguments: [sink, event.key, event.body, event.destination])
+                    sql: "INSERT INTO outbox (sink, eventKey, body, destination, origin, alertID) VALUES (?, ?, ?, ?, ?, ?)",
+                    arguments: [
+                        sink, event.key, event.body, event.destination, event.origin?.nanosecondsSinceEpoch, event.alertID,
+                    ])
                 backlog += 1
             }
             if dropped > 0 {
@@ -49,7 +55,7 @@ extension SQLiteAlertStateStore: Outbox {
                 .map { row in
                     OutboxEntry(
                         id: row["id"], sink: row["sink"],
-                        event: OutboundEvent(key: row["eventKey"], body: row["body"], destination: row["destination"]))
+                        event: Self.outboundEvent(row))
                 }
         }
     }
@@ -90,8 +96,8 @@ extension SQLiteAlertStateStore: Outbox {
         try database.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO deadLetter (sink, eventKey, body, destination, attempts, lastError)
-                    SELECT sink, eventKey, body, destination, attempts, ? FROM outbox WHERE id = ?
+                    INSERT INTO deadLetter (sink, eventKey, body, destination, origin, alertID, attempts, lastError)
+                    SELECT sink, eventKey, body, destination, origin, alertID, attempts, ? FROM outbox WHERE id = ?
                     """, arguments: [error, id])
             try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id])
         }
@@ -103,7 +109,7 @@ extension SQLiteAlertStateStore: Outbox {
             try Row.fetchAll(db, sql: "SELECT * FROM deadLetter WHERE sink = ? ORDER BY id", arguments: [sink]).map { row in
                 DeadLetter(
                     id: row["id"], sink: row["sink"],
-                    event: OutboundEvent(key: row["eventKey"], body: row["body"], destination: row["destination"]),
+                    event: Self.outboundEvent(row),
                     attempts: row["attempts"], lastError: row["lastError"])
             }
         }
@@ -116,8 +122,8 @@ extension SQLiteAlertStateStore: Outbox {
             for id in chosen {
                 try db.execute(
                     sql: """
-                        INSERT INTO outbox (sink, eventKey, body, destination)
-                        SELECT sink, eventKey, body, destination FROM deadLetter WHERE id = ?
+                        INSERT INTO outbox (sink, eventKey, body, destination, origin, alertID)
+                        SELECT sink, eventKey, body, destination, origin, alertID FROM deadLetter WHERE id = ?
                         """, arguments: [id])
                 try db.execute(sql: "DELETE FROM deadLetter WHERE id = ?", arguments: [id])
             }
@@ -138,5 +144,13 @@ extension SQLiteAlertStateStore: Outbox {
         let all = try Int64.fetchAll(db, sql: "SELECT id FROM deadLetter WHERE sink = ? ORDER BY id", arguments: [sink])
         guard let ids else { return all }
         return all.filter(ids.contains)
+    }
+
+    /// The event of an outbox or dead-letter row.
+    static func outboundEvent(_ row: Row) -> OutboundEvent {
+        let origin: Int64? = row["origin"]
+        return OutboundEvent(
+            key: row["eventKey"], body: row["body"], destination: row["destination"],
+            origin: origin.map(Timestamp.init(nanosecondsSinceEpoch:)), alertID: row["alertID"])
     }
 }

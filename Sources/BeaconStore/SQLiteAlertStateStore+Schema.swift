@@ -112,6 +112,15 @@ extension SQLiteAlertStateStore {
         migrator.registerMigration("v6-earlier-instances") { db in
             try db.alter(table: "alertHistory") { table in table.add(column: "earlierInstances", .blob) }
         }
+        // A delivered alert's latency origin (ns since the epoch) and alert id, kept with it.
+        migrator.registerMigration("v7-latency-origin") { db in
+            for name in ["outbox", "deadLetter"] {
+                try db.alter(table: name) { table in
+                    table.add(column: "origin", .integer)
+                    table.add(column: "alertID", .text)
+                }
+            }
+        }
         return migrator
     }
 

@@ -24,10 +24,13 @@ struct LiveGatewayTests {
         let task: Task<Void, any Error>
         let sinkPath: String
 
-        init(alerts: String) throws {
+        /// `extra`: more top-level configuration (`latency: …`).
+        init(alerts: String, sinkName: String? = nil, extra: String = "") throws {
             sinkPath = NSTemporaryDirectory() + "beacond-live-\(UUID().uuidString).jsonl"
+            let name = sinkName.map { "name: \($0), " } ?? ""
             let yaml = """
-                sinks: [{type: jsonl, path: \(sinkPath)}]
+                sinks: [{\(name)type: jsonl, path: \(sinkPath)}]
+                \(extra)
                 alerts:
                 \(alerts)
                 """

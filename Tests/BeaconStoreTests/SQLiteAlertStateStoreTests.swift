@@ -1,5 +1,6 @@
 import BeaconAlertEngine
 import BeaconCore
+import BeaconSinks
 import BeaconStore
 import Foundation
 import GRDB
@@ -135,9 +136,40 @@ struct SQLiteAlertStateStoreTests {
         #expect(
             try store.appliedMigrations() == [
                 "v1-engine-state", "v2-outbox", "v3-strategy-state", "v4-dead-letters", "v5-answers",
-                "v6-earlier-instances",
+                "v6-earlier-instances", "v7-latency-origin",
             ])
-        #expect(SQLiteAlertStateStore.schemaVersion == 6)
+        #expect(SQLiteAlertStateStore.schemaVersion == 7)
+    }
+
+    @Test("a delivered alert's latency origin and alert id stay with it in the outbox, a dead letter and its retry")
+    func latencyOriginKept() throws {
+        let path = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let origin = Timestamp(nanosecondsSinceEpoch: 1_736_154_000_123_456_789)
+        let delivered = AlertEvent(
+            kind: .delivered, alertID: "lobby-dwell", beacon: Self.beacons[0], strategy: "time", time: origin + .seconds(1),
+            scheduledFor: origin + .seconds(1))
+        let created = AlertEvent(
+            kind: .created, alertID: "lobby-dwell", beacon: Self.beacons[0], strategy: "time", time: origin)
+        do {
+            let store = try SQLiteAlertStateStore(path: path, outbox: OutboxConfiguration(sinks: ["main"]))
+            try store.apply(
+                [],
+                emitting: [
+                    RoutedEvent(event: created, destination: nil),
+                    RoutedEvent(event: delivered, destination: nil, origin: origin),
+                ])
+        }
+        let store = try SQLiteAlertStateStore(path: path, outbox: OutboxConfiguration(sinks: ["main"]))
+        let entries = try store.pending(sink: "main", limit: 10)
+        #expect(entries.map(\.event.origin) == [nil, origin])
+        #expect(entries.map(\.event.alertID) == [nil, "lobby-dwell"])
+        try store.deadLetter(entries[1].id, error: "refused")
+        #expect(try store.deadLetters(sink: "main").map(\.event.origin) == [origin])
+        #expect(try store.retryDeadLetters(sink: "main", ids: nil) == 1)
+        let retried = try store.pending(sink: "main", limit: 10).last?.event
+        #expect(retried?.origin == origin)
+        #expect(retried?.alertID == "lobby-dwell")
     }
 
     @Test("a database from a newer version is refused")

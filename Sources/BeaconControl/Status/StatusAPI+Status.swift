@@ -3,7 +3,8 @@ import BeaconPipeline
 
 extension StatusAPI {
     /// `GET /api/status`: the summary — the source, counters, the alerts in force, how many wait,
-    /// the alert log's newest sequence and the outboxes. Also each event of `GET /api/events`.
+    /// the alert log's newest sequence, the outboxes, and each sink's alert latency (`latency`:
+    /// empty unless the source is live). Also each event of `GET /api/events`.
     enum Status: StatusAPIEndpoint {
         /// Takes no parameters.
         struct Query: StatusAPIQuery {
@@ -34,6 +35,7 @@ extension StatusAPI {
                 object.member("waiting", inspection.waiting.count)
                 object.member("logLatest", board.log.latestSequence)
                 outbox(&object, snapshot)
+                latency(&object, snapshot)
             }
             return json.string
         }

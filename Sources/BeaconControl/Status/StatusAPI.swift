@@ -40,6 +40,25 @@ enum StatusAPI {
         object.object { outbox in for entry in snapshot.outbox { outbox.member(entry.sink, entry.depth) } }
     }
 
+    /// `latency`: per sink, the deliveries of the window, p50 and p99 (seconds, to the millisecond),
+    /// the window and the objective.
+    static func latency(_ object: inout JSONWriter, _ snapshot: StatusBoard.Snapshot) {
+        object.key("latency")
+        object.array { array in
+            for entry in snapshot.latency {
+                array.object { sink in
+                    sink.member("sink", entry.sink)
+                    sink.member("deliveries", entry.deliveries)
+                    sink.member("p50", entry.p50.map { rounded($0, 3) })
+                    sink.member("p99", entry.p99.map { rounded($0, 3) })
+                    sink.member("window", entry.windowSeconds)
+                    sink.member("objective", entry.objectiveSeconds)
+                    sink.member("objectiveMissed", entry.objectiveMissed)
+                }
+            }
+        }
+    }
+
     /// A position as `{x, y, z, error}`, in metres to the centimetre.
     static func point(_ position: BeaconPosition, to json: inout JSONWriter) {
         json.object {

@@ -17,6 +17,9 @@ public final class StatusBoard: Sendable {
         public var inspection: PipelineInspection
         /// Each sink's outbox depth at the refresh.
         public var outbox: [(sink: String, depth: Int)]
+        /// Each sink's alert latency at the refresh (empty when the daemon does not measure it:
+        /// a source on a time of its own).
+        public var latency: [SinkLatency] = []
     }
 
     /// Where the data comes from, injected (the daemon's pipeline runner and outbox, or a test's).
@@ -27,15 +30,19 @@ public final class StatusBoard: Sendable {
         public var inspect: @Sendable () async throws -> PipelineInspection
         /// Each sink's outbox depth.
         public var outbox: @Sendable () -> [(sink: String, depth: Int)]
+        /// Each sink's alert latency.
+        public var latency: @Sendable () -> [SinkLatency]
 
         /// Creates the sources.
         public init(
             sourceName: String, inspect: @escaping @Sendable () async throws -> PipelineInspection,
-            outbox: @escaping @Sendable () -> [(sink: String, depth: Int)]
+            outbox: @escaping @Sendable () -> [(sink: String, depth: Int)],
+            latency: @escaping @Sendable () -> [SinkLatency] = { [] }
         ) {
             self.sourceName = sourceName
             self.inspect = inspect
             self.outbox = outbox
+            self.latency = latency
         }
     }
 
@@ -107,10 +114,11 @@ public final class StatusBoard: Sendable {
         defer { state.withLock { $0.refreshing = nil } }
         let inspection = try await sources.inspect()
         let outbox = sources.outbox()
+        let latency = sources.latency()
         let takenAt = clock.now
         return state.withLock { state in
             let version = (state.snapshot?.version ?? 0) + 1
-            let snapshot = Snapshot(version: version, inspection: inspection, outbox: outbox)
+            let snapshot = Snapshot(version: version, inspection: inspection, outbox: outbox, latency: latency)
             if state.snapshot?.inspection.cycleTime != inspection.cycleTime || state.snapshot == nil {
                 record(inspection, version: version, into: &state.histories)
             }

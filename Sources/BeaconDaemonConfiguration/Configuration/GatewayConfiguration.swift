@@ -28,6 +28,8 @@ public struct GatewayConfiguration: Sendable {
     /// events go to the log, never to the sinks, and `GET /api/shadow` compares it with the
     /// live set (`Docs/Strategies.md`, "Trying a change").
     public var shadowPath: String?
+    /// The latency promised for delivered alerts (`latency:`), checked per sink; `nil`: none.
+    public var latency: LatencyObjective?
 
     /// The HTTP control endpoint (`http:`): metrics, health, posted events; `nil` when off.
     public var control: ControlConfiguration?
@@ -67,7 +69,7 @@ public struct GatewayConfiguration: Sendable {
     static let keys = [
         "source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging", "http", "layouts", "site", "gateways",
         "anchors",
-        "hub", "beacons", "shadow",
+        "hub", "beacons", "shadow", "latency",
     ]
 
     /// Reads and validates a configuration document; `sinks:` entries are read by the kinds
@@ -103,6 +105,7 @@ public struct GatewayConfiguration: Sendable {
         source = try node["source"].map { node throws(ConfigurationError) in try SourceDefinition(node: node) }
         statePath = try node["state"]?.string()
         shadowPath = try node["shadow"]?.string()
+        latency = try node["latency"].map { n throws(ConfigurationError) in try LatencyObjective.read(n) }
         var sinks: [SinkDefinition] = []
         if let list = node["sinks"] {
             for item in try list.sequence() {

@@ -90,6 +90,18 @@ func buildGateway(
     var sinks: [(name: String, sink: any AlertSink)] = []
     var observers: [any BeaconStateObserver] = []
     let alertLog = AlertLog(sinks: configuration.sinks.map(\.name))
+    // Advertisement-to-sink latency: measured when the feed's time is the clock's.
+    let alertLatency =
+        feed.isLive
+        ? AlertLatency(
+            sinks: configuration.sinks.map(\.name), metrics: metrics, objective: configuration.latency, clock: clock,
+            logger: logger)
+        : nil
+    if configuration.latency != nil, alertLatency == nil {
+        logger.warning(
+            "latency: is not checked: the source runs on a time of its own (a replay, a paced simulation), which a sink's moment cannot be compared with; it is checked with a radio, speed: wall or a hub"
+        )
+    }
     for definition in configuration.sinks {
         do {
             let built = try definition.settings.makeSink()
@@ -97,7 +109,9 @@ func buildGateway(
                 observers.append(observer)
                 for note in observer.notes { logger.notice("sink '\(definition.name)': \(note)") }
             }
-            sinks.append((definition.name, MeteredSink(built.sink, sinkName: definition.name, metrics: metrics, log: alertLog)))
+            let metered = MeteredSink(
+                built.sink, sinkName: definition.name, metrics: metrics, log: alertLog, alertLatency: alertLatency)
+            sinks.append((definition.name, metered))
         } catch {
             throw .sink(name: definition.name, message: "\(error)")
         }
@@ -240,6 +254,17 @@ func buildGateway(
         )
     }
     notified.register(dispatchers.map { ($0.name, $0.dispatcher) })
+    alertLatency?.onObjectiveChange { change in
+        // Every sink hears of it, through the outbox like the rest (at least once).
+        let notice = LatencyNotice.event(for: change)
+        logger.log(level: change.missed ? .warning : .notice, "latency: \(LatencyNotice.message(for: change))")
+        do {
+            try outbox.enqueue([notice], sinks: sinkNames)
+            notified.notify(sinkNames)
+        } catch {
+            logger.error("latency: cannot write the objective's event to the outbox: \(error)")
+        }
+    }
     var remote: RemoteAlertDefinitions?
     if var remoteConfiguration = configuration.remoteAlerts {
         // Keep the last good document next to the state file, so a restart without network has it.
@@ -263,5 +288,6 @@ func buildGateway(
     return Gateway(
         configuration: configuration, feed: feed, pipeline: pipeline,
         remoteAlerts: remote, registry: registry, sinks: dispatchers, outbox: outbox, metrics: metrics,
-        stateObservers: observers, alertLog: alertLog, lease: lease, readiness: readiness, clock: clock, logger: logger)
+        stateObservers: observers, alertLog: alertLog, alertLatency: alertLatency, lease: lease, readiness: readiness,
+        clock: clock, logger: logger)
 }

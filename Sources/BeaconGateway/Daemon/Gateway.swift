@@ -70,8 +70,8 @@ public final class Gateway: Sendable {
         pipeline: sending AlertPipeline, remoteAlerts: RemoteAlertDefinitions? = nil,
         registry: StrategyRegistry = StrategyRegistry(), sinks: [(name: String, dispatcher: OutboxDispatcher)],
         outbox: any Outbox, metrics: GatewayMetrics, stateObservers: [any BeaconStateObserver] = [],
-        alertLog: AlertLog? = nil, lease: HubLease? = nil, readiness: Readiness, clock: AnyTimestampClock,
-        logger: Logger
+        alertLog: AlertLog? = nil, alertLatency: AlertLatency? = nil, lease: HubLease? = nil, readiness: Readiness,
+        clock: AnyTimestampClock, logger: Logger
     ) {
         self.readiness = readiness
         let alertLog = alertLog ?? AlertLog(sinks: sinks.map(\.name))
@@ -99,7 +99,8 @@ public final class Gateway: Sendable {
         statusBoard = StatusBoard(
             sources: StatusBoard.Sources(
                 sourceName: feed.name, inspect: { try await runner.inspect() },
-                outbox: { sinks.map { sink in (sink.name, Self.backlog(of: sink.name, in: outbox)) } }),
+                outbox: { sinks.map { sink in (sink.name, Self.backlog(of: sink.name, in: outbox)) } },
+                latency: { alertLatency?.summaries() ?? [] }),
             log: alertLog)
         // The source starts once the remote alert definitions have had their first check.
         let firstCheck = remoteAlerts.map { _ in OneShot<Void>() }

@@ -28,6 +28,7 @@ import Synchronization
 /// | `beacond_sink_deliveries_total` | counter | `sink` |
 /// | `beacond_sink_failures_total` | counter | `sink` |
 /// | `beacond_sink_delivery_seconds` | histogram | `sink` |
+/// | `beacond_alert_latency_seconds` | histogram | `alert`, `sink` | (``AlertLatency``: advertisement to sink, live sources only) |
 /// | `beacond_outbox_depth` | gauge | `sink` |
 /// | `beacond_outbox_spilled_total` | counter | `sink` |
 /// | `beacond_sink_dead_letters_total` | counter | `sink` |

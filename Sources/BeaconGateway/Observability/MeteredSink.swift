@@ -3,8 +3,9 @@ import BeaconSinks
 import Metrics
 
 /// A sink that counts and times what it passes on: deliveries, failures, and how long each
-/// delivery took (`beacond_sink_*{sink="…"}`), on the clock it is given; and tells the status
-/// page's `AlertLog` what became of each event.
+/// delivery took (`beacond_sink_*{sink="…"}`), on the clock it is given; tells the status
+/// page's `AlertLog` what became of each event; and hands each confirmed delivery to
+/// ``AlertLatency``, when the daemon measures it.
 public struct MeteredSink: AlertSink {
     private let base: any AlertSink
     private let deliveries: Metrics.Counter
@@ -13,16 +14,19 @@ public struct MeteredSink: AlertSink {
     private let clock: ContinuousClock
     private let sinkName: String
     private let log: AlertLog?
+    private let alertLatency: AlertLatency?
 
-    /// Wraps `base`, labelling its metrics with `sinkName` (its name in configuration) and
-    /// recording each attempt's outcome in `log`, if given.
+    /// Wraps `base`, labelling its metrics with `sinkName` (its name in configuration),
+    /// recording each attempt's outcome in `log` and each confirmed delivery's latency in
+    /// `alertLatency`, if given.
     public init(
         _ base: any AlertSink, sinkName: String, metrics: GatewayMetrics, log: AlertLog? = nil,
-        clock: ContinuousClock = ContinuousClock()
+        alertLatency: AlertLatency? = nil, clock: ContinuousClock = ContinuousClock()
     ) {
         self.base = base
         self.sinkName = sinkName
         self.log = log
+        self.alertLatency = alertLatency
         deliveries = metrics.counter("beacond_sink_deliveries_total", [("sink", sinkName)])
         failures = metrics.counter("beacond_sink_failures_total", [("sink", sinkName)])
         latency = Metrics.Timer(
@@ -48,6 +52,7 @@ public struct MeteredSink: AlertSink {
         }
         latency.record(duration: start.duration(to: clock.now))
         deliveries.increment()
+        alertLatency?.record(event, sink: sinkName)
         log?.record(sink: sinkName, key: event.key, .delivered)
     }
 
