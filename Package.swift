@@ -296,6 +296,7 @@ let package = Package(
             name: "BeaconStrategyPluginsTests",
             dependencies: [
                 "BeaconCore", "BeaconStrategyKit", "BeaconStrategies", "BeaconStrategyPlugins", "BeaconStrategyTestSupport",
+                "CBeacondPlugin",
             ],
             swiftSettings: swiftSettings),
         .testTarget(
@@ -310,7 +311,7 @@ let package = Package(
         .testTarget(
             name: "BeaconStoreTests",
             dependencies: [
-                "BeaconCore", "BeaconAlertEngine", "BeaconStore",
+                "BeaconCore", "BeaconAlertEngine", "BeaconStore", "BeaconSinks",
                 "engine-crash-harness",
             ],
             swiftSettings: swiftSettings),
@@ -333,7 +334,7 @@ let package = Package(
                 "BeaconGateway", "BeaconControl", "BeaconDaemonConfiguration", "BeaconSiteLink", "BeaconOfflineRuns",
                 "BeaconConfiguration", "BeaconStrategyKit", "BeaconStrategies", "BeaconAlertEngine",
                 "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconStore",
-                "BeaconTestSupport", "BeaconSimulator", "BeaconHTTP", "BeaconForeignNodes",
+                "BeaconTestSupport", "BeaconSimulator", "BeaconHTTP", "BeaconForeignNodes", "BeaconSinks",
             ],
             swiftSettings: swiftSettings),
     ]

@@ -31,10 +31,16 @@ final class OfflineInput {
     let kind: Kind
     /// Where the input's time starts, when it says so before it runs (a scenario's `start`).
     let start: Timestamp?
+    /// Where the input's time ends, when it says so before it runs (a scenario's `end`).
+    let end: Timestamp?
 
     private init(kind: Kind) {
         self.kind = kind
-        if case .scenario(let scenario, _) = kind { start = scenario.start } else { start = nil }
+        if case .scenario(let scenario, _) = kind {
+            (start, end) = (scenario.start, scenario.end)
+        } else {
+            (start, end) = (nil, nil)
+        }
     }
 
     /// The input the options name: exactly one of a scenario, captures or a site file.

@@ -33,11 +33,23 @@ struct PluginFunctions: @unchecked Sendable {
             UnsafeMutableRawPointer?, UnsafePointer<beacond_state_entry>?, Int,
             UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
         ) -> Int32
+    typealias Describe =
+        @convention(c) (
+            UnsafeMutableRawPointer?, UnsafePointer<UInt64>?, Int64, UnsafeMutablePointer<beacond_beacon_status>?,
+            UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        ) -> Bool
+    /// `describe`, when the plugin's table has it (appended to version 2: optional).
+    let describe: Describe?
+
+    /// The size of version 2's first table, the least a plugin may give: up to `restore_state`.
+    static let firstTableSize =
+        MemoryLayout<beacond_strategy_functions>.offset(of: \beacond_strategy_functions.describe)
+        ?? MemoryLayout<beacond_strategy_functions>.size
 
     /// Takes a plugin's table, or says which part of it is missing.
     init(plugin: UnsafeMutableRawPointer?, table: UnsafePointer<beacond_strategy_functions>?) throws(PluginTableError) {
         guard let table else { throw PluginTableError("no function table") }
-        let expected = MemoryLayout<beacond_strategy_functions>.size
+        let expected = Self.firstTableSize
         guard Int(table.pointee.size) >= expected else {
             throw PluginTableError(
                 "its function table is \(table.pointee.size) bytes, \(expected) expected: "
@@ -58,6 +70,9 @@ struct PluginFunctions: @unchecked Sendable {
         stateDurability = try required(t.state_durability, "state_durability")
         saveState = try required(t.save_state, "save_state")
         restoreState = try required(t.restore_state, "restore_state")
+        // Read only as far as the plugin's table goes: one built before `describe` has none.
+        let hasDescribe = Int(t.size) >= MemoryLayout<beacond_strategy_functions>.size
+        describe = hasDescribe ? t.describe : nil
     }
 
     /// Asks the plugin for a new instance.

@@ -67,6 +67,28 @@ final class PluginStrategy: BeaconAlertStrategy {
         }
     }
 
+    // MARK: Explanations
+
+    /// Where the beacon stands, as the plugin's `describe` says (`nil` without one, or for a
+    /// beacon it does not remember).
+    func status(of id: BeaconID, now: Timestamp) -> StrategyBeaconStatus? {
+        guard let describe = functions.describe else { return nil }
+        var status = beacond_beacon_status()
+        var explanation: UnsafeMutablePointer<CChar>?
+        defer { free(explanation) }
+        let known = withIdentityWords(id) { describe(instance, $0, now.nanosecondsSinceEpoch, &status, &explanation) }
+        guard known else { return nil }
+        let progress = status.progress_unit.map {
+            StrategyProgress(value: status.progress, threshold: status.progress_threshold, unit: String(cString: $0))
+        }
+        return StrategyBeaconStatus(
+            beacon: id, actionStatus: status.action_done ? .actionDone : .waitingForAction,
+            conditionValid: status.condition_valid, lastSeen: Timestamp(nanosecondsSinceEpoch: status.last_seen),
+            progress: progress,
+            resetsAt: status.resets_at == .min ? nil : Timestamp(nanosecondsSinceEpoch: status.resets_at),
+            explanation: explanation.map { String(cString: $0) })
+    }
+
     // MARK: Saved state
 
     var stateDurability: StrategyStateDurability {

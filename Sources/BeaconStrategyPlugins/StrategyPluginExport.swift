@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconStrategyKit
 import CBeacondPlugin
 import FoundationEssentials
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -76,7 +77,7 @@ private let exportedFunctions = beacond_strategy_functions(
     size: UInt32(MemoryLayout<beacond_strategy_functions>.size), create: exportedCreate, destroy: exportedDestroy,
     step: exportedStep, finish_cycle: exportedFinishCycle, condition_valid: exportedConditionValid,
     mark_done: exportedMarkDone, state_durability: exportedStateDurability, save_state: exportedSaveState,
-    restore_state: exportedRestoreState)
+    restore_state: exportedRestoreState, describe: exportedDescribe)
 
 private func exportedCreate(
     _ context: UnsafeMutableRawPointer?, _ key: UnsafePointer<CChar>?,
@@ -207,3 +208,40 @@ private func exportedRestoreState(
         return 1
     }
 }
+
+private func exportedDescribe(
+    _ pointer: UnsafeMutableRawPointer?, _ identity: UnsafePointer<UInt64>?, _ now: Int64,
+    _ status: UnsafeMutablePointer<beacond_beacon_status>?,
+    _ explanation: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Bool {
+    guard let pointer, let identity, let status,
+        let known = instance(pointer).status(
+            of: BeaconID(pluginWords: identity), now: Timestamp(nanosecondsSinceEpoch: now))
+    else { return false }
+    status.pointee.action_done = known.actionStatus == .actionDone
+    status.pointee.condition_valid = known.conditionValid
+    status.pointee.last_seen = known.lastSeen.nanosecondsSinceEpoch
+    status.pointee.resets_at = known.resetsAt?.nanosecondsSinceEpoch ?? .min
+    if let progress = known.progress {
+        status.pointee.progress = progress.value
+        status.pointee.progress_threshold = progress.threshold
+        status.pointee.progress_unit = exportedUnit(progress.unit)
+    } else {
+        status.pointee.progress_unit = nil
+    }
+    if let text = known.explanation { explanation?.pointee = strdup(text) }
+    return true
+}
+
+/// A unit's C string, made once per distinct unit and kept for the process (the ABI asks for a
+/// static string; strategies use a handful of units).
+private func exportedUnit(_ unit: String) -> UnsafePointer<CChar> {
+    exportedUnits.withLock { units in
+        if let known = units[unit] { return UnsafePointer(known) }
+        let made = strdup(unit)!
+        units[unit] = made
+        return UnsafePointer(made)
+    }
+}
+
+private let exportedUnits = Mutex<[String: UnsafeMutablePointer<CChar>]>([:])

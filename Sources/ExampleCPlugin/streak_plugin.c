@@ -167,6 +167,30 @@ static void streak_mark_done(void *instance, const uint64_t *identity, int64_t n
     }
 }
 
+static bool streak_describe(void *instance, const uint64_t *identity, int64_t now, beacond_beacon_status *status,
+                            char **explanation) {
+    streak_instance *s = instance;
+    streak_beacon *b = find(s, identity);
+    if (!b) return false;
+    status->action_done = b->done;
+    status->condition_valid = b->streak >= s->cycles;
+    status->last_seen = b->last_seen;
+    status->resets_at = b->done ? b->last_seen + s->reset_ns : INT64_MIN;
+    status->progress = (double)b->streak;
+    status->progress_threshold = (double)s->cycles;
+    status->progress_unit = "cycles";
+    /* A sentence that changes with the beacon's situation, not every cycle: the progress counts. */
+    char text[96];
+    if (b->done)
+        snprintf(text, sizeof text, "alerted; resets after %lld s unseen", (long long)(s->reset_ns / 1000000000LL));
+    else if (now - b->last_seen > 1500000000LL)
+        snprintf(text, sizeof text, "streak broken: unseen in the latest cycle");
+    else
+        snprintf(text, sizeof text, "in a streak of sightings, %u cycles wanted", (unsigned)s->cycles);
+    *explanation = strdup(text);
+    return true;
+}
+
 static int32_t streak_state_durability(void *instance, char **message_out) {
     (void)instance;
     (void)message_out;
@@ -229,6 +253,7 @@ static const beacond_strategy_functions streak_functions = {
     .state_durability = streak_state_durability,
     .save_state = streak_save_state,
     .restore_state = streak_restore_state,
+    .describe = streak_describe,
 };
 
 static const char streak_registration[] =

@@ -32,4 +32,13 @@ final class SightingCountStrategy: BeaconAlertStrategyBase<Int> {
     }
 
     override func isConditionValid(_ sightings: Int, now: Timestamp) -> Bool { sightings >= count }
+
+    // For explanations and the status page (they cross the plugin boundary through `describe`).
+    override func progress(of sightings: Int, now: Timestamp) -> StrategyProgress? {
+        StrategyProgress(value: Double(sightings), threshold: Double(count), unit: "sightings")
+    }
+
+    override func explanation(of sightings: Int, now: Timestamp) -> String? {
+        sightings >= count ? "seen often enough (\(count) cycles)" : "counting the cycles it is seen in"
+    }
 }

@@ -225,4 +225,39 @@ struct DecisionExplanationTests {
         // Not a vacuous check: a good share of the triples fall after a delivery, and many before.
         #expect(result.delivered > 1_000 && result.delivered < 9_000, "\(result.delivered) delivered")
     }
+
+    @Test("a C plugin's strategy is explained in its own words, and check-explanations holds it to its deliveries")
+    func pluginExplained() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-explain-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let alerts = directory.appendingPathComponent("streak.alerts.yaml").path
+        try """
+        alerts:
+          - id: lobby-streak
+            match: {uuid: 5A4BCFCE-174E-4BAC-A814-092E77F6B7E5}
+            strategy: c-streak
+            parameters: {cycles: 5, reset_seconds: 30}
+        """.write(toFile: alerts, atomically: true, encoding: .utf8)
+        let lobby = TestPaths.scenario("lobby")
+        let explained = try await CommandRun.run(
+            TestPaths.beacond,
+            ["explain", "--plugin", TestPaths.exampleCPlugin, "--scenario", lobby, "--config", alerts, "--beacon", "visitor-1"])
+        #expect(explained.status == 0, "\(explained.standardError)")
+        #expect(explained.standardOutput.contains("in a streak of sightings, 5 cycles wanted"), "\(explained.standardOutput)")
+        #expect(explained.standardOutput.contains("alerted; resets after 30 s unseen"), "\(explained.standardOutput)")
+        #expect(explained.standardOutput.contains("verdict: delivered"), "\(explained.standardOutput)")
+
+        let checked = try await CommandRun.run(
+            TestPaths.beacond,
+            [
+                "check-explanations", "--plugin", TestPaths.exampleCPlugin, "--scenario", lobby, "--config", alerts,
+                "--triples", "2000",
+            ])
+        #expect(checked.status == 0, "\(checked.standardOutput)\(checked.standardError)")
+        #expect(checked.standardOutput.contains("2000 agree (100.0 %)"), "\(checked.standardOutput)")
+        let unknown = try await CommandRun.run(
+            TestPaths.beacond, ["check-explanations", "--scenario", lobby, "--alert", "nope"])
+        #expect(unknown.status == 2 && unknown.standardError.contains("no alert 'nope'; the alerts: lobby-dwell"))
+    }
 }

@@ -39,12 +39,18 @@ public enum TestPaths {
     }
 
     /// The `beacond` executable SwiftPM built next to the test binary.
-    public static var beacond: String {
+    public static var beacond: String { buildDirectory + "/beacond" }
+
+    /// The example C plugin (`c-streak`) SwiftPM built next to the test binary.
+    public static var exampleCPlugin: String { buildDirectory + "/libExampleCPlugin.so" }
+
+    /// Where SwiftPM put the test binary (and the products built with it).
+    static var buildDirectory: String {
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         let executable = String(decoding: buffer[..<max(count, 0)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var parts = executable.split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast()
-        return parts.joined(separator: "/") + "/beacond"
+        return parts.joined(separator: "/")
     }
 }

@@ -118,6 +118,17 @@ typedef void (*beacond_fired_fn)(void *context, const uint64_t *identity);
  * call only. */
 typedef void (*beacond_state_fn)(void *context, const beacond_state_entry *entry);
 
+/* Where one beacon stands with a strategy (describe). */
+typedef struct beacond_beacon_status {
+    bool action_done;          /* its action is done since the last reset */
+    bool condition_valid;      /* its condition holds at `now` */
+    int64_t last_seen;         /* the latest cycle it counted as present, ns since the epoch */
+    int64_t resets_at;         /* when its action resets if it stays unseen; INT64_MIN: not set */
+    double progress;           /* how far towards the condition, in `progress_unit`s */
+    double progress_threshold; /* where the condition holds, in the same unit */
+    const char *progress_unit; /* a static string ("cycles", "s"); NULL: no progress measured */
+} beacond_beacon_status;
+
 /* ---- The functions of one strategy ------------------------------------------------------ */
 
 typedef struct beacond_strategy_functions {
@@ -158,6 +169,17 @@ typedef struct beacond_strategy_functions {
      * with a malloc'ed message in *error (beacond then starts that strategy without its state
      * and says so). */
     int32_t (*restore_state)(void *instance, const beacond_state_entry *entries, size_t count, char **error);
+
+    /* ---- Appended to version 2 (a table whose `size` ends before here has none of these). */
+
+    /* Optional (NULL: none; beacond then explains the strategy by its firings alone). Where one
+     * beacon stands at `now`, for `beacond explain`, /api/explain and the status page: called on
+     * demand only, never per cycle. Returns false for a beacon the instance does not remember;
+     * otherwise fills *status and may set *explanation to a malloc'ed sentence in the strategy's
+     * own words ("a streak of 4 cycles since 09:00:12"): one that changes when the beacon's
+     * situation does, not every cycle (the progress says how far it has come). */
+    bool (*describe)(void *instance, const uint64_t *identity, int64_t now, beacond_beacon_status *status,
+                     char **explanation);
 } beacond_strategy_functions;
 
 /* ---- Registration ----------------------------------------------------------------------- */
