@@ -6,7 +6,7 @@ SWIFT ?= swift
 BEACOND_DEBUG := .build/debug/beacond
 RUN_SCENARIO := Simulator/Scenarios/lobby.yaml
 
-.PHONY: run test test-loaded suite-times build bench bench-tune bench-gateway symbol-order fuzz soak test-vm test-ha dist test-dist measure-build format lint examples docs clean
+.PHONY: run test test-loaded suite-times build bench bench-tune bench-explain bench-gateway symbol-order fuzz soak test-vm test-ha dist test-dist measure-build format lint examples docs clean
 
 run: build
 	$(BEACOND_DEBUG) simulate $(RUN_SCENARIO)
@@ -45,6 +45,14 @@ bench:
 	@if [ -z "$(BENCH)" ] || [ -n "$(BENCH_GROUPS)" ]; then \
 		$(SWIFT) run -c release --package-path Benchmarks beacond-bench $(BENCH_GROUPS); fi
 	@if [ -z "$(BENCH)" ] || [ "$(BENCH_GROUPS)" != "$(BENCH)" ]; then $(MAKE) --no-print-directory bench-gateway; fi
+
+# Explanations held to the engine on the 1,000-beacon day: 10,000 random (alert, beacon, time)
+# triples (issue 38; BENCHMARKS.md, "Explanations").
+bench-explain:
+	@scripts/ensure-deps.sh build
+	$(SWIFT) build -c release --product beacond
+	/usr/bin/time -f "%e s wall, %U s user, %M KB peak" .build/release/beacond check-explanations \
+		--scenario Simulator/Scenarios/stress.yaml --triples 10000
 
 # Issue 38's tune figure: one dwell alert of the 1,000-beacon day over 50 candidates, on every
 # core (release beacond; about 4.5 minutes on 2 cores).

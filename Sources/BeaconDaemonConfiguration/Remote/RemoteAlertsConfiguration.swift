@@ -11,6 +11,10 @@ import BeaconCore
 /// fetched at start and every `checkEvery`, with `If-None-Match` / `If-Modified-Since` so an
 /// unchanged document costs a 304; a new one is validated completely before it replaces the
 /// alerts in force, and on any error the last good set stays (the log says why).
+///
+/// With `stage: true`, a new version does not replace the alerts in force: it runs as the
+/// daemon's shadow (compared with the live set on `/api/shadow`) until `beacond promote` makes
+/// it live — or `beacond shadow --stop` sets it aside.
 public struct RemoteAlertsConfiguration: Hashable, Sendable {
     /// The document's URL (`http` or `https`).
     public var url: String
@@ -23,20 +27,24 @@ public struct RemoteAlertsConfiguration: Hashable, Sendable {
     public var cachePath: String?
     /// The named beacons of the local file, which a fetched alert's `match: {tag: …}` selects from.
     public var beacons: BeaconDirectory = .empty
+    /// Whether a new version waits as a shadow for `beacond promote` instead of going live at
+    /// once (`stage: true`). The first set, with nothing in force yet, goes live.
+    public var stage: Bool
 
     public init(
         url: String, checkEvery: Duration = .seconds(12 * 3600), timeout: Duration = .seconds(30),
-        cachePath: String? = nil
+        cachePath: String? = nil, stage: Bool = false
     ) {
+        self.stage = stage
         self.url = url
         self.checkEvery = checkEvery
         self.timeout = timeout
         self.cachePath = cachePath
     }
 
-    static let keys = ["url", "checkEvery", "timeout", "cache"]
+    static let keys = ["url", "checkEvery", "timeout", "cache", "stage"]
 
-    /// Reads the `alerts: {url, checkEvery, timeout?, cache?}` mapping.
+    /// Reads the `alerts: {url, checkEvery, timeout?, cache?, stage?}` mapping.
     init(node: ConfigNode) throws(ConfigurationError) {
         try node.checkKeys(allowed: Self.keys)
         let urlNode = try node.required("url")
@@ -48,5 +56,6 @@ public struct RemoteAlertsConfiguration: Hashable, Sendable {
         guard checkEvery >= .seconds(1) else { throw node.error("checkEvery must be at least 1s") }
         timeout = try node["timeout"]?.duration() ?? .seconds(30)
         cachePath = try node["cache"]?.string()
+        stage = try node["stage"]?.bool() ?? false
     }
 }

@@ -33,7 +33,26 @@ extension Gateway {
             throw ShadowCandidateError("the candidate cannot run: \(error)")
         }
         logger.notice("\(outcome.summary)")
+        await settleStagedRemoteSet(after: outcome)
         return outcome
+    }
+
+    /// Tells the remote alert definitions (`stage: true`) what became of their staged set: promoted,
+    /// it is the set in force (and the cached one); stopped or replaced by another shadow, it is
+    /// set aside.
+    private func settleStagedRemoteSet(after outcome: ShadowOutcome) async {
+        guard let remoteAlerts, await remoteAlerts.staged != nil else { return }
+        let isStaged = outcome.name == remoteAlerts.stagingName
+        switch outcome.action {
+        case .promoted where isStaged:
+            await remoteAlerts.promoteStaged()
+            logger.notice("remote alerts: the staged version is the set in force (and the cached one)")
+        case .stopped where isStaged, .started where !isStaged:
+            await remoteAlerts.discardStaged()
+            logger.notice("remote alerts: the staged version is set aside; the next version will be staged")
+        default:
+            break
+        }
     }
 
     /// The shadow log: each of the shadow's events as a log line, never a sink's delivery.

@@ -13,6 +13,9 @@ public actor RemoteAlertDefinitions {
     public enum Outcome: Sendable, Equatable {
         /// A new, valid set of definitions (apply it).
         case updated([String])
+        /// A new, valid set, staged (`stage: true`): run it as the shadow; ``promoteStaged()``
+        /// once it is promoted makes it the set in force.
+        case staged([String])
         /// The server says nothing changed (304), or served the same document again.
         case unchanged
         /// The server answered, but the document is unusable; the last good set stays.
@@ -24,6 +27,8 @@ public actor RemoteAlertDefinitions {
         public var logLine: String {
             switch self {
             case .updated(let ids): "remote alerts: applied a new version (\(ids.count) alerts: \(ids.joined(separator: ", ")))"
+            case .staged(let ids):
+                "remote alerts: staged a new version as the shadow (\(ids.count) alerts: \(ids.joined(separator: ", "))); `beacond promote` makes it live, `beacond shadow --stop` sets it aside"
             case .unchanged: "remote alerts: unchanged"
             case .rejected(let why): "remote alerts: kept the last good set; the new document is invalid: \(why)"
             case .unreachable(let why): "remote alerts: kept the last good set; could not fetch: \(why)"
@@ -39,6 +44,11 @@ public actor RemoteAlertDefinitions {
     private var lastBody: [UInt8]?
     /// The definitions in force (the last good set), empty before the first success.
     public private(set) var definitions: [AlertDefinition] = []
+    /// The staged set waiting for its promotion (`stage: true`), and its document.
+    public private(set) var staged: [AlertDefinition]?
+    private var stagedBody: [UInt8]?
+    /// The latest document staged or set aside: the same one again is not staged again.
+    private var lastStagedBody: [UInt8]?
     /// When ``check(now:)`` should run next (`nil`: now).
     public private(set) var nextCheck: Timestamp?
 
@@ -82,14 +92,18 @@ public actor RemoteAlertDefinitions {
         case 304:
             return .unchanged
         case 200:
-            if response.body == lastBody { return .unchanged }
-            let outcome = accept(response.body, source: configuration.url)
-            if case .updated = outcome {
+            if response.body == lastBody || response.body == lastStagedBody { return .unchanged }
+            let outcome = accept(response.body, source: configuration.url, staging: configuration.stage)
+            switch outcome {
+            case .updated:
                 etag = response.etag
                 lastModified = response.lastModified
-                if let path = configuration.cachePath {
-                    try? Data(response.body).write(to: URL(fileURLWithPath: path), options: .atomic)
-                }
+                writeCache(response.body)
+            case .staged:
+                etag = response.etag
+                lastModified = response.lastModified
+            default:
+                break
             }
             return outcome
         default:
@@ -97,7 +111,8 @@ public actor RemoteAlertDefinitions {
         }
     }
 
-    private func accept(_ body: [UInt8], source: String) -> Outcome {
+    /// `staging`: a new set waits for its promotion — unless nothing is in force yet.
+    private func accept(_ body: [UInt8], source: String, staging: Bool = false) -> Outcome {
         let candidate: [AlertDefinition]
         do {
             candidate = try Self.parse(String(decoding: body, as: UTF8.self), file: source, beacons: configuration.beacons)
@@ -105,9 +120,43 @@ public actor RemoteAlertDefinitions {
         } catch {
             return .rejected("\(error)")
         }
+        if staging, lastBody != nil || !definitions.isEmpty {
+            staged = candidate
+            stagedBody = body
+            lastStagedBody = body
+            return .staged(candidate.map(\.id))
+        }
         definitions = candidate
         lastBody = body
         return .updated(candidate.map(\.id))
+    }
+
+    /// The staged set was promoted: it is the set in force from now on, and the cached one (a
+    /// restart starts from it). Returns its ids, or `nil` when nothing was staged.
+    @discardableResult
+    public func promoteStaged() -> [String]? {
+        guard let candidate = staged, let body = stagedBody else { return nil }
+        definitions = candidate
+        lastBody = body
+        staged = nil
+        stagedBody = nil
+        writeCache(body)
+        return candidate.map(\.id)
+    }
+
+    /// The staged set was set aside (its shadow stopped or replaced): it is dropped, and the same
+    /// document is not staged again — the next version is.
+    public func discardStaged() {
+        staged = nil
+        stagedBody = nil
+    }
+
+    /// The name the staged set runs under as the shadow.
+    public nonisolated var stagingName: String { "remote:\(configuration.url)" }
+
+    private func writeCache(_ body: [UInt8]) {
+        guard let path = configuration.cachePath else { return }
+        try? Data(body).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
     /// Reads a remote document: a mapping with an `alerts:` list (as in a local file), or the

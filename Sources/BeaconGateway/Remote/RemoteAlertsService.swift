@@ -31,6 +31,10 @@ struct RemoteAlertsService: Service {
     }
 
     private func apply(_ outcome: RemoteAlertDefinitions.Outcome) async {
+        if case .staged = outcome {
+            await stage(outcome)
+            return
+        }
         guard case .updated = outcome else {
             if outcome != .unchanged { logger.warning("\(outcome.logLine)") }
             return
@@ -40,6 +44,21 @@ struct RemoteAlertsService: Service {
             logger.info("\(outcome.logLine)")
         } catch {
             logger.error("remote alerts: kept the last good set; the new set cannot run: \(error)")
+        }
+    }
+
+    /// Runs the staged set as the shadow (replacing any shadow that runs).
+    private func stage(_ outcome: RemoteAlertDefinitions.Outcome) async {
+        guard let staged = await remote.staged else { return }
+        do {
+            let alerts = try AlertPipeline.pipelineAlerts(staged)
+            let request = ShadowRequest.start(
+                name: remote.stagingName, alerts: alerts, registry: registry, onEvent: Gateway.shadowLog(logger))
+            _ = try await runner.shadow(request)
+            logger.notice("\(outcome.logLine)")
+        } catch {
+            await remote.discardStaged()
+            logger.error("remote alerts: kept the last good set; the new set cannot run as the shadow: \(error)")
         }
     }
 }

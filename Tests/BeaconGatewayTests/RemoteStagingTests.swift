@@ -1,0 +1,137 @@
+import BeaconConfiguration
+import BeaconControl
+import BeaconCore
+import BeaconDaemonConfiguration
+import BeaconGateway
+import BeaconPipeline
+import BeaconTestSupport
+import Foundation
+import Testing
+
+/// `alerts: {url, stage: true}`: a new remote version runs as the shadow, beside the live set,
+/// until someone promotes it — against a real HTTP server on 127.0.0.1, on a manual clock.
+@Suite("Remote alert sets staged as the shadow", .serialized)
+struct RemoteStagingTests {
+    static let t0 = Timestamp(rfc3339: "2025-01-01T09:00:00Z")!
+    static let versionC = """
+        alerts:
+          - {id: lobby-dwell, match: {uuid: \(RemoteAlertDefinitionsTests.uuid)}, strategy: time, parameters: {dwell: 9s}}
+        """
+
+    /// A live gateway checking `server` every 30 s with `stage: true`, its cache at `cache`.
+    struct Running {
+        let gateway: Gateway
+        let clock: ManualClock
+        let server: ConfigServer
+        let task: Task<Void, any Error>
+
+        init(server: ConfigServer, cache: String) throws {
+            self.server = server
+            clock = ManualClock(start: RemoteStagingTests.t0)
+            let configuration = try GatewayConfiguration(
+                node: ConfigNode(
+                    yaml: """
+                        sinks: [{type: jsonl, path: /dev/null}]
+                        alerts: {url: "\(server.url)", checkEvery: 30s, stage: true, cache: \(cache)}
+                        """))
+            let gateway = try buildGateway(
+                configuration, source: PushedSource(), isLive: true, clock: AnyTimestampClock(clock))
+            self.gateway = gateway
+            task = Task { try await gateway.run() }
+        }
+
+        /// Moves the clock to the next check and waits until the server has answered it.
+        func nextCheck() async {
+            let before = server.requests.count
+            await eventually { clock.sleeperCount >= 2 }
+            clock.advance(by: .seconds(30))
+            await eventually { server.requests.count > before }
+        }
+
+        /// The shadow's name and alert ids, once the status says what `expected` wants.
+        func shadow(becomes expected: @escaping @Sendable (ShadowComparison?) -> Bool) async -> ShadowComparison? {
+            var latest: ShadowComparison?
+            await eventually {
+                latest = try? await gateway.statusBoard.current().inspection.shadow
+                return expected(latest)
+            }
+            return latest
+        }
+
+        func stop() async throws {
+            gateway.stop()
+            try await task.value
+        }
+    }
+
+    static func cachePath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("beacond-stage-\(UUID().uuidString).yaml").path
+    }
+
+    @Test("The first set goes live; a new version runs as the shadow until promoted, then it is live and cached")
+    func stagedThenPromoted() async throws {
+        let server = try ConfigServer()
+        defer { server.stop() }
+        let cache = Self.cachePath()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        try server.serve(RemoteAlertDefinitionsTests.versionA)
+        let running = try Running(server: server, cache: cache)
+        #expect(
+            await eventually { running.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"] }, "nothing was live: A goes live")
+
+        try server.serve(RemoteAlertDefinitionsTests.versionB)
+        await running.nextCheck()
+        let staged = await running.shadow { $0 != nil }
+        #expect(staged?.name == "remote:\(server.url)")
+        #expect(staged?.alertIDs == ["lobby-dwell", "hello"])
+        #expect(running.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"], "the live set is still A")
+        #expect(try String(contentsOfFile: cache, encoding: .utf8) == RemoteAlertDefinitionsTests.versionA)
+
+        let outcome = try await running.gateway.shadow(.promote)
+        #expect(outcome.action == .promoted)
+        #expect(await eventually { running.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell", "hello"] })
+        #expect(
+            try String(contentsOfFile: cache, encoding: .utf8) == RemoteAlertDefinitionsTests.versionB, "a restart starts from B")
+
+        // B again is the set in force: nothing to stage.
+        await running.nextCheck()
+        #expect(await running.shadow { $0 == nil } == nil)
+        try await running.stop()
+    }
+
+    @Test("A staged version set aside is not staged again; the next version is")
+    func setAside() async throws {
+        let server = try ConfigServer()
+        defer { server.stop() }
+        let cache = Self.cachePath()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        try server.serve(RemoteAlertDefinitionsTests.versionA)
+        let running = try Running(server: server, cache: cache)
+        #expect(await eventually { running.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"] })
+        try server.serve(RemoteAlertDefinitionsTests.versionB)
+        await running.nextCheck()
+        #expect(await running.shadow { $0 != nil }?.alertIDs == ["lobby-dwell", "hello"])
+        #expect(try await running.gateway.shadow(.stop).action == .stopped)
+
+        await running.nextCheck()
+        #expect(await running.shadow { $0 == nil } == nil, "B, set aside, is not staged again")
+        #expect(running.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"])
+
+        try server.serve(Self.versionC)
+        await running.nextCheck()
+        let staged = await running.shadow { $0 != nil }
+        #expect(staged?.alertIDs == ["lobby-dwell"])
+        #expect(running.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"])
+        try await running.stop()
+    }
+
+    @Test("stage must be true or false")
+    func stageKey() throws {
+        let read = try GatewayConfiguration(
+            node: ConfigNode(yaml: "alerts: {url: \"http://127.0.0.1:1/a.yaml\", stage: true}"))
+        #expect(read.remoteAlerts?.stage == true)
+        #expect(throws: ConfigurationError.self) {
+            try GatewayConfiguration(node: ConfigNode(yaml: "alerts: {url: \"http://127.0.0.1:1/a.yaml\", stage: maybe}"))
+        }
+    }
+}
