@@ -40,7 +40,7 @@ BENCH_GROUPS = $(filter-out gateway,$(BENCH))
 bench:
 	@scripts/ensure-deps.sh build
 	@# The Benchmarks package's cached build plan does not notice files added to the root package.
-	@find Sources -newer Benchmarks/.build/release.yaml -name '*.swift' 2>/dev/null | grep -q . \
+	@find Sources Strategies -newer Benchmarks/.build/release.yaml -name '*.swift' 2>/dev/null | grep -q . \
 		&& rm -f Benchmarks/.build/release.yaml || true
 	@if [ -z "$(BENCH)" ] || [ -n "$(BENCH_GROUPS)" ]; then \
 		$(SWIFT) run -c release --package-path Benchmarks beacond-bench $(BENCH_GROUPS); fi
@@ -135,7 +135,7 @@ dist:
 test-dist: dist
 	$(SUDO) scripts/test-dist.sh
 
-SWIFT_FORMAT_PATHS := Package.swift Sources Tests Examples Benchmarks/Sources Benchmarks/Package.swift Fuzz
+SWIFT_FORMAT_PATHS := Package.swift Sources Strategies Tests Examples Benchmarks/Sources Benchmarks/Package.swift Fuzz
 
 # swift-format, configured by .swift-format: rewrite in place, or check (CI).
 format:

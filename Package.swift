@@ -113,7 +113,8 @@ let package = Package(
         // The strategy contract: protocol, base class, parameters, registry, saved state.
         .target(name: "BeaconStrategyKit", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
         .target(
-            name: "BeaconStrategies", dependencies: ["BeaconCore", "BeaconStrategyKit"], swiftSettings: swiftSettings),
+            name: "BeaconStrategies", dependencies: ["BeaconCore", "BeaconStrategyKit"], path: "Strategies",
+            exclude: ["README.md"], swiftSettings: swiftSettings),
         // Strategies from shared libraries: the C interface (beacond_plugin.h) and both of its sides.
         .target(name: "CBeacondPlugin"),
         .target(

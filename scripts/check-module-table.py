@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks that the README's module table names every target and says what each really imports.
 
-Every target under Sources/ (libraries, C modules, plugins, the `beacond` executable and the
+Every target under Sources/, and the stock strategies' under Strategies/ (libraries, C modules, plugins, the `beacond` executable and the
 crash harness; not the test targets) must be named in the first column of a row of the table under
 "| module | owns | imports |". For each row, the targets named in its "imports" column (short
 names for Beacon modules: `Core` for BeaconCore, `StrategyKit` for BeaconStrategyKit, …; other
@@ -19,11 +19,14 @@ import sys
 root = pathlib.Path(__file__).resolve().parent.parent
 readme = (root / "README.md").read_text()
 sources = root / "Sources"
-targets = sorted(p.name for p in sources.iterdir() if p.is_dir())
+# Each target's folder: Sources/NAME, but for the stock strategies, which live at the top level.
+folders = {p.name: p for p in sources.iterdir() if p.is_dir()}
+folders["BeaconStrategies"] = root / "Strategies"
+targets = sorted(folders)
 # How the imports column names a target: Beacon modules by their short name, the others in full.
 by_word = {t[len("Beacon"):] if t.startswith("Beacon") else t: t for t in targets}
 # The headers each C target exports (its include/ folder), by file name.
-exported = {h.name: t for t in targets for h in (sources / t / "include").glob("**/*.h")}
+exported = {h.name: t for t in targets for h in (folders[t] / "include").glob("**/*.h")}
 
 
 def word(target):
@@ -33,7 +36,7 @@ def word(target):
 def imports(target):
     """The targets `target` uses: Swift imports and C includes of another target's headers."""
     found = set()
-    for path in (sources / target).rglob("*"):
+    for path in folders[target].rglob("*"):
         if path.suffix == ".swift":
             for match in re.finditer(r"^(?:@\w+\s+)*(?:\w+\s+)?import ([\w-]+)", path.read_text(), re.M):
                 if match.group(1) in targets:
@@ -96,4 +99,4 @@ if "--verbose" in sys.argv: print(*problems, sep="\n")
 if problems:
     print("README.md module table does not match the targets and their imports:", *problems, sep="\n  ", file=sys.stderr)
     sys.exit(1)
-print(f"README.md module table matches the imports of all {len(seen)} targets under Sources/")
+print(f"README.md module table matches the imports of all {len(seen)} targets (Sources/, Strategies/)")
