@@ -333,7 +333,11 @@ def main():
                         help="how many alerts get a hole in the active hub's link just before them (default 2)")
     parser.add_argument("--flood-every", type=float, default=20, help="seconds between command floods (default 20)")
     parser.add_argument("--flood", type=int, default=2000, help="junk commands in each flood (default 2000)")
-    parser.add_argument("--tolerance", type=float, default=15, help="seconds an alert may be off the reference's")
+    # A hole opened just before an alert cuts the active hub off silently: the broker notices after
+    # 1.5 keep-alives (15 s) and the standby takes over; a hole that heals about then lets the hub
+    # that was cut off decide the alert itself, as late as the hole was long. So an alert may be
+    # 15 s late plus an election and a cycle.
+    parser.add_argument("--tolerance", type=float, default=20, help="seconds an alert may be off the reference's")
     parser.add_argument("--workdir", help="keep everything here (default: a temporary directory, removed on a pass)")
     options = parser.parse_args()
     workdir = prepare(options, "site soak", ("mosquitto", "mosquitto_pub"))

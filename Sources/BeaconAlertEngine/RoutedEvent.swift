@@ -12,10 +12,10 @@ public struct RoutedEvent: Hashable, Sendable {
     /// The callback URL for this event's kind, from ``CallbackDestinations``.
     public var destination: Optional<String>
     // swift-format-ignore: UseShorthandTypeNames
-    /// For a `delivered` event: the moment its advertisement-to-sink latency counts from — the
-    /// beacon's latest advertisement before the alert fell due (at most two cycles earlier), or
-    /// the due time itself when it fell due by the clock (a delay, a window, a reminder). The
-    /// pipeline sets it; `nil` for the other kinds. Not part of the event's JSON.
+    /// For a `delivered` event: the moment its advertisement-to-sink latency counts from — for a
+    /// delivery at the firing, the beacon's latest advertisement (at most two cycles earlier);
+    /// otherwise the moment the engine released it (a delay's end, a window's opening, a
+    /// reminder). The pipeline sets it; `nil` for the other kinds. Not part of the event's JSON.
     public var origin: Optional<Timestamp>
 
     /// Creates a routed event.

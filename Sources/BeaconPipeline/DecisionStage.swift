@@ -241,7 +241,6 @@ final class DecisionStage {
     }
 
     private func evaluate(_ update: RangingUpdate) throws {
-        let firstEvent = output.events.count
         decidedThrough = update.time
         if recordsPresence { recordPresence(update) }
         let hasConditions = engine.configuration.hasConditions
@@ -254,6 +253,9 @@ final class DecisionStage {
         for id in update.evicted {
             engine.handle(.beaconExit(id), now: now, into: &output)
         }
+        // What the strategies fire this cycle and the engine delivers at once rests on this
+        // cycle's advertisements (the latency's origin); what fell due before is the engine's.
+        let firstEvent = output.events.count
         for alert in alerts {
             triggers.removeAll(keepingCapacity: true)
             let match = alert.definition.match
@@ -281,7 +283,7 @@ final class DecisionStage {
     /// then hands its events to `emit`.
     private func finishInput(_ emit: (RoutedEvent) throws -> Void) throws {
         output.changes += collectStrategyChanges()
-        LatencyOrigin.stampDueTimes(&output.events)
+        LatencyOrigin.stampReleaseTimes(&output.events)
         tracer?.observe(output.events)
         if !beacons.isEmpty {
             for index in output.events.indices { output.events[index].event = beacons.labelled(output.events[index].event) }

@@ -4,32 +4,34 @@ import BeaconRanging
 
 /// Where a delivered event's advertisement-to-sink latency counts from (``RoutedEvent/origin``).
 ///
-/// An alert that falls due in a cycle rests on the beacon's latest advertisement that cycle had;
-/// its latency counts from that advertisement — no earlier than two cycles before the due time
-/// (ranging and, at a hub, a gateway's report, take a cycle each). An alert that falls due by
-/// the clock (a delay, a delivery window, a reminder) or whose beacon is no longer tracked counts
-/// from its due time: the wait is configured, not latency.
+/// An alert a strategy fires in a cycle and the engine delivers at once rests on the beacon's
+/// latest advertisement that cycle had: its latency counts from that advertisement — no earlier
+/// than two cycles before (ranging and, at a hub, a gateway's report take a cycle each). Every
+/// other delivery — after a `delay:`, at a window's opening, once its delivery condition holds, a
+/// reminder, one whose beacon is gone — counts from the moment the engine released it: the wait
+/// before is configured, not latency. (After a restart, a delivery that fell due while the
+/// daemon was down is released at its due time: the downtime counts.)
 enum LatencyOrigin {
-    /// Sets the origin of each delivered event of `events` from index `first` on, from the
-    /// beacons of the cycle that delivered them. Delivered events are rare: a linear search
-    /// over the cycle's beacons costs nothing on the cycles that deliver none.
+    /// Sets the origin of each first delivery among `events` from index `first` on (what this
+    /// cycle's firings delivered at once), from the cycle's beacons. Delivered events are rare:
+    /// a linear search over the cycle's beacons costs nothing on the cycles that deliver none.
     static func stamp(
         _ events: inout [RoutedEvent], from first: Int, beacons: [RangedBeacon], cycleLength: Duration
     ) {
         guard first < events.count else { return }
         for index in first..<events.count where events[index].event.kind == .delivered && events[index].origin == nil {
             let event = events[index].event
-            let due = event.scheduledFor ?? event.time
             guard event.attempt == 0, let beacon = beacons.first(where: { $0.id == event.beacon }) else { continue }
-            let earliest = due - cycleLength * 2
-            events[index].origin = min(due, max(beacon.lastSeen, earliest))
+            let released = event.time
+            events[index].origin = min(released, max(beacon.lastSeen, released - cycleLength * 2))
         }
     }
 
-    /// Sets the due time as the origin of each delivered event that has none yet.
-    static func stampDueTimes(_ events: inout [RoutedEvent]) {
+    /// Sets the moment of release (the event's time) as the origin of each delivered event that
+    /// has none yet.
+    static func stampReleaseTimes(_ events: inout [RoutedEvent]) {
         for index in events.indices where events[index].event.kind == .delivered && events[index].origin == nil {
-            events[index].origin = events[index].event.scheduledFor ?? events[index].event.time
+            events[index].origin = events[index].event.time
         }
     }
 }

@@ -50,12 +50,18 @@ struct PluginFunctions: @unchecked Sendable {
     init(plugin: UnsafeMutableRawPointer?, table: UnsafePointer<beacond_strategy_functions>?) throws(PluginTableError) {
         guard let table else { throw PluginTableError("no function table") }
         let expected = Self.firstTableSize
-        guard Int(table.pointee.size) >= expected else {
+        // The size first, alone: a table from an older header is shorter than this one's struct.
+        let size = Int(UnsafeRawPointer(table).load(as: UInt32.self))
+        guard size >= expected else {
             throw PluginTableError(
-                "its function table is \(table.pointee.size) bytes, \(expected) expected: "
+                "its function table is \(size) bytes, \(expected) expected: "
                     + "rebuild the plugin against this beacond's beacond_plugin.h")
         }
-        let t = table.pointee
+        // Copy only as far as the plugin's table goes; what it does not have stays NULL.
+        var t = beacond_strategy_functions()
+        withUnsafeMutableBytes(of: &t) { copy in
+            copy.copyMemory(from: UnsafeRawBufferPointer(start: table, count: min(size, copy.count)))
+        }
         func required<F>(_ function: F?, _ name: String) throws(PluginTableError) -> F {
             guard let function else { throw PluginTableError("its function table has no \(name)") }
             return function
@@ -70,9 +76,7 @@ struct PluginFunctions: @unchecked Sendable {
         stateDurability = try required(t.state_durability, "state_durability")
         saveState = try required(t.save_state, "save_state")
         restoreState = try required(t.restore_state, "restore_state")
-        // Read only as far as the plugin's table goes: one built before `describe` has none.
-        let hasDescribe = Int(t.size) >= MemoryLayout<beacond_strategy_functions>.size
-        describe = hasDescribe ? t.describe : nil
+        describe = t.describe // NULL in a table built before it
     }
 
     /// Asks the plugin for a new instance.

@@ -57,18 +57,40 @@ struct AlertLatencyTests {
         try await running.stop()
     }
 
-    @Test("A delayed alert counts from its due time: the delay is configured, not latency")
+    @Test("A delayed alert counts from its due time, though its beacon is still heard: the delay is configured")
     func delayedCountsFromDue() async throws {
         let running = try Self.running(
             alerts: "  - {id: welcome, match: {uuid: \(Self.uuid.uuidString)}, strategy: enter, delay: 5s}")
-        await running.push([(Self.t0 + .milliseconds(500), 1)])
-        await running.tick(to: Self.t0 + .seconds(6))
+        // Heard every second, half a second before each cycle ends: counted from the latest
+        // advertisement, the delivery due at 6 s would show 0.5 s.
+        for second in 0..<6 {
+            await running.push([(Self.t0 + .milliseconds(Int64(second) * 1000 + 500), 1)])
+            await running.tick(to: Self.t0 + .seconds(Int64(second) + 1))
+        }
         _ = await running.lines(atLeast: 2)
         // The delivery is confirmed while the clock still reads the due time.
         await eventually { (try? await running.gateway.statusBoard.current().latency.first?.deliveries) == 1 }
         let status = try await running.gateway.statusBoard.current().latency
         #expect(status.first?.p50 == 0)
         #expect(status.first?.objectiveSeconds == nil)
+        try await running.stop()
+    }
+
+    @Test("A reminder counts from its own due time, not the first delivery's")
+    func reminderCountsFromItsDue() async throws {
+        let running = try Self.running(
+            alerts: "  - {id: welcome, match: {uuid: \(Self.uuid.uuidString)}, strategy: enter, remind: {every: 3s, max: 1}}")
+        await running.push([(Self.t0 + .milliseconds(500), 1)])
+        await running.tick(to: Self.t0 + .seconds(1))
+        _ = await running.lines(atLeast: 2) // created, delivered (0.5 s after the advertisement)
+        await running.tick(to: Self.t0 + .seconds(4))
+        let lines = await running.lines(atLeast: 3)
+        #expect(lines.last?.contains("\"attempt\":1") == true, "\(lines)")
+        await eventually { (try? await running.gateway.statusBoard.current().latency.first?.deliveries) == 2 }
+        let status = try await running.gateway.statusBoard.current().latency
+        // The first delivery 0.5 s, the reminder 0 s (released at 4 s, confirmed then): not 3 s.
+        #expect(status.first.flatMap(\.p99).map { abs($0 - 0.5) < 1e-9 } == true, "\(status)")
+        #expect(status.first.flatMap(\.p50) == 0, "\(status)")
         try await running.stop()
     }
 

@@ -130,6 +130,13 @@ struct HubTakeoverTests {
         _ = await realWorkFinishes(within: SiteProcesses.hang) {
             SiteProcesses.lines(presenceB).last.flatMap(SiteProcesses.time).map { $0 >= end } ?? false
         }
+        // The gateways have stopped: the hub now active writes their `gatewayOffline` notices, and
+        // claims them as it writes them — delivered without waiting for another election.
+        let notices = directory.appendingPathComponent("hub-b-events.jsonl")
+        let offline = await realWorkFinishes(within: SiteProcesses.hang) {
+            SiteProcesses.lines(notices).contains { $0.contains(#""event":"gatewayOffline""#) }
+        }
+        #expect(offline, "hub-b never delivered a gateway's offline notice: \(log("hub-b").suffix(10))")
         kill(processes["hub-b"]!.processIdentifier, SIGTERM)
         await waitForExit(processes["hub-b"]!)
         let created = (events("hub-a") + events("hub-b")).filter { $0.contains(#""event":"created""#) }

@@ -40,19 +40,21 @@ struct RemoteStagingTests {
             task = Task { try await gateway.run() }
         }
 
-        /// Moves the clock to the next check and waits until the server has answered it.
+        /// Moves the clock to the next check and waits until the daemon has acted on its outcome.
         func nextCheck() async {
-            let before = server.requests.count
+            let remote = gateway.remoteAlerts!
+            let before = await remote.settledChecks
             await eventually { clock.sleeperCount >= 2 }
             clock.advance(by: .seconds(30))
-            await eventually { server.requests.count > before }
+            await eventually { await remote.settledChecks > before }
         }
 
-        /// The shadow's name and alert ids, once the status says what `expected` wants.
+        /// The shadow, once a fresh inspection of the pipeline shows what `expected` wants (or what
+        /// it shows after the wait's ceiling).
         func shadow(becomes expected: @escaping @Sendable (ShadowComparison?) -> Bool) async -> ShadowComparison? {
             var latest: ShadowComparison?
             await eventually {
-                latest = try? await gateway.statusBoard.current().inspection.shadow
+                latest = try? await gateway.statusBoard.sources.inspect().shadow
                 return expected(latest)
             }
             return latest
@@ -82,7 +84,7 @@ struct RemoteStagingTests {
         try server.serve(RemoteAlertDefinitionsTests.versionB)
         await running.nextCheck()
         let staged = await running.shadow { $0 != nil }
-        #expect(staged?.name == "remote:\(server.url)")
+        #expect(staged?.name.hasPrefix("remote:\(server.url) (version ") == true, "\(staged?.name ?? "none")")
         #expect(staged?.alertIDs == ["lobby-dwell", "hello"])
         #expect(running.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"], "the live set is still A")
         #expect(try String(contentsOfFile: cache, encoding: .utf8) == RemoteAlertDefinitionsTests.versionA)
@@ -125,13 +127,48 @@ struct RemoteStagingTests {
         try await running.stop()
     }
 
+    @Test("After a restart, the cached set in force served again is not staged; an unpromoted version is")
+    func restartWithCache() async throws {
+        let server = try ConfigServer()
+        defer { server.stop() }
+        let cache = Self.cachePath()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        try server.serve(RemoteAlertDefinitionsTests.versionA)
+        let first = try Running(server: server, cache: cache)
+        #expect(await eventually { first.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"] })
+        try await first.stop()
+
+        // The same document: the restarted daemon starts from its cache and stages nothing.
+        let second = try Running(server: server, cache: cache)
+        #expect(await eventually { await second.gateway.remoteAlerts!.settledChecks >= 1 })
+        #expect(await second.shadow { $0 == nil } == nil)
+        #expect(second.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"])
+        try await second.stop()
+
+        // A new version while it was down: staged at the first check, the cached set live.
+        try server.serve(RemoteAlertDefinitionsTests.versionB)
+        let third = try Running(server: server, cache: cache)
+        #expect(await eventually { await third.gateway.remoteAlerts!.settledChecks >= 1 })
+        #expect(await third.shadow { $0 != nil }?.alertIDs == ["lobby-dwell", "hello"])
+        #expect(third.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"])
+        try await third.stop()
+    }
+
     @Test("stage must be true or false")
     func stageKey() throws {
         let read = try GatewayConfiguration(
-            node: ConfigNode(yaml: "alerts: {url: \"http://127.0.0.1:1/a.yaml\", stage: true}"))
+            node: ConfigNode(yaml: "alerts: {url: \"http://127.0.0.1:1/a.yaml\", stage: true, cache: /tmp/c.yaml}"))
         #expect(read.remoteAlerts?.stage == true)
         #expect(throws: ConfigurationError.self) {
             try GatewayConfiguration(node: ConfigNode(yaml: "alerts: {url: \"http://127.0.0.1:1/a.yaml\", stage: maybe}"))
         }
+        #expect {
+            try GatewayConfiguration(node: ConfigNode(yaml: "alerts: {url: \"http://127.0.0.1:1/a.yaml\", stage: true}"))
+        } throws: { error in
+            "\(error)".contains("stage: true needs a cache")
+        }
+        let withState = try GatewayConfiguration(
+            node: ConfigNode(yaml: "state: /tmp/s.sqlite\nalerts: {url: \"http://127.0.0.1:1/a.yaml\", stage: true}"))
+        #expect(withState.remoteAlerts?.stage == true)
     }
 }

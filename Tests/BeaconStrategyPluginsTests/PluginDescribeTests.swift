@@ -69,11 +69,17 @@ struct PluginDescribeTests {
         table.describe = { _, _, _, _, _ in true }
         table.size = UInt32(MemoryLayout<beacond_strategy_functions>.size)
         #expect(try PluginFunctions(plugin: nil, table: &table).describe != nil)
-        // A plugin built against the header before describe: its table ends at restore_state.
-        table.size = UInt32(PluginFunctions.firstTableSize)
-        #expect(PluginFunctions.firstTableSize < MemoryLayout<beacond_strategy_functions>.size)
-        #expect(try PluginFunctions(plugin: nil, table: &table).describe == nil)
-        table.size = UInt32(PluginFunctions.firstTableSize - 8)
+        // A plugin built against the header before describe: its table ends at restore_state,
+        // and nothing past it is readable (an allocation of exactly that size).
+        let oldSize = PluginFunctions.firstTableSize
+        #expect(oldSize < MemoryLayout<beacond_strategy_functions>.size)
+        table.size = UInt32(oldSize)
+        let old = UnsafeMutableRawPointer.allocate(byteCount: oldSize, alignment: 8)
+        defer { old.deallocate() }
+        withUnsafeBytes(of: &table) { old.copyMemory(from: $0.baseAddress!, byteCount: oldSize) }
+        let oldTable = old.bindMemory(to: beacond_strategy_functions.self, capacity: 1)
+        #expect(try PluginFunctions(plugin: nil, table: oldTable).describe == nil)
+        table.size = UInt32(oldSize - 8)
         #expect(throws: PluginTableError.self) { try PluginFunctions(plugin: nil, table: &table) }
     }
 }

@@ -19,7 +19,8 @@ public struct LatencyObjective: Hashable, Sendable {
     public var percentile: Double
     /// How far back the deliveries counted go (default 15 minutes).
     public var window: Duration
-    /// The fewest deliveries in the window for a verdict (default 20): below it, nothing changes.
+    /// The fewest deliveries in the window for a verdict (default 20, at most 10,000: the window
+    /// keeps the latest 10,000): below it, nothing changes.
     public var minDeliveries: Int
 
     /// Creates an objective.
@@ -44,7 +45,8 @@ public struct LatencyObjective: Hashable, Sendable {
             objective.window = try window.positiveDuration()
         }
         if let minimum = node["minDeliveries"] {
-            objective.minDeliveries = try minimum.integer(in: 1...100_000, "a count from 1 to 100000")
+            // The window keeps the latest 10,000 deliveries: a verdict can need no more.
+            objective.minDeliveries = try minimum.integer(in: 1...10_000, "a count from 1 to 10000")
         }
         return objective
     }

@@ -163,6 +163,8 @@ func buildGateway(
         logger.notice("resuming \(source.name) at \(savedThrough.rfc3339String), where the saved state ends (\(advice))")
     }
     let sinkNames = sinks.map(\.name)
+    // A hub of a share with takeover delivers what the broker holds as its claims (its notices too).
+    let lease = makeHubLease(configuration, feed: feed, outbox: outbox, sinks: sinkNames, notified: notified, logger: logger)
     let readiness = GatewayReadiness.make(configuration, feed: feed, logger: logger)
     if let site = configuration.site, let endpoint = site.publishAs, case .advertisements(let source, let isLive) = feed {
         // A stand-in for an ESPresense node: what it hears goes to the broker as the node's messages.
@@ -193,13 +195,12 @@ func buildGateway(
     } else if case .site = feed, let hub = configuration.hub {
         let observers = try hubCycleObservers(
             pipeline, hub: hub, statePath: configuration.statePath, sinks: sinkNames, outbox: outbox, notified: notified,
-            logger: logger)
+            lease: lease, logger: logger)
         if !observers.isEmpty {
             pipeline.cycleObserver = { update in for observer in observers { observer(update) } }
         }
     }
 
-    let lease = makeHubLease(configuration, feed: feed, outbox: outbox, sinks: sinkNames, notified: notified, logger: logger)
     let dispatchers = sinks.map { name, sink in
         (
             name: name,
@@ -233,6 +234,7 @@ func buildGateway(
                         {
                             do {
                                 try outbox.enqueue([notice], sinks: others)
+                                lease?.committed(key: notice.key)
                                 notified.notify(others)
                             } catch {
                                 logger.error("sink '\(name)': cannot write the notice of a dead letter: \(error)")
@@ -260,6 +262,7 @@ func buildGateway(
         logger.log(level: change.missed ? .warning : .notice, "latency: \(LatencyNotice.message(for: change))")
         do {
             try outbox.enqueue([notice], sinks: sinkNames)
+            lease?.committed(key: notice.key)
             notified.notify(sinkNames)
         } catch {
             logger.error("latency: cannot write the objective's event to the outbox: \(error)")

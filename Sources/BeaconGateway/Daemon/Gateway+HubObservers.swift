@@ -13,7 +13,7 @@ import Logging
 /// (`hub.calibration.file`).
 func hubCycleObservers(
     _ pipeline: AlertPipeline, hub: HubSettings, statePath: String?, sinks: [String], outbox: any Outbox,
-    notified: DispatcherDirectory, logger: Logger
+    notified: DispatcherDirectory, lease: HubLease?, logger: Logger
 ) throws(GatewayError) -> [(RangingUpdate) -> Void] {
     var observers: [(RangingUpdate) -> Void] = []
     // A gateway that goes offline or comes back: a lifecycle event to every sink, through
@@ -32,6 +32,7 @@ func hubCycleObservers(
             }
             do {
                 try outbox.enqueue(events, sinks: sinks)
+                for event in events { lease?.committed(key: event.key) }
                 notified.notify(sinks)
             } catch {
                 logger.error("site: cannot write the gateway's lifecycle event to the outbox: \(error)")

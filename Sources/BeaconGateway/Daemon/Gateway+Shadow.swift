@@ -41,13 +41,16 @@ extension Gateway {
     /// it is the set in force (and the cached one); stopped or replaced by another shadow, it is
     /// set aside.
     private func settleStagedRemoteSet(after outcome: ShadowOutcome) async {
-        guard let remoteAlerts, await remoteAlerts.staged != nil else { return }
-        let isStaged = outcome.name == remoteAlerts.stagingName
+        guard let remoteAlerts, remoteAlerts.configuration.stage else { return }
+        let isStaged = remoteAlerts.isStagedName(outcome.name)
         switch outcome.action {
         case .promoted where isStaged:
-            await remoteAlerts.promoteStaged()
-            logger.notice("remote alerts: the staged version is the set in force (and the cached one)")
+            // By name: a newer version may have been staged since this one was promoted.
+            if await remoteAlerts.promoteStaged(named: outcome.name) != nil {
+                logger.notice("remote alerts: \(outcome.name) is the set in force (and the cached one)")
+            }
         case .stopped where isStaged, .started where !isStaged:
+            guard await remoteAlerts.staged != nil else { return }
             await remoteAlerts.discardStaged()
             logger.notice("remote alerts: the staged version is set aside; the next version will be staged")
         default:

@@ -40,7 +40,7 @@ public final class Gateway: Sendable {
     let runner: PipelineRunner
     let pipelineService: PipelineService
     /// Remotely administered alert definitions (`alerts: {url, checkEvery}`), if configured.
-    let remoteAlerts: RemoteAlertDefinitions?
+    public let remoteAlerts: RemoteAlertDefinitions?
     let registry: StrategyRegistry
     let sinks: [(name: String, dispatcher: OutboxDispatcher)]
     let outbox: any Outbox

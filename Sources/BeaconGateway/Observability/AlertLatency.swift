@@ -116,7 +116,9 @@ public final class AlertLatency: Sendable {
                 return SinkLatency(
                     sink: name, deliveries: state.window.count, p50: state.window.percentile(0.5),
                     p99: state.window.percentile(0.99), windowSeconds: state.window.length.secondsValue,
-                    objectiveSeconds: objective?.objective.secondsValue, objectiveMissed: state.missed)
+                    objectiveSeconds: objective?.objective.secondsValue,
+                    // A window too thin for a verdict (the deliveries stopped) shows no miss.
+                    objectiveMissed: state.missed && state.window.count >= (objective?.minDeliveries ?? 1))
             }
         }
     }

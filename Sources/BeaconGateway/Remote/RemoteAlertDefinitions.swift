@@ -46,9 +46,17 @@ public actor RemoteAlertDefinitions {
     public private(set) var definitions: [AlertDefinition] = []
     /// The staged set waiting for its promotion (`stage: true`), and its document.
     public private(set) var staged: [AlertDefinition]?
-    private var stagedBody: [UInt8]?
+    /// The name the staged set runs under as the shadow: ``stagingPrefix`` and its version.
+    public private(set) var stagedName: String?
+    /// The documents staged lately, by shadow name: a promotion names the one it made live,
+    /// even when a newer version was staged in the meantime.
+    private var stagedBodies: [(name: String, body: [UInt8], definitions: [AlertDefinition])] = []
     /// The latest document staged or set aside: the same one again is not staged again.
     private var lastStagedBody: [UInt8]?
+    /// The document of the set in force (from the cache or a fetch).
+    private var inForceBody: [UInt8]?
+    /// Checks whose outcome the daemon has acted on (``settled()``): what a test waits for.
+    public private(set) var settledChecks = 0
     /// When ``check(now:)`` should run next (`nil`: now).
     public private(set) var nextCheck: Timestamp?
 
@@ -93,6 +101,11 @@ public actor RemoteAlertDefinitions {
             return .unchanged
         case 200:
             if response.body == lastBody || response.body == lastStagedBody { return .unchanged }
+            if response.body == inForceBody {
+                // The cached set in force, served again after a restart: nothing new to stage.
+                (lastBody, etag, lastModified) = (response.body, response.etag, response.lastModified)
+                return .unchanged
+            }
             let outcome = accept(response.body, source: configuration.url, staging: configuration.stage)
             switch outcome {
             case .updated:
@@ -121,38 +134,57 @@ public actor RemoteAlertDefinitions {
             return .rejected("\(error)")
         }
         if staging, lastBody != nil || !definitions.isEmpty {
+            let name = "\(stagingPrefix) (version \(Self.version(of: body)))"
             staged = candidate
-            stagedBody = body
+            stagedName = name
+            stagedBodies.removeAll { $0.name == name }
+            stagedBodies.append((name, body, candidate))
+            if stagedBodies.count > 4 { stagedBodies.removeFirst() }
             lastStagedBody = body
             return .staged(candidate.map(\.id))
         }
         definitions = candidate
         lastBody = body
+        inForceBody = body
         return .updated(candidate.map(\.id))
     }
 
-    /// The staged set was promoted: it is the set in force from now on, and the cached one (a
-    /// restart starts from it). Returns its ids, or `nil` when nothing was staged.
+    /// A document's version as a shadow's name shows it: 8 hex digits of its FNV-1a hash.
+    static func version(of body: [UInt8]) -> String {
+        var hash: UInt32 = 2_166_136_261
+        for byte in body { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
+
+    /// The staged version named `name` (a shadow's name) was promoted: it is the set in force
+    /// from now on, and the cached one (a restart starts from it). Returns its ids, or `nil` when
+    /// no staged version has that name.
     @discardableResult
-    public func promoteStaged() -> [String]? {
-        guard let candidate = staged, let body = stagedBody else { return nil }
-        definitions = candidate
-        lastBody = body
-        staged = nil
-        stagedBody = nil
-        writeCache(body)
-        return candidate.map(\.id)
+    public func promoteStaged(named name: String) -> [String]? {
+        guard let promoted = stagedBodies.first(where: { $0.name == name }) else { return nil }
+        definitions = promoted.definitions
+        inForceBody = promoted.body
+        writeCache(promoted.body)
+        if stagedName == name { discardStaged() }
+        return promoted.definitions.map(\.id)
     }
 
     /// The staged set was set aside (its shadow stopped or replaced): it is dropped, and the same
     /// document is not staged again — the next version is.
     public func discardStaged() {
         staged = nil
-        stagedBody = nil
+        stagedName = nil
     }
 
-    /// The name the staged set runs under as the shadow.
-    public nonisolated var stagingName: String { "remote:\(configuration.url)" }
+    /// The daemon has acted on a check's outcome.
+    public func settled() { settledChecks += 1 }
+
+    /// What the names of the staged versions' shadows start with: `remote:URL`.
+    public nonisolated var stagingPrefix: String { "remote:\(configuration.url)" }
+
+    /// Whether `name` is a staged version's shadow.
+    public nonisolated func isStagedName(_ name: String) -> Bool { name.hasPrefix(stagingPrefix + " (version ") }
 
     private func writeCache(_ body: [UInt8]) {
         guard let path = configuration.cachePath else { return }

@@ -22,10 +22,12 @@ struct RemoteAlertsService: Service {
         try await cancelledAtShutdown { [self] in
             if let cached = await remote.loadCache() { await apply(cached) }
             await apply(await remote.check(now: clock.now))
+            await remote.settled()
             ready.resume()
             while !Task.isCancelled {
                 try await clock.sleep(for: remote.configuration.checkEvery)
                 await apply(await remote.check(now: clock.now))
+                await remote.settled()
             }
         }
     }
@@ -49,11 +51,11 @@ struct RemoteAlertsService: Service {
 
     /// Runs the staged set as the shadow (replacing any shadow that runs).
     private func stage(_ outcome: RemoteAlertDefinitions.Outcome) async {
-        guard let staged = await remote.staged else { return }
+        guard let staged = await remote.staged, let name = await remote.stagedName else { return }
         do {
             let alerts = try AlertPipeline.pipelineAlerts(staged)
             let request = ShadowRequest.start(
-                name: remote.stagingName, alerts: alerts, registry: registry, onEvent: Gateway.shadowLog(logger))
+                name: name, alerts: alerts, registry: registry, onEvent: Gateway.shadowLog(logger))
             _ = try await runner.shadow(request)
             logger.notice("\(outcome.logLine)")
         } catch {
