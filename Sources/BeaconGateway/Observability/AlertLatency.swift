@@ -7,11 +7,11 @@ import Prometheus
 import Synchronization
 
 /// The advertisement-to-sink latency of delivered alerts: from the advertisement a delivery
-/// rested on (``OutboundEvent/origin``) to the moment its sink confirmed it, on the daemon's
+/// rested on (`OutboundEvent.origin`) to the moment its sink confirmed it, on the daemon's
 /// clock — through the ranging cycle, a hub's fusion, the outbox, retries and restarts.
 ///
 /// Each confirmed delivery goes to the histogram `beacond_alert_latency_seconds{alert, sink}`
-/// and to its sink's window (``LatencyWindow``: `/api/status`'s `latency`). With an objective
+/// and to its sink's window (`LatencyWindow`: `/api/status`'s `latency`). With an objective
 /// (`latency:`), a sink whose percentile over the window crosses it is reported once to the
 /// handler of ``onObjectiveChange(_:)`` — and once more when it is back under.
 ///

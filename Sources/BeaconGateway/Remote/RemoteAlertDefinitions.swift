@@ -13,7 +13,7 @@ public actor RemoteAlertDefinitions {
     public enum Outcome: Sendable, Equatable {
         /// A new, valid set of definitions (apply it).
         case updated([String])
-        /// A new, valid set, staged (`stage: true`): run it as the shadow; ``promoteStaged()``
+        /// A new, valid set, staged (`stage: true`): run it as the shadow; ``promoteStaged(named:)``
         /// once it is promoted makes it the set in force.
         case staged([String])
         /// The server says nothing changed (304), or served the same document again.
