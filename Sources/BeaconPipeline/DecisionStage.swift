@@ -253,8 +253,7 @@ final class DecisionStage {
         for id in update.evicted {
             engine.handle(.beaconExit(id), now: now, into: &output)
         }
-        // What the strategies fire this cycle and the engine delivers at once rests on this
-        // cycle's advertisements (the latency's origin); what fell due before is the engine's.
+        // What the strategies fire and the engine delivers at once rests on this cycle's adverts.
         let firstEvent = output.events.count
         for alert in alerts {
             triggers.removeAll(keepingCapacity: true)

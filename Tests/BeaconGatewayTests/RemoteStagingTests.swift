@@ -66,92 +66,87 @@ struct RemoteStagingTests {
         }
     }
 
-    static func cachePath() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("beacond-stage-\(UUID().uuidString).yaml").path
-    }
-
-    @Test("The first set goes live; a new version runs as the shadow until promoted, then it is live and cached")
-    func stagedThenPromoted() async throws {
+    /// Runs `body` with a server serving version A, a cache path, and a daemon on both with A
+    /// live (the first set: nothing was in force to stage it against); removes them after.
+    static func withVersionALive(_ body: (ConfigServer, String, Running) async throws -> Void) async throws {
         let server = try ConfigServer()
         defer { server.stop() }
-        let cache = Self.cachePath()
+        let cache = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-stage-\(UUID().uuidString).yaml")
+            .path
         defer { try? FileManager.default.removeItem(atPath: cache) }
         try server.serve(RemoteAlertDefinitionsTests.versionA)
         let running = try Running(server: server, cache: cache)
         #expect(
             await eventually { running.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"] }, "nothing was live: A goes live")
+        try await body(server, cache, running)
+    }
 
-        try server.serve(RemoteAlertDefinitionsTests.versionB)
-        await running.nextCheck()
-        let staged = await running.shadow { $0 != nil }
-        #expect(staged?.name.hasPrefix("remote:\(server.url) (version ") == true, "\(staged?.name ?? "none")")
-        #expect(staged?.alertIDs == ["lobby-dwell", "hello"])
-        #expect(running.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"], "the live set is still A")
-        #expect(try String(contentsOfFile: cache, encoding: .utf8) == RemoteAlertDefinitionsTests.versionA)
+    @Test("The first set goes live; a new version runs as the shadow until promoted, then it is live and cached")
+    func stagedThenPromoted() async throws {
+        try await Self.withVersionALive { server, cache, running in
+            try server.serve(RemoteAlertDefinitionsTests.versionB)
+            await running.nextCheck()
+            let staged = await running.shadow { $0 != nil }
+            #expect(staged?.name.hasPrefix("remote:\(server.url) (version ") == true, "\(staged?.name ?? "none")")
+            #expect(staged?.alertIDs == ["lobby-dwell", "hello"])
+            #expect(running.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"], "the live set is still A")
+            #expect(try String(contentsOfFile: cache, encoding: .utf8) == RemoteAlertDefinitionsTests.versionA)
 
-        let outcome = try await running.gateway.shadow(.promote)
-        #expect(outcome.action == .promoted)
-        #expect(await eventually { running.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell", "hello"] })
-        #expect(
-            try String(contentsOfFile: cache, encoding: .utf8) == RemoteAlertDefinitionsTests.versionB, "a restart starts from B")
+            let outcome = try await running.gateway.shadow(.promote)
+            #expect(outcome.action == .promoted)
+            #expect(await eventually { running.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell", "hello"] })
+            #expect(
+                try String(contentsOfFile: cache, encoding: .utf8) == RemoteAlertDefinitionsTests.versionB,
+                "a restart starts from B")
 
-        // B again is the set in force: nothing to stage.
-        await running.nextCheck()
-        #expect(await running.shadow { $0 == nil } == nil)
-        try await running.stop()
+            // B again is the set in force: nothing to stage.
+            await running.nextCheck()
+            #expect(await running.shadow { $0 == nil } == nil)
+            try await running.stop()
+        }
     }
 
     @Test("A staged version set aside is not staged again; the next version is")
     func setAside() async throws {
-        let server = try ConfigServer()
-        defer { server.stop() }
-        let cache = Self.cachePath()
-        defer { try? FileManager.default.removeItem(atPath: cache) }
-        try server.serve(RemoteAlertDefinitionsTests.versionA)
-        let running = try Running(server: server, cache: cache)
-        #expect(await eventually { running.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"] })
-        try server.serve(RemoteAlertDefinitionsTests.versionB)
-        await running.nextCheck()
-        #expect(await running.shadow { $0 != nil }?.alertIDs == ["lobby-dwell", "hello"])
-        #expect(try await running.gateway.shadow(.stop).action == .stopped)
+        try await Self.withVersionALive { server, _, running in
+            try server.serve(RemoteAlertDefinitionsTests.versionB)
+            await running.nextCheck()
+            #expect(await running.shadow { $0 != nil }?.alertIDs == ["lobby-dwell", "hello"])
+            #expect(try await running.gateway.shadow(.stop).action == .stopped)
 
-        await running.nextCheck()
-        #expect(await running.shadow { $0 == nil } == nil, "B, set aside, is not staged again")
-        #expect(running.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"])
+            await running.nextCheck()
+            #expect(await running.shadow { $0 == nil } == nil, "B, set aside, is not staged again")
+            #expect(running.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"])
 
-        try server.serve(Self.versionC)
-        await running.nextCheck()
-        let staged = await running.shadow { $0 != nil }
-        #expect(staged?.alertIDs == ["lobby-dwell"])
-        #expect(running.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"])
-        try await running.stop()
+            try server.serve(Self.versionC)
+            await running.nextCheck()
+            let staged = await running.shadow { $0 != nil }
+            #expect(staged?.alertIDs == ["lobby-dwell"])
+            #expect(running.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"])
+            try await running.stop()
+        }
     }
 
     @Test("After a restart, the cached set in force served again is not staged; an unpromoted version is")
     func restartWithCache() async throws {
-        let server = try ConfigServer()
-        defer { server.stop() }
-        let cache = Self.cachePath()
-        defer { try? FileManager.default.removeItem(atPath: cache) }
-        try server.serve(RemoteAlertDefinitionsTests.versionA)
-        let first = try Running(server: server, cache: cache)
-        #expect(await eventually { first.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"] })
-        try await first.stop()
+        try await Self.withVersionALive { server, cache, first in
+            try await first.stop()
 
-        // The same document: the restarted daemon starts from its cache and stages nothing.
-        let second = try Running(server: server, cache: cache)
-        #expect(await eventually { await second.gateway.remoteAlerts!.settledChecks >= 1 })
-        #expect(await second.shadow { $0 == nil } == nil)
-        #expect(second.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"])
-        try await second.stop()
+            // The same document: the restarted daemon starts from its cache and stages nothing.
+            let second = try Running(server: server, cache: cache)
+            #expect(await eventually { await second.gateway.remoteAlerts!.settledChecks >= 1 })
+            #expect(await second.shadow { $0 == nil } == nil)
+            #expect(second.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"])
+            try await second.stop()
 
-        // A new version while it was down: staged at the first check, the cached set live.
-        try server.serve(RemoteAlertDefinitionsTests.versionB)
-        let third = try Running(server: server, cache: cache)
-        #expect(await eventually { await third.gateway.remoteAlerts!.settledChecks >= 1 })
-        #expect(await third.shadow { $0 != nil }?.alertIDs == ["lobby-dwell", "hello"])
-        #expect(third.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"])
-        try await third.stop()
+            // A new version while it was down: staged at the first check, the cached set live.
+            try server.serve(RemoteAlertDefinitionsTests.versionB)
+            let third = try Running(server: server, cache: cache)
+            #expect(await eventually { await third.gateway.remoteAlerts!.settledChecks >= 1 })
+            #expect(await third.shadow { $0 != nil }?.alertIDs == ["lobby-dwell", "hello"])
+            #expect(third.gateway.pipelineSnapshot.alertIDs == ["lobby-dwell"])
+            try await third.stop()
+        }
     }
 
     @Test("stage must be true or false")

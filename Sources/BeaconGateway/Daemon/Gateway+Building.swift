@@ -165,6 +165,7 @@ func buildGateway(
     let sinkNames = sinks.map(\.name)
     // A hub of a share with takeover delivers what the broker holds as its claims (its notices too).
     let lease = makeHubLease(configuration, feed: feed, outbox: outbox, sinks: sinkNames, notified: notified, logger: logger)
+    let notices = NoticeWriter(outbox: outbox, lease: lease, notified: notified, logger: logger)
     let readiness = GatewayReadiness.make(configuration, feed: feed, logger: logger)
     if let site = configuration.site, let endpoint = site.publishAs, case .advertisements(let source, let isLive) = feed {
         // A stand-in for an ESPresense node: what it hears goes to the broker as the node's messages.
@@ -194,8 +195,7 @@ func buildGateway(
         }
     } else if case .site = feed, let hub = configuration.hub {
         let observers = try hubCycleObservers(
-            pipeline, hub: hub, statePath: configuration.statePath, sinks: sinkNames, outbox: outbox, notified: notified,
-            lease: lease, logger: logger)
+            pipeline, hub: hub, statePath: configuration.statePath, sinks: sinkNames, notices: notices, logger: logger)
         if !observers.isEmpty {
             pipeline.cycleObserver = { update in for observer in observers { observer(update) } }
         }
@@ -232,13 +232,7 @@ func buildGateway(
                             let notice = DeadLetterNotice.event(
                                 for: event, sink: name, attempts: attempts, error: error, at: clock.now)
                         {
-                            do {
-                                try outbox.enqueue([notice], sinks: others)
-                                lease?.committed(key: notice.key)
-                                notified.notify(others)
-                            } catch {
-                                logger.error("sink '\(name)': cannot write the notice of a dead letter: \(error)")
-                            }
+                            notices.write([notice], to: others, what: "sink '\(name)': the notice of a dead letter")
                         }
                         guard attempts > 0 else {
                             // Spilled by a full backlog: the overflow report said so, once for all.
@@ -258,15 +252,8 @@ func buildGateway(
     notified.register(dispatchers.map { ($0.name, $0.dispatcher) })
     alertLatency?.onObjectiveChange { change in
         // Every sink hears of it, through the outbox like the rest (at least once).
-        let notice = LatencyNotice.event(for: change)
         logger.log(level: change.missed ? .warning : .notice, "latency: \(LatencyNotice.message(for: change))")
-        do {
-            try outbox.enqueue([notice], sinks: sinkNames)
-            lease?.committed(key: notice.key)
-            notified.notify(sinkNames)
-        } catch {
-            logger.error("latency: cannot write the objective's event to the outbox: \(error)")
-        }
+        notices.write([LatencyNotice.event(for: change)], to: sinkNames, what: "latency: the objective's event")
     }
     var remote: RemoteAlertDefinitions?
     if var remoteConfiguration = configuration.remoteAlerts {

@@ -12,8 +12,8 @@ import Logging
 /// presence lines (`hub.presence`), and its calibrated model kept across restarts
 /// (`hub.calibration.file`).
 func hubCycleObservers(
-    _ pipeline: AlertPipeline, hub: HubSettings, statePath: String?, sinks: [String], outbox: any Outbox,
-    notified: DispatcherDirectory, lease: HubLease?, logger: Logger
+    _ pipeline: AlertPipeline, hub: HubSettings, statePath: String?, sinks: [String], notices: NoticeWriter,
+    logger: Logger
 ) throws(GatewayError) -> [(RangingUpdate) -> Void] {
     var observers: [(RangingUpdate) -> Void] = []
     // A gateway that goes offline or comes back: a lifecycle event to every sink, through
@@ -30,13 +30,7 @@ func hubCycleObservers(
                     level: change.online ? .notice : .warning,
                     "site: gateway '\(change.gateway)' is \(change.online ? "online again" : "offline")")
             }
-            do {
-                try outbox.enqueue(events, sinks: sinks)
-                for event in events { lease?.committed(key: event.key) }
-                notified.notify(sinks)
-            } catch {
-                logger.error("site: cannot write the gateway's lifecycle event to the outbox: \(error)")
-            }
+            notices.write(events, to: sinks, what: "site: the gateway's lifecycle event")
         }
     }
     if let path = hub.presencePath {

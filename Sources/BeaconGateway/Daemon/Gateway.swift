@@ -87,7 +87,7 @@ public final class Gateway: Sendable {
         let dispatchers = sinks.map(\.dispatcher)
         pipelineService = PipelineService(
             runner: runner, pipeline: pipeline, observers: stateObservers, alertLog: alertLog,
-            committed: lease.map { lease in { @Sendable (event: AlertEvent) in lease.committed(event) } },
+            committed: lease.map { lease in { @Sendable (event: AlertEvent) in lease.committed(key: event.idempotencyKey) } },
             notify: { for dispatcher in dispatchers { dispatcher.notify() } })
         self.sinks = sinks
         self.outbox = outbox

@@ -50,7 +50,6 @@ public final class AlertLatency: Sendable {
     private let logger: Logger?
     private let sinks: Mutex<[String: SinkState]>
     private let sinkOrder: [String]
-    private let histograms = Mutex<[String: DurationHistogram]>([:])
 
     /// Measures the deliveries of `sinks` on `clock`, into `metrics`' registry.
     /// - Parameters:
@@ -123,17 +122,13 @@ public final class AlertLatency: Sendable {
         }
     }
 
+    /// The histogram of `alert` and `sink`: the registry makes it at its first delivery and hands
+    /// back the same one after (deliveries are rare: no cache of our own).
     private func histogram(alert: String, sink: String) -> DurationHistogram {
-        histograms.withLock { histograms in
-            let key = alert + "\u{0}" + sink
-            if let histogram = histograms[key] { return histogram }
-            let histogram = registry.makeDurationHistogram(
-                descriptor: MetricNameDescriptor(
-                    namespace: "beacond", metricName: "alert_latency", unitName: "seconds",
-                    helpText: "Advertisement-to-sink latency of delivered alerts"),
-                labels: [("alert", alert), ("sink", sink)], buckets: Self.buckets)
-            histograms[key] = histogram
-            return histogram
-        }
+        registry.makeDurationHistogram(
+            descriptor: MetricNameDescriptor(
+                namespace: "beacond", metricName: "alert_latency", unitName: "seconds",
+                helpText: "Advertisement-to-sink latency of delivered alerts"),
+            labels: [("alert", alert), ("sink", sink)], buckets: Self.buckets)
     }
 }

@@ -44,8 +44,8 @@ public actor RemoteAlertDefinitions {
     private var lastBody: [UInt8]?
     /// The definitions in force (the last good set), empty before the first success.
     public private(set) var definitions: [AlertDefinition] = []
-    /// The staged set waiting for its promotion (`stage: true`), and its document.
-    public private(set) var staged: [AlertDefinition]?
+    /// The staged set waiting for its promotion (`stage: true`).
+    public var staged: [AlertDefinition]? { stagedBodies.last { $0.name == stagedName }?.definitions }
     /// The name the staged set runs under as the shadow: ``stagingPrefix`` and its version.
     public private(set) var stagedName: String?
     /// The documents staged lately, by shadow name: a promotion names the one it made live,
@@ -135,7 +135,6 @@ public actor RemoteAlertDefinitions {
         }
         if staging, lastBody != nil || !definitions.isEmpty {
             let name = "\(stagingPrefix) (version \(Self.version(of: body)))"
-            staged = candidate
             stagedName = name
             stagedBodies.removeAll { $0.name == name }
             stagedBodies.append((name, body, candidate))
@@ -149,12 +148,9 @@ public actor RemoteAlertDefinitions {
         return .updated(candidate.map(\.id))
     }
 
-    /// A document's version as a shadow's name shows it: 8 hex digits of its FNV-1a hash.
+    /// A document's version as a shadow's name shows it: the first 8 hex digits of its SHA-256.
     static func version(of body: [UInt8]) -> String {
-        var hash: UInt32 = 2_166_136_261
-        for byte in body { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        let digits = String(hash, radix: 16)
-        return String(repeating: "0", count: 8 - digits.count) + digits
+        SHA256Hasher.hash(body).prefix(4).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
     /// The staged version named `name` (a shadow's name) was promoted: it is the set in force
@@ -172,10 +168,7 @@ public actor RemoteAlertDefinitions {
 
     /// The staged set was set aside (its shadow stopped or replaced): it is dropped, and the same
     /// document is not staged again — the next version is.
-    public func discardStaged() {
-        staged = nil
-        stagedName = nil
-    }
+    public func discardStaged() { stagedName = nil }
 
     /// The daemon has acted on a check's outcome.
     public func settled() { settledChecks += 1 }

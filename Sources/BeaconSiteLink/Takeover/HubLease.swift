@@ -87,14 +87,10 @@ package final class HubLease: Sendable {
     func statusTopic(_ hub: String) -> String { "\(base)/\(hub)/status" }
     func claimsTopic(_ hub: String) -> String { "\(base)/\(hub)/claims" }
 
-    /// An alert event this hub has committed to its outbox: claimed when active — unless another
-    /// hub claimed it already (a hub that took over may decide a dwell again, late, that the hub
-    /// before it delivered) — and held otherwise, reconciled with the others' claims.
-    package func committed(_ event: AlertEvent) { committed(key: event.idempotencyKey) }
-
-    /// An event this hub has committed to its outbox, by its key: an alert's, or one of the hub's
-    /// own notices (a gateway offline, a dead letter, the latency objective), which are claimed
-    /// and delivered the same way — by the active hub.
+    /// An event this hub has committed to its outbox, by key — an alert's or one of its own notices:
+    /// claimed when active — unless another hub claimed it already (a hub that took over may
+    /// decide a dwell again, late, that the hub before it delivered) — and held otherwise,
+    /// reconciled with the others' claims.
     package func committed(key: String) {
         let claimed = state.withLock { state in
             guard state.election.role == .active, !state.claims.claimedByOthers(key) else { return false }

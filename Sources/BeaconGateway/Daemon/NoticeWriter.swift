@@ -1,0 +1,26 @@
+import BeaconSinks
+import BeaconSiteLink
+import Logging
+
+/// Writes the daemon's own notices — a gateway offline or back, a dead letter, the latency
+/// objective — to sinks through the outbox, as alerts go (at least once): claimed on a hub of a
+/// share with takeover as its alerts are (the active hub delivers them), and the sinks'
+/// dispatchers woken.
+struct NoticeWriter: Sendable {
+    let outbox: any Outbox
+    /// The hub's lease, with `hub.takeover`.
+    let lease: HubLease?
+    let notified: DispatcherDirectory
+    let logger: Logger
+
+    /// Writes `events` for `sinks`; a write that fails is logged, naming the notice (`what`).
+    func write(_ events: [OutboundEvent], to sinks: [String], what: String) {
+        do {
+            try outbox.enqueue(events, sinks: sinks)
+            for event in events { lease?.committed(key: event.key) }
+            notified.notify(sinks)
+        } catch {
+            logger.error("\(what) cannot be written to the outbox: \(error)")
+        }
+    }
+}
