@@ -79,6 +79,9 @@ struct CheckExplanationsCommand: AsyncParsableCommand {
             print(
                 "FAILED: following the decisions changed what the engine did (\(plain.count) events plain, \(traced.count) followed)"
             )
+            if let index = zip(plain, traced).enumerated().first(where: { $0.element.0 != $0.element.1 })?.offset {
+                print("  the first difference, event \(index + 1):\n  plain:    \(plain[index])\n  followed: \(traced[index])")
+            }
             throw ExitCode(1)
         }
         let check = ExplanationCheck(events: plain.filter { followed?.contains($0.alertID) ?? true })

@@ -33,6 +33,13 @@ public struct BeaconID: Hashable, Sendable, Comparable {
     /// Bytes 16–19 of the identity, big-endian (iBeacon/AltBeacon: major << 16 | minor; Eddystone: 0).
     public let tail: UInt32
 
+    /// Compares the three words and the kind, inlined where identities are compared per beacon
+    /// per cycle (the derived `==` is a call across modules).
+    @inlinable
+    public static func == (a: BeaconID, b: BeaconID) -> Bool {
+        a.high == b.high && a.low == b.low && a.tail == b.tail && a.kind.rawValue == b.kind.rawValue
+    }
+
     @inlinable
     init(kind: Kind, high: UInt64, low: UInt64, tail: UInt32) {
         self.kind = kind

@@ -21,14 +21,25 @@ public struct BeaconMatch: Hashable, Sendable, CustomStringConvertible {
     public let constraint: Constraint
     /// The constraint's UUID as the two words `BeaconID` stores, so matching compares integers.
     @usableFromInline let uuidWords: (high: UInt64, low: UInt64)?
+    /// The UUID constraint's major and minor, kept beside the words: matching a UUID then reads
+    /// plain fields and never the constraint's payload (which would retain and release it).
+    @usableFromInline let uuidMajor: UInt16?
+    @usableFromInline let uuidMinor: UInt16?
+    /// Whether the constraint is ``Constraint/any``.
+    @usableFromInline let matchesEvery: Bool
 
     public init(_ constraint: Constraint) {
         self.constraint = constraint
-        if case .uuid(let uuid, _, _) = constraint {
+        matchesEvery = constraint == .any
+        if case .uuid(let uuid, let major, let minor) = constraint {
             let reference = BeaconID.iBeacon(uuid: uuid, major: 0, minor: 0)
             uuidWords = (reference.high, reference.low)
+            uuidMajor = major
+            uuidMinor = minor
         } else {
             uuidWords = nil
+            uuidMajor = nil
+            uuidMinor = nil
         }
     }
 
@@ -62,6 +73,13 @@ public struct BeaconMatch: Hashable, Sendable, CustomStringConvertible {
     /// True when `id` satisfies the constraint.
     @inlinable
     public func matches(_ id: BeaconID) -> Bool {
+        if let words = uuidWords {
+            guard id.kind != .eddystoneUID, id.high == words.high, id.low == words.low else { return false }
+            if let major = uuidMajor, id.major != major { return false }
+            if let minor = uuidMinor, id.minor != minor { return false }
+            return true
+        }
+        if matchesEvery { return true }
         switch constraint {
         case .any:
             return true

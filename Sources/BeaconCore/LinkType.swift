@@ -3,17 +3,17 @@
 public struct LinkType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: UInt32
 
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    @inlinable public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// `LINKTYPE_BLUETOOTH_HCI_H4`: an H4 packet-type byte (0x01 command, 0x02 ACL, 0x03 SCO,
     /// 0x04 event, 0x05 ISO) followed by the HCI packet. What a raw HCI socket reads.
-    public static let hciH4 = LinkType(rawValue: 187)
+    @inlinable public static var hciH4: LinkType { LinkType(rawValue: 187) }
     /// `LINKTYPE_BLUETOOTH_HCI_H4_WITH_PHDR`: a 4-byte big-endian direction word, then H4.
-    public static let hciH4WithPHDR = LinkType(rawValue: 201)
+    @inlinable public static var hciH4WithPHDR: LinkType { LinkType(rawValue: 201) }
     /// `LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR`: a 10-byte radio header, then the LE link-layer packet.
-    public static let leLinkLayerWithPHDR = LinkType(rawValue: 256)
+    @inlinable public static var leLinkLayerWithPHDR: LinkType { LinkType(rawValue: 256) }
     /// `LINKTYPE_NORDIC_BLE`: nRF Sniffer for Bluetooth LE framing.
-    public static let nordicBLE = LinkType(rawValue: 272)
+    @inlinable public static var nordicBLE: LinkType { LinkType(rawValue: 272) }
 
     public var description: String {
         switch self {

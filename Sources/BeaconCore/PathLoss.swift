@@ -18,6 +18,6 @@ public enum PathLoss {
     /// inverse of ``rssi(measuredPower:exponent:distance:)``.
     @inlinable
     public static func distance(measuredPower: Double, exponent: Double, rssi: Double) -> Double {
-        power(10, (measuredPower - rssi) / (10 * exponent))
+        powerOf10((measuredPower - rssi) / (10 * exponent))
     }
 }

@@ -21,9 +21,13 @@ enum LatencyOrigin {
         guard first < events.count else { return }
         for index in first..<events.count where events[index].event.kind == .delivered && events[index].origin == nil {
             let event = events[index].event
-            guard event.attempt == 0, let beacon = beacons.first(where: { $0.id == event.beacon }) else { continue }
+            // Read in place: copying each beacon passed over would retain its strings.
+            let lastSeen = beacons.withUnsafeBufferPointer { all in
+                all.firstIndex { $0.id == event.beacon }.map { all[$0].lastSeen }
+            }
+            guard event.attempt == 0, let lastSeen else { continue }
             let released = event.time
-            events[index].origin = min(released, max(beacon.lastSeen, released - cycleLength * 2))
+            events[index].origin = min(released, max(lastSeen, released - cycleLength * 2))
         }
     }
 

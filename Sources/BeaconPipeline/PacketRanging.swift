@@ -18,12 +18,15 @@ package final class PacketRanging {
     /// The ranging cycle's length (kept here: the ranging loop is busy while it calls back).
     package let cycleLength: Duration
     private let decoder = CaptureDecoder()
-    private var captureSummary = CaptureSummary()
+    // The three properties the decoding closure touches per packet are never accessed
+    // re-entrantly (nothing the closure calls reaches this object), so their dynamic exclusivity
+    // checks are switched off: two or three per packet cost more than the counting itself.
+    @exclusivity(unchecked) private var captureSummary = CaptureSummary()
     /// A batch's sightings, handed to the ranging loop together (it overlaps their cache misses).
-    private var batchSightings: [BeaconSighting] = []
+    @exclusivity(unchecked) private var batchSightings: [BeaconSighting] = []
     /// Packets, advertisements, sightings and malformed packets so far (the ranging loop keeps
     /// its own counters, added by `contribute(to:)`).
-    package private(set) var counters = PipelineStatistics()
+    @exclusivity(unchecked) package private(set) var counters = PipelineStatistics()
 
     /// A front end ranging with `configuration`, decoding `layouts` after the built-in frames.
     /// - Throws: ``PipelineError/ranging(_:)`` when the configuration cannot work.

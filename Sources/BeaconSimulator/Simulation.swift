@@ -113,6 +113,20 @@ public struct Simulation: ResumableSource {
             more = engine.fill(&batch, until: horizon, maxPackets: maxBatchPackets)
             if batch.count >= maxBatchPackets { horizon = engine.virtualTime }
         }
+        if speed == .max, more {
+            // Unpaced: the engine fills the next batches on a thread of its own meanwhile (the
+            // same batches as below, in the same order).
+            try await SimulationPrefetcher.run(
+                engine: engine, from: horizon, until: scenario.end, span: maxBatchSpan, maxPackets: maxBatchPackets
+            ) { batches in
+                while try await batches.next({ batch, virtualTime, statistics in
+                    try Task.checkCancellation()
+                    if !batch.isEmpty { try await deliver(batch) }
+                    progress(virtualTime, statistics)
+                }) {}
+            }
+            return
+        }
         // The clock is read only when pacing: at `.max` a run never looks at any clock.
         var clockStart: C.Instant?
         if case .factor = speed { clockStart = clock.now }

@@ -216,13 +216,16 @@ open class BeaconAlertStrategyBase<Value>: BeaconAlertStrategy {
 
     open func finishCycle(now: Timestamp, fired: (BeaconID) -> Void) {
         let retention = max(configuration.retention ?? .zero, configuration.maxTimeBeforeReset, minimumRetention)
+        // In nanoseconds: a `Duration` comparison per beacon is a call on 128-bit values.
+        let retentionNanoseconds = retention.nanoseconds
+        let time = now.nanosecondsSinceEpoch
         var slot = 0
         while slot < ids.count {
             if books[slot].updatedInCycle != cycle {
                 step(slot, beacon: nil, now: now)
                 if fireIfReady(slot) { fired(ids[slot]) }
             }
-            if now - books[slot].lastSeen > retention {
+            if time &- books[slot].lastSeen.nanosecondsSinceEpoch > retentionNanoseconds {
                 if savesChanges { forgotten.append(ids[slot]) }
                 remove(at: slot) // the last slot moves here: look at this slot again
             } else {

@@ -113,7 +113,7 @@ struct DaemonDeadLetterTests {
         // second visitor's two did not fit.
         let file = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
         let alertEvents = file.filter { !$0.contains(#""event":"error""#) }
-        try #require(alertEvents.count == 4, "\(file)")
+        try #require(alertEvents.count == 4, "\(file)\n\(run.standardError)")
         let notices = file.filter { $0.contains(#""event":"error""#) }
         #expect(notices.count == 2, "one error event per spilled event: \(file)")
         #expect(notices.allSatisfy { $0.contains("could not queue") && $0.contains("backlog full") })

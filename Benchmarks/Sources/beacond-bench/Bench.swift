@@ -1,5 +1,9 @@
 import CMallocCounter
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One measured figure of a benchmark run.
 struct BenchResult {
     let name: String
@@ -20,6 +24,13 @@ struct BenchResult {
 enum Bench {
     /// Allocations made by this process so far.
     static var allocations: Int { beacond_bench_allocation_count() }
+
+    /// CPU time this process has used so far, every thread together (seconds).
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
 
     /// Measures `body`, which processes `items` items per call.
     static func measure(

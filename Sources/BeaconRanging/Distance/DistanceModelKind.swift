@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// Which distance model the ranging loop uses: the configuration's choice.
 public enum DistanceModelKind: Sendable {
     /// ``LogDistanceModel``.
@@ -33,5 +35,30 @@ extension DistanceModelKind: DistanceModel {
         case .curveFitted(let m): m.distance(rssi: rssi, measuredPower: measuredPower, pathLossExponent: pathLossExponent)
         case .custom(let m): m.distance(rssi: rssi, measuredPower: measuredPower, pathLossExponent: pathLossExponent)
         }
+    }
+}
+
+extension DistanceModelKind {
+    /// The log-distance model's exponent, nil for the other models: read once a cycle, so that
+    /// the per-beacon path does not copy the enum (which retains a custom model).
+    var logDistanceExponent: Double? {
+        if case .logDistance(let model) = self { model.exponent } else { nil }
+    }
+
+    /// The distance at `rssi`, and how far it moves when the RSSI falls by `sigma` dB (the
+    /// ranging loop's accuracy). With `logExponent` (``logDistanceExponent``) one `exp` gives the
+    /// factor `10^(σ / (10·n))` instead of a second distance.
+    @inline(__always)
+    func distanceAndSpread(
+        rssi: Double, measuredPower: Double, pathLossExponent: Double?, sigma: Double, logExponent: Double?
+    ) -> (distance: Double, spread: Double) {
+        if let logExponent {
+            let n = pathLossExponent ?? logExponent
+            let d = PathLoss.distance(measuredPower: measuredPower, exponent: n, rssi: rssi)
+            return (d, d * (powerOf10(sigma / (10 * n)) - 1))
+        }
+        let d = distance(rssi: rssi, measuredPower: measuredPower, pathLossExponent: pathLossExponent)
+        let farther = distance(rssi: rssi - sigma, measuredPower: measuredPower, pathLossExponent: pathLossExponent)
+        return (d, abs(farther - d))
     }
 }

@@ -23,7 +23,6 @@ extension RangingLoop {
     private mutating func finishCycle(start: Int64, end: Int64) {
         update.cycleStart = Timestamp(nanosecondsSinceEpoch: start)
         update.time = Timestamp(nanosecondsSinceEpoch: end)
-        update.beacons.removeAll(keepingCapacity: true)
         update.regionEvents.removeAll(keepingCapacity: true)
         update.evicted.removeAll(keepingCapacity: true)
         update.regionEvents.append(contentsOf: enterEvents)
@@ -42,6 +41,14 @@ extension RangingLoop {
             FreedMemory.release(afterGrowingTo: update.beacons.capacity * MemoryLayout<RangedBeacon>.stride)
         }
 
+        // Last cycle's list is overwritten in place, not emptied and filled again: the order of
+        // the slots is stable, so an element usually holds the same beacon as before and only
+        // its figures change (emptying destroyed each element, appending copied 232 bytes).
+        var beacons: [RangedBeacon] = []
+        swap(&beacons, &update.beacons)
+        var listed = 0
+        let model = configuration.distanceModel
+        let logExponent = model.logDistanceExponent
         let endTime = Timestamp(nanosecondsSinceEpoch: end)
         var slot = 0
         while slot < hot.count {
@@ -53,7 +60,8 @@ extension RangingLoop {
             }
             if hot[slot].flags & HotBeaconState.confirmed != 0 {
                 if hot[slot].cycleSamples > 0 || unseen < graceNanoseconds {
-                    update.beacons.append(ranged(slot: slot))
+                    list(slot: slot, at: listed, in: &beacons, model: model, logExponent: logExponent)
+                    listed += 1
                 } else if !configuration.enter.confirmsAtOnce {
                     hot[slot].flags &= ~HotBeaconState.confirmed // dropped out: confirm it again
                 }
@@ -61,6 +69,8 @@ extension RangingLoop {
             hot[slot].startCycle()
             slot += 1
         }
+        if beacons.count > listed { beacons.removeSubrange(listed...) }
+        swap(&beacons, &update.beacons)
         if hot.count >= configuration.maxTracked {
             evictLeastRecentlySeen(max(1, configuration.maxTracked / RangingConfiguration.capEvictionShare))
         }
@@ -145,8 +155,15 @@ extension RangingLoop {
         if !filters.isEmpty { filters.removeLast() }
     }
 
-    /// The report of one beacon at the end of the cycle; updates its proximity state.
-    private mutating func ranged(slot: Int) -> RangedBeacon {
+    /// Writes the report of the beacon at `slot` at the end of the cycle into `beacons[index]`
+    /// (appending when `index` is the end), and updates its proximity state. An existing element
+    /// is overwritten field by field in one access (`model` and `logExponent` are the
+    /// configuration's, read once a cycle: each read of the model retains a custom one).
+    @inline(__always)
+    private mutating func list(
+        slot: Int, at index: Int, in beacons: inout [RangedBeacon], model: borrowing DistanceModelKind,
+        logExponent: Double?
+    ) {
         let beacon = hot[slot]
         let id = cold[slot].id
         let calibration = configuration.calibrations.isEmpty ? nil : configuration.calibrations[id]
@@ -155,25 +172,80 @@ extension RangingLoop {
         var distance: Double?
         var accuracy: Double?
         if let filtered {
-            let model = configuration.distanceModel
-            let exponent = calibration?.pathLossExponent
-            let d = model.distance(rssi: filtered, measuredPower: Double(power), pathLossExponent: exponent)
             let sigma = max(1, Double(beacon.innovationVariance).squareRoot())
-            let farther = model.distance(rssi: filtered - sigma, measuredPower: Double(power), pathLossExponent: exponent)
-            distance = d
-            accuracy = abs(farther - d)
+            let estimate = model.distanceAndSpread(
+                rssi: filtered, measuredPower: Double(power), pathLossExponent: calibration?.pathLossExponent,
+                sigma: sigma, logExponent: logExponent)
+            distance = estimate.distance
+            accuracy = estimate.spread
         }
         let proximity = configuration.proximity.proximity(distance: distance, current: cold[slot].proximity)
         cold[slot].proximity = proximity
         let count = beacon.cycleRSSICount
-        return RangedBeacon(
-            id: id, lastAddress: BluetoothAddress(rawValue: beacon.lastAddress),
-            addressCount: cold[slot].addresses.count,
-            seenThisCycle: beacon.cycleSamples > 0, sampleCount: Int(beacon.cycleSamples),
-            lastRSSI: beacon.lastRSSI,
-            meanRSSI: count > 0 ? Double(beacon.cycleRSSISum) / Double(count) : nil,
+        let figures = Figures(
+            id: id, address: beacon.lastAddress, addressCount: cold[slot].addresses.count,
+            seen: beacon.cycleSamples > 0, samples: Int(beacon.cycleSamples), lastRSSI: beacon.lastRSSI,
+            meanRSSI: count > 0 ? Double(beacon.cycleRSSISum) / Double(count) : nil, filtered: filtered,
+            power: power, distance: distance, accuracy: accuracy, proximity: proximity,
+            firstSeen: cold[slot].firstSeen, lastSeen: Timestamp(nanosecondsSinceEpoch: beacon.lastSeen))
+        guard index < beacons.count else { return beacons.append(figures.ranged) }
+        beacons.withUnsafeMutableBufferPointer { all in
+            figures.write(into: &all[index])
+            assert(all[index] == figures.ranged, "Figures.write(into:) must set every field RangedBeacon's init sets")
+        }
+    }
+}
+
+/// One listed beacon's figures at the end of a cycle, written into a ``RangedBeacon`` as its
+/// initialiser would make it (the fields a site hub fills left empty).
+private struct Figures {
+    let id: BeaconID
+    let address: UInt64
+    let addressCount: Int
+    let seen: Bool
+    let samples: Int
+    let lastRSSI: Int8?
+    let meanRSSI: Double?
+    let filtered: Double?
+    let power: Int8
+    let distance: Double?
+    let accuracy: Double?
+    let proximity: Proximity
+    let firstSeen: Timestamp
+    let lastSeen: Timestamp
+
+    /// The figures as a new value.
+    var ranged: RangedBeacon {
+        RangedBeacon(
+            id: id, lastAddress: BluetoothAddress(rawValue: address), addressCount: addressCount,
+            seenThisCycle: seen, sampleCount: samples, lastRSSI: lastRSSI, meanRSSI: meanRSSI,
             filteredRSSI: filtered, measuredPower: power, distance: distance, accuracy: accuracy,
-            proximity: proximity, firstSeen: cold[slot].firstSeen,
-            lastSeen: Timestamp(nanosecondsSinceEpoch: beacon.lastSeen))
+            proximity: proximity, firstSeen: firstSeen, lastSeen: lastSeen)
+    }
+
+    /// Overwrites every field of `ranged` in place: no 232-byte copy, and its strings (nil for a
+    /// gateway's own ranging) are only checked. Debug builds check the result against ``ranged``.
+    @inline(__always)
+    func write(into ranged: inout RangedBeacon) {
+        ranged.id = id
+        ranged.lastAddress = BluetoothAddress(rawValue: address)
+        ranged.addressCount = addressCount
+        ranged.seenThisCycle = seen
+        ranged.sampleCount = samples
+        ranged.gatewayCount = seen ? 1 : 0
+        ranged.lastRSSI = lastRSSI
+        ranged.meanRSSI = meanRSSI
+        ranged.filteredRSSI = filtered
+        ranged.measuredPower = power
+        ranged.distance = distance
+        ranged.accuracy = accuracy
+        ranged.proximity = proximity
+        ranged.firstSeen = firstSeen
+        ranged.lastSeen = lastSeen
+        if ranged.room != nil { ranged.room = nil }
+        if ranged.floor != nil { ranged.floor = nil }
+        ranged.position = nil
+        ranged.roomConfidence = nil
+        ranged.roomUnknown = false
     }
 }

@@ -4,16 +4,17 @@ import Glibc
 import Musl
 #endif
 
-/// Starts a detached POSIX thread: for blocking system calls that must not occupy the Swift
-/// concurrency pool (the scanner's reads).
-enum DedicatedThread {
+/// Starts a detached POSIX thread: for work that blocks or runs long and must neither occupy the
+/// Swift concurrency pool nor wait for one of its threads (the scanner's reads, the simulator's
+/// prefetching).
+package enum DedicatedThread {
     private final class Body {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 
     /// Runs `body` on a new detached thread.
-    static func start(_ body: @escaping @Sendable () -> Void) {
+    package static func start(_ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(
