@@ -67,7 +67,7 @@ public struct AlertEngine: Sendable {
 
     /// A fact that may cancel pending alerts (region exit, beacon exit, a named event, …).
     public mutating func handle(_ fact: EngineFact, now: Timestamp) -> AlertEngineOutput {
-        run { step in step.cancel(matching: fact, now: now) }
+        run { step in step.take(fact, now: now) }
     }
 
     /// A region event from the ranging loop: an exit cancels alerts with a matching `regionExit`.
@@ -162,6 +162,17 @@ public struct AlertEngine: Sendable {
 
     /// ``handle(_:now:)-(EngineFact,_)``, appending to `output`.
     public mutating func handle(_ fact: EngineFact, now: Timestamp, into output: inout AlertEngineOutput) {
-        run(world: EmptyAlertWorld(), into: &output) { step in step.cancel(matching: fact, now: now) }
+        run(world: EmptyAlertWorld(), into: &output) { step in step.take(fact, now: now) }
+    }
+
+    /// `firstStart: quiet`: the alert `alertID` starts for the first time and `beacons` are
+    /// already in range. Their firings are ignored (``FiringObstacle/quietAtFirstStart``) until
+    /// each has gone (its ``EngineFact/beaconExit(_:)``); a beacon the alert already has a
+    /// history of is left as it is. Appends the histories it writes to `output`.
+    public mutating func quietAtFirstStart(
+        _ beacons: [BeaconID], alertID: String, into output: inout AlertEngineOutput
+    ) {
+        guard !beacons.isEmpty else { return }
+        run(world: EmptyAlertWorld(), into: &output) { step in step.quietAtFirstStart(beacons, alertID: alertID) }
     }
 }

@@ -14,6 +14,8 @@ public struct AlertEngineConfiguration: Hashable, Sendable {
     /// True when some rule has a `scheduleCondition` or `deliverWhen`: the caller then keeps an
     /// ``AlertWorld`` for the engine to look at.
     public let hasConditions: Bool
+    /// The ids of the alerts with `firstStart: quiet`, in order.
+    public let quietAtFirstStart: [String]
 
     /// The default cap, as iOS caps local notifications.
     public static let defaultMaxPending = 64
@@ -35,5 +37,6 @@ public struct AlertEngineConfiguration: Hashable, Sendable {
         watchedDeliveries = watched
         hasFactCancellations = facts
         hasConditions = byID.values.contains { $0.policy.hasConditions }
+        quietAtFirstStart = byID.values.filter { $0.policy.firstStart == .quiet }.map(\.id).sorted()
     }
 }

@@ -10,7 +10,8 @@ import BeaconCore
 public struct AlertHistory: Hashable, Sendable {
     /// The alert and beacon.
     public var key: AlertKey
-    /// Which optional times are set (a ``Slot`` bit each); an unset one is stored as 0.
+    /// Which optional times are set (a ``Slot`` bit each; an unset one is stored as 0), and the
+    /// ``quietUntilGone`` flag in the bit above them.
     private var timesSet: UInt8 = 0
     private var firstFiringNanoseconds: Int64 = 0
     private var lastDeliveredNanoseconds: Int64 = 0
@@ -56,6 +57,13 @@ public struct AlertHistory: Hashable, Sendable {
         get { time(.suppressedUntil, suppressedUntilNanoseconds) }
         set { suppressedUntilNanoseconds = mark(.suppressedUntil, newValue) }
     }
+    /// True while the beacon is one the alert found already in range at its first start
+    /// (`firstStart: quiet`): its firings are ignored until it has gone (its exit clears this).
+    public var quietUntilGone: Bool {
+        get { timesSet & Self.quietFlag != 0 }
+        set { timesSet = newValue ? timesSet | Self.quietFlag : timesSet & ~Self.quietFlag }
+    }
+
     /// The latest answer (acknowledged or dismissed) and the instance it answered.
     public var answer: AlertAnswer? {
         get { rare?.answer }
@@ -89,7 +97,8 @@ public struct AlertHistory: Hashable, Sendable {
         key: AlertKey, firstFiringAt: Timestamp? = nil, lastDeliveredAt: Timestamp? = nil,
         lastDeliveredDue: Timestamp? = nil, deliveries: Int = 0, instanceDue: Timestamp? = nil,
         instanceStrategy: String? = nil, attempts: Int = 0,
-        answer: AlertAnswer? = nil, suppressedUntil: Timestamp? = nil, earlierInstanceDues: [Timestamp] = []
+        answer: AlertAnswer? = nil, suppressedUntil: Timestamp? = nil, earlierInstanceDues: [Timestamp] = [],
+        quietUntilGone: Bool = false
     ) {
         self.key = key
         self.deliveries = deliveries
@@ -102,7 +111,11 @@ public struct AlertHistory: Hashable, Sendable {
         self.suppressedUntil = suppressedUntil
         self.answer = answer
         self.earlierInstanceDues = earlierInstanceDues
+        self.quietUntilGone = quietUntilGone
     }
+
+    /// The bit of ``quietUntilGone`` in `timesSet`.
+    private static let quietFlag: UInt8 = 32
 
     /// The bit of each optional time in `timesSet`.
     private enum Slot: UInt8 {

@@ -3,14 +3,14 @@ import BeaconCore
 extension AlertPolicy {
     /// Creates a policy from the plain values of a configuration file (the keys of
     /// `Docs/AlertEngine.md`): durations as `10m`, `notBefore` as RFC 3339, `firing`, `repeat`
-    /// and the callbacks as strings. Throws on the first option that cannot work.
+    /// `firstStart` and the callbacks as strings. Throws on the first option that cannot work.
     public init(
         delay: String?, notBefore: String?, firing: String?, repeat repeatText: String?,
         cooldown: String?, window: DeliveryWindow?, cancelOn: [CancelCondition],
         callback: String? = nil, callbackCreated: String? = nil, callbackDelivered: String? = nil,
         callbackCancelled: String? = nil, callbackError: String? = nil,
         maxLateness: String? = nil, remind: ReminderPolicy? = nil, scheduleCondition: AlertCondition? = nil,
-        deliverWhen: DeliveryCondition? = nil
+        deliverWhen: DeliveryCondition? = nil, firstStart: String? = nil
     ) throws(AlertPolicyError) {
         func duration(_ text: String?, _ option: String) throws(AlertPolicyError) -> Duration? {
             guard let text else { return nil }
@@ -38,6 +38,7 @@ extension AlertPolicy {
                 delivered: callbackDelivered, cancelled: callbackCancelled,
                 error: callbackError),
             maxLateness: try duration(maxLateness, "maxLateness"), remind: remind, scheduleCondition: scheduleCondition,
-            deliverWhen: deliverWhen)
+            deliverWhen: deliverWhen,
+            firstStart: try firstStart.map { t throws(AlertPolicyError) in try FirstStart(parsing: t) } ?? .fire)
     }
 }

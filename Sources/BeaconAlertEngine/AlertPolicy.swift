@@ -40,6 +40,8 @@ public struct AlertPolicy: Hashable, Sendable {
     public let scheduleCondition: AlertCondition?
     /// A due alert waits for this condition, at most its `maxWait` (`deliverWhen`).
     public let deliverWhen: DeliveryCondition?
+    /// What the alert does for the beacons already in range when it first starts (`firstStart`).
+    public let firstStart: FirstStart
 
     /// Creates a policy from typed values; throws when both `delay` and `notBefore` are given or a
     /// duration is not positive.
@@ -48,7 +50,7 @@ public struct AlertPolicy: Hashable, Sendable {
         repeat repeatInterval: RepeatInterval = .off, cooldown: Duration? = nil, window: DeliveryWindow? = nil,
         cancelOn: [CancelCondition] = [], callbacks: CallbackDestinations = .none,
         maxLateness: Duration? = nil, remind: ReminderPolicy? = nil, scheduleCondition: AlertCondition? = nil,
-        deliverWhen: DeliveryCondition? = nil
+        deliverWhen: DeliveryCondition? = nil, firstStart: FirstStart = .fire
     ) throws(AlertPolicyError) {
         if remind != nil && repeatInterval != .off { throw .remindAndRepeat }
         switch (delay, notBefore) {
@@ -71,6 +73,7 @@ public struct AlertPolicy: Hashable, Sendable {
         self.remind = remind
         self.scheduleCondition = scheduleCondition
         self.deliverWhen = deliverWhen
+        self.firstStart = firstStart
     }
 
     /// Whether the policy looks at the world (`scheduleCondition`, `deliverWhen`).

@@ -12,6 +12,9 @@ public enum FiringObstacle: Hashable, Sendable, CustomStringConvertible {
     case coolingDown(lastDelivered: Timestamp, until: Timestamp)
     /// A dismissal suppressed the alert for the beacon.
     case suppressed(until: Timestamp)
+    /// `firstStart: quiet`: the beacon was in range when the alert first started, and has not
+    /// gone since.
+    case quietAtFirstStart
 
     /// The rule and what it remembers, in words.
     public var description: String {
@@ -26,6 +29,8 @@ public enum FiringObstacle: Hashable, Sendable, CustomStringConvertible {
             until == .distantFuture
                 ? "ignored: dismissed and suppressed for this beacon for good"
                 : "ignored: dismissed and suppressed for this beacon until \(until.rfc3339String)"
+        case .quietAtFirstStart:
+            "ignored: the beacon was in range when the alert first started (firstStart: quiet); its next visit alerts"
         }
     }
 }
@@ -35,6 +40,7 @@ extension AlertPolicy {
     /// `history`; `nil` when nothing does (the engine then schedules it, unless its
     /// `scheduleCondition` fails, which emits a `cancelled` event).
     public func obstacle(toFiringAt time: Timestamp, history: AlertHistory) -> FiringObstacle? {
+        if history.quietUntilGone { return .quietAtFirstStart }
         switch firing {
         case .first: if let first = history.firstFiringAt { return .firstOnly(firstFiringAt: first) }
         case .oncePerBeacon: if history.deliveries > 0 { return .oncePerBeacon(deliveries: history.deliveries) }

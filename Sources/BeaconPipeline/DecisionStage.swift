@@ -54,6 +54,8 @@ final class DecisionStage {
     private var presenceChanges: [BeaconPresence] = []
     /// What the alerts' conditions look at (kept only when some alert has one).
     private var world = PipelineWorld()
+    /// The `firstStart: quiet` alerts starting for the first time.
+    private var firstStarts = FirstStartWatch()
 
     /// Builds the strategies and the engine for `front`'s cycles, refusing a strategy that names
     /// a region `front` does not have; restores the state `store` keeps.
@@ -79,6 +81,7 @@ final class DecisionStage {
             throw .engine("\(error)")
         }
         if store.keepsStrategyState { restoreStrategies() }
+        firstStarts.watch(engine.configuration.quietAtFirstStart, unknownTo: engine.state)
     }
 
     /// Replaces the alert definitions (see `AlertPipeline.replaceAlerts(_:registry:)`).
@@ -103,8 +106,12 @@ final class DecisionStage {
             }
         }
         self.registry = registry
+        let previous = Set(alerts.map(\.definition.id))
         alerts = configured
         engine = replacement
+        // An alert added now starts for the first time; one that was running goes on.
+        firstStarts.watch(
+            engine.configuration.quietAtFirstStart.filter { !previous.contains($0) }, unknownTo: engine.state)
     }
 
     static func configure(
@@ -253,6 +260,7 @@ final class DecisionStage {
         for id in update.evicted {
             engine.handle(.beaconExit(id), now: now, into: &output)
         }
+        if !firstStarts.isEmpty { firstStarts.observe(update, alerts: alerts, engine: &engine, into: &output) }
         // What the strategies fire and the engine delivers at once rests on this cycle's adverts.
         let firstEvent = output.events.count
         for alert in alerts {

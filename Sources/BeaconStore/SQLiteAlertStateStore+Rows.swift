@@ -26,8 +26,8 @@ extension SQLiteAlertStateStore {
                 INSERT OR REPLACE INTO alertHistory
                   (alertID, beaconKind, beaconHigh, beaconLow, beaconTail, firstFiringAt, lastDeliveredAt, lastDeliveredDue, deliveries,
                    instanceDue, instanceStrategy, attempts, answerKind, answerDue, answeredBy, answeredAt, suppressedUntil,
-                   earlierInstances)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                   earlierInstances, quietUntilGone)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: StatementArguments(
                 [record.key.alertID] + BeaconColumns(record.key.beacon).values + [
@@ -36,7 +36,7 @@ extension SQLiteAlertStateStore {
                     record.instanceDue?.nanosecondsSinceEpoch, record.instanceStrategy, Int64(record.attempts),
                     record.answer?.kind.rawValue, record.answer?.instanceDue.nanosecondsSinceEpoch, record.answer?.by,
                     record.answer?.at.nanosecondsSinceEpoch, record.suppressedUntil?.nanosecondsSinceEpoch,
-                    timesBlob(record.earlierInstanceDues),
+                    timesBlob(record.earlierInstanceDues), Int64(record.quietUntilGone ? 1 : 0),
                 ]))
     }
 
@@ -84,7 +84,7 @@ extension SQLiteAlertStateStore {
             lastDeliveredAt: time("lastDeliveredAt"), lastDeliveredDue: time("lastDeliveredDue"),
             deliveries: row["deliveries"], instanceDue: time("instanceDue"), instanceStrategy: row["instanceStrategy"],
             attempts: row["attempts"], answer: answer, suppressedUntil: time("suppressedUntil"),
-            earlierInstanceDues: earlier)
+            earlierInstanceDues: earlier, quietUntilGone: (row["quietUntilGone"] as Int64? ?? 0) != 0)
     }
 
     /// `times` as little-endian 64-bit nanoseconds, one after another; `nil` when there are none.

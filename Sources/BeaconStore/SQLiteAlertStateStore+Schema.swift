@@ -25,6 +25,10 @@ extension SQLiteAlertStateStore {
     ///   delivered before the latest (little-endian 64-bit nanoseconds, oldest first; `NULL`
     ///   when none). Histories written before it remember none: an answer to an instance
     ///   earlier than their latest is told it never was (404) rather than superseded (409).
+    /// - `v7-latency-origin`: `outbox.origin` and `outbox.alertID` (and the dead letters'): where
+    ///   a delivered alert's latency counts from, and its alert.
+    /// - `v8-quiet-first-start`: `alertHistory.quietUntilGone` (1 while a `firstStart: quiet`
+    ///   alert keeps quiet for a beacon that was in range at its first start).
     public static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-engine-state") { db in
@@ -119,6 +123,11 @@ extension SQLiteAlertStateStore {
                     table.add(column: "origin", .integer)
                     table.add(column: "alertID", .text)
                 }
+            }
+        }
+        migrator.registerMigration("v8-quiet-first-start") { db in
+            try db.alter(table: "alertHistory") { table in
+                table.add(column: "quietUntilGone", .integer).notNull().defaults(to: 0)
             }
         }
         return migrator

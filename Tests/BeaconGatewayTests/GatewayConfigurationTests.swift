@@ -159,6 +159,7 @@ struct GatewayConfigurationSectionTests {
         #expect(alert.policy.cooldown == .seconds(3600))
         #expect(alert.policy.cancelOn == [.regionExit("lobby"), .beaconExit, .alertDelivered("vip-welcome"), .event("closing")])
         #expect(alert.policy.window?.timeZoneName == "Europe/Paris")
+        #expect(alert.policy.firstStart == .quiet)
     }
 
     @Test("Giving both delay and notBefore is refused at the alert's line")

@@ -153,7 +153,7 @@ struct DeadLetterTests {
         }
         try queue.close()
         let store = try SQLiteAlertStateStore(path: path, outbox: OutboxConfiguration(sinks: ["hook"]))
-        #expect(try store.appliedMigrations().last == "v7-latency-origin")
+        #expect(try store.appliedMigrations().last == "v8-quiet-first-start")
         let entry = try #require(try store.pending(sink: "hook", limit: 10).first)
         #expect(entry.event == OutboundEvent(key: "k1", body: "{}"))
         #expect(try store.recordFailure(entry.id, error: "HTTP 500") == 1)

@@ -37,7 +37,7 @@ struct SQLiteAlertStateStoreTests {
                         answer: index == 2
                             ? AlertAnswer(kind: .dismissed, instanceDue: base - .seconds(1), by: "desk via cli", at: base) : nil,
                         suppressedUntil: index == 2 ? .distantFuture : nil,
-                        earlierInstanceDues: (0..<index * 8).map { base - .seconds(7200 - $0) })),
+                        earlierInstanceDues: (0..<index * 8).map { base - .seconds(7200 - $0) }, quietUntilGone: index == 1)),
             ]
         }
     }
@@ -136,9 +136,9 @@ struct SQLiteAlertStateStoreTests {
         #expect(
             try store.appliedMigrations() == [
                 "v1-engine-state", "v2-outbox", "v3-strategy-state", "v4-dead-letters", "v5-answers",
-                "v6-earlier-instances", "v7-latency-origin",
+                "v6-earlier-instances", "v7-latency-origin", "v8-quiet-first-start",
             ])
-        #expect(SQLiteAlertStateStore.schemaVersion == 7)
+        #expect(SQLiteAlertStateStore.schemaVersion == 8)
     }
 
     @Test("a delivered alert's latency origin and alert id stay with it in the outbox, a dead letter and its retry")

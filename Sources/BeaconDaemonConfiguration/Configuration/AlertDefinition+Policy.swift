@@ -6,7 +6,7 @@ extension AlertPolicy {
     /// The keys of an alert definition that configure its delivery policy.
     static let configurationKeys = [
         "delay", "notBefore", "firing", "repeat", "cooldown", "window", "cancelOn", "maxLateness", "remind", "escalate",
-        "scheduleCondition", "deliverWhen",
+        "scheduleCondition", "deliverWhen", "firstStart",
         "callback", "callbackCreated", "callbackDelivered", "callbackCancelled", "callbackError",
     ]
 
@@ -66,6 +66,12 @@ extension AlertPolicy {
         }
         let delay = try text("delay"), notBefore = try text("notBefore"), firing = try text("firing")
         let repeatText = try text("repeat"), cooldown = try text("cooldown"), maxLateness = try text("maxLateness")
+        // Checked here, so that a wrong value is reported at its own line and column.
+        let firstStart = try node["firstStart"].map { n throws(ConfigurationError) -> String in
+            let value = try n.string()
+            do throws(AlertPolicyError) { _ = try FirstStart(parsing: value) } catch { throw n.error(error.description) }
+            return value
+        }
         func url(_ key: String) throws(ConfigurationError) -> String? {
             guard let value = node[key] else { return nil }
             let text = try value.string()
@@ -89,7 +95,7 @@ extension AlertPolicy {
                 window: window, cancelOn: cancelOn, callback: callback, callbackCreated: created,
                 callbackDelivered: delivered, callbackCancelled: cancelled, callbackError: errorCallback,
                 maxLateness: maxLateness, remind: remind, scheduleCondition: scheduleCondition,
-                deliverWhen: deliverWhen)
+                deliverWhen: deliverWhen, firstStart: firstStart)
         } catch {
             throw node.error(error.description)
         }
