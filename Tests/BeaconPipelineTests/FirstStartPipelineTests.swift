@@ -96,7 +96,9 @@ struct FirstStartPipelineTests {
         func run(_ seconds: Range<Int>) throws {
             for second in seconds {
                 let emit: (RoutedEvent) throws -> Void = { routed in
-                    if routed.event.kind == .delivered { delivered.append("\(routed.event.alertID) \(routed.event.beacon.minor)") }
+                    if routed.event.kind == .delivered {
+                        delivered.append("\(routed.event.alertID) \(routed.event.beacon.minor)")
+                    }
                 }
                 let heard = presences.filter { second >= $0.from && second < $0.to }.map { (Double(second) + 0.5, $0.minor) }
                 if !heard.isEmpty { try pipeline.ingest(F.batch(heard), emit: emit) }
