@@ -108,10 +108,8 @@ public struct Simulation: ResumableSource {
         let paceOrigin = max(scenario.start, min(resumeTime ?? scenario.start, scenario.end))
         while more && horizon < paceOrigin {
             try Task.checkCancellation()
-            horizon = min(horizon + maxBatchSpan, paceOrigin)
-            batch.removeAll()
-            more = engine.fill(&batch, until: horizon, maxPackets: maxBatchPackets)
-            if batch.count >= maxBatchPackets { horizon = engine.virtualTime }
+            more = engine.fillNextSpan(
+                &batch, horizon: &horizon, span: maxBatchSpan, end: paceOrigin, maxPackets: maxBatchPackets)
         }
         if speed == .max, more {
             // Unpaced: the engine fills the next batches on a thread of its own meanwhile (the
@@ -132,10 +130,8 @@ public struct Simulation: ResumableSource {
         if case .factor = speed { clockStart = clock.now }
         while more {
             try Task.checkCancellation()
-            horizon = min(horizon + maxBatchSpan, scenario.end)
-            batch.removeAll()
-            more = engine.fill(&batch, until: horizon, maxPackets: maxBatchPackets)
-            if batch.count >= maxBatchPackets { horizon = engine.virtualTime }
+            more = engine.fillNextSpan(
+                &batch, horizon: &horizon, span: maxBatchSpan, end: scenario.end, maxPackets: maxBatchPackets)
             switch speed {
             case .factor(let factor):
                 guard let clockStart else { break }

@@ -117,6 +117,21 @@ public struct SimulationEngine {
         return !isFinished
     }
 
+    /// Empties `batch` and fills it with the next span of a run cut into spans: the events before
+    /// `horizon + span` (at most `end`), or the first `maxPackets` of them, in which case the next
+    /// span starts where the engine stopped. Advances `horizon` to where this span ends.
+    /// - Returns: false once the simulation is finished.
+    @discardableResult
+    public mutating func fillNextSpan(
+        _ batch: inout PacketBatch, horizon: inout Timestamp, span: Duration, end: Timestamp, maxPackets: Int
+    ) -> Bool {
+        horizon = min(horizon + span, end)
+        batch.removeAll()
+        let more = fill(&batch, until: horizon, maxPackets: maxPackets)
+        if batch.count >= maxPackets { horizon = virtualTime }
+        return more
+    }
+
     /// Handles the earliest scheduled event: works out its mean power, applies collisions,
     /// and reschedules the beacon.
     @inline(__always)

@@ -79,10 +79,10 @@ public final class SimulationPrefetcher: @unchecked Sendable {
 
     /// Runs `body` with batches of `engine` filled ahead on another thread.
     ///
-    /// Each batch holds the advertising events up to the next horizon — `span` after the
-    /// previous one, from `start`, at most `end` — or `maxPackets` packets, after which the next
-    /// horizon counts from where the engine stopped (what ``Simulation`` does). At most `depth`
-    /// batches are filled ahead. The producer is stopped and joined before this returns.
+    /// Each batch is the engine's next span from `start`, as
+    /// ``SimulationEngine/fillNextSpan(_:horizon:span:end:maxPackets:)`` fills it (what
+    /// ``Simulation`` does). At most `depth` batches are filled ahead. The producer is stopped
+    /// and joined before this returns.
     public static func run<R>(
         engine: consuming SimulationEngine, from start: Timestamp, until end: Timestamp, span: Duration,
         maxPackets: Int, depth: Int = 8, _ body: (SimulationPrefetcher) throws -> R
@@ -93,8 +93,7 @@ public final class SimulationPrefetcher: @unchecked Sendable {
         return try body(prefetcher)
     }
 
-    /// The synchronous `run(engine:from:until:span:maxPackets:depth:_:)` for an asynchronous body (a source's
-    /// `run`). Waiting for a batch blocks the calling thread until the producer — a thread of its
+    /// The same for an asynchronous body (a source's `run`). Waiting for a batch blocks the calling thread until the producer — a thread of its
     /// own, never one of the concurrency pool's — has filled it, which it always does.
     public static func run<R>(
         engine: consuming SimulationEngine, from start: Timestamp, until end: Timestamp, span: Duration,
@@ -118,7 +117,7 @@ public final class SimulationPrefetcher: @unchecked Sendable {
         return true
     }
 
-    /// The synchronous `next(_:)` for an asynchronous body (a source's `deliver`).
+    /// The same as the synchronous `next(_:)`, for an asynchronous body (a source's `deliver`).
     public func next(
         _ body: (borrowing PacketBatch, Timestamp, SimulationStatistics) async throws -> Void
     ) async rethrows -> Bool {
@@ -176,10 +175,8 @@ public final class SimulationPrefetcher: @unchecked Sendable {
                 case .fill: break
                 }
                 let slot = slots + index % depth
-                horizon = min(horizon + span, end)
-                slot.pointee.batch.removeAll()
-                more = box.engine.fill(&slot.pointee.batch, until: horizon, maxPackets: maxPackets)
-                if slot.pointee.batch.count >= maxPackets { horizon = box.engine.virtualTime }
+                more = box.engine.fillNextSpan(
+                    &slot.pointee.batch, horizon: &horizon, span: span, end: end, maxPackets: maxPackets)
                 slot.pointee.virtualTime = box.engine.virtualTime
                 slot.pointee.statistics = box.engine.statistics
                 slot.pointee.isLast = !more

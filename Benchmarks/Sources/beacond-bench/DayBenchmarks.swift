@@ -41,10 +41,7 @@ enum DayBenchmarks {
                 var horizon = scenario.start
                 var more = true
                 while more {
-                    horizon = min(horizon + span, scenario.end)
-                    batch.removeAll()
-                    more = engine.fill(&batch, until: horizon, maxPackets: 4096)
-                    if batch.count >= 4096 { horizon = engine.virtualTime }
+                    more = engine.fillNextSpan(&batch, horizon: &horizon, span: span, end: scenario.end, maxPackets: 4096)
                     try pipeline.ingest(batch) { _ in events += 1 }
                 }
                 stats = engine.statistics

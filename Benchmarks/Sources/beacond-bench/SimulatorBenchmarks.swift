@@ -41,9 +41,9 @@ enum SimulatorBenchmarks {
         if printing { print("stress scenario, first 10 virtual minutes:\n\(statistics)") }
         var result = Bench.measure(name, items: statistics.reports, unit: "reports") { _ = day() }
         // Process CPU time of one more run: meaningful even when other work shares the cores.
-        let cpuBefore = clock()
+        let cpuBefore = Bench.processCPUSeconds()
         _ = day()
-        let cpuSeconds = Double(clock() - cpuBefore) / Double(CLOCKS_PER_SEC)
+        let cpuSeconds = Bench.processCPUSeconds() - cpuBefore
         let advertisementsPerSecond = Double(statistics.advertisements) / result.bestSeconds
         result.extra = [
             ("advertisements/s", "\(Bench.format(advertisementsPerSecond / 1e6, 2)) M"),
