@@ -1,6 +1,6 @@
 import BeaconCore
 
-/// A person's (or a system's) answer to a delivered alert instance, as the engine keeps it.
+/// A person's (or a system's) answer to an alert instance, as the engine keeps it.
 public struct AlertAnswer: Hashable, Sendable {
     /// What the answer says.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
@@ -8,9 +8,19 @@ public struct AlertAnswer: Hashable, Sendable {
         case acknowledged
         /// Set aside: the reminders stop, and the alert may be suppressed for the beacon.
         case dismissed
+        /// Called off: a scheduled instance is not delivered, a reminding one reminds no more
+        /// (AlertFlag's `action=cancel`). Only a reminding instance keeps this answer in its
+        /// history; a scheduled one is simply gone.
+        case cancelled
 
         /// The lifecycle event the answer is.
-        public var eventKind: AlertEvent.Kind { self == .acknowledged ? .acknowledged : .dismissed }
+        public var eventKind: AlertEvent.Kind {
+            switch self {
+            case .acknowledged: .acknowledged
+            case .dismissed: .dismissed
+            case .cancelled: .cancelled
+            }
+        }
     }
 
     /// What it says.

@@ -13,6 +13,14 @@ public enum AlertAnswerError: Error, Hashable, Sendable, CustomStringConvertible
     case alreadyAnswered(AlertInstance, AlertAnswer)
     /// No delivered alert of the beacon (of that alert, when named) waits for an answer.
     case nothingToAnswer(beacon: BeaconID, alertID: String?)
+    /// A cancellation names an instance neither scheduled nor delivered (perhaps cancelled already).
+    case notScheduled(AlertInstance)
+    /// A cancellation names a scheduled instance that a delivery window has moved since: it is
+    /// now `current`.
+    case rescheduled(AlertInstance, current: AlertInstance)
+    /// A cancellation names a delivered instance with no reminder pending: there is nothing left
+    /// to call off (acknowledge or dismiss it instead).
+    case nothingToCancel(AlertInstance)
 
     /// What is wrong and what to do.
     public var description: String {
@@ -27,6 +35,12 @@ public enum AlertAnswerError: Error, Hashable, Sendable, CustomStringConvertible
             "'\(instance)' was already \(answer.kind.rawValue) by \(answer.by) at \(answer.at.rfc3339String); an answer is final"
         case .nothingToAnswer(let beacon, let alertID):
             "no delivered alert\(alertID.map { " '\($0)'" } ?? "") of beacon \(beacon) waits for an answer (never delivered, or already answered)"
+        case .notScheduled(let instance):
+            "no scheduled or delivered alert '\(instance)' to cancel (already cancelled or delivered, or never scheduled); GET /api/alerts lists the waiting ones and the key to cancel each ('cancel')"
+        case .rescheduled(let instance, let current):
+            "'\(instance)' was moved by its delivery window since; cancel it as '\(current)'"
+        case .nothingToCancel(let instance):
+            "'\(instance)' was delivered and has no reminder pending: there is nothing to cancel; acknowledge or dismiss it instead"
         }
     }
 }

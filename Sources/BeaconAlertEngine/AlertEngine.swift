@@ -76,14 +76,16 @@ public struct AlertEngine: Sendable {
         return handle(fact, now: now)
     }
 
-    /// A person (or a system) answered a delivered alert instance: `acknowledged` stops its
-    /// reminders; `dismissed` does too, and with `suppress` keeps the alert from firing for the
-    /// beacon for a while or for good. The same answer again changes nothing (the receipt says
-    /// `repeated`); an unknown, superseded or differently answered instance throws and changes
-    /// nothing.
+    /// A person (or a system) answered an alert instance: `acknowledged` stops a delivered
+    /// instance's reminders; `dismissed` does too, and with `suppress` keeps the alert from firing
+    /// for the beacon for a while or for good; `cancelled` calls off a scheduled instance before
+    /// its delivery, or a delivered one's pending reminder, with a `cancelled` event. The same
+    /// answer again changes nothing (the receipt says `repeated`); an unknown, superseded or
+    /// differently answered instance throws and changes nothing.
     /// - Parameters:
-    ///   - kind: acknowledged or dismissed.
-    ///   - instance: the delivered instance (its first delivery's key).
+    ///   - kind: acknowledged, dismissed or cancelled.
+    ///   - instance: the delivered instance (its first delivery's key), or for a cancellation a
+    ///     scheduled one (the key its `created` event names).
     ///   - by: who answered and through which channel, as the event names it (`nurse-2 via http`).
     ///   - suppress: with a dismissal, how long the alert stays off for the beacon.
     ///   - now: when the answer is taken.

@@ -16,6 +16,11 @@ public struct AlertEngineConfiguration: Hashable, Sendable {
     public let hasConditions: Bool
     /// The ids of the alerts with `firstStart: quiet`, in order.
     public let quietAtFirstStart: [String]
+    /// Whether some rule's content varies (``AlertRule/variations``): its caller fills it in.
+    public let hasContentVariations: Bool
+    /// Whether some rule's content names a beacon's room or dwell (its caller then needs the
+    /// latest cycle's beacons to fill it in).
+    public let contentNeedsBeacons: Bool
 
     /// The default cap, as iOS caps local notifications.
     public static let defaultMaxPending = 64
@@ -38,5 +43,7 @@ public struct AlertEngineConfiguration: Hashable, Sendable {
         hasFactCancellations = facts
         hasConditions = byID.values.contains { $0.policy.hasConditions }
         quietAtFirstStart = byID.values.filter { $0.policy.firstStart == .quiet }.map(\.id).sorted()
+        hasContentVariations = byID.values.contains { $0.variations != nil }
+        contentNeedsBeacons = byID.values.contains { $0.variations?.needsBeacons == true }
     }
 }

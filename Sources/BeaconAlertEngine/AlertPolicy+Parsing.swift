@@ -3,14 +3,14 @@ import BeaconCore
 extension AlertPolicy {
     /// Creates a policy from the plain values of a configuration file (the keys of
     /// `Docs/AlertEngine.md`): durations as `10m`, `notBefore` as RFC 3339, `firing`, `repeat`
-    /// `firstStart` and the callbacks as strings. Throws on the first option that cannot work.
+    /// `firstStart`, `priority` and the callbacks as strings. Throws on the first option that cannot work.
     public init(
         delay: String?, notBefore: String?, firing: String?, repeat repeatText: String?,
         cooldown: String?, window: DeliveryWindow?, cancelOn: [CancelCondition],
         callback: String? = nil, callbackCreated: String? = nil, callbackDelivered: String? = nil,
         callbackCancelled: String? = nil, callbackError: String? = nil,
         maxLateness: String? = nil, remind: ReminderPolicy? = nil, scheduleCondition: AlertCondition? = nil,
-        deliverWhen: DeliveryCondition? = nil, firstStart: String? = nil
+        deliverWhen: DeliveryCondition? = nil, firstStart: String? = nil, priority: String? = nil
     ) throws(AlertPolicyError) {
         func duration(_ text: String?, _ option: String) throws(AlertPolicyError) -> Duration? {
             guard let text else { return nil }
@@ -39,6 +39,17 @@ extension AlertPolicy {
                 error: callbackError),
             maxLateness: try duration(maxLateness, "maxLateness"), remind: remind, scheduleCondition: scheduleCondition,
             deliverWhen: deliverWhen,
-            firstStart: try firstStart.map { t throws(AlertPolicyError) in try FirstStart(parsing: t) } ?? .fire)
+            firstStart: try firstStart.map { t throws(AlertPolicyError) in try FirstStart(parsing: t) } ?? .fire,
+            priority: try priority.map { t throws(AlertPolicyError) in try AlertPriority(parsing: t) } ?? .active)
+    }
+}
+
+extension AlertPriority {
+    /// Reads `passive`, `active`, `time-sensitive` or `critical`.
+    public init(parsing text: String) throws(AlertPolicyError) {
+        guard let value = AlertPriority(rawValue: text) else {
+            throw .unknownValue(option: "priority", value: text, accepted: Self.allCases.map(\.rawValue))
+        }
+        self = value
     }
 }

@@ -42,6 +42,9 @@ public struct AlertPolicy: Hashable, Sendable {
     public let deliverWhen: DeliveryCondition?
     /// What the alert does for the beacons already in range when it first starts (`firstStart`).
     public let firstStart: FirstStart
+    /// What the alert may interrupt (`priority`): a `time-sensitive` one passes its delivery
+    /// window, a `critical` one its cooldown and suppression too; a `passive` one never reminds.
+    public let priority: AlertPriority
 
     /// Creates a policy from typed values; throws when both `delay` and `notBefore` are given or a
     /// duration is not positive.
@@ -50,9 +53,10 @@ public struct AlertPolicy: Hashable, Sendable {
         repeat repeatInterval: RepeatInterval = .off, cooldown: Duration? = nil, window: DeliveryWindow? = nil,
         cancelOn: [CancelCondition] = [], callbacks: CallbackDestinations = .none,
         maxLateness: Duration? = nil, remind: ReminderPolicy? = nil, scheduleCondition: AlertCondition? = nil,
-        deliverWhen: DeliveryCondition? = nil, firstStart: FirstStart = .fire
+        deliverWhen: DeliveryCondition? = nil, firstStart: FirstStart = .fire, priority: AlertPriority = .active
     ) throws(AlertPolicyError) {
         if remind != nil && repeatInterval != .off { throw .remindAndRepeat }
+        if remind != nil && priority == .passive { throw .passiveReminds }
         switch (delay, notBefore) {
         case (.some, .some): throw .delayAndNotBefore
         case (.some(let delay), nil):
@@ -74,6 +78,18 @@ public struct AlertPolicy: Hashable, Sendable {
         self.scheduleCondition = scheduleCondition
         self.deliverWhen = deliverWhen
         self.firstStart = firstStart
+        self.priority = priority
+    }
+
+    /// The delivery window the engine keeps to: `nil` when there is none, or when the alert's
+    /// priority passes it (`time-sensitive`, `critical`).
+    public var enforcedWindow: DeliveryWindow? { priority.passesDeliveryWindow ? nil : window }
+
+    /// For an alert whose priority passes its delivery window, while that window is closed at
+    /// `time`: what its events say; `nil` otherwise.
+    func passedWindowNote(at time: Timestamp) -> String? {
+        guard priority.passesDeliveryWindow, let window, !window.contains(time) else { return nil }
+        return "\(priority): passed the delivery window (\(window)), closed at \(time.rfc3339String)"
     }
 
     /// Whether the policy looks at the world (`scheduleCondition`, `deliverWhen`).

@@ -26,6 +26,8 @@ public enum AlertPolicyError: Error, Hashable, Sendable, CustomStringConvertible
     case escalationAfterLastReminder(after: Int, max: Int)
     /// `remind` and `repeat` are both given.
     case remindAndRepeat
+    /// `remind` on a `passive` alert, which never reminds.
+    case passiveReminds
 
     /// What is wrong and what to change.
     public var description: String {
@@ -54,6 +56,8 @@ public enum AlertPolicyError: Error, Hashable, Sendable, CustomStringConvertible
             "'escalate.after' is \(after) but 'remind.max' allows \(max) reminder(s) after the first delivery, so the escalation would never happen; lower 'after' or raise 'max'"
         case .remindAndRepeat:
             "give either 'repeat' (a schedule that goes on whatever happens) or 'remind' (deliveries again until someone acknowledges), not both"
+        case .passiveReminds:
+            "a 'passive' alert is never reminded or escalated: remove 'remind' (and 'escalate'), or raise 'priority' to active"
         }
     }
 }

@@ -1,7 +1,7 @@
 import BeaconCore
 
 extension EngineStep {
-    /// Takes an answer to `instance`: records it, stops its pending reminder, suppresses the alert
+    /// Takes an answer to `instance` (a cancellation: ``cancelInstance(_:by:now:)``): records it, stops its pending reminder, suppresses the alert
     /// for the beacon when a dismissal asks for it, and emits the answer's event. The same answer
     /// again is a no-op (`repeated`); any other answer to an answered, superseded or unknown
     /// instance is an error that changes nothing. An instance is superseded when it is one of
@@ -10,6 +10,7 @@ extension EngineStep {
     mutating func answer(
         _ kind: AlertAnswer.Kind, instance: AlertInstance, by: String, suppress: AlertSuppression?, now: Timestamp
     ) throws(AlertAnswerError) -> AlertAnswerReceipt {
+        if kind == .cancelled { return try cancelInstance(instance, by: by, now: now) }
         let key = instance.key
         var updated = history(key)
         guard let latest = updated.instanceDue else { throw .unknownInstance(instance) }

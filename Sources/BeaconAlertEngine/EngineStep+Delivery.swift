@@ -2,9 +2,9 @@ import BeaconCore
 
 extension EngineStep {
     /// Delivers `alert` now (it must no longer be pending), renews a repeating series, and
-    /// cancels alerts waiting on this delivery (`alertDelivered`); `note` is added to the
-    /// delivery's messages.
-    mutating func deliver(_ alert: PendingAlert, rule: AlertRule, now: Timestamp, note: String? = nil) {
+    /// cancels alerts waiting on this delivery (`alertDelivered`); `notes` are added to the
+    /// delivery's messages (and what its priority passed).
+    mutating func deliver(_ alert: PendingAlert, rule: AlertRule, now: Timestamp, notes: [String] = []) {
         guard alert.attempt == 0 else { return remind(alert, rule: rule, now: now) }
         updateHistory(alert.key) { updated in
             updated.lastDeliveredAt = now
@@ -19,7 +19,8 @@ extension EngineStep {
         if lateness >= .seconds(1) {
             messages.append("delivered \(lateness.humanReadable) late (due \(alert.dueAt.rfc3339String))")
         }
-        if let note { messages.append(note) }
+        messages += notes
+        if let passed = rule.policy.passedWindowNote(at: now) { messages.append(passed) }
         emit(
             .delivered, key: alert.key, strategy: alert.strategy, rule: rule, now: now, scheduledFor: alert.dueAt,
             messages: messages)
@@ -55,7 +56,7 @@ extension EngineStep {
             let lateness = now - alert.dueAt
             if alert.attempt > 0 {
                 // A reminder waits for a closed window and is sent late rather than not at all.
-                if let window = policy.window, !window.contains(now) {
+                if let window = policy.enforcedWindow, !window.contains(now) {
                     var moved = alert
                     moved.dueAt = window.nextOpening(atOrAfter: now)
                     record(.putPending(moved))
@@ -75,7 +76,7 @@ extension EngineStep {
                 renew(alert, rule: rule, now: now)
                 continue
             }
-            if let window = policy.window, !window.contains(now) {
+            if let window = policy.enforcedWindow, !window.contains(now) {
                 switch window.outsideWindow {
                 case .defer:
                     var moved = alert
@@ -128,7 +129,7 @@ extension EngineStep {
             record(.removePending(alert.key))
             deliver(
                 alert, rule: rule, now: now,
-                note: "the delivery condition (\(when.condition)) never held within \(when.maxWait.humanReadable): \(failure)")
+                notes: ["the delivery condition (\(when.condition)) never held within \(when.maxWait.humanReadable): \(failure)"])
         case .drop:
             record(.removePending(alert.key))
             emit(

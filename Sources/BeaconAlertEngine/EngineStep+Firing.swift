@@ -1,7 +1,8 @@
 import BeaconCore
 
 extension EngineStep {
-    /// Applies the firing rules (``FiringMode``, cooldown), then schedules the first occurrence.
+    /// Applies the firing rules (``FiringMode``, cooldown, suppression: a `critical` alert passes
+    /// the last two, and says so), then schedules the first occurrence.
     mutating func fire(_ firing: StrategyFiring, rule: AlertRule, now: Timestamp) {
         let key = AlertKey(alertID: firing.alertID, beacon: firing.beacon)
         let policy = rule.policy
@@ -24,7 +25,8 @@ extension EngineStep {
         if past.firstFiringAt == nil { pendingFirstFiring = (key, firing.time) }
         let accepted = schedule(
             key: key, rule: rule, strategy: firing.strategy, firedAt: firing.time,
-            seriesStart: policy.firstDue(firedAt: firing.time), occurrence: 0, after: nil, now: now)
+            seriesStart: policy.firstDue(firedAt: firing.time), occurrence: 0, after: nil, now: now,
+            notes: policy.passedObstacleNotes(firingAt: firing.time, history: past))
         if let pending = pendingFirstFiring {
             pendingFirstFiring = nil
             if accepted { updateHistory(key) { $0.firstFiringAt = pending.time } }

@@ -26,6 +26,7 @@ extension EngineStep {
         if lateness >= .seconds(1) {
             messages.append("sent \(lateness.humanReadable) late (due \(alert.dueAt.rfc3339String))")
         }
+        if let passed = rule.policy.passedWindowNote(at: now) { messages.append(passed) }
         let escalation = rule.policy.remind?.escalation(forAttempt: alert.attempt) ?? []
         if !escalation.isEmpty {
             messages.append("escalated to \(escalation.joined(separator: ", ")): unanswered after \(alert.attempt) deliveries")

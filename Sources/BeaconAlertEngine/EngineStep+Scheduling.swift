@@ -5,16 +5,18 @@ extension EngineStep {
     /// Schedules occurrence `occurrence` of a series — or, when `after` is given (a renewal),
     /// the first occurrence due strictly after it — applying the window. Delivers at once what
     /// is due by `now`. Returns `false` only when the pending cap refused it (an `error` event).
+    /// `notes` lead the events' messages. An alert whose priority passes its delivery window is
+    /// scheduled as if it had none, and its events say when the window was closed.
     @discardableResult
     mutating func schedule(
         key: AlertKey, rule: AlertRule, strategy: String, firedAt: Timestamp, seriesStart: Timestamp,
-        occurrence: Int, after: Timestamp?, now: Timestamp
+        occurrence: Int, after: Timestamp?, now: Timestamp, notes: [String] = []
     ) -> Bool {
         let policy = rule.policy
         var index = occurrence
         var skippedByTime = 0
         var skippedByWindow = 0
-        var messages: [String] = []
+        var messages = notes
         // A long pause (or a minutely series): jump close to `after` instead of walking every occurrence.
         if let after, let nominal = policy.repeatInterval.nominalLength {
             let estimate = Int((after - seriesStart).nanoseconds / nominal.nanoseconds) - 1
@@ -29,7 +31,7 @@ extension EngineStep {
             let time = occurrenceTime(seriesStart: seriesStart, index: index, policy: policy)
             due = time
             var deferral: String?
-            if let window = policy.window {
+            if let window = policy.enforcedWindow {
                 // Windows repeat weekly: a series with no occurrence inside one for 8 days never will have.
                 let limit = searchEnd ?? time + .seconds(8 * 86_400) + (policy.repeatInterval.nominalLength ?? .zero)
                 searchEnd = limit
@@ -42,7 +44,7 @@ extension EngineStep {
                     return true
                 }
             }
-            if let window = policy.window, !window.contains(time) {
+            if let window = policy.enforcedWindow, !window.contains(time) {
                 switch window.outsideWindow {
                 case .defer:
                     due = window.nextOpening(atOrAfter: time)
@@ -66,6 +68,7 @@ extension EngineStep {
                 continue
             }
             if let deferral { messages.append(deferral) }
+            if let passed = policy.passedWindowNote(at: due) { messages.append(passed) }
             break
         }
         if let after, skippedByTime > 0 {
@@ -81,7 +84,7 @@ extension EngineStep {
             occurrence: index, dueAt: due)
         if due <= now {
             emit(.created, key: key, strategy: strategy, rule: rule, now: now, scheduledFor: due, messages: messages)
-            deliver(alert, rule: rule, now: now)
+            deliver(alert, rule: rule, now: now, notes: notes)
             return true
         }
         guard state.pending.count < configuration.maxPending else {

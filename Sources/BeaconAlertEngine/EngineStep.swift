@@ -75,7 +75,7 @@ struct EngineStep {
         let event = AlertEvent(
             kind: kind, alertID: key.alertID, beacon: key.beacon, strategy: strategy, time: now,
             scheduledFor: scheduledFor, content: rule?.content ?? AlertContent(), messages: messages, attempt: attempt,
-            escalatedTo: escalatedTo, answeredBy: answeredBy)
+            escalatedTo: escalatedTo, answeredBy: answeredBy, priority: rule?.policy.priority ?? .active)
         events.append(RoutedEvent(event: event, destination: rule?.policy.callbacks.destination(for: kind)))
     }
 

@@ -37,7 +37,7 @@ public enum FiringObstacle: Hashable, Sendable, CustomStringConvertible {
 
 extension AlertPolicy {
     /// What keeps a firing at `time` from being scheduled, given the alert and beacon's
-    /// `history`; `nil` when nothing does (the engine then schedules it, unless its
+    /// `history` (a `critical` alert passes the cooldown and a suppression); `nil` when nothing does (the engine then schedules it, unless its
     /// `scheduleCondition` fails, which emits a `cancelled` event).
     public func obstacle(toFiringAt time: Timestamp, history: AlertHistory) -> FiringObstacle? {
         if history.quietUntilGone { return .quietAtFirstStart }
@@ -46,6 +46,30 @@ extension AlertPolicy {
         case .oncePerBeacon: if history.deliveries > 0 { return .oncePerBeacon(deliveries: history.deliveries) }
         case .everyActivation: break
         }
+        if priority.passesCooldownAndSuppression { return nil }
+        return passableObstacle(toFiringAt: time, history: history)
+    }
+
+    /// What a firing at `time` of a `critical` alert passes that would hold any other back (its
+    /// cooldown, its suppression), in the words its events carry; empty for other priorities.
+    func passedObstacleNotes(firingAt time: Timestamp, history: AlertHistory) -> [String] {
+        guard priority.passesCooldownAndSuppression else { return [] }
+        var notes: [String] = []
+        if let cooldown, let last = history.lastDeliveredAt, time < last + cooldown {
+            notes.append(
+                "\(priority): passed the cooldown (delivered at \(last.rfc3339String), cooling down until \((last + cooldown).rfc3339String))"
+            )
+        }
+        if let until = history.suppressedUntil, time < until {
+            let end = until == .distantFuture ? "for good" : "until \(until.rfc3339String)"
+            notes.append("\(priority): passed the suppression (dismissed and suppressed for this beacon \(end))")
+        }
+        return notes
+    }
+
+    /// The cooldown or suppression that holds a firing at `time` back, whatever the priority:
+    /// what a `critical` alert passes (and its events name).
+    func passableObstacle(toFiringAt time: Timestamp, history: AlertHistory) -> FiringObstacle? {
         if let cooldown, let last = history.lastDeliveredAt, time < last + cooldown {
             return .coolingDown(lastDelivered: last, until: last + cooldown)
         }

@@ -41,7 +41,7 @@ public struct Beacond: AsyncParsableCommand {
             RunCommand.self,
             HubCommand.self,
             CheckConfigCommand.self,
-            PostEventCommand.self, AcknowledgeCommand.self, DismissCommand.self, UnsuppressCommand.self,
+            PostEventCommand.self, AcknowledgeCommand.self, DismissCommand.self, CancelCommand.self, UnsuppressCommand.self,
             SealCommandCommand.self,
             OutboxCommand.self,
             StateCommand.self,

@@ -2,11 +2,12 @@ import FoundationEssentials
 
 extension AlertEvent {
     /// The event as one JSON object (the JSON-lines schema of every sink):
-    /// `event`, `alert`, `beacon`, `name` and `tags` (a named beacon's only), `strategy`, `time`
+    /// `event`, `alert`, `beacon`, `name` and `tags` (a named beacon's only), `strategy`,
+    /// `priority` (`passive`, `active`, `time-sensitive`, `critical`), `time`
     /// (RFC 3339 UTC, ms), `scheduledFor`, `identifier`, `content`, `messages`, `key` (idempotency
-    /// key); for a delivery, an answer and anything about a reminder, `instance` (the key to
-    /// acknowledge it by) and, where they apply, `attempt` (a reminder's number), `escalatedTo`
-    /// and `by`.
+    /// key); for every kind but `error`, `instance` (the key to acknowledge a delivery by, or to
+    /// cancel a scheduled one by: its `created` event's) and, where they apply, `attempt` (a
+    /// reminder's number), `escalatedTo` and `by` (who answered or cancelled).
     public var jsonLine: String {
         var json = JSONWriter()
         json.object { json in
@@ -20,6 +21,7 @@ extension AlertEvent {
                 json.array { array in for tag in beaconTags { array.value(tag) } }
             }
             json.member("strategy", strategy)
+            json.member("priority", priority.rawValue)
             json.member("time", time.rfc3339String)
             json.member("scheduledFor", scheduledFor?.rfc3339String)
             json.member("identifier", content.identifier)
@@ -41,7 +43,7 @@ extension AlertEvent {
                 json.member("message", messages.joined(separator: " / "))
             }
             json.member("key", idempotencyKey)
-            if kind == .delivered || kind == .acknowledged || kind == .dismissed || attempt > 0 {
+            if kind != .error {
                 json.member("instance", instanceKey)
             }
             if attempt > 0 { json.member("attempt", attempt) }

@@ -47,6 +47,8 @@ public struct AlertEvent: Hashable, Sendable {
     public var beaconName: Optional<String>
     /// The beacon's tags when the configuration names it (`beacons:`), else empty.
     public var beaconTags: [String]
+    /// The alert's level (`priority:`): what it may interrupt, and where the page puts it.
+    public var priority: AlertPriority
 
     // Inlinable: the engine makes two of these per alert, and an opaque call copies each field.
     // No stored property has an initial value, not even an optional's implicit `nil` (hence
@@ -57,7 +59,7 @@ public struct AlertEvent: Hashable, Sendable {
     public init(
         kind: Kind, alertID: String, beacon: BeaconID, strategy: String, time: Timestamp,
         scheduledFor: Timestamp? = nil, content: AlertContent = AlertContent(), messages: [String] = [],
-        attempt: Int = 0, escalatedTo: [String] = [], answeredBy: String? = nil
+        attempt: Int = 0, escalatedTo: [String] = [], answeredBy: String? = nil, priority: AlertPriority = .active
     ) {
         self.kind = kind
         self.alertID = alertID
@@ -72,6 +74,7 @@ public struct AlertEvent: Hashable, Sendable {
         self.answeredBy = answeredBy
         beaconName = nil
         beaconTags = []
+        self.priority = priority
     }
 
     /// A key that identifies this event across retries and restarts (for idempotent delivery).
@@ -84,7 +87,7 @@ public struct AlertEvent: Hashable, Sendable {
         return attempt > 0 ? base + "|\(attempt)" : base
     }
 
-    /// The alert instance this event is about, as a person acknowledges or dismisses it: the
+    /// The alert instance this event is about, as a person acknowledges, dismisses or cancels it: the
     /// idempotency key of its first delivery, `alert|beacon|delivered|due`. Reminders and the
     /// answer carry the same instance.
     public var instanceKey: String {

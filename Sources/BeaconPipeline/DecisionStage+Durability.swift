@@ -68,6 +68,7 @@ extension DecisionStage {
     func reloadAfterFailedCommit() {
         guard let reloaded = try? AlertEngine(configuration: engine.configuration, loadingFrom: store) else { return }
         engine = reloaded
+        unansweredMayHaveChanged = true
         pendingStrategyChanges.removeAll()
         guard store.keepsStrategyState,
             let fresh = try? Self.configure(alerts.map(\.definition), registry: registry, reusing: [])

@@ -21,7 +21,8 @@ extension DecisionStage {
                 ? engine.state.history[pending.key]?.instanceDue.map { AlertInstance(key: pending.key, due: $0) } : nil
             return PipelineInspection.WaitingAlert(
                 key: pending.key, reason: .init(pending, now: latestTime), until: pending.deadline,
-                firedAt: pending.firedAt, occurrence: pending.occurrence, instance: instance, attempt: pending.attempt)
+                firedAt: pending.firedAt, occurrence: pending.occurrence, instance: instance, attempt: pending.attempt,
+                due: pending.attempt == 0 ? pending.dueAt : nil)
         }
         for (key, until) in engine.suppressions(at: now) {
             inspection.waiting.append(.init(key: key, reason: .suppressed, until: until))

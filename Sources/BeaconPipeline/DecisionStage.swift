@@ -35,10 +35,15 @@ final class DecisionStage {
     let cycleLength: Duration
     private var triggers: [AlertTrigger] = []
     /// What the engine did during the current input, committed when it ends.
-    private var output = AlertEngineOutput()
+    var output = AlertEngineOutput()
     /// Cycles evaluated and events emitted (the front end keeps its own counters).
     private var cycles = 0
     private var eventsByAlert: [String: Int] = [:]
+    /// The engine's instances waiting for an answer, by priority, as counted last; recounted once
+    /// an event may have changed them (``unansweredMayHaveChanged``).
+    private var unanswered = UnansweredAlerts()
+    /// Set by a delivery, an answer, a cancellation or a change of the alert set.
+    var unansweredMayHaveChanged = true
     /// Called with each cycle's update before strategies see it.
     var cycleObserver: ((RangingUpdate) -> Void)?
     /// Called at the end of every input with the front end's cycle clock.
@@ -53,7 +58,7 @@ final class DecisionStage {
     var beacons: BeaconDirectory = .empty
     private var presenceChanges: [BeaconPresence] = []
     /// What the alerts' conditions look at (kept only when some alert has one).
-    private var world = PipelineWorld()
+    var world = PipelineWorld()
     /// The `firstStart: quiet` alerts starting for the first time.
     private var firstStarts = FirstStartWatch()
 
@@ -109,6 +114,7 @@ final class DecisionStage {
         let previous = Set(alerts.map(\.definition.id))
         alerts = configured
         engine = replacement
+        unansweredMayHaveChanged = true
         // An alert added now starts for the first time; one that was running goes on.
         firstStarts.watch(
             engine.configuration.quietAtFirstStart.filter { !previous.contains($0) }, unknownTo: engine.state)
@@ -139,6 +145,11 @@ final class DecisionStage {
     func contribute(to statistics: inout PipelineStatistics) {
         statistics.cycles = cycles
         statistics.eventsByAlert = eventsByAlert
+        if unansweredMayHaveChanged {
+            unanswered = UnansweredAlerts(engine)
+            unansweredMayHaveChanged = false
+        }
+        statistics.unanswered = unanswered
     }
 
     // MARK: Inputs
@@ -251,7 +262,7 @@ final class DecisionStage {
         decidedThrough = update.time
         if recordsPresence { recordPresence(update) }
         let hasConditions = engine.configuration.hasConditions
-        if hasConditions { world.take(update) }
+        if hasConditions || engine.configuration.contentNeedsBeacons { world.take(update) }
         let now = update.time
         try catchUpEngine(to: now)
         for event in update.regionEvents {
@@ -295,6 +306,7 @@ final class DecisionStage {
         if !beacons.isEmpty {
             for index in output.events.indices { output.events[index].event = beacons.labelled(output.events[index].event) }
         }
+        if engine.configuration.hasContentVariations { renderContent() }
         if !output.isEmpty {
             do {
                 try store.apply(output.changes, emitting: output.events)
@@ -310,6 +322,7 @@ final class DecisionStage {
         guard !output.events.isEmpty else { return }
         for routed in output.events {
             eventsByAlert["\(routed.event.alertID)/\(routed.event.kind.rawValue)", default: 0] += 1
+            if routed.event.kind != .created && routed.event.kind != .error { unansweredMayHaveChanged = true }
             try emit(routed)
         }
         output.events.removeAll(keepingCapacity: true)

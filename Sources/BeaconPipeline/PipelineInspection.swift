@@ -79,11 +79,18 @@ public struct PipelineInspection: Sendable {
         public var instance: AlertInstance?
         /// The reminder's number (a pending reminder), else 0.
         public var attempt: Int
+        /// The due time of a pending first delivery (what cancelling it names), else `nil`.
+        public var due: Timestamp?
+
+        /// The instance that cancelling this entry names (`beacond cancel`): a pending reminder's
+        /// delivered instance, or the scheduled delivery itself; `nil` for a cooldown or a
+        /// suppression.
+        public var cancellable: AlertInstance? { instance ?? due.map { AlertInstance(key: key, due: $0) } }
 
         /// Creates an entry.
         public init(
             key: AlertKey, reason: Reason, until: Timestamp, firedAt: Timestamp? = nil, occurrence: Int = 0,
-            instance: AlertInstance? = nil, attempt: Int = 0
+            instance: AlertInstance? = nil, attempt: Int = 0, due: Timestamp? = nil
         ) {
             self.key = key
             self.reason = reason
@@ -92,6 +99,7 @@ public struct PipelineInspection: Sendable {
             self.occurrence = occurrence
             self.instance = instance
             self.attempt = attempt
+            self.due = due
         }
 
         /// Why an alert waits.

@@ -1,3 +1,4 @@
+import BeaconAlertEngine
 import BeaconSite
 
 /// Counters of what a pipeline has processed.
@@ -14,6 +15,8 @@ public struct PipelineStatistics: Hashable, Sendable {
     public var cycles = 0
     /// Alert events emitted, by alert id and kind (`lobby-dwell/delivered`).
     public var eventsByAlert: [String: Int] = [:]
+    /// Delivered alert instances waiting for an answer, by priority (the badge).
+    public var unanswered = UnansweredAlerts()
     /// Sightings of new beacons refused at the ranging loop's cap on tracked beacons.
     public var refusedBeacons = 0
     /// New beacons refused (or displaced by louder ones) because a cycle brought in

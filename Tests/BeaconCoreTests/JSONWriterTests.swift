@@ -56,7 +56,7 @@ struct JSONWriterTests {
         let line = event.jsonLine
         #expect(
             line.hasPrefix(
-                #"{"event":"delivered","alert":"lobby-dwell","beacon":{"uuid":"74278BDA-B644-4520-8F0C-720EAF059935","major":1,"minor":2},"strategy":"time","time":"2025-01-01T00:01:00.500Z","content":{"title":"Welcome","message":"Hello"}"#
+                #"{"event":"delivered","alert":"lobby-dwell","beacon":{"uuid":"74278BDA-B644-4520-8F0C-720EAF059935","major":1,"minor":2},"strategy":"time","priority":"active","time":"2025-01-01T00:01:00.500Z","content":{"title":"Welcome","message":"Hello"}"#
             ))
     }
 }

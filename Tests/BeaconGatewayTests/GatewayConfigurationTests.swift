@@ -162,6 +162,69 @@ struct GatewayConfigurationSectionTests {
         #expect(alert.policy.firstStart == .quiet)
     }
 
+    /// Every `yaml` block of Docs/AlertEngine.md that has an `alerts:` list, each with the line it
+    /// starts on (1-based) and its text.
+    static func documentedAlertExamples() throws -> [(line: Int, yaml: String)] {
+        let doc = try String(contentsOfFile: TestPaths.repositoryRoot + "/Docs/AlertEngine.md", encoding: .utf8)
+        var examples: [(line: Int, yaml: String)] = []
+        var block: (line: Int, lines: [Substring])?
+        for (index, line) in doc.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if var open = block {
+                if line.hasPrefix("```") {
+                    let yaml = open.lines.joined(separator: "\n") + "\n"
+                    if open.lines.contains(where: { $0 == "alerts:" }) { examples.append((open.line, yaml)) }
+                    block = nil
+                } else {
+                    open.lines.append(line)
+                    block = open
+                }
+            } else if line == "```yaml" {
+                block = (index + 2, [])
+            }
+        }
+        return examples
+    }
+
+    @Test(
+        "Every alert example in Docs/AlertEngine.md is accepted as written and builds a pipeline; the cancellation one routes its callback, the priority one has its levels"
+    )
+    func everyDocumentedAlertExample() throws {
+        let examples = try Self.documentedAlertExamples()
+        #expect(examples.count >= 5, "\(examples.count) examples")
+        var routesCancellation = false
+        var levels: [AlertPriority] = []
+        var variesByTurn = false
+        for example in examples {
+            do {
+                let config = try GatewayConfiguration(node: ConfigNode(yaml: example.yaml, file: "Docs/AlertEngine.md"))
+                // An example about rooms is for a site (its layout names them): one gateway's
+                // pipeline would refuse it for want of the rooms.
+                if !example.yaml.contains("strategy: moved") {
+                    _ = try AlertPipeline(configuration: config, registry: .builtIn())
+                }
+                if let desk = config.alerts.first(where: { $0.id == "desk-wait" }) {
+                    variesByTurn = desk.rule.variations?.pick == .inTurn && desk.rule.variations?.messages.count == 3
+                }
+                if let fall = config.alerts.first(where: { $0.id == "fall" }),
+                    let newsletter = config.alerts.first(where: { $0.id == "newsletter" })
+                {
+                    levels = [fall.policy.priority, newsletter.policy.priority]
+                }
+                if let welcome = config.alerts.first(where: { $0.id == "welcome" }),
+                    welcome.policy.callbacks.destination(for: .cancelled) == "https://crm.example.org/beacond/cancelled"
+                {
+                    routesCancellation =
+                        welcome.policy.callbacks.destination(for: .delivered) == "https://crm.example.org/beacond/events"
+                }
+            } catch {
+                Issue.record("the example at Docs/AlertEngine.md:\(example.line) is refused: \(error)")
+            }
+        }
+        #expect(routesCancellation, "the cancellation example's callbackCancelled")
+        #expect(levels == [.critical, .passive], "the priority example's levels")
+        #expect(variesByTurn, "the content example's three messages in turn")
+    }
+
     @Test("Giving both delay and notBefore is refused at the alert's line")
     func delayAndNotBefore() {
         let yaml = "alerts:\n  - id: a\n    strategy: time\n    delay: 10m\n    notBefore: \"2025-06-01T08:00:00Z\"\n"

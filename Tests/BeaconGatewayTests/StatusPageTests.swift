@@ -74,7 +74,8 @@ struct StatusPageTests {
         let (_, strategies) = try await DaemonControlTests.get(url + "/api/strategies?alert=lobby-dwell")
         #expect(strategies.contains(#""beacon":"\#(Self.visitor)","status":"actionDone""#), "\(strategies)")
         let (_, alerts) = try await DaemonControlTests.get(url + "/api/alerts")
-        #expect(alerts.contains(#""alert":"later","beacon":"\#(Self.visitor)","reason":"delay""#), "\(alerts)")
+        #expect(
+            alerts.contains(#""alert":"later","priority":"active","beacon":"\#(Self.visitor)","reason":"delay""#), "\(alerts)")
         #expect(alerts.contains(#""event":"delivered","alert":"lobby-dwell""#), "\(alerts)")
         #expect(alerts.contains(#""deliveries":{"jsonl:-":{"status":"delivered"}}"#), "\(alerts)")
         let (pageStatus, html) = try await DaemonControlTests.get(url + "/")

@@ -21,6 +21,14 @@ public final class LineReader: @unchecked Sendable {
         await onOwnThread { self.blockingLine(containing: text) }
     }
 
+    /// The first line ever read that contains `text`, whether or not ``line(containing:)`` has
+    /// passed it (reading on until one comes); `nil` if the output ends first. For lines whose
+    /// order among others is not fixed (two alerts of one cycle).
+    public func firstLine(containing text: String) async -> String? {
+        if let seen = lines.first(where: { $0.contains(text) }) { return seen }
+        return await line(containing: text)
+    }
+
     /// ``line(containing:)``, blocking the calling thread.
     public func blockingLine(containing text: String = "") -> String? {
         while true {

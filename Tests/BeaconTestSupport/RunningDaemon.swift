@@ -40,6 +40,12 @@ public final class RunningDaemon: @unchecked Sendable {
         await outputLines.line(containing: text)
     }
 
+    /// The first line of standard output that contains `text`, among those already read or
+    /// passed too (see ``LineReader/firstLine(containing:)``); `nil` if it ends first.
+    public func firstOutputLine(containing text: String) async -> String? {
+        await outputLines.firstLine(containing: text)
+    }
+
     /// Reads standard error until a line contains `text`; `nil` if it ends first.
     public func errorLine(containing text: String) async -> String? {
         await errorLines.line(containing: text)

@@ -1,17 +1,18 @@
 import BeaconAlertEngine
 import BeaconCore
 
-/// An answer to a delivered alert as a channel sends it — the control endpoint's query, an MQTT
+/// An answer to an alert (or its cancellation) as a channel sends it — the control endpoint's query, an MQTT
 /// command's JSON — read into an `AlertAnswerRequest`, the same way whatever
 /// the channel:
 ///
 /// | action | fields |
 /// |---|---|
 /// | `acknowledge`, `dismiss` | `instance` (the `instance` of the delivered event), or `beacon` (and optionally `alert`): the latest unanswered delivery of that beacon; `by` (default `anonymous`); `suppress` (`30m`, `1d`, `forever`: dismiss only) |
+/// | `cancel` | `instance`: a scheduled delivery (its `created` event's `instance`, or a waiting alert's `cancel`) or a delivered one with a reminder pending; `by` |
 /// | `unsuppress` | `alert` and `beacon` |
 public enum AlertAnswerCommand {
     /// The actions.
-    public static let actions = ["acknowledge", "dismiss", "unsuppress"]
+    public static let actions = ["acknowledge", "dismiss", "cancel", "unsuppress"]
 
     /// The request `fields` ask for, answered through `channel` (`http`, `mqtt`, …: the event
     /// names the answerer as `by via channel`); or what is wrong with them, in words.
@@ -21,8 +22,7 @@ public enum AlertAnswerCommand {
         switch action {
         case "acknowledge", "dismiss":
             let kind: AlertAnswer.Kind = action == "acknowledge" ? .acknowledged : .dismissed
-            let who = String((fields["by"].flatMap { $0.isEmpty ? nil : $0 } ?? "anonymous").prefix(64))
-            let by = "\(who) via \(channel.prefix(16))"
+            let by = answerer(fields, channel: channel)
             var suppress: AlertSuppression?
             if let text = fields["suppress"] {
                 guard kind == .dismissed else { return .failure(.init("'suppress' goes with dismiss, not acknowledge")) }
@@ -46,6 +46,18 @@ public enum AlertAnswerCommand {
                 .init(
                     "give the alert instance ('instance', the 'instance' of the delivered event) or the beacon ('beacon') to \(action)"
                 ))
+        case "cancel":
+            guard let text = fields["instance"] else {
+                return .failure(
+                    .init(
+                        "give the alert instance to cancel ('instance': the 'instance' of its created event, or the 'cancel' of a waiting alert in GET /api/alerts)"
+                    ))
+            }
+            guard let instance = AlertInstance(text) else {
+                return .failure(.init(AlertAnswerError.malformedInstance(text).description))
+            }
+            if fields["suppress"] != nil { return .failure(.init("'suppress' goes with dismiss, not cancel")) }
+            return .success(.answer(.cancelled, instance: instance, by: answerer(fields, channel: channel)))
         case "unsuppress":
             guard let alert = fields["alert"], !alert.isEmpty, let text = fields["beacon"] else {
                 return .failure(.init("give the alert and the beacon to unsuppress: alert=ID, beacon=ibeacon:UUID:1:2"))
@@ -53,8 +65,14 @@ public enum AlertAnswerCommand {
             guard let beacon = BeaconID(text) else { return .failure(.notABeacon(text)) }
             return .success(.liftSuppression(AlertKey(alertID: alert, beacon: beacon)))
         default:
-            return .failure(.init("no such action '\(action.prefix(40))': use acknowledge, dismiss or unsuppress"))
+            return .failure(.init("no such action '\(action.prefix(40))': use acknowledge, dismiss, cancel or unsuppress"))
         }
+    }
+
+    /// `by via channel`, as the event names the answerer (`by` defaults to `anonymous`).
+    private static func answerer(_ fields: [String: String], channel: String) -> String {
+        let who = String((fields["by"].flatMap { $0.isEmpty ? nil : $0 } ?? "anonymous").prefix(64))
+        return "\(who) via \(channel.prefix(16))"
     }
 
     /// `{"instance":…,"answer":"acknowledged","by":…,"at":…,"repeated":false}` or `{"lifted":true}`,

@@ -1,13 +1,14 @@
 import BeaconAlertEngine
 import BeaconCore
 
-/// `POST /alerts/acknowledge`, `POST /alerts/dismiss` and `POST /alerts/unsuppress`: answers to
-/// delivered alerts through the control endpoint (token-protected like every route).
+/// `POST /alerts/acknowledge`, `POST /alerts/dismiss`, `POST /alerts/cancel` and
+/// `POST /alerts/unsuppress`: answers to alerts through the control endpoint (token-protected like every route).
 ///
 /// | request | does |
 /// |---|---|
 /// | `POST /alerts/acknowledge?instance=KEY&by=NAME` | acknowledges the instance `KEY` (the `instance` of its delivered event): its reminders stop; `?beacon=ID` instead: the beacon's latest unanswered one |
 /// | `POST /alerts/dismiss?instance=KEY&by=NAME&suppress=1d` | dismisses it; `suppress` (`30m`, `1d`, `forever`) also keeps the alert from firing for that beacon |
+/// | `POST /alerts/cancel?instance=KEY&by=NAME` | cancels a scheduled instance (the `instance` of its `created` event) before its delivery, or a delivered one's pending reminder: one `cancelled` event naming `by` |
 /// | `POST /alerts/unsuppress?alert=ID&beacon=BEACON` | lifts a suppression |
 ///
 /// `by` defaults to `anonymous`; the event names it with the channel (`nurse-2 via http`; the
@@ -35,8 +36,8 @@ enum AlertAnswerRoute {
             let status =
                 switch error {
                 case .malformedInstance: 400
-                case .unknownInstance, .nothingToAnswer: 404
-                case .superseded, .alreadyAnswered: 409
+                case .unknownInstance, .nothingToAnswer, .notScheduled: 404
+                case .superseded, .alreadyAnswered, .rescheduled, .nothingToCancel: 409
                 }
             return .error(status, error.description)
         } catch {

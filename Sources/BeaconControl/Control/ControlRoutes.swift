@@ -10,7 +10,7 @@ import Foundation
 /// | `GET /metrics` | every metric, Prometheus text format 0.0.4 |
 /// | `GET /health` | `{"status":"ok",…}` |
 /// | `POST /events/NAME` | posts the named event for every beacon; `?beacon=ID` for one (`ibeacon:UUID:1:2`) |
-/// | `POST /alerts/acknowledge`, `/alerts/dismiss`, `/alerts/unsuppress` | answers a delivered alert (`Docs/AlertEngine.md`) |
+/// | `POST /alerts/acknowledge`, `/alerts/dismiss`, `/alerts/cancel`, `/alerts/unsuppress` | answers or cancels an alert instance (`Docs/AlertEngine.md`) |
 /// | `POST /shadow`, `/shadow/promote`, `/shadow/stop` | a candidate alert set beside the live one (`Docs/Strategies.md`) |
 /// | `GET /`, `GET /api/…` | the status page and its API (``StatusRoutes``), when the daemon has one |
 ///

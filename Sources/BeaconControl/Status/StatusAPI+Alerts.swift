@@ -3,8 +3,9 @@ import BeaconCore
 import BeaconPipeline
 
 extension StatusAPI {
-    /// `GET /api/alerts?after=SEQ&limit=`: the alerts the engine holds back, the outboxes, and the
-    /// alert log (newest first) with each sink's delivery.
+    /// `GET /api/alerts?after=SEQ&limit=`: the delivered alerts waiting for an answer by priority
+    /// (`unanswered`), the alerts the engine holds back (the higher priorities first), the
+    /// outboxes, and the alert log (newest first) with each sink's delivery.
     enum Alerts: StatusAPIEndpoint {
         /// Which part of the log.
         struct Query: StatusAPIQuery {
@@ -30,17 +31,32 @@ extension StatusAPI {
             let titles = Dictionary(
                 inspection.alerts.map { ($0.definition.id, $0.definition.rule.content.title) },
                 uniquingKeysWith: { a, _ in a })
+            let priorities = Dictionary(
+                inspection.alerts.map { ($0.definition.id, $0.definition.rule.policy.priority) },
+                uniquingKeysWith: { a, _ in a })
+            // The higher priorities first (the page's order), then as the engine lists them.
+            let waitingRows = inspection.waiting.enumerated().sorted { a, b in
+                let (pa, pb) = (priorities[a.element.key.alertID] ?? .active, priorities[b.element.key.alertID] ?? .active)
+                return pa != pb ? pa > pb : a.offset < b.offset
+            }.map(\.element)
             let entries = log.entries(after: query.after, limit: query.limit)
             var json = JSONWriter()
             json.object { object in
                 header(&object, snapshot)
                 outbox(&object, snapshot)
                 object.member("latest", log.latestSequence)
+                object.key("unanswered")
+                object.object { counts in
+                    for priority in AlertPriority.allCases.reversed() {
+                        counts.member(priority.rawValue, inspection.statistics.unanswered[priority])
+                    }
+                }
                 object.key("waiting")
                 object.array { array in
-                    for waiting in inspection.waiting {
+                    for waiting in waitingRows {
                         array.object { row in
                             row.member("alert", waiting.key.alertID)
+                            row.member("priority", (priorities[waiting.key.alertID] ?? .active).rawValue)
                             row.member("beacon", "\(waiting.key.beacon)")
                             row.member("title", titles[waiting.key.alertID] ?? nil)
                             row.member("reason", waiting.reason.rawValue)
@@ -48,6 +64,7 @@ extension StatusAPI {
                             row.member("firedAt", waiting.firedAt?.rfc3339String)
                             row.member("occurrence", waiting.occurrence)
                             row.member("instance", waiting.instance?.description)
+                            row.member("cancel", waiting.cancellable?.description)
                             if waiting.attempt > 0 { row.member("attempt", waiting.attempt) }
                             row.member("why", CurrentDecision.why(waiting))
                         }
@@ -65,14 +82,13 @@ extension StatusAPI {
                 row.member("sequence", entry.sequence)
                 row.member("event", event.kind.rawValue)
                 row.member("alert", event.alertID)
+                row.member("priority", event.priority.rawValue)
                 row.member("beacon", "\(event.beacon)")
                 row.member("title", event.content.title)
                 row.member("time", event.time.rfc3339String)
                 row.member("scheduledFor", event.scheduledFor?.rfc3339String)
                 row.member("message", event.messages.first)
-                if event.kind == .delivered || event.kind == .acknowledged || event.kind == .dismissed {
-                    row.member("instance", event.instanceKey)
-                }
+                if event.kind != .error { row.member("instance", event.instanceKey) }
                 if event.attempt > 0 { row.member("attempt", event.attempt) }
                 row.member("by", event.answeredBy)
                 row.key("deliveries")

@@ -6,7 +6,7 @@ extension AlertPolicy {
     /// The keys of an alert definition that configure its delivery policy.
     static let configurationKeys = [
         "delay", "notBefore", "firing", "repeat", "cooldown", "window", "cancelOn", "maxLateness", "remind", "escalate",
-        "scheduleCondition", "deliverWhen", "firstStart",
+        "scheduleCondition", "deliverWhen", "firstStart", "priority",
         "callback", "callbackCreated", "callbackDelivered", "callbackCancelled", "callbackError",
     ]
 
@@ -72,6 +72,13 @@ extension AlertPolicy {
             do throws(AlertPolicyError) { _ = try FirstStart(parsing: value) } catch { throw n.error(error.description) }
             return value
         }
+        let priority = try node["priority"].map { n throws(ConfigurationError) -> String in
+            let value = try n.string()
+            let level: AlertPriority
+            do throws(AlertPolicyError) { level = try AlertPriority(parsing: value) } catch { throw n.error(error.description) }
+            if level == .passive, let remind = node["remind"] { throw remind.error(AlertPolicyError.passiveReminds.description) }
+            return value
+        }
         func url(_ key: String) throws(ConfigurationError) -> String? {
             guard let value = node[key] else { return nil }
             let text = try value.string()
@@ -95,7 +102,7 @@ extension AlertPolicy {
                 window: window, cancelOn: cancelOn, callback: callback, callbackCreated: created,
                 callbackDelivered: delivered, callbackCancelled: cancelled, callbackError: errorCallback,
                 maxLateness: maxLateness, remind: remind, scheduleCondition: scheduleCondition,
-                deliverWhen: deliverWhen, firstStart: firstStart)
+                deliverWhen: deliverWhen, firstStart: firstStart, priority: priority)
         } catch {
             throw node.error(error.description)
         }

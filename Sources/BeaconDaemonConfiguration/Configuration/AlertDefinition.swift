@@ -26,6 +26,8 @@ public struct AlertDefinition: Sendable {
     public var parameters: ConfigNode?
     /// What the alert says.
     public var content: AlertContent
+    /// What varies in it from one event to the next (`content.messages`, `{fields}`), if anything.
+    public var variations: ContentVariations?
     /// When and how it is delivered (schedule, repeats, windows, cancellation, callbacks).
     public var policy: AlertPolicy
     /// Where the definition was written, `file:line` of its `strategy:` (`nil`: not from a file),
@@ -34,9 +36,10 @@ public struct AlertDefinition: Sendable {
 
     public init(
         id: String, match: BeaconMatch, strategy: String, parameters: ConfigNode?, content: AlertContent,
-        policy: AlertPolicy = .default, origin: String? = nil
+        policy: AlertPolicy = .default, origin: String? = nil, variations: ContentVariations? = nil
     ) {
         self.origin = origin
+        self.variations = variations
         self.id = id
         self.match = match
         self.strategy = strategy
@@ -48,7 +51,7 @@ public struct AlertDefinition: Sendable {
     static let keys = ["id", "match", "strategy", "parameters", "content"] + AlertPolicy.configurationKeys
 
     /// The rule the alert engine applies to this definition.
-    public var rule: AlertRule { AlertRule(id: id, content: content, policy: policy) }
+    public var rule: AlertRule { AlertRule(id: id, content: content, policy: policy, variations: variations) }
 
     /// The alert as the pipeline runs it (its origin is where its parameters were written, or
     /// without parameters its `strategy:`).
@@ -78,6 +81,9 @@ public struct AlertDefinition: Sendable {
         if let parameters, !parameters.isMapping { throw parameters.error("expected a mapping of parameter: value") }
         content = try node["content"].map { node throws(ConfigurationError) in try AlertContent(node: node) } ?? AlertContent()
         policy = try AlertPolicy(alertNode: node)
+        variations = try node["content"].flatMap { node throws(ConfigurationError) in
+            try ContentVariations(contentNode: node)
+        }
     }
 }
 
@@ -145,17 +151,65 @@ extension BeaconMatch {
 }
 
 extension AlertContent {
-    static let keys = ["title", "message", "actionURL", "button", "sound", "identifier", "data"]
+    static let keys = ["title", "message", "messages", "pick", "actionURL", "button", "sound", "identifier", "data"]
 
-    /// Reads the `content:` mapping.
+    /// Reads the `content:` mapping (its `message` is the first of `messages` when it has a list;
+    /// `ContentVariations.init(contentNode:)` reads what varies).
     public init(node: ConfigNode) throws(ConfigurationError) {
         try node.checkKeys(allowed: Self.keys)
+        var message = try node["message"]?.string()
+        if message == nil { message = try Self.firstMessage(of: node) }
         self.init(
-            title: try node["title"]?.string(), message: try node["message"]?.string(),
+            title: try node["title"]?.string(), message: message,
             actionURL: try node["actionURL"]?.string(), button: try node["button"]?.string(),
             sound: try node["sound"]?.string(), identifier: try node["identifier"]?.string())
         if let data = node["data"] {
             for (key, value) in try data.mapping() { self.data[key] = try value.string() }
         }
+    }
+}
+
+extension AlertContent {
+    /// The first of a content's `messages`, if it has a list.
+    private static func firstMessage(of node: ConfigNode) throws(ConfigurationError) -> String? {
+        guard let list = node["messages"], let first = try list.sequence().first else { return nil }
+        return try first.string()
+    }
+}
+
+extension ContentVariations {
+    /// Reads what varies in a `content:` mapping: `{fields}` in `title` and `message`, or a list
+    /// of `messages` with `pick` (`in-turn`, `random`, `by-day`); each template checked at its own
+    /// line. `nil` when nothing varies.
+    init?(contentNode node: ConfigNode) throws(ConfigurationError) {
+        func template(_ node: ConfigNode) throws(ConfigurationError) -> ContentTemplate {
+            let text = try node.string()
+            do throws(ContentTemplateError) { return try ContentTemplate(parsing: text) } catch {
+                throw node.error(error.description)
+            }
+        }
+        if node["message"] != nil, let list = node["messages"] {
+            throw list.error("give either 'message' or 'messages' (a list said in turn, at random or by day), not both")
+        }
+        var messages: [ContentTemplate] = []
+        if let list = node["messages"] {
+            let items = try list.sequence()
+            guard !items.isEmpty else { throw list.error("'messages' is empty: give at least one message") }
+            for item in items { messages.append(try template(item)) }
+        } else if let message = node["message"] {
+            messages = [try template(message)]
+        }
+        var pick = MessagePick.inTurn
+        if let pickNode = node["pick"] {
+            guard node["messages"] != nil else {
+                throw pickNode.error("'pick' chooses among 'messages': give a list of messages, or remove 'pick'")
+            }
+            let text = try pickNode.string()
+            do throws(AlertPolicyError) { pick = try MessagePick(parsing: text) } catch {
+                throw pickNode.error(error.description)
+            }
+        }
+        let title = try node["title"].map { n throws(ConfigurationError) in try template(n) }
+        self.init(title: title, messages: messages, pick: pick)
     }
 }

@@ -9,7 +9,7 @@ import ServiceLifecycle
 import Synchronization
 
 /// Takes answers to the daemon's alerts over MQTT, for an `mqtt` sink with `commands:`:
-/// `beacond/<gateway>/commands/acknowledge`, `…/dismiss` and `…/unsuppress`, each with the
+/// `beacond/<gateway>/commands/acknowledge`, `…/dismiss`, `…/cancel` and `…/unsuppress`, each with the
 /// instance key as its whole payload, or a JSON object of `AlertAnswerCommand`'s
 /// fields (`{"instance": …}`, `{"beacon": …}`, `{"alert": …, "beacon": …}`). What became
 /// of each — the answer's receipt, or the error in words — is published (QoS 1, not retained) to
@@ -153,7 +153,8 @@ final class MQTTCommandService: Service {
             subscriptions: AlertAnswerCommand.actions.map { "\(prefix)/\($0)" },
             onConnection: { connected, detail in
                 if connected {
-                    logger.notice("mqtt commands: \(detail), taking answers under \(prefix)/acknowledge|dismiss|unsuppress")
+                    logger.notice(
+                        "mqtt commands: \(detail), taking answers under \(prefix)/acknowledge|dismiss|cancel|unsuppress")
                 } else {
                     logger.warning("mqtt commands: \(detail); reconnecting — answers sent meanwhile are not taken")
                 }

@@ -1,3 +1,4 @@
+import BeaconAlertEngine
 import BeaconBlueZ
 import BeaconCore
 import BeaconPipeline
@@ -29,6 +30,7 @@ import Synchronization
 /// | `beacond_sink_failures_total` | counter | `sink` |
 /// | `beacond_sink_delivery_seconds` | histogram | `sink` |
 /// | `beacond_alert_latency_seconds` | histogram | `alert`, `sink` | (``AlertLatency``: advertisement to sink, live sources only) |
+/// | `beacond_alerts_unanswered` | gauge | `priority` (`passive`, `active`, `time-sensitive`, `critical`: delivered instances waiting for an answer, the badge) |
 /// | `beacond_outbox_depth` | gauge | `sink` |
 /// | `beacond_outbox_spilled_total` | counter | `sink` |
 /// | `beacond_sink_dead_letters_total` | counter | `sink` |
@@ -118,6 +120,9 @@ public final class GatewayMetrics: Sendable {
         }
         tracked.record(trackedBeacons)
         for (sink, depth) in backlogs { gauge("beacond_outbox_depth", [("sink", sink)]).record(depth) }
+        for priority in AlertPriority.allCases {
+            gauge("beacond_alerts_unanswered", [("priority", priority.rawValue)]).record(statistics.unanswered[priority])
+        }
     }
 
     private func collectSite(_ site: SiteFusionStatistics, before: SiteFusionStatistics) {
