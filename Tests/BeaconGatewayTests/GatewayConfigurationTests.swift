@@ -194,9 +194,17 @@ struct GatewayConfigurationSectionTests {
         var routesCancellation = false
         var levels: [AlertPriority] = []
         var variesByTurn = false
+        // The credentials files the remote example names, beside the "configuration file".
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-docs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["prod.token", "staging.key"] {
+            try "secret".write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        }
+        let file = directory.appendingPathComponent("AlertEngine.md").path
         for example in examples {
             do {
-                let config = try GatewayConfiguration(node: ConfigNode(yaml: example.yaml, file: "Docs/AlertEngine.md"))
+                let config = try GatewayConfiguration(node: ConfigNode(yaml: example.yaml, file: file))
                 // An example about rooms is for a site (its layout names them): one gateway's
                 // pipeline would refuse it for want of the rooms.
                 if !example.yaml.contains("strategy: moved") {

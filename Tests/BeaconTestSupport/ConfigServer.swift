@@ -49,6 +49,27 @@ public final class ConfigServer {
         }
     }
 
+    /// Makes every request without `Authorization: Bearer <token>` answer 401 (nil: none needed).
+    public func require(token: String?) throws {
+        let file = directory.appendingPathComponent("token")
+        if let token {
+            try token.write(to: file, atomically: true, encoding: .utf8)
+        } else {
+            try? FileManager.default.removeItem(at: file)
+        }
+    }
+
+    /// The `Authorization` header of each request received so far (`nil`: none sent).
+    public var authorizations: [String?] {
+        guard let text = try? String(contentsOf: directory.appendingPathComponent("requests.log"), encoding: .utf8) else {
+            return []
+        }
+        return text.split(separator: "\n").compactMap { line in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return .some(object["authorization"] as? String)
+        }
+    }
+
     /// The requests received so far: (If-None-Match, If-Modified-Since) per request.
     public var requests: [(ifNoneMatch: String?, ifModifiedSince: String?)] {
         guard let text = try? String(contentsOf: directory.appendingPathComponent("requests.log"), encoding: .utf8) else {

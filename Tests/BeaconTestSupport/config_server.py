@@ -6,7 +6,8 @@
 Exits when its standard input closes (the test holds it open), so it never outlives the test
 even when started through a launcher such as pyenv's shim. Serves DIR/alerts.yaml at any path with an ETag (sha256 of the content) and Last-Modified,
 answering 304 to a matching If-None-Match or If-Modified-Since. If DIR/status exists, its
-content (e.g. 500) is returned as the status instead. Every request is appended to
+content (e.g. 500) is returned as the status instead. If DIR/token exists, a request without
+"Authorization: Bearer <its content>" is answered 401. Every request is appended to
 DIR/requests.log as one JSON line. Prints the port it listens on, then serves until killed.
 """
 import email.utils, hashlib, http.server, json, os, sys, threading
@@ -18,7 +19,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with open(os.path.join(root, "requests.log"), "a") as log:
             log.write(json.dumps({"path": self.path,
                                   "if_none_match": self.headers.get("If-None-Match"),
-                                  "if_modified_since": self.headers.get("If-Modified-Since")}) + "\n")
+                                  "if_modified_since": self.headers.get("If-Modified-Since"),
+                                  "authorization": self.headers.get("Authorization")}) + "\n")
+        token_file = os.path.join(root, "token")
+        if os.path.exists(token_file):
+            if self.headers.get("Authorization") != "Bearer " + open(token_file).read().strip():
+                self.send_response(401)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
         status_file = os.path.join(root, "status")
         if os.path.exists(status_file):
             self.send_response(int(open(status_file).read().strip()))

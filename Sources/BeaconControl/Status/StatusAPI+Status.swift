@@ -30,6 +30,17 @@ extension StatusAPI {
                 object.member("cycles", inspection.statistics.cycles)
                 object.member("site", inspection.site != nil)
                 object.member("shadow", inspection.shadow?.name)
+                if let remote = snapshot.remote {
+                    object.key("remote")
+                    object.object { remoteObject in
+                        remoteObject.member("url", remote.url)
+                        remoteObject.member("environment", remote.environment)
+                        remoteObject.member("checked", remote.time.rfc3339String)
+                        remoteObject.member("outcome", remote.outcome)
+                        remoteObject.member("failure", remote.failure)
+                        remoteObject.member("lastSuccess", remote.lastSuccess?.rfc3339String)
+                    }
+                }
                 object.key("alerts")
                 object.array { array in for alert in inspection.alerts { array.value(alert.definition.id) } }
                 object.member("waiting", inspection.waiting.count)

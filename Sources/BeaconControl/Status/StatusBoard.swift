@@ -20,6 +20,8 @@ public final class StatusBoard: Sendable {
         /// Each sink's alert latency at the refresh (empty when the daemon does not measure it:
         /// a source on a time of its own).
         public var latency: [SinkLatency] = []
+        /// The latest check of the remote alert document, if the daemon fetches one.
+        public var remote: RemoteCheckStatus?
     }
 
     /// Where the data comes from, injected (the daemon's pipeline runner and outbox, or a test's).
@@ -32,17 +34,21 @@ public final class StatusBoard: Sendable {
         public var outbox: @Sendable () -> [(sink: String, depth: Int)]
         /// Each sink's alert latency.
         public var latency: @Sendable () -> [SinkLatency]
+        /// The latest check of the remote alert document.
+        public var remote: @Sendable () -> RemoteCheckStatus?
 
         /// Creates the sources.
         public init(
             sourceName: String, inspect: @escaping @Sendable () async throws -> PipelineInspection,
             outbox: @escaping @Sendable () -> [(sink: String, depth: Int)],
-            latency: @escaping @Sendable () -> [SinkLatency] = { [] }
+            latency: @escaping @Sendable () -> [SinkLatency] = { [] },
+            remote: @escaping @Sendable () -> RemoteCheckStatus? = { nil }
         ) {
             self.sourceName = sourceName
             self.inspect = inspect
             self.outbox = outbox
             self.latency = latency
+            self.remote = remote
         }
     }
 
@@ -115,10 +121,12 @@ public final class StatusBoard: Sendable {
         let inspection = try await sources.inspect()
         let outbox = sources.outbox()
         let latency = sources.latency()
+        let remote = sources.remote()
         let takenAt = clock.now
         return state.withLock { state in
             let version = (state.snapshot?.version ?? 0) + 1
-            let snapshot = Snapshot(version: version, inspection: inspection, outbox: outbox, latency: latency)
+            let snapshot = Snapshot(
+                version: version, inspection: inspection, outbox: outbox, latency: latency, remote: remote)
             if state.snapshot?.inspection.cycleTime != inspection.cycleTime || state.snapshot == nil {
                 record(inspection, version: version, into: &state.histories)
             }

@@ -30,6 +30,10 @@ public struct RemoteAlertsConfiguration: Hashable, Sendable {
     /// Whether a new version waits as a shadow for `beacond promote` instead of going live at
     /// once (`stage: true`). The first set, with nothing in force yet, goes live.
     public var stage: Bool
+    /// The header that says who asks (`auth:`), if the server wants one.
+    public var credentials: RemoteCredentials?
+    /// The environment chosen from `environments:` (its `url` and `auth`), if any.
+    public var environment: String?
 
     public init(
         url: String, checkEvery: Duration = .seconds(12 * 3600), timeout: Duration = .seconds(30),
@@ -42,16 +46,42 @@ public struct RemoteAlertsConfiguration: Hashable, Sendable {
         self.cachePath = cachePath
     }
 
-    static let keys = ["url", "checkEvery", "timeout", "cache", "stage"]
+    static let keys = ["url", "checkEvery", "timeout", "cache", "stage", "auth", "environment", "environments"]
 
-    /// Reads the `alerts: {url, checkEvery, timeout?, cache?, stage?}` mapping.
+    /// Reads the `alerts: {url, checkEvery, timeout?, cache?, stage?, auth?, environment?,
+    /// environments?}` mapping. With `environments: {NAME: {url, auth?}, …}`, `environment: NAME`
+    /// picks one, whose `url` and `auth` replace the top-level ones.
     init(node: ConfigNode) throws(ConfigurationError) {
         try node.checkKeys(allowed: Self.keys)
-        let urlNode = try node.required("url")
+        var urlNode = node["url"]
+        var authNode = node["auth"]
+        if let environments = node["environments"] {
+            let entries = try environments.mapping()
+            let names = entries.map(\.0)
+            guard let chosen = node["environment"] else {
+                throw environments.error(
+                    "environments need 'environment' to say which is in force: one of \(names.joined(separator: ", "))")
+            }
+            let name = try chosen.string()
+            guard let entry = entries.first(where: { $0.0 == name })?.1 else {
+                throw chosen.error(
+                    "no environment '\(name.prefix(40))' under environments: one of \(names.joined(separator: ", "))")
+            }
+            try entry.checkKeys(allowed: ["url", "auth"], in: "environments.\(name)")
+            urlNode = entry["url"] ?? urlNode
+            authNode = entry["auth"] ?? authNode
+            environment = name
+        } else if let chosen = node["environment"] {
+            throw chosen.error(
+                "'environment' picks one of 'environments', and there are none: add environments: {\(try chosen.string()): {url: …}}"
+            )
+        }
+        guard let urlNode else { throw node.error("missing 'url' (the alert document's http:// or https:// URL)") }
         url = try urlNode.string()
         guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
             throw urlNode.error("expected an http:// or https:// URL, found '\(url)'")
         }
+        credentials = try authNode.map { n throws(ConfigurationError) in try RemoteCredentials(node: n) }
         checkEvery = try node["checkEvery"]?.duration() ?? .seconds(12 * 3600)
         guard checkEvery >= .seconds(1) else { throw node.error("checkEvery must be at least 1s") }
         timeout = try node["timeout"]?.duration() ?? .seconds(30)

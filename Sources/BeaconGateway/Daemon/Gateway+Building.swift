@@ -256,6 +256,7 @@ func buildGateway(
         notices.write([LatencyNotice.event(for: change)], to: sinkNames, what: "latency: the objective's event")
     }
     var remote: RemoteAlertDefinitions?
+    let remoteChecks = RemoteCheckBoard()
     if var remoteConfiguration = configuration.remoteAlerts {
         // Keep the last good document next to the state file, so a restart without network has it.
         if remoteConfiguration.cachePath == nil, let state = configuration.statePath {
@@ -264,6 +265,7 @@ func buildGateway(
         let rangingConfiguration = configuration.ranging
         let maxPending = configuration.maxPending
         let sendsCallbacks = configuration.sinks.contains { $0.settings.sendsCallbacks }
+        let (url, environment) = (remoteConfiguration.url, remoteConfiguration.environment)
         remote = RemoteAlertDefinitions(
             configuration: remoteConfiguration, fetcher: HTTPConfigurationFetcher(),
             validate: { definitions in
@@ -273,11 +275,25 @@ func buildGateway(
                         alerts: definitions, maxPending: maxPending,
                         ranging: rangingConfiguration),
                     registry: registry)
+            },
+            report: { outcome, time in
+                // A failed check: every sink hears of it (through the outbox, at least once), the
+                // metrics count it, the page shows it.
+                let lastSuccess = remoteChecks.status?.lastSuccess
+                remoteChecks.record(
+                    url: url, environment: environment, time: time, outcome: outcome.name, failure: outcome.failure)
+                metrics.countRemoteCheck(outcome: outcome.name)
+                if let event = RemoteAlertsNotice.event(
+                    for: outcome, url: url, environment: environment, lastSuccess: lastSuccess, at: time)
+                {
+                    notices.write([event], to: sinkNames, what: "remote alerts: the failed check's event")
+                }
             })
     }
     return Gateway(
         configuration: configuration, feed: feed, pipeline: pipeline,
-        remoteAlerts: remote, registry: registry, sinks: dispatchers, outbox: outbox, metrics: metrics,
+        remoteAlerts: remote, remoteChecks: remoteChecks, registry: registry, sinks: dispatchers, outbox: outbox,
+        metrics: metrics,
         stateObservers: observers, alertLog: alertLog, alertLatency: alertLatency, lease: lease, readiness: readiness,
         clock: clock, logger: logger)
 }

@@ -68,7 +68,8 @@ public final class Gateway: Sendable {
     init(
         configuration: GatewayConfiguration, feed: GatewayFeed,
         pipeline: sending AlertPipeline, remoteAlerts: RemoteAlertDefinitions? = nil,
-        registry: StrategyRegistry = StrategyRegistry(), sinks: [(name: String, dispatcher: OutboxDispatcher)],
+        remoteChecks: RemoteCheckBoard = RemoteCheckBoard(), registry: StrategyRegistry = StrategyRegistry(),
+        sinks: [(name: String, dispatcher: OutboxDispatcher)],
         outbox: any Outbox, metrics: GatewayMetrics, stateObservers: [any BeaconStateObserver] = [],
         alertLog: AlertLog? = nil, alertLatency: AlertLatency? = nil, lease: HubLease? = nil, readiness: Readiness,
         clock: AnyTimestampClock, logger: Logger
@@ -100,7 +101,7 @@ public final class Gateway: Sendable {
             sources: StatusBoard.Sources(
                 sourceName: feed.name, inspect: { try await runner.inspect() },
                 outbox: { sinks.map { sink in (sink.name, Self.backlog(of: sink.name, in: outbox)) } },
-                latency: { alertLatency?.summaries() ?? [] }),
+                latency: { alertLatency?.summaries() ?? [] }, remote: { remoteChecks.status }),
             log: alertLog)
         // The source starts once the remote alert definitions have had their first check.
         let firstCheck = remoteAlerts.map { _ in OneShot<Void>() }

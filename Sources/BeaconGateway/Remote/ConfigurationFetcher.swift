@@ -6,12 +6,18 @@ public struct ConfigurationRequest: Hashable, Sendable {
     /// The `Last-Modified` of the version in force, sent as `If-Modified-Since`.
     public var lastModified: String?
     public var timeout: Duration
+    /// Headers that say who asks (`auth:`, read from its file): name and value.
+    public var credentials: [String: String]
 
-    public init(url: String, etag: String? = nil, lastModified: String? = nil, timeout: Duration = .seconds(30)) {
+    public init(
+        url: String, etag: String? = nil, lastModified: String? = nil, timeout: Duration = .seconds(30),
+        credentials: [String: String] = [:]
+    ) {
         self.url = url
         self.etag = etag
         self.lastModified = lastModified
         self.timeout = timeout
+        self.credentials = credentials
     }
 }
 

@@ -15,6 +15,7 @@ public struct HTTPConfigurationFetcher: ConfigurationFetcher {
         var headers: [(name: String, value: String)] = [("Accept", "application/yaml, application/json, text/plain")]
         if let etag = request.etag { headers.append(("If-None-Match", etag)) }
         if let lastModified = request.lastModified { headers.append(("If-Modified-Since", lastModified)) }
+        for (name, value) in request.credentials.sorted(by: { $0.key < $1.key }) { headers.append((name, value)) }
         let response = try await client.send(
             HTTPRequest(url: request.url, headers: headers, timeout: request.timeout),
             maximumBodySize: Self.maximumSize)

@@ -22,6 +22,37 @@ public actor RemoteAlertDefinitions {
         case rejected(String)
         /// The server could not be reached or answered with an error; the last good set stays.
         case unreachable(String)
+        /// The server refused who asked (HTTP 401 or 403), or the credentials could not be read;
+        /// the last good set stays.
+        case refused(String)
+
+        /// Whether the check failed (the last good set stays): what is reported to the sinks.
+        public var isFailure: Bool {
+            switch self {
+            case .rejected, .unreachable, .refused: true
+            case .updated, .staged, .unchanged: false
+            }
+        }
+
+        /// The outcome's name in metrics, events and the status API.
+        public var name: String {
+            switch self {
+            case .updated: "updated"
+            case .staged: "staged"
+            case .unchanged: "unchanged"
+            case .rejected: "rejected"
+            case .unreachable: "unreachable"
+            case .refused: "refused"
+            }
+        }
+
+        /// Why a failed check failed (`nil` for the others).
+        public var failure: String? {
+            switch self {
+            case .rejected(let why), .unreachable(let why), .refused(let why): why
+            case .updated, .staged, .unchanged: nil
+            }
+        }
 
         /// One line for the log.
         public var logLine: String {
@@ -32,6 +63,7 @@ public actor RemoteAlertDefinitions {
             case .unchanged: "remote alerts: unchanged"
             case .rejected(let why): "remote alerts: kept the last good set; the new document is invalid: \(why)"
             case .unreachable(let why): "remote alerts: kept the last good set; could not fetch: \(why)"
+            case .refused(let why): "remote alerts: kept the last good set; the server refused the request: \(why)"
             }
         }
     }
@@ -39,6 +71,7 @@ public actor RemoteAlertDefinitions {
     public let configuration: RemoteAlertsConfiguration
     private let fetcher: any ConfigurationFetcher
     private let validate: @Sendable ([AlertDefinition]) throws -> Void
+    private let report: @Sendable (Outcome, Timestamp) -> Void
     private var etag: String?
     private var lastModified: String?
     private var lastBody: [UInt8]?
@@ -66,13 +99,17 @@ public actor RemoteAlertDefinitions {
     ///   - fetcher: how a document is fetched (HTTP, or a test's).
     ///   - validate: called with a candidate set before it is accepted (e.g. building the
     ///     strategies and engine rules); throwing rejects the document.
+    ///   - report: called with each check's outcome and time (the daemon tells its sinks, its
+    ///     metrics and its page of a failure).
     public init(
         configuration: RemoteAlertsConfiguration, fetcher: any ConfigurationFetcher,
-        validate: @escaping @Sendable ([AlertDefinition]) throws -> Void = { _ in }
+        validate: @escaping @Sendable ([AlertDefinition]) throws -> Void = { _ in },
+        report: @escaping @Sendable (Outcome, Timestamp) -> Void = { _, _ in }
     ) {
         self.configuration = configuration
         self.fetcher = fetcher
         self.validate = validate
+        self.report = report
     }
 
     /// Starts from the cached last good document, if there is one (a restart without network).
@@ -83,13 +120,30 @@ public actor RemoteAlertDefinitions {
         return outcome
     }
 
-    /// Fetches the document once (conditionally) and applies it if it is new and valid.
+    /// The latest check: when, and what came of it (`nil` before the first).
+    public private(set) var lastCheck: (time: Timestamp, outcome: Outcome)?
+
+    /// Fetches the document once (conditionally) and applies it if it is new and valid; the
+    /// outcome is kept as ``lastCheck`` and handed to `report` (the daemon's sinks, metrics and page).
     public func check(now: Timestamp) async -> Outcome {
+        let outcome = await fetchAndAccept(now: now)
+        lastCheck = (now, outcome)
+        report(outcome, now)
+        return outcome
+    }
+
+    private func fetchAndAccept(now: Timestamp) async -> Outcome {
         nextCheck = now + configuration.checkEvery
+        var credentials: [String: String] = [:]
+        if let auth = configuration.credentials {
+            do throws(RemoteCredentialsError) { credentials[auth.header] = try auth.headerValue() } catch {
+                return .refused("\(error)")
+            }
+        }
         let request = ConfigurationRequest(
             url: configuration.url, etag: lastBody == nil ? nil : etag,
             lastModified: lastBody == nil ? nil : lastModified,
-            timeout: configuration.timeout)
+            timeout: configuration.timeout, credentials: credentials)
         let response: ConfigurationResponse
         do {
             response = try await fetcher.fetch(request)
@@ -97,6 +151,11 @@ public actor RemoteAlertDefinitions {
             return .unreachable("\(configuration.url): \(error)")
         }
         switch response.status {
+        case 401, 403:
+            let sent = configuration.credentials.map { "the \($0.header) header from \($0.file)" } ?? "no credentials"
+            return .refused(
+                "\(configuration.url) answered HTTP \(response.status) to \(sent); check the credentials (auth:) of this environment"
+            )
         case 304:
             return .unchanged
         case 200:
