@@ -133,8 +133,11 @@ let package = Package(
         // Outgoing HTTP(S) on the platform's URL loading (libcurl on Linux): no TLS stack to build.
         // FoundationNetworking links libcurl itself, except when the Swift runtime is linked statically.
         .target(
-            name: "BeaconHTTP", swiftSettings: swiftSettings,
+            name: "BeaconHTTP", dependencies: ["CBeaconCurl"], swiftSettings: swiftSettings,
             linkerSettings: [.linkedLibrary("curl", .when(platforms: [.linux]))]),
+        // One GET through libcurl with a client certificate (mutual TLS), which URLSession cannot
+        // present on Linux; libcurl4-openssl-dev's headers.
+        .target(name: "CBeaconCurl", linkerSettings: [.linkedLibrary("curl")]),
         .target(
             name: "BeaconSinks",
             dependencies: [

@@ -194,11 +194,11 @@ struct GatewayConfigurationSectionTests {
         var routesCancellation = false
         var levels: [AlertPriority] = []
         var variesByTurn = false
-        // The credentials files the remote example names, beside the "configuration file".
+        // The credentials and certificate files the remote examples name, beside the "configuration file".
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-docs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        for name in ["prod.token", "staging.key"] {
+        for name in ["prod.token", "staging.key", "gateway.pem", "gateway.key", "config-ca.pem"] {
             try "secret".write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
         }
         let file = directory.appendingPathComponent("AlertEngine.md").path

@@ -72,6 +72,70 @@ struct RemoteCredentialsTests {
         #expect(await remote.lastCheck?.outcome == unreadable)
     }
 
+    @Test(
+        "mutual TLS: the document is fetched presenting the client certificate; one the server's authority did not sign is refused at the handshake"
+    )
+    func clientCertificate() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-mtls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let certificates = try TestCertificates(in: directory)
+        let client = try certificates.issueClient(named: "gateway")
+        let strangerDirectory = directory.appendingPathComponent("stranger")
+        try FileManager.default.createDirectory(at: strangerDirectory, withIntermediateDirectories: true)
+        let stranger = try TestCertificates(in: strangerDirectory).issueClient(named: "stranger")
+        let server = try ConfigServer(certificates: certificates)
+        defer { server.stop() }
+        try server.serve(RemoteAlertDefinitionsTests.versionA)
+        #expect(server.url.hasPrefix("https://127.0.0.1:"))
+
+        func remote(_ certificate: (certificate: URL, key: URL)) -> RemoteAlertDefinitions {
+            var configuration = RemoteAlertsConfiguration(url: server.url, checkEvery: .seconds(60), timeout: .seconds(10))
+            configuration.tls = RemoteTLSFiles(
+                certificate: certificate.certificate.path, key: certificate.key.path, authority: certificates.caFile.path)
+            return RemoteAlertDefinitions(configuration: configuration, fetcher: HTTPConfigurationFetcher())
+        }
+        let refused = await remote(stranger).check(now: Self.now)
+        #expect(refused.failure?.contains("TLS with a client certificate") == true, "\(refused)")
+        #expect(server.authorizations.isEmpty, "no request got past the handshake")
+        let trusted = remote(client)
+        #expect(await trusted.check(now: Self.now) == .updated(["lobby-dwell"]))
+        // Conditional like any fetch: the ETag comes back through libcurl too.
+        #expect(await trusted.check(now: Self.now + .seconds(60)) == .unchanged)
+        #expect(server.requests.last?.ifNoneMatch?.hasPrefix("\"") == true, "\(server.requests)")
+    }
+
+    @Test("signed documents: a good signature is taken; a wrong or missing one is a bad-signature check, the last good set kept")
+    func signedDocuments() async throws {
+        let server = try ConfigServer()
+        defer { server.stop() }
+        try server.serve(RemoteAlertDefinitionsTests.versionA)
+        try server.sign(with: "document-secret")
+        let keyFile = server.directory.appendingPathComponent("client-signing.key").path
+        try "document-secret\n".write(toFile: keyFile, atomically: true, encoding: .utf8)
+        var configuration = RemoteAlertsConfiguration(url: server.url, checkEvery: .seconds(60), timeout: .seconds(5))
+        configuration.signature = RemoteSignatureKey(file: keyFile)
+        let remote = RemoteAlertDefinitions(configuration: configuration, fetcher: HTTPConfigurationFetcher())
+        #expect(await remote.check(now: Self.now) == .updated(["lobby-dwell"]))
+
+        // A new version signed with another key: refused, and the set in force stays.
+        try server.serve(RemoteAlertDefinitionsTests.versionB)
+        try server.sign(with: "someone-else")
+        let forged = await remote.check(now: Self.now + .seconds(60))
+        #expect(forged.name == "bad-signature", "\(forged)")
+        #expect(forged.failure?.contains("not the HMAC-SHA256 of the document with the key in \(keyFile)") == true)
+        #expect(!(forged.failure ?? "").contains("document-secret"), "the secret is never in a message")
+        // Unsigned: refused too.
+        try server.sign(with: nil)
+        let unsigned = await remote.check(now: Self.now + .seconds(120))
+        #expect(unsigned.failure?.contains("has no X-Beacond-Signature header") == true, "\(unsigned)")
+        let inForce = await remote.definitions
+        #expect(inForce.map(\.id) == ["lobby-dwell"])
+        // Signed with the right key again: taken.
+        try server.sign(with: "document-secret")
+        #expect(await remote.check(now: Self.now + .seconds(180)) == .updated(["lobby-dwell", "hello"]))
+    }
+
     static func configuration(_ alerts: String, in directory: URL) throws(ConfigurationError) -> GatewayConfiguration {
         try GatewayConfiguration(
             node: ConfigNode(
@@ -118,6 +182,15 @@ struct RemoteCredentialsTests {
             ),
             ("  environments:\n    staging: {url: https://s.example/a.yaml}\n", "gw.yaml:5:", "one of staging"),
             ("  url: https://a.example/alerts.yaml\n  environment: prod\n", "gw.yaml:5:", "there are none"),
+            (
+                "  url: https://a.example/alerts.yaml\n  tls: {cert: missing.pem, key: missing.key}\n", "gw.yaml:5:",
+                "cannot read the client certificate"
+            ),
+            ("  url: https://a.example/alerts.yaml\n  tls: {cert: missing.pem}\n", "gw.yaml:5:", "tls needs cert and key"),
+            (
+                "  url: https://a.example/alerts.yaml\n  signature: {keyFile: missing.key}\n", "gw.yaml:5:",
+                "cannot read the credentials file"
+            ),
         ])
     func refusals(alerts: String, place: String, message: String) throws {
         let directory = FileManager.default.temporaryDirectory

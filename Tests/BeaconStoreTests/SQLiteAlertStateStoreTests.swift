@@ -34,8 +34,11 @@ struct SQLiteAlertStateStoreTests {
                         lastDeliveredDue: index == 0 ? nil : base - .seconds(1), deliveries: index,
                         instanceDue: index == 0 ? nil : base - .seconds(1), instanceStrategy: index == 0 ? nil : "time",
                         attempts: index,
-                        answer: index == 2
-                            ? AlertAnswer(kind: .dismissed, instanceDue: base - .seconds(1), by: "desk via cli", at: base) : nil,
+                        answer: index == 0
+                            ? nil
+                            : AlertAnswer(
+                                kind: index == 2 ? .dismissed : .cancelled, instanceDue: base - .seconds(1),
+                                by: "desk via cli", at: base),
                         suppressedUntil: index == 2 ? .distantFuture : nil,
                         earlierInstanceDues: (0..<index * 8).map { base - .seconds(7200 - $0) }, quietUntilGone: index == 1)),
             ]

@@ -8,12 +8,20 @@ public final class ConfigServer {
     /// The server's standard input: closing it makes the server exit.
     private let lifeline = Pipe()
 
-    public init() throws {
+    /// Whether it serves HTTPS, asking for a client certificate.
+    public let mutualTLS: Bool
+
+    /// Starts the server: plain HTTP, or with `certificates` HTTPS with their server certificate,
+    /// asking each client for a certificate their authority signed.
+    public init(certificates: TestCertificates? = nil) throws {
+        mutualTLS = certificates != nil
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("config-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", TestPaths.repositoryRoot + "/Tests/BeaconTestSupport/config_server.py", directory.path]
+        process.arguments =
+            ["python3", TestPaths.repositoryRoot + "/Tests/BeaconTestSupport/config_server.py", directory.path]
+            + (certificates.map { [$0.serverCertificate.path, $0.serverKey.path, $0.caFile.path] } ?? [])
         let out = Pipe()
         process.standardOutput = out
         process.standardInput = lifeline
@@ -32,7 +40,7 @@ public final class ConfigServer {
         self.port = port
     }
 
-    public var url: String { "http://127.0.0.1:\(port)/alerts.yaml" }
+    public var url: String { "\(mutualTLS ? "https" : "http")://127.0.0.1:\(port)/alerts.yaml" }
 
     /// Replaces the served document.
     public func serve(_ yaml: String) throws {
@@ -54,6 +62,16 @@ public final class ConfigServer {
         let file = directory.appendingPathComponent("token")
         if let token {
             try token.write(to: file, atomically: true, encoding: .utf8)
+        } else {
+            try? FileManager.default.removeItem(at: file)
+        }
+    }
+
+    /// Signs each document served with `key` (`X-Beacond-Signature`; nil: unsigned).
+    public func sign(with key: String?) throws {
+        let file = directory.appendingPathComponent("signing.key")
+        if let key {
+            try key.write(to: file, atomically: true, encoding: .utf8)
         } else {
             try? FileManager.default.removeItem(at: file)
         }

@@ -32,6 +32,23 @@ public struct TestCertificates {
         }
     }
 
+    /// Issues a client certificate signed by this authority (for mutual TLS): `NAME.pem` and
+    /// `NAME.key` beside the authority's files.
+    public func issueClient(named name: String) throws -> (certificate: URL, key: URL) {
+        let directory = caFile.deletingLastPathComponent()
+        let certificate = directory.appendingPathComponent("\(name).pem")
+        let key = directory.appendingPathComponent("\(name).key")
+        let request = directory.appendingPathComponent("\(name).csr")
+        try Self.openssl([
+            "req", "-newkey", "rsa:2048", "-nodes", "-keyout", key.path, "-out", request.path, "-subj", "/CN=\(name)",
+        ])
+        try Self.openssl([
+            "x509", "-req", "-in", request.path, "-CA", caFile.path, "-CAkey", directory.appendingPathComponent("ca.key").path,
+            "-CAcreateserial", "-out", certificate.path, "-days", "2",
+        ])
+        return (certificate, key)
+    }
+
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }

@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 """A tiny HTTP server for the remote-configuration tests, on 127.0.0.1 only.
 
-    config_server.py DIR
+    config_server.py DIR [CERT KEY CA]
+
+With CERT, KEY and CA it serves HTTPS with that certificate and asks every client for a
+certificate signed by CA (mutual TLS): a client without one fails the handshake.
 
 Exits when its standard input closes (the test holds it open), so it never outlives the test
 even when started through a launcher such as pyenv's shim. Serves DIR/alerts.yaml at any path with an ETag (sha256 of the content) and Last-Modified,
 answering 304 to a matching If-None-Match or If-Modified-Since. If DIR/status exists, its
 content (e.g. 500) is returned as the status instead. If DIR/token exists, a request without
-"Authorization: Bearer <its content>" is answered 401. Every request is appended to
+"Authorization: Bearer <its content>" is answered 401. If DIR/signing.key exists, a document is
+sent with "X-Beacond-Signature: sha256=<hex HMAC-SHA256 of it, keyed with that file's text>". Every request is appended to
 DIR/requests.log as one JSON line. Prints the port it listens on, then serves until killed.
 """
-import email.utils, hashlib, http.server, json, os, sys, threading
+import email.utils, hashlib, hmac, http.server, json, os, sys, threading
 
 root = sys.argv[1]
 
@@ -44,6 +48,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.end_headers()
             return
         self.send_response(200)
+        signing_key = os.path.join(root, "signing.key")
+        if os.path.exists(signing_key):
+            secret = open(signing_key).read().strip().encode()
+            self.send_header("X-Beacond-Signature", "sha256=" + hmac.new(secret, body, hashlib.sha256).hexdigest())
         self.send_header("Content-Type", "application/yaml")
         self.send_header("ETag", etag)
         self.send_header("Last-Modified", modified)
@@ -55,6 +63,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
 server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+if len(sys.argv) == 5:
+    import ssl
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[2], sys.argv[3])
+    context.verify_mode = ssl.CERT_REQUIRED
+    context.load_verify_locations(sys.argv[4])
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    server.handle_error = lambda request, address: None   # a refused handshake is the test's point
 print(server.server_address[1], flush=True)
 threading.Thread(target=server.serve_forever, daemon=True).start()
 sys.stdin.read()   # returns at end of input: the test closed the pipe or died

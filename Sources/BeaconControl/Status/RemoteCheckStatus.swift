@@ -9,7 +9,7 @@ public struct RemoteCheckStatus: Hashable, Sendable {
     public var environment: String?
     /// When the check ran (the daemon's time).
     public var time: Timestamp
-    /// `updated`, `staged`, `unchanged`, `rejected`, `unreachable` or `refused`.
+    /// `updated`, `staged`, `unchanged`, `rejected`, `unreachable`, `refused` or `bad-signature`.
     public var outcome: String
     /// Why it failed, for a failure (the last good set stayed in force).
     public var failure: String?

@@ -32,6 +32,10 @@ public struct RemoteAlertsConfiguration: Hashable, Sendable {
     public var stage: Bool
     /// The header that says who asks (`auth:`), if the server wants one.
     public var credentials: RemoteCredentials?
+    /// The client certificate to present (`tls:`), if the server asks for one (mutual TLS).
+    public var tls: RemoteTLSFiles?
+    /// The secret the documents must be signed with (`signature:`), if they are signed.
+    public var signature: RemoteSignatureKey?
     /// The environment chosen from `environments:` (its `url` and `auth`), if any.
     public var environment: String?
 
@@ -46,15 +50,19 @@ public struct RemoteAlertsConfiguration: Hashable, Sendable {
         self.cachePath = cachePath
     }
 
-    static let keys = ["url", "checkEvery", "timeout", "cache", "stage", "auth", "environment", "environments"]
+    static let keys = [
+        "url", "checkEvery", "timeout", "cache", "stage", "auth", "tls", "signature", "environment", "environments",
+    ]
 
     /// Reads the `alerts: {url, checkEvery, timeout?, cache?, stage?, auth?, environment?,
-    /// environments?}` mapping. With `environments: {NAME: {url, auth?}, …}`, `environment: NAME`
-    /// picks one, whose `url` and `auth` replace the top-level ones.
+    /// environments?, tls?, signature?}` mapping. With `environments: {NAME: {url, auth?, tls?,
+    /// signature?}, …}`, `environment: NAME` picks one, whose settings replace the top-level ones.
     init(node: ConfigNode) throws(ConfigurationError) {
         try node.checkKeys(allowed: Self.keys)
         var urlNode = node["url"]
         var authNode = node["auth"]
+        var tlsNode = node["tls"]
+        var signatureNode = node["signature"]
         if let environments = node["environments"] {
             let entries = try environments.mapping()
             let names = entries.map(\.0)
@@ -67,9 +75,11 @@ public struct RemoteAlertsConfiguration: Hashable, Sendable {
                 throw chosen.error(
                     "no environment '\(name.prefix(40))' under environments: one of \(names.joined(separator: ", "))")
             }
-            try entry.checkKeys(allowed: ["url", "auth"], in: "environments.\(name)")
+            try entry.checkKeys(allowed: ["url", "auth", "tls", "signature"], in: "environments.\(name)")
             urlNode = entry["url"] ?? urlNode
             authNode = entry["auth"] ?? authNode
+            tlsNode = entry["tls"] ?? tlsNode
+            signatureNode = entry["signature"] ?? signatureNode
             environment = name
         } else if let chosen = node["environment"] {
             throw chosen.error(
@@ -82,6 +92,11 @@ public struct RemoteAlertsConfiguration: Hashable, Sendable {
             throw urlNode.error("expected an http:// or https:// URL, found '\(url)'")
         }
         credentials = try authNode.map { n throws(ConfigurationError) in try RemoteCredentials(node: n) }
+        tls = try tlsNode.map { n throws(ConfigurationError) in try RemoteTLSFiles(node: n) }
+        signature = try signatureNode.map { n throws(ConfigurationError) in try RemoteSignatureKey(node: n) }
+        if tls != nil, !url.hasPrefix("https://") {
+            throw urlNode.error("a client certificate (tls:) is presented over https:// only; this url is '\(url)'")
+        }
         checkEvery = try node["checkEvery"]?.duration() ?? .seconds(12 * 3600)
         guard checkEvery >= .seconds(1) else { throw node.error("checkEvery must be at least 1s") }
         timeout = try node["timeout"]?.duration() ?? .seconds(30)

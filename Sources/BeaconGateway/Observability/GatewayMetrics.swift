@@ -31,7 +31,7 @@ import Synchronization
 /// | `beacond_sink_delivery_seconds` | histogram | `sink` |
 /// | `beacond_alert_latency_seconds` | histogram | `alert`, `sink` | (``AlertLatency``: advertisement to sink, live sources only) |
 /// | `beacond_alerts_unanswered` | gauge | `priority` (`passive`, `active`, `time-sensitive`, `critical`: delivered instances waiting for an answer, the badge) |
-/// | `beacond_remote_alerts_checks_total` | counter | `outcome` (`updated`, `staged`, `unchanged`, `rejected`, `unreachable`, `refused`: each check of the remote alert document) |
+/// | `beacond_remote_alerts_checks_total` | counter | `outcome` (`updated`, `staged`, `unchanged`, `rejected`, `unreachable`, `refused`, `bad-signature`: each check of the remote alert document) |
 /// | `beacond_outbox_depth` | gauge | `sink` |
 /// | `beacond_outbox_spilled_total` | counter | `sink` |
 /// | `beacond_sink_dead_letters_total` | counter | `sink` |

@@ -1,3 +1,5 @@
+import BeaconHTTP
+
 /// One conditional GET of a configuration document.
 public struct ConfigurationRequest: Hashable, Sendable {
     public var url: String
@@ -8,11 +10,14 @@ public struct ConfigurationRequest: Hashable, Sendable {
     public var timeout: Duration
     /// Headers that say who asks (`auth:`, read from its file): name and value.
     public var credentials: [String: String]
+    /// The client certificate to present (`tls:`), if the server asks for one.
+    public var clientCertificate: ClientCertificate?
 
     public init(
         url: String, etag: String? = nil, lastModified: String? = nil, timeout: Duration = .seconds(30),
-        credentials: [String: String] = [:]
+        credentials: [String: String] = [:], clientCertificate: ClientCertificate? = nil
     ) {
+        self.clientCertificate = clientCertificate
         self.url = url
         self.etag = etag
         self.lastModified = lastModified
@@ -28,12 +33,17 @@ public struct ConfigurationResponse: Hashable, Sendable {
     public var body: [UInt8]
     public var etag: String?
     public var lastModified: String?
+    /// The `X-Beacond-Signature` header (`sha256=<hex>`), if the server signs its documents.
+    public var signature: String?
 
-    public init(status: Int, body: [UInt8] = [], etag: String? = nil, lastModified: String? = nil) {
+    public init(
+        status: Int, body: [UInt8] = [], etag: String? = nil, lastModified: String? = nil, signature: String? = nil
+    ) {
         self.status = status
         self.body = body
         self.etag = etag
         self.lastModified = lastModified
+        self.signature = signature
     }
 }
 

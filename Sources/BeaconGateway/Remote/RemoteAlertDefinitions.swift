@@ -1,6 +1,7 @@
 import BeaconConfiguration
 import BeaconCore
 import BeaconDaemonConfiguration
+import BeaconHTTP
 import Foundation
 
 /// Remotely administered alert definitions: fetches the document, validates it, and keeps the
@@ -25,11 +26,13 @@ public actor RemoteAlertDefinitions {
         /// The server refused who asked (HTTP 401 or 403), or the credentials could not be read;
         /// the last good set stays.
         case refused(String)
+        /// The document's signature is missing or wrong (`signature:`); the last good set stays.
+        case badSignature(String)
 
         /// Whether the check failed (the last good set stays): what is reported to the sinks.
         public var isFailure: Bool {
             switch self {
-            case .rejected, .unreachable, .refused: true
+            case .rejected, .unreachable, .refused, .badSignature: true
             case .updated, .staged, .unchanged: false
             }
         }
@@ -43,13 +46,14 @@ public actor RemoteAlertDefinitions {
             case .rejected: "rejected"
             case .unreachable: "unreachable"
             case .refused: "refused"
+            case .badSignature: "bad-signature"
             }
         }
 
         /// Why a failed check failed (`nil` for the others).
         public var failure: String? {
             switch self {
-            case .rejected(let why), .unreachable(let why), .refused(let why): why
+            case .rejected(let why), .unreachable(let why), .refused(let why), .badSignature(let why): why
             case .updated, .staged, .unchanged: nil
             }
         }
@@ -64,6 +68,7 @@ public actor RemoteAlertDefinitions {
             case .rejected(let why): "remote alerts: kept the last good set; the new document is invalid: \(why)"
             case .unreachable(let why): "remote alerts: kept the last good set; could not fetch: \(why)"
             case .refused(let why): "remote alerts: kept the last good set; the server refused the request: \(why)"
+            case .badSignature(let why): "remote alerts: kept the last good set; the document's signature does not hold: \(why)"
             }
         }
     }
@@ -143,7 +148,10 @@ public actor RemoteAlertDefinitions {
         let request = ConfigurationRequest(
             url: configuration.url, etag: lastBody == nil ? nil : etag,
             lastModified: lastBody == nil ? nil : lastModified,
-            timeout: configuration.timeout, credentials: credentials)
+            timeout: configuration.timeout, credentials: credentials,
+            clientCertificate: configuration.tls.map {
+                ClientCertificate(certificateFile: $0.certificate, keyFile: $0.key, authorityFile: $0.authority)
+            })
         let response: ConfigurationResponse
         do {
             response = try await fetcher.fetch(request)
@@ -159,6 +167,9 @@ public actor RemoteAlertDefinitions {
         case 304:
             return .unchanged
         case 200:
+            if let key = configuration.signature, let failure = Self.signatureFailure(of: response, key: key) {
+                return .badSignature("\(configuration.url): \(failure)")
+            }
             if response.body == lastBody || response.body == lastStagedBody { return .unchanged }
             if response.body == inForceBody {
                 // The cached set in force, served again after a restart: nothing new to stage.
@@ -205,6 +216,24 @@ public actor RemoteAlertDefinitions {
         lastBody = body
         inForceBody = body
         return .updated(candidate.map(\.id))
+    }
+
+    /// Why `response`'s document is not signed with `key`'s secret (`X-Beacond-Signature:
+    /// sha256=<hex HMAC-SHA256 of the body>`), or `nil` when it is; compared in constant time.
+    static func signatureFailure(of response: ConfigurationResponse, key: RemoteSignatureKey) -> String? {
+        let secret: [UInt8]
+        do throws(RemoteCredentialsError) { secret = try key.secret() } catch { return "\(error)" }
+        guard let header = response.signature else {
+            return "the document has no X-Beacond-Signature header, and signature: asks for one"
+        }
+        let expected =
+            "sha256="
+            + HMACSHA256.authenticationCode(for: response.body, key: secret)
+            .map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        guard HMACSHA256.constantTimeEqual(Array(header.lowercased().utf8), Array(expected.utf8)) else {
+            return "its X-Beacond-Signature is not the HMAC-SHA256 of the document with the key in \(key.file)"
+        }
+        return nil
     }
 
     /// A document's version as a shadow's name shows it: the first 8 hex digits of its SHA-256.
