@@ -102,7 +102,7 @@ cat > "$PAYLOAD_DIR/opt/payload/bin/check-sigint" <<'CHECK'
 #!/bin/sh
 # Ctrl-C must stop `beacond scan` cleanly: scanning disabled, filter restored, exit status 0.
 status=0
-timeout -s INT --preserve-status 3 beacond scan --adapter "hci$VHCI_SCAN_INDEX" > /tmp/sigint.jsonl 2> /tmp/sigint.log || status=$?
+timeout --foreground -s INT --preserve-status 3 beacond scan --adapter "hci$VHCI_SCAN_INDEX" > /tmp/sigint.jsonl 2> /tmp/sigint.log || status=$?
 cat /tmp/sigint.log
 if [ "$status" = 0 ] && grep -q "scanning disabled, previous socket filter restored" /tmp/sigint.log; then
     echo "PASS: SIGINT stopped beacond scan cleanly ($(wc -l < /tmp/sigint.jsonl) line(s) before)"
@@ -167,7 +167,10 @@ alerts:
 YAML
 beacond check-config /tmp/run.yaml || { echo "FAIL[run]: check-config refused /tmp/run.yaml"; exit 1; }
 status=0
-timeout -s INT --preserve-status 10 beacond run --config /tmp/run.yaml 2> /tmp/run.log || status=$?
+# --foreground: without it timeout signals the child and then its whole process group, so the
+# daemon gets SIGINT twice; on a slow (TCG) VM it may handle them apart and take the second for
+# "exit at once" (status 130, the recording unflushed).
+timeout --foreground -s INT --preserve-status 10 beacond run --config /tmp/run.yaml 2> /tmp/run.log || status=$?
 tail -n 5 /tmp/run.log
 fail=0
 if [ "$status" = 0 ]; then echo "PASS[run]: SIGINT stopped beacond run with status 0"
