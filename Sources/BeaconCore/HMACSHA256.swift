@@ -33,6 +33,17 @@ package struct HMACSHA256: Sendable {
         return code.finalize()
     }
 
+    /// The code as lowercase hex: what `X-Beacond-Signature` carries after `sha256=` (webhooks,
+    /// signed remote alert documents).
+    package static func hexAuthenticationCode(
+        for message: some Collection<UInt8>, key: some Collection<UInt8>
+    ) -> String {
+        authenticationCode(for: message, key: key).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+
     /// Starts a code keyed with `key` (any length; 32 to 64 random bytes is the useful range).
     package init(key: some Collection<UInt8>) {
         var inner = SHA256Hasher()

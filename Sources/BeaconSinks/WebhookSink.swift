@@ -80,11 +80,7 @@ public struct WebhookSink: AlertSink {
 
     /// The lowercase hex HMAC-SHA256 of `message` keyed with `secret` (both as UTF-8).
     static func hexHMAC(of message: String, secret: String) -> String {
-        let code = HMACSHA256.authenticationCode(for: message.utf8, key: secret.utf8)
-        return code.map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        HMACSHA256.hexAuthenticationCode(for: message.utf8, key: secret.utf8)
     }
 
     static func validate(_ url: String) throws(SinkError) {

@@ -226,10 +226,7 @@ public actor RemoteAlertDefinitions {
         guard let header = response.signature else {
             return "the document has no X-Beacond-Signature header, and signature: asks for one"
         }
-        let expected =
-            "sha256="
-            + HMACSHA256.authenticationCode(for: response.body, key: secret)
-            .map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let expected = "sha256=" + HMACSHA256.hexAuthenticationCode(for: response.body, key: secret)
         guard HMACSHA256.constantTimeEqual(Array(header.lowercased().utf8), Array(expected.utf8)) else {
             return "its X-Beacond-Signature is not the HMAC-SHA256 of the document with the key in \(key.file)"
         }
