@@ -130,7 +130,7 @@ struct ReplayCommand: AsyncParsableCommand {
         if let site = statistics.site {
             printError(
                 "site: \(site.reports) reports, \(site.records) records, \(site.cycles) cycles, \(site.roomChanges) room changes, "
-                    + "\(site.multilaterations) multilaterated and \(site.centroids) centroid positions")
+                    + "\(site.tracked) tracked, \(site.multilaterations) multilaterated and \(site.centroids) centroid positions")
             if let calibration = replay.calibrationStatus { printError("calibration: " + calibration.summary) }
         }
         printError(Self.summary(statistics))

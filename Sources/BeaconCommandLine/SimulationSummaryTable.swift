@@ -19,7 +19,7 @@ enum SimulationSummaryTable {
             ("gateway records fused", "\(fusion.records)"),
             ("hub cycles", "\(fusion.cycles)"),
             ("room changes", "\(fusion.roomChanges)"),
-            ("positions", "\(fusion.multilaterations) multilaterated, \(fusion.centroids) centroids"),
+            ("positions", "\(fusion.tracked) tracked, \(fusion.multilaterations) multilaterated, \(fusion.centroids) centroids"),
         ]
         if let calibration { rows.append(("calibration", calibration.summary)) }
         let events = summary.hub.eventsByAlert.sorted { $0.key < $1.key }

@@ -8,7 +8,7 @@ import Foundation
 
 /// Scores a site the way a user would judge it: every site recording shipped (a directory with a
 /// `site.yaml` and its `truth.jsonl`) and the bundled simulated shop, each with self-calibration
-/// on and with the fixed defaults, and against two plain rules computed from the same gateways'
+/// on, with the fixed defaults and through the grid filter (`hub.position.grid`), and against two plain rules computed from the same gateways'
 /// evidence — the strongest gateway's room, and the weighted centroid of the four strongest
 /// gateways (weights 1/d, d from the default model). `beacond evaluate-site` prints the table.
 public enum SiteEvaluation {
@@ -16,7 +16,8 @@ public enum SiteEvaluation {
     public struct Row: Sendable {
         /// The recording or scenario.
         public var site: String
-        /// What was run: `self-calibrated`, `fixed defaults`, `as configured`, `strongest gateway`, `centroid of 4`.
+        /// What was run: `self-calibrated`, `fixed defaults`, `as configured`, `grid filter` (as
+        /// configured, or self-calibrated, with the grid filter on), `strongest gateway`, `centroid of 4`.
         public var variant: String
         /// The scores.
         public var report: SiteScoring.Report
@@ -47,10 +48,15 @@ public enum SiteEvaluation {
     /// two plain rules.
     public static func recording(_ folder: String, name: String, registry: StrategyRegistry) async throws -> [Row] {
         let document = try SiteReplayDocument.load(path: folder + "/site.yaml")
+        var gridded = document
+        gridded.hub.fusion.positioning.grid = gridded.hub.fusion.positioning.grid ?? GridTracking()
         let truth = folder + "/truth.jsonl"
         var rows: [Row] = []
         var fixedLines: [String] = []
-        for mode in [SiteReplay.Calibration.prefit, .off] {
+        let runs: [(String, SiteReplayDocument, SiteReplay.Calibration)] = [
+            ("self-calibrated", document, .prefit), ("fixed defaults", document, .off), ("grid filter", gridded, .prefit),
+        ]
+        for (variant, document, mode) in runs {
             var lines: [String] = []
             let replay = try SiteReplay(
                 document: document, alerts: [], registry: registry, presence: { lines.append($0) }, calibration: mode)
@@ -58,8 +64,8 @@ public enum SiteEvaluation {
             let report = try score(lines, truth: truth)
             rows.append(
                 Row(
-                    site: name, variant: mode == .off ? "fixed defaults" : "self-calibrated", report: report,
-                    calibration: mode == .off ? nil : replay.calibrationStatus?.summary))
+                    site: name, variant: variant, report: report,
+                    calibration: mode == .off || variant == "grid filter" ? nil : replay.calibrationStatus?.summary))
             if mode == .off { fixedLines = lines }
         }
         rows += try baselines(fixedLines, layout: document.hub.layout, truth: truth, site: name)
@@ -86,6 +92,9 @@ public enum SiteEvaluation {
             ("self-calibrated", SiteFusionConfiguration()), ("fixed defaults", fixed),
         ]
         if let handTuned { variants.insert(("as configured", handTuned), at: 0) }
+        var gridded = handTuned ?? SiteFusionConfiguration()
+        gridded.positioning.grid = gridded.positioning.grid ?? GridTracking()
+        variants.append(("grid filter", gridded))
         var rows: [Row] = []
         for (variant, fusion) in variants {
             var lines: [String] = []
@@ -95,7 +104,7 @@ public enum SiteEvaluation {
             rows.append(
                 Row(
                     site: name, variant: variant, report: try score(lines, truth: truth),
-                    calibration: simulation.calibrationStatus?.summary))
+                    calibration: variant == "grid filter" ? nil : simulation.calibrationStatus?.summary))
             if variant == "fixed defaults" {
                 let layout = try SiteLayout(
                     gateways: scenario.gateways.map {

@@ -11,11 +11,17 @@ extension SiteFusion {
         let tagHeight = positionHeight(of: b)
         let sampling = samplesFix(b, cycle: cycle)
         if sampling { measurementScratch.removeAll(keepingCapacity: true) }
+        let gridding = gridTracker != nil
+        if gridding {
+            gridTracker?.readings.removeAll(keepingCapacity: true)
+            gridTracker?.missing.removeAll(keepingCapacity: true)
+        }
         for g in 0..<gatewayCount where isOnPositionFloor(gateway: g, beacon: b) {
             // This cycle's sightings only: a record within its grace repeats a stale RSSI.
             let s = (b * gatewayCount + g) * EvidenceSlot.perGateway + Int(cycle & EvidenceSlot.mask)
             let slot = slots[s]
             guard slot.cycle == cycle, slot.samples > 0, !slot.mean.isNaN, let point = layout.gateways[g].position else {
+                if gridding, gatewayOnline[g], layout.gateways[g].position != nil { gridTracker?.missing.append(g) }
                 continue
             }
             if sampling {
@@ -30,13 +36,27 @@ extension SiteFusion {
             // The gateway's own uncertainty, back in dB: σ = 10·n·log10(1 + accuracy/distance).
             let stated = slot.distance.isNaN ? 0 : Double(slot.distance)
             let innovation = slot.accuracy.isNaN || stated <= 0 ? 0 : tenN * logarithm10(1 + Double(slot.accuracy) / stated)
+            let weight = 1 / (modelVariance + innovation * innovation / Double(slot.samples))
             positionScratch.append(
                 PositionEvidence(
-                    x: point.x, y: point.y, z: point.z, loss: loss,
-                    weight: 1 / (modelVariance + innovation * innovation / Double(slot.samples)), exponent: exponent,
-                    distance: 0, rssi: rssi))
+                    x: point.x, y: point.y, z: point.z, loss: loss, weight: weight, exponent: exponent, distance: 0,
+                    rssi: rssi))
+            if gridding { gridTracker?.readings.append(.init(gateway: g, loss: Float(loss), weight: Float(weight))) }
         }
         if sampling { takeFix(b, height: tagHeight) }
+        if gridding {
+            let sensitivity = positioning.grid?.sensitivity
+            if sensitivity == nil { gridTracker?.missing.removeAll(keepingCapacity: true) }
+            if let tracked = gridTracker?.step(
+                b, cycle: cycle, cycleSeconds: cycleSeconds, minimumReadings: positioning.minimumGateways,
+                offsetPrior: positioning.offsetPrior, missLoss: Float(power - (sensitivity ?? -127)),
+                sigma: Float(positioning.modelSigma))
+            {
+                statistics.tracked += 1
+                return BeaconPosition(
+                    x: tracked.x, y: tracked.y, z: tagHeight, error: tracked.radius90 / BeaconPosition.radius90Factor)
+            }
+        }
         var fix: BeaconPosition?
         if !positionScratch.isEmpty {
             // Strongest first (insertion sort: a handful of entries).
@@ -69,5 +89,20 @@ extension SiteFusion {
         }
         guard let q = positioning.tracking else { return fix }
         return beacons[b].tracker.step(fix: fix, dt: cycleSeconds, processNoise: q, height: tagHeight)
+    }
+}
+
+extension SiteFusion {
+    /// Fills the grid filter's path-loss tables from the radio model (at start, and whenever a
+    /// calibration changes the model): each gateway at its own exponent, towards tags at the
+    /// height of its floor.
+    func remodelGrid() {
+        guard gridTracker != nil else { return }
+        for g in 0..<gatewayCount {
+            let floor = layout.floorOfGateway[g]
+            let height = floor >= 0 && floor < floorTagHeights.count ? floorTagHeights[floor] : model.tagHeight
+            gridTracker?.model(
+                gateway: g, antenna: layout.gateways[g].position, exponent: model.exponent(g), tagHeight: height)
+        }
     }
 }

@@ -243,6 +243,7 @@ extension SiteFusion {
     /// The beacon left the site (no gateway reports it): an exit of its room, and it starts afresh.
     func leaveRoom(_ b: Int, at time: Timestamp) {
         beacons[b].tracker.reset()
+        gridTracker?.forget(b)
         beacons[b].room = -1
         beacons[b].candidate = -1
         beacons[b].roomScore = -.infinity

@@ -80,7 +80,12 @@ public final class SiteFusion {
     let staleCycles: Int64
     let retentionNanoseconds: Int64
     /// The radio model positions are solved with: the configured one, then the self-calibrated.
-    @exclusivity(unchecked) var model: SiteRadioModel
+    @exclusivity(unchecked) var model: SiteRadioModel {
+        didSet { remodelGrid() }
+    }
+    /// Every tracked beacon's posterior over the floor area (`nil`: Kalman-smoothed fixes, or
+    /// fewer than three positioned gateways).
+    @exclusivity(unchecked) var gridTracker: GridTracker?
     @exclusivity(unchecked) var calibration: CalibrationStatus
     /// The model as configured (hand-set values and defaults), before any fit.
     let configuredModel: SiteRadioModel
@@ -160,10 +165,28 @@ public final class SiteFusion {
         offlineNanoseconds = configuration.gatewayOfflineAfter.nanoseconds
         positionScratch.reserveCapacity(gatewayCount)
         evidenceScratch.reserveCapacity(gatewayCount)
+        if let grid = configuration.positioning.grid, positioned.count >= 3 {
+            gridTracker = GridTracker(
+                grid: PositionGrid(
+                    bounds: bounds, cellSize: grid.cellSize, maxCells: grid.maxCells, gatewayCount: gatewayCount),
+                settings: grid)
+            remodelGrid()
+        }
     }
 
     /// Beacons being fused.
     public var trackedCount: Int { beacons.count }
+
+    /// The grid filter's state per tracked beacon, bytes (0 with the grid filter off).
+    public var gridBytesPerBeacon: Int { gridTracker?.bytesPerBeacon ?? 0 }
+
+    /// The cells the grid filter's posteriors hold probability in, averaged over the beacons it
+    /// tracks (what a step costs; 0 with the grid filter off).
+    public var gridCellsPerTrackedBeacon: Double { gridTracker?.averageBoxCells ?? 0 }
+
+    /// The side of the grid filter's cells, metres (0 with the grid filter off): the configured
+    /// size, or wider where the site would need more than `maxCells`.
+    public var gridCellSize: Double { gridTracker?.grid.cellSize ?? 0 }
 
     /// The update of the latest cycle fused (empty before the first), with every beacon's room
     /// and position. Keeping the copy past the next cycle makes that cycle allocate a new buffer
@@ -267,6 +290,7 @@ public final class SiteFusion {
         update.evicted.append(id)
         indexByID[id] = nil
         let last = beacons.count - 1
+        gridTracker?.move(last, to: b)
         let width = gatewayCount * EvidenceSlot.perGateway
         if b != last {
             beacons.swapAt(b, last)

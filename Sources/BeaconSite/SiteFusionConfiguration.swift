@@ -107,6 +107,20 @@ public struct SiteFusionConfiguration: Hashable, Sendable {
         guard (positioning.tracking ?? 1) >= 0, positioning.boundsMargin >= 0 else {
             throw .invalid("hub.position.tracking and boundsMargin must not be negative")
         }
+        if let grid = positioning.grid {
+            guard grid.cellSize >= 0.1, grid.cellSize <= 10 else {
+                throw .invalid("hub.position.grid.cellSize must be from 0.1 to 10 m")
+            }
+            guard (16...65_536).contains(grid.maxCells) else {
+                throw .invalid("hub.position.grid.maxCells must be from 16 to 65536")
+            }
+            guard grid.walkingSpeed > 0, grid.walkingSpeed <= 10 else {
+                throw .invalid("hub.position.grid.walkingSpeed must be above 0 and at most 10 m/s")
+            }
+            guard (0...0.99).contains(grid.stillShare) else {
+                throw .invalid("hub.position.grid.stillShare must be from 0 to 0.99")
+            }
+        }
         guard maxTracked > 0 else { throw .invalid("hub.maxTracked must be positive") }
         guard (1...GatewayReportEncoder.maxRecords).contains(maxRecordsPerReport) else {
             throw .invalid("hub.maxRecordsPerReport must be from 1 to \(GatewayReportEncoder.maxRecords)")
@@ -196,14 +210,19 @@ public struct PositioningConfiguration: Hashable, Sendable {
     /// tracking off (each cycle's fix as it is).
     public var tracking: Double?
     /// How far outside the gateways' bounding box a multilaterated fix may fall before it is
-    /// distrusted and the centroid used instead, metres (default 2).
+    /// distrusted and the centroid used instead, metres (default 2); the grid filter's cells cover
+    /// the same box.
     public var boundsMargin: Double
+    /// The grid filter that tracks each beacon heard by at least ``minimumGateways`` gateways;
+    /// `nil` (the default): per-cycle fixes smoothed by a Kalman filter (``tracking``).
+    public var grid: GridTracking?
 
     /// Creates the configuration.
     public init(
         minimumGateways: Int = 3, tagHeight: Double? = nil, pathLossExponent: Double = 1.5, modelSigma: Double = 6,
-        offsetPrior: Double = 10, tracking: Double? = 0.5, boundsMargin: Double = 2
+        offsetPrior: Double = 10, tracking: Double? = 0.5, boundsMargin: Double = 2, grid: GridTracking? = nil
     ) {
+        self.grid = grid
         self.minimumGateways = minimumGateways
         self.tagHeight = tagHeight
         self.pathLossExponent = pathLossExponent

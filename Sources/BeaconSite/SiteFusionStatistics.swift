@@ -18,6 +18,8 @@ public struct SiteFusionStatistics: Hashable, Sendable {
     public var refusedBeaconsOverGatewayCap = 0
     /// Cycles fused.
     public var cycles = 0
+    /// Positions from the grid filter's posterior.
+    public var tracked = 0
     /// Positions solved by multilateration.
     public var multilaterations = 0
     /// Positions from the weighted-centroid fallback.

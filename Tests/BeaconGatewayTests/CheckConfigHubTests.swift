@@ -1,3 +1,5 @@
+import BeaconDaemonConfiguration
+import BeaconSite
 import BeaconTestSupport
 import Foundation
 import Testing
@@ -41,6 +43,12 @@ struct CheckConfigHubTests {
             description: "a misspelt hub: key", line: 7, replacing: "  position: {", with: "  positon: {",
             says: "unknown key 'positon'"),
         Breakage(
+            description: "a grid filter neither on, off nor settings", line: 7, replacing: "2.0}",
+            with: "2.0, grid: sideways}", says: "hub.position.grid is 'on', 'off' or a mapping of its settings, not 'sideways'"),
+        Breakage(
+            description: "a grid cell of no size", line: 7, replacing: "2.0}", with: "2.0, grid: {cellSize: 0}}",
+            says: "a cell side from 0.1 to 10 m"),
+        Breakage(
             description: "a partition larger than the site's buckets", line: 7,
             replacing: "  position: {tagHeight: 1.2, pathLossExponent: 2.0}", with: "  partition: {index: 0, of: 64}",
             says: "exceeds site.buckets"),
@@ -63,6 +71,25 @@ struct CheckConfigHubTests {
         #expect(run.standardOutput.hasPrefix("hub.yaml: valid — a site hub's configuration (for beacond hub)"))
         #expect(run.standardOutput.contains("3 gateways in 2 rooms: hall, shop"), "\(run.standardOutput)")
         #expect(run.standardOutput.contains("1 alerts"))
+    }
+
+    @Test("hub.position.grid: on, off, or its settings, read as written")
+    func gridSettings() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("grid-settings-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func grid(_ value: String) throws -> GridTracking? {
+            let path = directory.appendingPathComponent("hub.yaml").path
+            let lines = Self.hub.map { $0.replacingOccurrences(of: "2.0}", with: "2.0, grid: \(value)}") }
+            try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            return try #require(try GatewayConfiguration.load(path: path).hub).fusion.positioning.grid
+        }
+        #expect(try grid("off") == nil)
+        #expect(try grid("on") == GridTracking())
+        #expect(
+            try grid("{cellSize: 0.4, maxCells: 2048, walkingSpeed: 1.5, stillShare: 0.6, sensitivity: off}")
+                == GridTracking(cellSize: 0.4, maxCells: 2048, walkingSpeed: 1.5, stillShare: 0.6, sensitivity: nil))
+        #expect(try grid("{sensitivity: -90}") == GridTracking(sensitivity: -90))
     }
 
     @Test("the same hub with source: hub is accepted as a hub, for beacond hub or run")

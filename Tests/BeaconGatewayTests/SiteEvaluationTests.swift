@@ -8,14 +8,15 @@ import Testing
 /// (`scripts/site-prototype.py`, numpy), and every recording gets its four rows.
 @Suite("Site evaluation: every recording, calibrated and fixed, against the plain rules")
 struct SiteEvaluationTests {
-    @Test("the plain rules give the prototype's figures; each recording has a self-calibrated, a fixed and two plain rows")
+    @Test(
+        "the plain rules give the prototype's figures; each recording has a self-calibrated, a fixed, a grid and two plain rows")
     func recordings() async throws {
         let rows = try await SiteEvaluation.recordings(in: TestPaths.repositoryRoot + "/Data/site", registry: StrategyRegistry())
         #expect(Set(rows.map(\.site)) == ["philotuxo", "starksm64"])
         for site in ["philotuxo", "starksm64"] {
             #expect(
                 rows.filter { $0.site == site }.map(\.variant)
-                    == ["self-calibrated", "fixed defaults", "strongest gateway", "centroid of 4"])
+                    == ["self-calibrated", "fixed defaults", "grid filter", "strongest gateway", "centroid of 4"])
         }
         // The prototype: the weighted centroid of the 4 strongest cycle means on philotuxo is
         // 2.10 m median, 5.42 m p90; the strongest cycle mean is 100 % right inside starksm64's stays.
@@ -28,6 +29,10 @@ struct SiteEvaluationTests {
         let fused = try #require(rows.first { $0.site == "philotuxo" && $0.variant == "fixed defaults" }?.report)
         #expect(try #require(fused.medianPositionError) < 2.10)
         #expect(try #require(fused.radiusCoverage) >= 0.85, "\(fused.text)")
+        // The grid filter positions the walk, and says how sure it is.
+        let grid = try #require(rows.first { $0.site == "philotuxo" && $0.variant == "grid filter" }?.report)
+        #expect(grid.positionErrors.count == fused.positionErrors.count, "\(grid.text)")
+        #expect(try #require(grid.radiusCoverage) >= 0.85, "\(grid.text)")
         let table = SiteEvaluation.table(rows)
         #expect(table.hasPrefix("| site | variant | room right while staying |"))
         #expect(table.contains("| philotuxo | centroid of 4 | – | – | – | – | 2.1"), "\(table)")

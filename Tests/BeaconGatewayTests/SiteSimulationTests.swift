@@ -19,7 +19,7 @@ struct SiteSimulationTests {
     static let visitors = 6
 
     /// The bundled site, its first `duration` only when given.
-    static func run(duration: Duration? = nil) throws -> (
+    static func run(duration: Duration? = nil, grid: Bool = false) throws -> (
         events: [RoutedEvent], report: SiteScoring.Report, scenario: Scenario, summary: SiteSimulation.Summary
     ) {
         var scenario = try Scenario.load(path: TestPaths.scenario("site"))
@@ -27,8 +27,10 @@ struct SiteSimulationTests {
         let configuration = try GatewayConfiguration.load(
             path: TestPaths.repositoryRoot + "/Simulator/Scenarios/site.alerts.yaml")
         var presence = ""
+        var fusion = try #require(configuration.siteFusion)
+        if grid { fusion.positioning.grid = GridTracking() }
         let site = try SiteSimulation(
-            scenario: scenario, ranging: configuration.ranging, fusion: try #require(configuration.siteFusion),
+            scenario: scenario, ranging: configuration.ranging, fusion: fusion,
             alerts: try configuration.pipelineAlerts(), registry: .builtIn(), presence: { presence += $0 })
         var events: [RoutedEvent] = []
         let summary = try site.run { events.append($0) }
@@ -80,6 +82,19 @@ struct SiteSimulationTests {
         #expect(median <= 2.0, "\(report.text)")
         // Each visitor goes entrance → shop → café → (through the shop) → entrance: four changes.
         #expect(summary.hub.site?.roomChanges == 4 * Self.visitors)
+    }
+
+    @Test("the grid filter places the shop's visitors closer than per-cycle fixes do, rooms unchanged, its radius honest")
+    func gridFilter() throws {
+        let fixes = try Self.shared.get()
+        let tracked = try Self.run(grid: true)
+        let before = fixes.report
+        let after = tracked.report
+        #expect(try #require(after.medianPositionError) < (try #require(before.medianPositionError)) - 0.1, "\(after.text)")
+        #expect(try #require(after.p90PositionError) < (try #require(before.p90PositionError)) - 0.2, "\(after.text)")
+        #expect(try #require(after.radiusCoverage) >= 0.85, "\(after.text)")
+        #expect(after.roomAccuracy == before.roomAccuracy && after.flaps == before.flaps)
+        #expect(tracked.summary.hub.site?.tracked ?? 0 > 0)
     }
 
     /// The figure after `label` in the score's text (`position error median      1.56 m` → "1.56").

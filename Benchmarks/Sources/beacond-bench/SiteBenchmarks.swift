@@ -24,8 +24,10 @@ enum SiteBenchmarks {
 
     static func run() throws -> [BenchResult] {
         let arguments = CommandLine.arguments.dropFirst()
+        if arguments.contains("grid") { return [try throughput(format: .binary, grid: true)] }
         let only = GatewayReportFormat.allCases.filter { arguments.contains($0.rawValue) }
-        var results = try (only.isEmpty ? GatewayReportFormat.allCases : only).map(throughput(format:))
+        var results = try (only.isEmpty ? GatewayReportFormat.allCases : only).map { try throughput(format: $0) }
+        if only.isEmpty { results.append(try throughput(format: .binary, grid: true)) }
         if only.isEmpty || only == [.json] { results += try jsonDecoding() }
         return results
     }
@@ -138,12 +140,15 @@ enum SiteBenchmarks {
         }
     }
 
-    static func throughput(format: GatewayReportFormat) throws -> BenchResult {
+    /// Records per second through the fusion; with `grid`, every beacon tracked by the grid
+    /// filter (`hub.position.grid: on`) instead of multilaterated and Kalman-smoothed.
+    static func throughput(format: GatewayReportFormat, grid: Bool = false) throws -> BenchResult {
         let layout = try layout()
         // Calibrated to the hall, as a site is: the path-loss exponent and the tags' height of the model.
         var configuration = SiteFusionConfiguration()
         configuration.positioning.pathLossExponent = 2
         configuration.positioning.tagHeight = 1.2
+        if grid { configuration.positioning.grid = GridTracking() }
         let fusion = try SiteFusion(layout: layout, configuration: configuration)
         let cycle: Int64 = 1_000_000_000
         var time = Timestamp(nanosecondsSinceEpoch: 1_700_000_000 * cycle)
@@ -180,7 +185,8 @@ enum SiteBenchmarks {
         filing = .zero
         fusing = .zero
         var result = try Bench.measure(
-            "site fusion: \(beaconCount) beacons × \(gatewayCount) gateways, \(format) reports",
+            "site fusion: \(beaconCount) beacons × \(gatewayCount) gateways, \(format) reports"
+                + (grid ? ", grid filter" : ""),
             items: recordsPerCycle * cyclesPerRun, unit: "records"
         ) { try feed() }
         precondition(fusion.trackedCount == beaconCount && fused > 0 && positioned > 0)
@@ -198,12 +204,17 @@ enum SiteBenchmarks {
                 Bench.format(Double(rssAfter - rssBefore) / Double(beaconCount * gatewayCount), 0)
             ),
             (
-                "multilaterated",
+                grid ? "tracked by the grid filter" : "multilaterated",
                 Bench.format(
-                    Double(statistics.multilaterations) * 100 / Double(statistics.multilaterations + statistics.centroids), 1)
-                    + " %"
+                    Double(grid ? statistics.tracked : statistics.multilaterations) * 100
+                        / Double(statistics.tracked + statistics.multilaterations + statistics.centroids), 1) + " %"
             ),
         ]
+        if grid {
+            result.extra.append(("grid filter bytes/tracked beacon", "\(fusion.gridBytesPerBeacon)"))
+            result.extra.append(("grid cell", Bench.format(fusion.gridCellSize, 2) + " m"))
+            result.extra.append(("cells stepped/beacon", Bench.format(fusion.gridCellsPerTrackedBeacon, 0)))
+        }
         return result
     }
 }

@@ -21,7 +21,8 @@ import Foundation
 ///   retention: 30s
 ///   room: {margin: 4, minDwell: 2s, floorMargin: 8, floorMinDwell: 5s, minRSSI: -95, minConfidence: 0, minGateways: 1, scoreSigma: 6}
 ///   gatewayOffline: 10s            # no report for this long: the gateway is offline
-///   position: {minGateways: 3, tagHeight: 1.2, pathLossExponent: 1.5, modelSigma: 6, offsetPrior: 10, tracking: 0.5}
+///   position: {minGateways: 3, tagHeight: 1.2, pathLossExponent: 1.5, modelSigma: 6, offsetPrior: 10, tracking: 0.5,
+///              grid: off}   # grid: on, or {cellSize: 0.5, maxCells: 1024, walkingSpeed: 2, stillShare: 0.2, sensitivity: -95}
 ///   maxRecordsPerReport: 4096      # a longer report is refused whole
 ///   maxBeaconsPerGateway: 20000    # new beacons one gateway may bring in
 ///   clockTolerance: 5s             # a report claiming a time this far past its gateway's clock is refused
@@ -209,6 +210,7 @@ public struct HubSettings: Sendable {
                 try position.checkKeys(
                     allowed: [
                         "minGateways", "tagHeight", "pathLossExponent", "modelSigma", "offsetPrior", "tracking", "boundsMargin",
+                        "grid",
                     ],
                     in: "hub.position")
                 if let n = position["minGateways"] { fusion.positioning.minimumGateways = try n.integer(in: 2...16) }
@@ -231,6 +233,7 @@ public struct HubSettings: Sendable {
                         n.scalarText == "off" ? nil : try n.number(in: 0.001...100, "off or a process noise from 0.001 to 100")
                 }
                 if let n = position["boundsMargin"] { fusion.positioning.boundsMargin = try n.number(in: 0...100, "metres") }
+                if let n = position["grid"] { fusion.positioning.grid = try readGrid(n) }
             }
             if let n = hub["calibration"] { fusion.calibration = try readCalibration(n, fusion.calibration) }
             if let n = hub["proximity"] { fusion.proximity = try ProximityBands(node: n) }
@@ -250,6 +253,28 @@ public struct HubSettings: Sendable {
             }
         }
         return (fusion, partition, presencePath, floorPlan, takeover)
+    }
+
+    /// `off`, `on`, or `{cellSize: 0.5, maxCells: 1024, walkingSpeed: 2, stillShare: 0.2, sensitivity: -95}`
+    /// (`sensitivity: off`: misses are no evidence).
+    private static func readGrid(_ node: ConfigNode) throws(ConfigurationError) -> GridTracking? {
+        switch node.scalarText {
+        case "off": return nil
+        case "on": return GridTracking()
+        case let other?: throw node.error("hub.position.grid is 'on', 'off' or a mapping of its settings, not '\(other)'")
+        case nil: break
+        }
+        try node.checkKeys(
+            allowed: ["cellSize", "maxCells", "walkingSpeed", "stillShare", "sensitivity"], in: "hub.position.grid")
+        var grid = GridTracking()
+        if let n = node["cellSize"] { grid.cellSize = try n.number(in: 0.1...10, "a cell side from 0.1 to 10 m") }
+        if let n = node["maxCells"] { grid.maxCells = try n.integer(in: 16...65_536) }
+        if let n = node["walkingSpeed"] { grid.walkingSpeed = try n.number(in: 0.01...10, "a speed from 0.01 to 10 m/s") }
+        if let n = node["stillShare"] { grid.stillShare = try n.number(in: 0...0.99, "a share from 0 to 0.99") }
+        if let n = node["sensitivity"] {
+            grid.sensitivity = n.scalarText == "off" ? nil : try n.number(in: -127...0, "off or an RSSI from -127 to 0 dBm")
+        }
+        return grid
     }
 
     /// `{id: hub-a, settle: 2s, matchWindow: 5s}`.

@@ -1,0 +1,78 @@
+import BeaconCore
+
+/// The cells every beacon's grid filter shares: the rectangle the hub positions in (the
+/// positioned gateways' bounding box widened by the bounds margin) cut into square cells, and
+/// each gateway's modelled path loss to every cell's centre.
+///
+/// The cell side is the configured one unless the rectangle would then need more than
+/// `maxCells` cells; then it grows until it does not (a beacon's posterior is one `Float` per
+/// cell, so `maxCells` bounds a tracked beacon's state). The path-loss table is rebuilt when the
+/// radio model changes (a calibration applied), not per beacon or cycle.
+struct PositionGrid {
+    /// The centre of column 0 and row 0, metres.
+    let originX: Double
+    let originY: Double
+    /// The side of a cell, metres.
+    let cellSize: Double
+    let columns: Int
+    let rows: Int
+    let gatewayCount: Int
+    /// `10·n_g·log10(ρ)` from gateway `g` to cell `c` at `g * cellCount + c` (ρ the 3-D distance
+    /// at the tags' height, at least 0.5 m); NaN for a gateway without a position.
+    private(set) var pathLoss: [Float]
+
+    var cellCount: Int { columns * rows }
+
+    /// A grid over `bounds` with cells of `cellSize` metres (widened to keep at most `maxCells`).
+    init(
+        bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), cellSize: Double, maxCells: Int,
+        gatewayCount: Int
+    ) {
+        let width = max(bounds.maxX - bounds.minX, cellSize)
+        let height = max(bounds.maxY - bounds.minY, cellSize)
+        var side = cellSize
+        while Int((width / side).rounded(.up)) * Int((height / side).rounded(.up)) > maxCells { side *= 1.05 }
+        columns = Int((width / side).rounded(.up))
+        rows = Int((height / side).rounded(.up))
+        self.cellSize = side
+        // Centred on the bounds: the rounding's slack split between both sides.
+        originX = (bounds.minX + bounds.maxX) / 2 - Double(columns - 1) * side / 2
+        originY = (bounds.minY + bounds.maxY) / 2 - Double(rows - 1) * side / 2
+        self.gatewayCount = gatewayCount
+        pathLoss = Array(repeating: .nan, count: gatewayCount * columns * rows)
+    }
+
+    /// The centre of column `column`, metres.
+    @inline(__always)
+    func x(column: Int) -> Double { originX + Double(column) * cellSize }
+
+    /// The centre of row `row`, metres.
+    @inline(__always)
+    func y(row: Int) -> Double { originY + Double(row) * cellSize }
+
+    /// The cell containing (`x`, `y`), clamped to the grid.
+    func cell(x: Double, y: Double) -> (column: Int, row: Int) {
+        let column = Int(((x - originX) / cellSize).rounded())
+        let row = Int(((y - originY) / cellSize).rounded())
+        return (min(max(column, 0), columns - 1), min(max(row, 0), rows - 1))
+    }
+
+    /// Fills gateway `g`'s path loss to every cell: antenna at `antenna`, exponent `exponent`,
+    /// tags at `tagHeight`.
+    mutating func model(gateway g: Int, antenna: Vector3?, exponent: Double, tagHeight: Double) {
+        let base = g * cellCount
+        guard let antenna else {
+            for c in 0..<cellCount { pathLoss[base + c] = .nan }
+            return
+        }
+        let dz = antenna.z - tagHeight
+        for row in 0..<rows {
+            let dy = y(row: row) - antenna.y
+            for column in 0..<columns {
+                let dx = x(column: column) - antenna.x
+                let distance = max(0.5, (dx * dx + dy * dy + dz * dz).squareRoot())
+                pathLoss[base + row * columns + column] = Float(10 * exponent * logarithm10(distance))
+            }
+        }
+    }
+}

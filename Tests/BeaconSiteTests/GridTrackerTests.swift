@@ -1,0 +1,202 @@
+import BeaconCore
+import BeaconSiteReport
+import Testing
+
+@testable import BeaconSite
+
+/// The grid filter alone (`GridTracker`), on path losses computed from the model it assumes, and
+/// through a `SiteFusion` that has it switched on.
+@Suite("Grid filter: a posterior per beacon over the floor")
+struct GridTrackerTests {
+    /// Four gateways at the corners of a 12 m × 8 m room, 3 m up; tags at 1.2 m.
+    static let antennas = [
+        Vector3(x: 0, y: 0, z: 3), Vector3(x: 12, y: 0, z: 3), Vector3(x: 0, y: 8, z: 3), Vector3(x: 12, y: 8, z: 3),
+    ]
+    static let exponent = 2.0
+    static let tagHeight = 1.2
+
+    static func tracker(
+        settings: GridTracking = GridTracking(sensitivity: nil),
+        bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double) = (-2, -2, 14, 10)
+    ) -> GridTracker {
+        var tracker = GridTracker(
+            grid: PositionGrid(
+                bounds: bounds, cellSize: settings.cellSize, maxCells: settings.maxCells,
+                gatewayCount: antennas.count),
+            settings: settings)
+        for (g, antenna) in antennas.enumerated() {
+            tracker.model(gateway: g, antenna: antenna, exponent: exponent, tagHeight: tagHeight)
+        }
+        return tracker
+    }
+
+    /// The path loss the model gives from gateway `g` to (`x`, `y`), plus `error` dB.
+    static func loss(_ g: Int, x: Double, y: Double, error: Double = 0) -> Float {
+        let a = antennas[g]
+        let distance = ((x - a.x) * (x - a.x) + (y - a.y) * (y - a.y) + (a.z - tagHeight) * (a.z - tagHeight)).squareRoot()
+        return Float(10 * exponent * logarithm10(distance) + error)
+    }
+
+    /// Steps beacon `b` with every gateway's reading of a tag at (`x`, `y`) (each off by the matching `errors`).
+    @discardableResult
+    static func step(
+        _ tracker: inout GridTracker, _ b: Int = 0, x: Double, y: Double, cycle: Int64, errors: [Double] = [0, 0, 0, 0],
+        heardBy gateways: [Int] = [0, 1, 2, 3]
+    ) -> (x: Double, y: Double, radius90: Double)? {
+        tracker.readings.removeAll()
+        tracker.missing.removeAll()
+        for g in antennas.indices {
+            if gateways.contains(g) {
+                tracker.readings.append(.init(gateway: g, loss: loss(g, x: x, y: y, error: errors[g]), weight: 1 / 36))
+            } else if tracker.settings.sensitivity != nil {
+                tracker.missing.append(g)
+            }
+        }
+        // A beacon of measured power −59 dBm, as the hub computes it.
+        let missLoss = Float(-59 - (tracker.settings.sensitivity ?? -127))
+        return tracker.step(b, cycle: cycle, cycleSeconds: 1, minimumReadings: 3, offsetPrior: 10, missLoss: missLoss, sigma: 6)
+    }
+
+    static func distance(_ estimate: (x: Double, y: Double, radius90: Double)?, _ x: Double, _ y: Double) -> Double {
+        guard let estimate else { return .infinity }
+        return ((estimate.x - x) * (estimate.x - x) + (estimate.y - y) * (estimate.y - y)).squareRoot()
+    }
+
+    @Test("a tag standing still is found to within a cell, and the 90 % radius narrows as cycles agree")
+    func standingStill() throws {
+        var tracker = Self.tracker()
+        let first = Self.step(&tracker, x: 3, y: 5, cycle: 1)
+        var last = first
+        for cycle in 2...20 { last = Self.step(&tracker, x: 3, y: 5, cycle: Int64(cycle)) }
+        #expect(Self.distance(last, 3, 5) < 0.5, "\(String(describing: last))")
+        // From the first cycle's 6 m to under 5 m: the motion model (a person may always walk off)
+        // keeps it from shrinking further with 6 dB readings.
+        #expect(try #require(last?.radius90) < (try #require(first?.radius90)) * 0.8, "\(String(describing: (first, last)))")
+    }
+
+    @Test("on a large floor the posterior's box shrinks to the tag's neighbourhood: a step costs the box, not the grid")
+    func boxShrinks() {
+        var tracker = Self.tracker(
+            settings: GridTracking(cellSize: 1, maxCells: 4096, sensitivity: nil), bounds: (-2, -2, 40, 30))
+        #expect(tracker.boxes.isEmpty)
+        for cycle in 1...20 { Self.step(&tracker, x: 3, y: 5, cycle: Int64(cycle)) }
+        #expect(tracker.boxes[0].cellCount < tracker.grid.cellCount / 3, "\(tracker.boxes[0]) of \(tracker.grid.cellCount) cells")
+    }
+
+    @Test("a tag walking across the room is followed, within 1.5 m once the track has settled")
+    func walking() {
+        var tracker = Self.tracker()
+        var worst = 0.0
+        for cycle in 0..<20 {
+            let x = 1 + Double(cycle) * 0.5 // 0.5 m/s
+            let estimate = Self.step(&tracker, x: x, y: 4, cycle: Int64(cycle + 1))
+            if cycle >= 5 { worst = max(worst, Self.distance(estimate, x, 4)) }
+        }
+        #expect(worst < 1.5, "worst error after settling: \(worst) m")
+    }
+
+    @Test("an offset common to every gateway (a tag in a pocket) does not move the estimate")
+    func commonOffset() {
+        var plain = Self.tracker()
+        var pocket = Self.tracker()
+        var a: (x: Double, y: Double, radius90: Double)?
+        var b: (x: Double, y: Double, radius90: Double)?
+        for cycle in 1...10 {
+            a = Self.step(&plain, x: 9, y: 2, cycle: Int64(cycle))
+            b = Self.step(&pocket, x: 9, y: 2, cycle: Int64(cycle), errors: [8, 8, 8, 8])
+        }
+        #expect(Self.distance(a, 9, 2) < 0.5)
+        #expect(Self.distance(b, 9, 2) < 0.6, "\(String(describing: b))")
+    }
+
+    @Test("a gateway that does not hear the beacon makes the cells near it less likely")
+    func missesAreEvidence() {
+        // Heard by gateways 1, 2 and 3 only, with readings that fit a tag at (6, 4) — the middle,
+        // equally far from all four. Gateway 0 (at the origin) missing pushes the estimate away from it.
+        var withMisses = Self.tracker(settings: GridTracking(sensitivity: -75))
+        var without = Self.tracker(settings: GridTracking(sensitivity: nil))
+        var a: (x: Double, y: Double, radius90: Double)?
+        var b: (x: Double, y: Double, radius90: Double)?
+        for cycle in 1...5 {
+            a = Self.step(&withMisses, x: 6, y: 4, cycle: Int64(cycle), heardBy: [1, 2, 3])
+            b = Self.step(&without, x: 6, y: 4, cycle: Int64(cycle), heardBy: [1, 2, 3])
+        }
+        let fromGateway0 = { (e: (x: Double, y: Double, radius90: Double)?) in Self.distance(e, 0, 0) }
+        #expect(fromGateway0(a) > fromGateway0(b) + 0.2, "with misses \(String(describing: a)), without \(String(describing: b))")
+    }
+
+    @Test("a tag carried off while unheard is found again: the lost track restarts from the whole grid")
+    func lostTrack() {
+        var tracker = Self.tracker()
+        for cycle in 1...10 { Self.step(&tracker, x: 1, y: 1, cycle: Int64(cycle)) }
+        // Two cycles later (too short for the motion model to reach), at the far corner.
+        var estimate: (x: Double, y: Double, radius90: Double)?
+        for cycle in 12...15 { estimate = Self.step(&tracker, x: 11, y: 7, cycle: Int64(cycle)) }
+        #expect(Self.distance(estimate, 11, 7) < 1, "\(String(describing: estimate))")
+    }
+
+    @Test("too few readings and no posterior: no estimate (the hub's cheap path places the beacon)")
+    func cheapPath() {
+        var tracker = Self.tracker()
+        #expect(Self.step(&tracker, x: 3, y: 3, cycle: 1, heardBy: [0, 1]) == nil)
+        #expect(!tracker.isTracking(0))
+        #expect(Self.step(&tracker, x: 3, y: 3, cycle: 2) != nil)
+        // Once tracked, one reading is enough to step.
+        #expect(Self.step(&tracker, x: 3, y: 3, cycle: 3, heardBy: [0]) != nil)
+    }
+
+    @Test("an evicted beacon's place is taken by the last one, posterior and all")
+    func eviction() {
+        var tracker = Self.tracker()
+        for cycle in 1...8 {
+            Self.step(&tracker, 0, x: 2, y: 2, cycle: Int64(cycle))
+            Self.step(&tracker, 1, x: 10, y: 6, cycle: Int64(cycle))
+        }
+        tracker.move(1, to: 0)
+        #expect(!tracker.isTracking(1))
+        let estimate = Self.step(&tracker, 0, x: 10, y: 6, cycle: 9)
+        #expect(Self.distance(estimate, 10, 6) < 0.5, "\(String(describing: estimate))")
+    }
+
+    @Test("a large site gets coarser cells, so that a tracked beacon's state stays within maxCells")
+    func stateBound() {
+        let small = PositionGrid(bounds: (0, 0, 10, 10), cellSize: 0.5, maxCells: 1024, gatewayCount: 1)
+        #expect(small.cellSize == 0.5 && small.cellCount == 400)
+        let large = PositionGrid(bounds: (0, 0, 40, 30), cellSize: 0.5, maxCells: 1024, gatewayCount: 1)
+        #expect(large.cellCount <= 1024 && large.cellSize > 1)
+        let tracker = GridTracker(grid: large, settings: GridTracking())
+        #expect(tracker.bytesPerBeacon <= 4096 + 16)
+    }
+
+    @Test("a hub with the grid on positions through it, and one without keeps the Kalman path")
+    func throughTheHub() throws {
+        let layout = try SiteLayout(
+            gateways: Self.antennas.enumerated().map { SiteGateway(id: "g\($0.offset)", room: "room", position: $0.element) })
+        var on = SiteFusionConfiguration()
+        on.positioning.grid = GridTracking()
+        on.positioning.pathLossExponent = Self.exponent
+        on.positioning.tagHeight = Self.tagHeight
+        on.calibration.enabled = false
+        var off = on
+        off.positioning.grid = nil
+        var estimates: [Double] = []
+        for configuration in [on, off] {
+            let fusion = try SiteFusion(layout: layout, configuration: configuration)
+            var last: BeaconPosition?
+            for t in 1...15 {
+                for g in Self.antennas.indices {
+                    let rssi = -59 - Double(Self.loss(g, x: 4, y: 6))
+                    SiteFusionTests.report(fusion, gateway: "g\(g)", at: Double(t), rssi: rssi)
+                }
+                fusion.advance(to: SiteFusionTests.at(Double(t) + 0.5)) { last = $0.beacons.first?.position ?? last }
+            }
+            let position = try #require(last)
+            estimates.append(((position.x - 4) * (position.x - 4) + (position.y - 6) * (position.y - 6)).squareRoot())
+            #expect(
+                configuration.positioning.grid == nil
+                    ? fusion.statistics.tracked == 0 && fusion.statistics.multilaterations > 0
+                    : fusion.statistics.tracked > 10 && fusion.statistics.multilaterations == 0)
+        }
+        #expect(estimates[0] < 0.5, "\(estimates)")
+    }
+}
