@@ -27,11 +27,12 @@ struct EvaluateSiteCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Site scenarios to simulate too, each with its NAME.alerts.yaml if there is one (default: the bundled "
-                + "site.yaml, site-calibration.yaml, two-floors.yaml and site-espresense.yaml); repeat the option for several.",
+                + "site.yaml, site-calibration.yaml, two-floors.yaml, site-espresense.yaml and hall-session.yaml); repeat "
+                + "the option for several.",
             valueName: "file"))
     var scenario: [String] = [
         "Simulator/Scenarios/site.yaml", "Simulator/Scenarios/site-calibration.yaml", "Simulator/Scenarios/two-floors.yaml",
-        "Simulator/Scenarios/site-espresense.yaml",
+        "Simulator/Scenarios/site-espresense.yaml", "Simulator/Scenarios/hall-session.yaml",
     ]
 
     @OptionGroup var plugins: PluginOptions

@@ -36,3 +36,7 @@ public let naturalLogarithmOf10: Double = 2.302_585_092_994_046
 /// The standard normal distribution's cumulative probability Φ(x) (from the C library's `erfc`).
 @inlinable @inline(__always)
 public func normalCDF(_ x: Double) -> Double { 0.5 * erfc(-x / 2.0.squareRoot()) }
+
+/// The cosine of `radians` (the C library's `cos`).
+@inlinable @inline(__always)
+public func cosine(_ radians: Double) -> Double { cos(radians) }

@@ -5,6 +5,9 @@ import BeaconCore
 /// - Mean received power: log-distance path loss from the beacon's measured power at 1 m,
 ///   `P(d) = measuredPower − 10 · n · log10(d / 1 m)` (d clamped to at least `minimumDistance`).
 /// - Log-normal shadowing: a normal deviate of `shadowingSigma` dB added per reception.
+/// - Shadowing of a place (off by default): per gateway, a smooth field over the floor of
+///   `placeShadowingSigma` dB correlated over `placeShadowingLength` metres (`ShadowingField`),
+///   added to the mean power — the same at the same spot on every reception.
 /// - Fast fading (off by default): Rayleigh or Rician power gain, in dB, added per reception.
 /// - Packet loss: each reception independently lost with probability `packetLoss`.
 /// - Collisions (pure ALOHA): two advertising events whose start times are closer than
@@ -29,6 +32,11 @@ public struct RadioModel: Hashable, Sendable {
     public var pathLossExponent: Double
     /// Standard deviation of log-normal shadowing, dB (0 disables it).
     public var shadowingSigma: Double
+    /// Standard deviation of the shadowing that belongs to a place, dB (0, the default, disables
+    /// it): see `ShadowingField`.
+    public var placeShadowingSigma: Double = 0
+    /// How far apart two spots' place shadowing stops being alike, metres (default 3).
+    public var placeShadowingLength: Double = 3
     /// Fast fading model.
     public var fading: Fading
     /// Probability that a reception is lost for no modelled reason (0…1).

@@ -9,7 +9,7 @@ import FoundationEssentials
 struct ScenarioReader {
     static let topKeys = ["name", "start", "duration", "seed", "radio", "gateways", "beacons", "walkers", "rooms", "floors"]
     static let radioKeys = [
-        "path_loss_exponent", "shadowing_sigma", "fading", "rician_k", "packet_loss",
+        "path_loss_exponent", "shadowing_sigma", "place_shadowing", "fading", "rician_k", "packet_loss",
         "collisions", "airtime", "channel_spacing", "sensitivity", "minimum_distance", "floor_loss",
     ]
     static let gatewayKeys = ["name", "position", "scan", "report", "room", "advertise", "advertise_power", "rssi_bias", "kind"]
@@ -142,6 +142,11 @@ struct ScenarioReader {
         }
         if let f = map["shadowing_sigma"] {
             radio.shadowingSigma = try f.number(in: 0...20, "a standard deviation from 0 to 20 dB")
+        }
+        if let f = map["place_shadowing"] {
+            let place = try f.mapping("radio.place_shadowing", allowed: ["sigma", "length"])
+            radio.placeShadowingSigma = try place["sigma"]?.number(in: 0...20, "a standard deviation from 0 to 20 dB") ?? 4
+            radio.placeShadowingLength = try place["length"]?.number(in: 0.1...100, "a length from 0.1 to 100 m") ?? 3
         }
         if let f = map["fading"] {
             switch f.scalarText {

@@ -38,6 +38,8 @@ public struct SimulationEngine {
     let airtimeNs: Int64
     let reportDelayNs: Int64
     let packetLoss: Double
+    /// This gateway's shadowing of a place (`nil` without it).
+    let placeShadowing: ShadowingField?
     let sensitivity: Double
     let spacingNs: Int64
     let scanIntervalNs: Int64
@@ -51,7 +53,14 @@ public struct SimulationEngine {
         random = SplitMix64.derived(seed: seed ?? scenario.seed, stream: UInt64(gatewayIndex))
         frames = FrameTemplates(beacons: scenario.beacons, format: gateway.reportKind)
         let radio = scenario.radio
-        let margin = 3 * radio.shadowingSigma + (radio.fading == .none ? 0 : 15)
+        let margin = 3 * (radio.shadowingSigma + radio.placeShadowingSigma) + (radio.fading == .none ? 0 : 15)
+        let field =
+            radio.placeShadowingSigma > 0
+            ? ShadowingField(
+                sigma: radio.placeShadowingSigma, correlationLength: radio.placeShadowingLength, seed: seed ?? scenario.seed,
+                stream: 0x5AD0 &+ UInt64(gatewayIndex))
+            : nil
+        placeShadowing = field
         intervals = scenario.beacons.map { $0.interval.nanoseconds }
         cutoffs = scenario.beacons.map { _ in Double(radio.sensitivity) - margin }
         carriers = scenario.beacons.map {
@@ -65,6 +74,7 @@ public struct SimulationEngine {
             guard case .fixed(let point) = $0.placement else { return .nan }
             return radio.meanRSSI(measuredPower: $0.measuredPower, distance: point.distance(to: gatewayPosition))
                 - radio.floorLoss * Double(abs(scenario.floorIndex(at: point) - floor))
+                + (field?.value(x: point.x, y: point.y) ?? 0)
         }
         advertisementCounts = Array(repeating: 0, count: scenario.beacons.count)
         startNs = scenario.start.nanosecondsSinceEpoch
@@ -153,6 +163,7 @@ public struct SimulationEngine {
             if gatewayFloor >= 0 {
                 mean -= scenario.radio.floorLoss * Double(abs(scenario.floorIndex(at: position) - gatewayFloor))
             }
+            if let placeShadowing { mean += placeShadowing.value(x: position.x, y: position.y) }
         }
         // advInterval + advDelay, advDelay uniform in 0…10 ms.
         let delay = Int64(truncatingIfNeeded: random.next().multipliedFullWidth(by: 10_000_001).high)

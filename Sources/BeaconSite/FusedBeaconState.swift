@@ -29,6 +29,9 @@ struct FusedBeaconState {
     var proximity: Proximity = .unknown
     /// Its smoothed position.
     var tracker = PositionTracker()
+    /// Its latest reported position (NaN before any): where a calibration fix says it was taken.
+    var lastX: Float = .nan
+    var lastY: Float = .nan
     var measuredPower: Int8?
     /// The gateway whose record brought it in (counted against its `maxBeaconsPerGateway`).
     let introducedBy: Int32

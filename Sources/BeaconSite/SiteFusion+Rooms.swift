@@ -40,6 +40,10 @@ extension SiteFusion {
         }
         decideRoom(b, gateways: evidenceScratch.count, at: time)
         let position = beacons[b].unknown ? nil : locate(b, cycle: cycle)
+        if let position {
+            beacons[b].lastX = Float(position.x)
+            beacons[b].lastY = Float(position.y)
+        }
         let distance = nearest.isFinite ? Double(nearest) : nil
         let proximity = configuration.proximity.proximity(distance: distance, current: beacons[b].proximity)
         beacons[b].proximity = proximity

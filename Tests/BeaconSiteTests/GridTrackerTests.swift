@@ -161,7 +161,7 @@ struct GridTrackerTests {
     @Test("a large site gets coarser cells, so that a tracked beacon's state stays within maxCells")
     func stateBound() {
         let small = PositionGrid(bounds: (0, 0, 10, 10), cellSize: 0.5, maxCells: 1024, gatewayCount: 1)
-        #expect(small.cellSize == 0.5 && small.cellCount == 400)
+        #expect(small.cellSize == 0.5 && small.rows == 20 && small.columns == 24, "whole vectors of 8 columns")
         let large = PositionGrid(bounds: (0, 0, 40, 30), cellSize: 0.5, maxCells: 1024, gatewayCount: 1)
         #expect(large.cellCount <= 1024 && large.cellSize > 1)
         let tracker = GridTracker(grid: large, settings: GridTracking())

@@ -25,6 +25,9 @@ struct CalibrationWindow {
         var anchorGateway: Int = -1
         /// The beacon's height: an anchor's, or the tags' height the fix was solved at.
         var height: Double = 0
+        /// Where the hub had placed the moving beacon when the fix was taken (its latest reported
+        /// position, smoothed over cycles; `nil` before any): what the fit counts places by.
+        var place: (x: Float, y: Float)?
     }
 
     static let perFix = 16
@@ -43,12 +46,13 @@ struct CalibrationWindow {
     /// Appends a fix from `measurements` (the strongest ``perFix`` are kept): an anchor's at
     /// `known`, or a moving beacon's at the tags' `height`.
     mutating func append(
-        _ measurements: UnsafeBufferPointer<Measurement>, known: Vector3?, height: Double, anchorGateway: Int = -1
+        _ measurements: UnsafeBufferPointer<Measurement>, known: Vector3?, height: Double, anchorGateway: Int = -1,
+        place: (x: Float, y: Float)? = nil
     ) {
         if let known {
-            anchored.append(measurements, known: known, height: known.z, anchorGateway: anchorGateway)
+            anchored.append(measurements, known: known, height: known.z, anchorGateway: anchorGateway, place: nil)
         } else {
-            mobile.append(measurements, known: nil, height: height, anchorGateway: -1)
+            mobile.append(measurements, known: nil, height: height, anchorGateway: -1, place: place)
         }
     }
 
@@ -66,7 +70,10 @@ struct CalibrationWindow {
 
         var capacity: Int { headers.count }
 
-        mutating func append(_ source: UnsafeBufferPointer<Measurement>, known: Vector3?, height: Double, anchorGateway: Int) {
+        mutating func append(
+            _ source: UnsafeBufferPointer<Measurement>, known: Vector3?, height: Double, anchorGateway: Int,
+            place: (x: Float, y: Float)?
+        ) {
             let base = next * CalibrationWindow.perFix
             var kept = 0
             for m in source {
@@ -80,7 +87,7 @@ struct CalibrationWindow {
                 for i in base..<(base + kept) where measurements[i].loss > measurements[weakest].loss { weakest = i }
                 if m.loss < measurements[weakest].loss { measurements[weakest] = m }
             }
-            headers[next] = Fix(count: kept, known: known, anchorGateway: anchorGateway, height: height)
+            headers[next] = Fix(count: kept, known: known, anchorGateway: anchorGateway, height: height, place: place)
             next = (next + 1) % capacity
             count = min(count + 1, capacity)
         }

@@ -71,7 +71,10 @@ extension SiteFusion {
         }
         guard measurementScratch.count >= 4 else { return }
         fixesThisCycle += 1
-        measurementScratch.withUnsafeBufferPointer { calibrationWindow.append($0, known: nil, height: height) }
+        let place = beacons[b].lastX.isNaN ? nil : (x: beacons[b].lastX, y: beacons[b].lastY)
+        measurementScratch.withUnsafeBufferPointer {
+            calibrationWindow.append($0, known: nil, height: height, place: place)
+        }
     }
 
     /// Fits the window and applies the fit when it predicts the held-back share better.

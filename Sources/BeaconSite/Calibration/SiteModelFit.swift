@@ -47,6 +47,13 @@ struct SiteModelFit {
 
     var evidence: [PositionEvidence] = []
     private var positions: [(x: Double, y: Double)?] = []
+    /// Each fix's weight by place: 1 / the moving fixes solved in the same ``placeSize`` square.
+    private var placeWeights: [Double] = []
+    private var fixesByPlace: [Int64: Int] = [:]
+
+    /// The side of the squares fixes are counted in, metres: about the distance over which a
+    /// place's shadowing stays alike.
+    static let placeSize = 3.0
 
     init(
         gateways: [Vector3?], gatewayIDs: [String], settings: SelfCalibration, exponentCentre: Double, modelSigma: Double,
@@ -80,11 +87,28 @@ struct SiteModelFit {
                 if i % 4 == 3 { heldOut.append((ring, i)) } else { training.append((ring, i)) }
             }
         }
+        // Moving beacons' fixes from a handful of places cannot tell those places' shadowing from
+        // the gateways' offsets, and the held-back share, from the same places, would vouch for
+        // it: without enough places they are left out (anchors' positions are known).
+        let places = distinctPlaces(training + heldOut)
+        let offered = training.count + heldOut.count
+        var placesNote: String?
+        if offered >= settings.minimumFixes, places < Self.minimumPlaces {
+            let moving = (training + heldOut).filter { $0.ring.fix($0.index).header.known == nil }.count
+            if moving > 0 {
+                placesNote =
+                    "\(moving) fixes of moving beacons from \(places) places (\(Self.minimumPlaces) needed) left out: "
+                    + "a tag parked in one spot cannot calibrate a site; walk one around it"
+                training.removeAll { $0.ring.fix($0.index).header.known == nil }
+                heldOut.removeAll { $0.ring.fix($0.index).header.known == nil }
+            }
+        }
         var outcome = Outcome(
             model: current, verdict: .none, reason: "", fixes: training.count + heldOut.count,
             anchorMeasurements: anchorMeasurements)
         guard training.count + heldOut.count >= settings.minimumFixes, !heldOut.isEmpty else {
-            outcome.reason = "\(training.count + heldOut.count) fixes, \(settings.minimumFixes) needed"
+            outcome.reason =
+                placesNote ?? "\(training.count + heldOut.count) fixes, \(settings.minimumFixes) needed"
             return outcome
         }
         // The tags' height is not fitted: from moving beacons alone it trades against the exponent
@@ -141,6 +165,52 @@ struct SiteModelFit {
 
     // MARK: The fit
 
+    /// How many squares of ``placeSize`` the moving fixes' places must cover for them to be
+    /// fitted: twelve, a walk of about 40 m.
+    static let minimumPlaces = 12
+
+    /// The squares of ``placeSize`` the moving fixes' places (``CalibrationWindow/Fix/place``)
+    /// fall in.
+    func distinctPlaces(_ items: [Item]) -> Int {
+        var squares = Set<Int64>()
+        for item in items {
+            guard let p = item.ring.fix(item.index).header.place else { continue }
+            squares.insert(
+                Int64((Double(p.x) / Self.placeSize).rounded(.down)) &* 1_000_003
+                    &+ Int64((Double(p.y) / Self.placeSize).rounded(.down)))
+        }
+        return squares.count
+    }
+
+    /// Weighs each moving fix by 1 / the moving fixes whose places (where the hub had placed the
+    /// beacon, ``CalibrationWindow/Fix/place``) fall in its square of ``placeSize``: a tag parked for half an hour gives the window hundreds of fixes of one
+    /// place, whose shadowing to each gateway the fit cannot tell from the gateways' receive
+    /// offsets, and unweighted they outvote the offsets' prior (on the hall-session scenario the
+    /// offsets ran to their bounds). Weighed, one place counts as one fix; anchors keep weight 1.
+    private mutating func spreadWeights(_ items: [Item]) {
+        fixesByPlace.removeAll(keepingCapacity: true)
+        func place(_ p: (x: Double, y: Double)) -> Int64 {
+            let column = Int64((p.x / Self.placeSize).rounded(.down))
+            let row = Int64((p.y / Self.placeSize).rounded(.down))
+            return column &* 1_000_003 &+ row
+        }
+        // Where the hub had the beacon (smoothed over cycles: a parked tag's stays put), else
+        // where this round solved the fix.
+        func spot(_ k: Int, _ item: Item) -> (x: Double, y: Double)? {
+            let header = item.ring.fix(item.index).header
+            guard header.known == nil else { return nil }
+            if let p = header.place { return (Double(p.x), Double(p.y)) }
+            return positions[k]
+        }
+        for (k, item) in items.enumerated() {
+            if let p = spot(k, item) { fixesByPlace[place(p), default: 0] += 1 }
+        }
+        placeWeights.removeAll(keepingCapacity: true)
+        for (k, item) in items.enumerated() {
+            placeWeights.append(spot(k, item).map { 1 / Double(fixesByPlace[place($0)] ?? 1) } ?? 1)
+        }
+    }
+
     /// Alternates positions and the linear solve; returns the model and the exponent's standard
     /// error.
     private mutating func fit(
@@ -162,6 +232,7 @@ struct SiteModelFit {
                     positions.append(locate(measurements, model: model, skip: -1, height: header.height))
                 }
             }
+            spreadWeights(items)
             // The linear solve: θ = (n, o₀ … o_G−1, δ₀ … δ_G−1); the raw loss of a measurement at
             // gateway g is (n + δ_g)·l + o_g + b, l = 10·log10(ρ): a = (l, e_g, l·e_g).
             let count = gateways.count
@@ -179,7 +250,8 @@ struct SiteModelFit {
                 sums.removeAll(keepingCapacity: true)
                 for (j, m) in measurements.enumerated() {
                     guard let g = gatewayPosition(m.gateway) else { continue }
-                    let w = (round == 0 || huber[k].count <= j ? 1 : huber[k][j]) / (modelSigma * modelSigma)
+                    let w =
+                        (round == 0 || huber[k].count <= j ? 1 : huber[k][j]) * placeWeights[k] / (modelSigma * modelSigma)
                     let l = logDistance(g, position, height)
                     let y = Double(m.loss)
                     let gateway = Int(m.gateway)

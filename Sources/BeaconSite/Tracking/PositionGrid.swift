@@ -5,7 +5,7 @@ import BeaconCore
 /// each gateway's modelled path loss to every cell's centre.
 ///
 /// The cell side is the configured one unless the rectangle would then need more than
-/// `maxCells` cells; then it grows until it does not (a beacon's posterior is one `Float` per
+/// `maxCells` cells (columns rounded up to a multiple of eight); then it grows until it does not (a beacon's posterior is one `Float` per
 /// cell, so `maxCells` bounds a tracked beacon's state). The path-loss table is rebuilt when the
 /// radio model changes (a calibration applied), not per beacon or cycle.
 struct PositionGrid {
@@ -23,6 +23,9 @@ struct PositionGrid {
 
     var cellCount: Int { columns * rows }
 
+    /// The cells a row is processed in at once (`SIMD8<Float>`): ``columns`` is a multiple of it.
+    static let lanes = 8
+
     /// A grid over `bounds` with cells of `cellSize` metres (widened to keep at most `maxCells`).
     init(
         bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), cellSize: Double, maxCells: Int,
@@ -30,9 +33,11 @@ struct PositionGrid {
     ) {
         let width = max(bounds.maxX - bounds.minX, cellSize)
         let height = max(bounds.maxY - bounds.minY, cellSize)
+        // Columns in whole lanes of `lanes` cells, so that every row is whole vectors.
+        func columnCount(_ side: Double) -> Int { (Int((width / side).rounded(.up)) + Self.lanes - 1) / Self.lanes * Self.lanes }
         var side = cellSize
-        while Int((width / side).rounded(.up)) * Int((height / side).rounded(.up)) > maxCells { side *= 1.05 }
-        columns = Int((width / side).rounded(.up))
+        while columnCount(side) * Int((height / side).rounded(.up)) > maxCells { side *= 1.05 }
+        columns = columnCount(side)
         rows = Int((height / side).rounded(.up))
         self.cellSize = side
         // Centred on the bounds: the rounding's slack split between both sides.

@@ -1,0 +1,335 @@
+import BeaconCore
+
+extension GridTracker {
+    typealias Lanes = SIMD8<Float>
+
+    /// A uniform posterior over the whole grid.
+    mutating func start(_ b: Int, cycle: Int64) -> GridBox {
+        let cells = grid.cellCount
+        let uniform = 1 / Float(cells)
+        posteriors.withUnsafeMutableBufferPointer { p in
+            for c in 0..<cells { p[b * cells + c] = uniform }
+        }
+        return GridBox.full(columns: grid.columns, rows: grid.rows, cycle: cycle)
+    }
+
+    /// Sets `box`'s cells of beacon `b` to 0.
+    mutating func clear(_ b: Int, box: GridBox) {
+        guard !box.isEmpty else { return }
+        let base = b * grid.cellCount
+        let columns = grid.columns
+        posteriors.withUnsafeMutableBufferPointer { p in
+            for row in Int(box.firstRow)...Int(box.lastRow) {
+                for column in Int(box.firstColumn)...Int(box.lastColumn) { p[base + row * columns + column] = 0 }
+            }
+        }
+    }
+
+    /// The motion model: the still share stays, the walking share is blurred by σ = `spread`.
+    mutating func predict(_ b: Int, box old: GridBox, spread: Double) -> GridBox {
+        let sigmaCells = spread / grid.cellSize
+        guard sigmaCells >= 0.25 else { return old }
+        let radius = min(Int((2 * sigmaCells).rounded(.up)), 16)
+        if kernel.count != 2 * radius + 1 || kernelSigma != sigmaCells {
+            kernel = (-radius...radius).map { Float(naturalExponential(-0.5 * Double($0 * $0) / (sigmaCells * sigmaCells))) }
+            let total = kernel.reduce(0, +)
+            for i in kernel.indices { kernel[i] /= total }
+            kernelSigma = sigmaCells
+        }
+        let columns = grid.columns
+        let lanes = PositionGrid.lanes
+        // Grown by the kernel, columns in whole vectors.
+        let box = GridBox(
+            firstColumn: Int16(max(0, Int(old.firstColumn) - radius) / lanes * lanes),
+            lastColumn: Int16(min(columns - 1, (Int(old.lastColumn) + radius) / lanes * lanes + lanes - 1)),
+            firstRow: Int16(max(0, Int(old.firstRow) - radius)), lastRow: Int16(min(grid.rows - 1, Int(old.lastRow) + radius)),
+            cycle: old.cycle)
+        let base = b * grid.cellCount
+        let still = Float(settings.stillShare)
+        let walking = 1 - still
+        let firstColumn = Int(box.firstColumn)
+        let width = Int(box.lastColumn) - firstColumn + 1
+        posteriors.withUnsafeMutableBufferPointer { p in
+            scratch.withUnsafeMutableBufferPointer { t in
+                logLikelihoods.withUnsafeMutableBufferPointer { v in
+                    kernel.withUnsafeBufferPointer { k in
+                        // Along rows, tap by tap over contiguous cells (the loops vectorise): only
+                        // the old box's rows and columns hold probability.
+                        for row in Int(old.firstRow)...Int(old.lastRow) {
+                            let out = t.baseAddress! + row * columns
+                            for c in firstColumn..<(firstColumn + width) { out[c] = 0 }
+                            let source = p.baseAddress! + base + row * columns
+                            for tap in 0...(2 * radius) {
+                                let shift = tap - radius
+                                // Output column c reads column c + shift, inside the old box.
+                                let from = max(firstColumn, Int(old.firstColumn) - shift)
+                                let to = min(Int(box.lastColumn), Int(old.lastColumn) - shift)
+                                guard from <= to else { continue }
+                                let weight = k[tap]
+                                for c in from...to { out[c] += weight * source[c + shift] }
+                            }
+                        }
+                        // Along columns, into `v`, then mixed with the still share.
+                        for row in Int(box.firstRow)...Int(box.lastRow) {
+                            let out = v.baseAddress! + row * columns + firstColumn
+                            for i in 0..<width { out[i] = 0 }
+                            for tap in 0...(2 * radius) {
+                                let sourceRow = row + tap - radius
+                                guard sourceRow >= Int(old.firstRow), sourceRow <= Int(old.lastRow) else { continue }
+                                let weight = k[tap]
+                                let source = t.baseAddress! + sourceRow * columns + firstColumn
+                                for i in 0..<width { out[i] += weight * source[i] }
+                            }
+                            let cells = p.baseAddress! + base + row * columns + firstColumn
+                            for i in 0..<width { cells[i] = still * cells[i] + walking * out[i] }
+                        }
+                    }
+                }
+            }
+        }
+        return box
+    }
+
+    /// What the measurement leaves: the posterior's mass and first moments (cell units), and the
+    /// best log-likelihood of the box.
+    struct Moments {
+        var mass: Float = 0
+        var columnSum: Float = 0
+        var rowSum: Float = 0
+        var best: Float = -.infinity
+    }
+
+    /// The measurement: multiplies the box by each cell's likelihood and normalises; returns
+    /// `nil` when even the box's best cell misfits the readings (the track is lost), unless the
+    /// box is the whole grid already. Shrinks the box to the cells (in whole vectors of columns)
+    /// that keep probability.
+    mutating func update(_ b: Int, box: inout GridBox, offsetPrior: Double, missLoss: Float, sigma: Float) -> Moments? {
+        let columns = grid.columns
+        let cells = grid.cellCount
+        let base = b * cells
+        let lanes = PositionGrid.lanes
+        let firstColumn = Int(box.firstColumn)
+        let lastColumn = Int(box.lastColumn)
+        let firstRow = Int(box.firstRow)
+        let lastRow = Int(box.lastRow)
+        var totalWeight: Float = 0
+        for reading in readings { totalWeight += reading.weight }
+        let shrink = Lanes(repeating: 1 / (Float(1 / (offsetPrior * offsetPrior)) + totalWeight))
+        let isWhole = box.cellCount == cells
+        let inverseSigma = 16 / sigma
+        var bestLanes = Lanes(repeating: -.infinity)
+        // 1. Each cell's log-likelihood, eight at a time, the readings' sums in registers.
+        grid.pathLoss.withUnsafeBufferPointer { loss in
+            logLikelihoods.withUnsafeMutableBufferPointer { ll in
+                readings.withUnsafeBufferPointer { readings in
+                    missing.withUnsafeBufferPointer { missing in
+                        missTable.withUnsafeBufferPointer { missTable in
+                            let lossBase = UnsafeRawPointer(loss.baseAddress!)
+                            let llBase = UnsafeMutableRawPointer(ll.baseAddress!)
+                            let stride = MemoryLayout<Float>.stride
+                            for row in firstRow...lastRow {
+                                var c = row * columns + firstColumn
+                                let end = row * columns + lastColumn
+                                while c <= end {
+                                    var s1 = Lanes(repeating: 0)
+                                    var s2 = Lanes(repeating: 0)
+                                    for reading in readings {
+                                        let modelled = lossBase.loadUnaligned(
+                                            fromByteOffset: (reading.gateway * cells + c) * stride, as: Lanes.self)
+                                        let r = Lanes(repeating: reading.loss) - modelled
+                                        let wr = reading.weight * r
+                                        s1 += wr
+                                        s2 += wr * r
+                                    }
+                                    var logLikelihood = -0.5 * (s2 - s1 * s1 * shrink)
+                                    bestLanes = Self.larger(bestLanes, logLikelihood)
+                                    for g in missing {
+                                        for lane in 0..<lanes {
+                                            let u = (loss[g * cells + c + lane] - missLoss) * inverseSigma + 64
+                                            logLikelihood[lane] += missTable[Int(min(max(u, 0), 128))]
+                                        }
+                                    }
+                                    llBase.storeBytes(of: logLikelihood, toByteOffset: c * stride, as: Lanes.self)
+                                    c += lanes
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let best = bestLanes.max()
+        // The misfit of the best cell, without the misses: χ² of n − 1 degrees of freedom where
+        // the model holds (the offset takes one).
+        let expected = max(Float(readings.count) - 1, 1)
+        if !isWhole && -2 * best > expected + 4 * (2 * expected).squareRoot() + 9 { return nil }
+        // 2. The peak to scale by: the readings' best, unless misses moved it.
+        var top = best
+        if !missing.isEmpty {
+            var topLanes = Lanes(repeating: -.infinity)
+            logLikelihoods.withUnsafeBufferPointer { ll in
+                let raw = UnsafeRawPointer(ll.baseAddress!)
+                for row in firstRow...lastRow {
+                    for c in Swift.stride(from: row * columns + firstColumn, through: row * columns + lastColumn, by: lanes) {
+                        topLanes = Self.larger(
+                            topLanes, raw.loadUnaligned(fromByteOffset: c * MemoryLayout<Float>.stride, as: Lanes.self))
+                    }
+                }
+            }
+            top = topLanes.max()
+        }
+        // 3. Prior × likelihood, its sum and peak.
+        var totalLanes = Lanes(repeating: 0)
+        var peakLanes = Lanes(repeating: 0)
+        let topVector = Lanes(repeating: top)
+        posteriors.withUnsafeMutableBufferPointer { p in
+            logLikelihoods.withUnsafeBufferPointer { ll in
+                let pBase = UnsafeMutableRawPointer(p.baseAddress! + base)
+                let llBase = UnsafeRawPointer(ll.baseAddress!)
+                let stride = MemoryLayout<Float>.stride
+                for row in firstRow...lastRow {
+                    for c in Swift.stride(from: row * columns + firstColumn, through: row * columns + lastColumn, by: lanes) {
+                        let prior = pBase.loadUnaligned(fromByteOffset: c * stride, as: Lanes.self)
+                        let likelihood = Self.exponential(
+                            llBase.loadUnaligned(fromByteOffset: c * stride, as: Lanes.self) - topVector)
+                        let value = prior * likelihood
+                        pBase.storeBytes(of: value, toByteOffset: c * stride, as: Lanes.self)
+                        totalLanes += value
+                        peakLanes = Self.larger(peakLanes, value)
+                    }
+                }
+            }
+        }
+        let total = totalLanes.sum()
+        guard total > 0, total.isFinite else { return isWhole ? Moments(best: best) : nil }
+        // 4. Normalise, keep the vectors above the floor, clear the rest; the moments on the way.
+        let scale = Lanes(repeating: 1 / total)
+        let floor = Lanes(repeating: peakLanes.max() / total * Self.supportFloor)
+        var kept = GridBox(firstColumn: .max, lastColumn: -1, firstRow: .max, lastRow: -1, cycle: box.cycle)
+        var massLanes = Lanes(repeating: 0)
+        var columnLanes = Lanes(repeating: 0)
+        var rowLanes = Lanes(repeating: 0)
+        let laneOffsets = Lanes(0, 1, 2, 3, 4, 5, 6, 7)
+        posteriors.withUnsafeMutableBufferPointer { p in
+            let pBase = UnsafeMutableRawPointer(p.baseAddress! + base)
+            let stride = MemoryLayout<Float>.stride
+            for row in firstRow...lastRow {
+                let rowVector = Lanes(repeating: Float(row))
+                for column in Swift.stride(from: firstColumn, through: lastColumn, by: lanes) {
+                    let offset = (row * columns + column) * stride
+                    let value = pBase.loadUnaligned(fromByteOffset: offset, as: Lanes.self) * scale
+                    pBase.storeBytes(of: value, toByteOffset: offset, as: Lanes.self)
+                    massLanes += value
+                    columnLanes += value * (laneOffsets + Float(column))
+                    rowLanes += value * rowVector
+                    if any(value .>= floor) {
+                        kept.firstColumn = min(kept.firstColumn, Int16(column))
+                        kept.lastColumn = max(kept.lastColumn, Int16(column + lanes - 1))
+                        kept.firstRow = min(kept.firstRow, Int16(row))
+                        kept.lastRow = max(kept.lastRow, Int16(row))
+                    }
+                }
+            }
+        }
+        // Outside the kept box, nothing: the next step reads only the box.
+        if kept.isEmpty { kept = box }
+        posteriors.withUnsafeMutableBufferPointer { p in
+            for row in firstRow...lastRow {
+                let line = base + row * columns
+                let inside = row >= Int(kept.firstRow) && row <= Int(kept.lastRow)
+                for column in firstColumn...lastColumn
+                where !inside || column < Int(kept.firstColumn) || column > Int(kept.lastColumn) {
+                    p[line + column] = 0
+                }
+            }
+        }
+        box = kept
+        return Moments(mass: massLanes.sum(), columnSum: columnLanes.sum(), rowSum: rowLanes.sum(), best: best)
+    }
+
+    /// The larger of each pair of lanes (`pointwiseMax` is not inlined, and costs a call per vector).
+    @inline(__always)
+    static func larger(_ a: Lanes, _ b: Lanes) -> Lanes { a.replacing(with: b, where: b .> a) }
+
+    /// e^x for x ≤ 0, eight at a time, to within 0.02 %: 2 raised to the nearest whole number
+    /// (put in the exponent's bits) times a cubic for 2 raised to the rest. The whole number is
+    /// rounded by adding 1.5 · 2²³ (the float's low bits then hold it), so that no lane converts
+    /// between float and integer. Below e^−87 it gives 0.
+    @inline(__always)
+    static func exponential(_ x: Lanes) -> Lanes {
+        let t = larger(x * 1.442_695_04, Lanes(repeating: -126))
+        let magic = Lanes(repeating: 12_582_912)
+        let shifted = t + magic
+        let whole = shifted - magic
+        let f = t - whole
+        let fraction = 0.999_948_22 + f * (0.693_127_26 + f * (0.242_294_84 + f * 0.055_875_57))
+        let k = unsafeBitCast(shifted, to: SIMD8<Int32>.self) &- 0x4B40_0000
+        return unsafeBitCast((k &+ 127) &<< 23, to: Lanes.self) * fraction
+    }
+
+    /// The posterior mean and the radius around it that holds 90 % of the probability.
+    mutating func estimate(_ b: Int, box: GridBox, moments: Moments?) -> (x: Double, y: Double, radius90: Double)? {
+        guard !box.isEmpty else { return nil }
+        let columns = grid.columns
+        let base = b * grid.cellCount
+        var mass: Float = 0
+        var sx: Float = 0
+        var sy: Float = 0
+        if let moments, moments.mass > 0 {
+            (mass, sx, sy) = (moments.mass, moments.columnSum, moments.rowSum)
+        } else {
+            posteriors.withUnsafeBufferPointer { p in
+                for row in Int(box.firstRow)...Int(box.lastRow) {
+                    let line = base + row * columns
+                    for column in Int(box.firstColumn)...Int(box.lastColumn) {
+                        let value = p[line + column]
+                        mass += value
+                        sx += value * Float(column)
+                        sy += value * Float(row)
+                    }
+                }
+            }
+        }
+        guard mass > 0 else { return nil }
+        let meanColumn = sx / mass
+        let meanRow = sy / mass
+        // Squared distances from the mean in bins spread over the box's diagonal²: no square root
+        // per cell.
+        for i in radii.indices { radii[i] = 0 }
+        let bins = Float(Self.radiusBins - 1)
+        let width = Float(box.lastColumn - box.firstColumn) + 1
+        let height = Float(box.lastRow - box.firstRow) + 1
+        let binsPerSquaredCell = bins / (width * width + height * height)
+        posteriors.withUnsafeBufferPointer { p in
+            radii.withUnsafeMutableBufferPointer { h in
+                for row in Int(box.firstRow)...Int(box.lastRow) {
+                    let line = base + row * columns
+                    let dy = Float(row) - meanRow
+                    for column in Int(box.firstColumn)...Int(box.lastColumn) {
+                        let value = p[line + column]
+                        guard value > 0 else { continue }
+                        let dx = Float(column) - meanColumn
+                        h[Int(min((dx * dx + dy * dy) * binsPerSquaredCell, bins))] += value
+                    }
+                }
+            }
+        }
+        var cumulative: Float = 0
+        var squared = bins / binsPerSquaredCell
+        for i in radii.indices {
+            let next = cumulative + radii[i]
+            if next >= 0.9 * mass {
+                let within = radii[i] > 0 ? (0.9 * mass - cumulative) / radii[i] : 0
+                squared = (Float(i) + within) / binsPerSquaredCell
+                break
+            }
+            cumulative = next
+        }
+        // A cell's own extent is the floor.
+        let radius = max(squared.squareRoot(), 0.5)
+        return (
+            grid.originX + Double(meanColumn) * grid.cellSize, grid.originY + Double(meanRow) * grid.cellSize,
+            Double(radius) * grid.cellSize
+        )
+    }
+}
