@@ -12,6 +12,8 @@ extension SiteFusion {
         let sampling = samplesFix(b, cycle: cycle)
         if sampling { measurementScratch.removeAll(keepingCapacity: true) }
         let gridding = gridTracker != nil
+        let sensitivity = positioning.grid?.sensitivity
+        let collectsMisses = gridding && sensitivity != nil
         if gridding {
             gridTracker?.readings.removeAll(keepingCapacity: true)
             gridTracker?.missing.removeAll(keepingCapacity: true)
@@ -21,7 +23,7 @@ extension SiteFusion {
             let s = (b * gatewayCount + g) * EvidenceSlot.perGateway + Int(cycle & EvidenceSlot.mask)
             let slot = slots[s]
             guard slot.cycle == cycle, slot.samples > 0, !slot.mean.isNaN, let point = layout.gateways[g].position else {
-                if gridding, gatewayOnline[g], layout.gateways[g].position != nil { gridTracker?.missing.append(g) }
+                if collectsMisses, gatewayOnline[g], layout.gateways[g].position != nil { gridTracker?.missing.append(g) }
                 continue
             }
             if sampling {
@@ -45,8 +47,6 @@ extension SiteFusion {
         }
         if sampling { takeFix(b, height: tagHeight) }
         if gridding {
-            let sensitivity = positioning.grid?.sensitivity
-            if sensitivity == nil { gridTracker?.missing.removeAll(keepingCapacity: true) }
             if let tracked = gridTracker?.step(
                 b, cycle: cycle, cycleSeconds: cycleSeconds, minimumReadings: positioning.minimumGateways,
                 offsetPrior: positioning.offsetPrior, missLoss: Float(power - (sensitivity ?? -127)),
@@ -93,6 +93,17 @@ extension SiteFusion {
 }
 
 extension SiteFusion {
+    /// The grid filter's state per tracked beacon, bytes (0 with the grid filter off).
+    public var gridBytesPerBeacon: Int { gridTracker?.bytesPerBeacon ?? 0 }
+
+    /// The cells the grid filter's posteriors hold probability in, averaged over the beacons it
+    /// tracks (what a step costs; 0 with the grid filter off).
+    public var gridCellsPerTrackedBeacon: Double { gridTracker?.averageBoxCells ?? 0 }
+
+    /// The side of the grid filter's cells, metres (0 with the grid filter off): the configured
+    /// size, or wider where the site would need more than `maxCells`.
+    public var gridCellSize: Double { gridTracker?.grid.cellSize ?? 0 }
+
     /// Fills the grid filter's path-loss tables from the radio model (at start, and whenever a
     /// calibration changes the model): each gateway at its own exponent, towards tags at the
     /// height of its floor.

@@ -177,17 +177,6 @@ public final class SiteFusion {
     /// Beacons being fused.
     public var trackedCount: Int { beacons.count }
 
-    /// The grid filter's state per tracked beacon, bytes (0 with the grid filter off).
-    public var gridBytesPerBeacon: Int { gridTracker?.bytesPerBeacon ?? 0 }
-
-    /// The cells the grid filter's posteriors hold probability in, averaged over the beacons it
-    /// tracks (what a step costs; 0 with the grid filter off).
-    public var gridCellsPerTrackedBeacon: Double { gridTracker?.averageBoxCells ?? 0 }
-
-    /// The side of the grid filter's cells, metres (0 with the grid filter off): the configured
-    /// size, or wider where the site would need more than `maxCells`.
-    public var gridCellSize: Double { gridTracker?.grid.cellSize ?? 0 }
-
     /// The update of the latest cycle fused (empty before the first), with every beacon's room
     /// and position. Keeping the copy past the next cycle makes that cycle allocate a new buffer
     /// (the fusion reuses its own): read it on demand only.

@@ -255,28 +255,6 @@ public struct HubSettings: Sendable {
         return (fusion, partition, presencePath, floorPlan, takeover)
     }
 
-    /// `off`, `on`, or `{cellSize: 0.5, maxCells: 1024, walkingSpeed: 2, stillShare: 0.2, sensitivity: -95}`
-    /// (`sensitivity: off`: misses are no evidence).
-    private static func readGrid(_ node: ConfigNode) throws(ConfigurationError) -> GridTracking? {
-        switch node.scalarText {
-        case "off": return nil
-        case "on": return GridTracking()
-        case let other?: throw node.error("hub.position.grid is 'on', 'off' or a mapping of its settings, not '\(other)'")
-        case nil: break
-        }
-        try node.checkKeys(
-            allowed: ["cellSize", "maxCells", "walkingSpeed", "stillShare", "sensitivity"], in: "hub.position.grid")
-        var grid = GridTracking()
-        if let n = node["cellSize"] { grid.cellSize = try n.number(in: 0.1...10, "a cell side from 0.1 to 10 m") }
-        if let n = node["maxCells"] { grid.maxCells = try n.integer(in: 16...65_536) }
-        if let n = node["walkingSpeed"] { grid.walkingSpeed = try n.number(in: 0.01...10, "a speed from 0.01 to 10 m/s") }
-        if let n = node["stillShare"] { grid.stillShare = try n.number(in: 0...0.99, "a share from 0 to 0.99") }
-        if let n = node["sensitivity"] {
-            grid.sensitivity = n.scalarText == "off" ? nil : try n.number(in: -127...0, "off or an RSSI from -127 to 0 dBm")
-        }
-        return grid
-    }
-
     /// `{id: hub-a, settle: 2s, matchWindow: 5s}`.
     private static func readTakeover(_ node: ConfigNode) throws(ConfigurationError) -> HubTakeover {
         try node.checkKeys(allowed: ["id", "settle", "matchWindow"], in: "hub.takeover")

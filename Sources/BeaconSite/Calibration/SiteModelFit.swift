@@ -46,14 +46,10 @@ struct SiteModelFit {
     let bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
 
     var evidence: [PositionEvidence] = []
-    private var positions: [(x: Double, y: Double)?] = []
-    /// Each fix's weight by place: 1 / the moving fixes solved in the same ``placeSize`` square.
-    private var placeWeights: [Double] = []
-    private var fixesByPlace: [Int64: Int] = [:]
-
-    /// The side of the squares fixes are counted in, metres: about the distance over which a
-    /// place's shadowing stays alike.
-    static let placeSize = 3.0
+    var positions: [(x: Double, y: Double)?] = []
+    /// Each fix's weight by place (``spreadWeights(_:)``).
+    var placeWeights: [Double] = []
+    var fixesByPlace: [Int64: Int] = [:]
 
     init(
         gateways: [Vector3?], gatewayIDs: [String], settings: SelfCalibration, exponentCentre: Double, modelSigma: Double,
@@ -164,52 +160,6 @@ struct SiteModelFit {
     }
 
     // MARK: The fit
-
-    /// How many squares of ``placeSize`` the moving fixes' places must cover for them to be
-    /// fitted: twelve, a walk of about 40 m.
-    static let minimumPlaces = 12
-
-    /// The squares of ``placeSize`` the moving fixes' places (``CalibrationWindow/Fix/place``)
-    /// fall in.
-    func distinctPlaces(_ items: [Item]) -> Int {
-        var squares = Set<Int64>()
-        for item in items {
-            guard let p = item.ring.fix(item.index).header.place else { continue }
-            squares.insert(
-                Int64((Double(p.x) / Self.placeSize).rounded(.down)) &* 1_000_003
-                    &+ Int64((Double(p.y) / Self.placeSize).rounded(.down)))
-        }
-        return squares.count
-    }
-
-    /// Weighs each moving fix by 1 / the moving fixes whose places (where the hub had placed the
-    /// beacon, ``CalibrationWindow/Fix/place``) fall in its square of ``placeSize``: a tag parked for half an hour gives the window hundreds of fixes of one
-    /// place, whose shadowing to each gateway the fit cannot tell from the gateways' receive
-    /// offsets, and unweighted they outvote the offsets' prior (on the hall-session scenario the
-    /// offsets ran to their bounds). Weighed, one place counts as one fix; anchors keep weight 1.
-    private mutating func spreadWeights(_ items: [Item]) {
-        fixesByPlace.removeAll(keepingCapacity: true)
-        func place(_ p: (x: Double, y: Double)) -> Int64 {
-            let column = Int64((p.x / Self.placeSize).rounded(.down))
-            let row = Int64((p.y / Self.placeSize).rounded(.down))
-            return column &* 1_000_003 &+ row
-        }
-        // Where the hub had the beacon (smoothed over cycles: a parked tag's stays put), else
-        // where this round solved the fix.
-        func spot(_ k: Int, _ item: Item) -> (x: Double, y: Double)? {
-            let header = item.ring.fix(item.index).header
-            guard header.known == nil else { return nil }
-            if let p = header.place { return (Double(p.x), Double(p.y)) }
-            return positions[k]
-        }
-        for (k, item) in items.enumerated() {
-            if let p = spot(k, item) { fixesByPlace[place(p), default: 0] += 1 }
-        }
-        placeWeights.removeAll(keepingCapacity: true)
-        for (k, item) in items.enumerated() {
-            placeWeights.append(spot(k, item).map { 1 / Double(fixesByPlace[place($0)] ?? 1) } ?? 1)
-        }
-    }
 
     /// Alternates positions and the linear solve; returns the model and the exponent's standard
     /// error.

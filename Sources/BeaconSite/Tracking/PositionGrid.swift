@@ -55,13 +55,6 @@ struct PositionGrid {
     @inline(__always)
     func y(row: Int) -> Double { originY + Double(row) * cellSize }
 
-    /// The cell containing (`x`, `y`), clamped to the grid.
-    func cell(x: Double, y: Double) -> (column: Int, row: Int) {
-        let column = Int(((x - originX) / cellSize).rounded())
-        let row = Int(((y - originY) / cellSize).rounded())
-        return (min(max(column, 0), columns - 1), min(max(row, 0), rows - 1))
-    }
-
     /// Fills gateway `g`'s path loss to every cell: antenna at `antenna`, exponent `exponent`,
     /// tags at `tagHeight`.
     mutating func model(gateway g: Int, antenna: Vector3?, exponent: Double, tagHeight: Double) {
