@@ -1,4 +1,3 @@
-import BeaconHTTP
 import BeaconTestSupport
 import Foundation
 import Testing
@@ -41,10 +40,10 @@ struct DaemonControlTests {
         return directory
     }
 
-    /// GET `url` with a real HTTP client: status and body.
+    /// GET `url` over a socket of its own (``PlainHTTPGet``): status and body.
     static func get(_ url: String) async throws -> (Int, String) {
-        let response = try await HTTPClient.shared.send(HTTPRequest(url: url, timeout: .seconds(60)))
-        return (response.status, String(decoding: response.body, as: UTF8.self))
+        let response = try await PlainHTTPGet.get(url)
+        return (response.status, response.body)
     }
 
     /// The lobby visitor is first heard at 09:00:01 (simulated; 60 s later the README's 60 s
@@ -140,13 +139,11 @@ struct DaemonControlTests {
         #expect(announced.contains("requests need its bearer token"))
         let url = try #require(announced.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
 
-        let anonymous = try await HTTPClient.shared.send(HTTPRequest(url: url + "/metrics", timeout: .seconds(10)))
+        let anonymous = try await PlainHTTPGet.get(url + "/metrics")
         #expect(anonymous.status == 401)
-        #expect(anonymous.headers.contains { $0.key.lowercased() == "www-authenticate" && $0.value.hasPrefix("Bearer") })
-        let authorized = try await HTTPClient.shared.send(
-            HTTPRequest(
-                url: url + "/metrics", headers: [("Authorization", "Bearer 9f86d081884c7d659a2feaa0c55ad015")],
-                timeout: .seconds(10)))
+        #expect(anonymous.headers["www-authenticate"]?.hasPrefix("Bearer") == true)
+        let authorized = try await PlainHTTPGet.get(
+            url + "/metrics", headers: [("Authorization", "Bearer 9f86d081884c7d659a2feaa0c55ad015")])
         #expect(authorized.status == 200)
 
         let refused = try await CommandRun.run(TestPaths.beacond, ["post-event", "closing", "--to", url], slot: false)

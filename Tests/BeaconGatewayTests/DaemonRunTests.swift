@@ -3,7 +3,6 @@ import BeaconControl
 import BeaconCore
 import BeaconDaemonConfiguration
 import BeaconGateway
-import BeaconHTTP
 import BeaconTestSupport
 import Foundation
 import Synchronization
@@ -38,7 +37,7 @@ struct DaemonRunTests {
 
     static func health(_ daemon: DaemonRun) async -> Int? {
         guard let url = daemon.control?.url else { return nil }
-        return try? await HTTPClient.shared.send(HTTPRequest(url: url + "/health", timeout: .seconds(5))).status
+        return try? await PlainHTTPGet.get(url + "/health", within: .seconds(5)).status
     }
 
     @Test("a source that ends by itself ends the run and closes the endpoint")
