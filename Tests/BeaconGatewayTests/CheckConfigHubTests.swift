@@ -87,8 +87,9 @@ struct CheckConfigHubTests {
         #expect(try grid("off") == nil)
         #expect(try grid("on") == GridTracking())
         #expect(
-            try grid("{cellSize: 0.4, maxCells: 2048, walkingSpeed: 1.5, stillShare: 0.6, sensitivity: off}")
-                == GridTracking(cellSize: 0.4, maxCells: 2048, walkingSpeed: 1.5, stillShare: 0.6, sensitivity: nil))
+            try grid("{cellSize: 0.4, maxCells: 2048, walkingSpeed: 1.5, stillShare: 0.6, sensitivity: off, momentum: 0.5}")
+                == GridTracking(
+                    cellSize: 0.4, maxCells: 2048, walkingSpeed: 1.5, stillShare: 0.6, sensitivity: nil, momentum: 0.5))
         #expect(try grid("{sensitivity: -90}") == GridTracking(sensitivity: -90))
     }
 

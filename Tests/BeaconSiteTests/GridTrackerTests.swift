@@ -76,11 +76,18 @@ struct GridTrackerTests {
 
     @Test("on a large floor the posterior's box shrinks to the tag's neighbourhood: a step costs the box, not the grid")
     func boxShrinks() {
-        var tracker = Self.tracker(
-            settings: GridTracking(cellSize: 1, maxCells: 4096, sensitivity: nil), bounds: (-2, -2, 40, 30))
-        #expect(tracker.boxes.isEmpty)
-        for cycle in 1...20 { Self.step(&tracker, x: 3, y: 5, cycle: Int64(cycle)) }
-        #expect(tracker.boxes[0].cellCount < tracker.grid.cellCount / 3, "\(tracker.boxes[0]) of \(tracker.grid.cellCount) cells")
+        // Without momentum, the box is the posterior's; with it (the default), the heading's
+        // sway around a still tag widens the motion kernel by a cell or two.
+        for (momentum, share) in [(0.0, 3), (1.0, 2)] {
+            var tracker = Self.tracker(
+                settings: GridTracking(cellSize: 1, maxCells: 4096, sensitivity: nil, momentum: momentum),
+                bounds: (-2, -2, 40, 30))
+            #expect(tracker.boxes.isEmpty)
+            for cycle in 1...20 { Self.step(&tracker, x: 3, y: 5, cycle: Int64(cycle)) }
+            #expect(
+                tracker.boxes[0].cellCount < tracker.grid.cellCount / share,
+                "momentum \(momentum): \(tracker.boxes[0]) of \(tracker.grid.cellCount) cells")
+        }
     }
 
     @Test("a tag walking across the room is followed, within 1.5 m once the track has settled")
@@ -93,6 +100,31 @@ struct GridTrackerTests {
             if cycle >= 5 { worst = max(worst, Self.distance(estimate, x, 4)) }
         }
         #expect(worst < 1.5, "worst error after settling: \(worst) m")
+    }
+
+    @Test("momentum: a walker is trailed by less when the heading is carried; a tag that stops loses its heading")
+    func momentumKeepsUp() throws {
+        func walk(momentum: Double) -> (lag: Double, tracker: GridTracker) {
+            var tracker = Self.tracker(settings: GridTracking(sensitivity: nil, momentum: momentum))
+            var lag = 0.0
+            for cycle in 0..<16 {
+                let x = 1 + Double(cycle) * 0.6
+                let estimate = Self.step(&tracker, x: x, y: 4, cycle: Int64(cycle + 1))
+                if cycle >= 6 { lag += x - (estimate?.x ?? .nan) }
+            }
+            return (lag / 10, tracker)
+        }
+        let randomWalk = walk(momentum: 0)
+        var carried = walk(momentum: 1)
+        #expect(randomWalk.lag > 0.1, "a random walk trails the walker: \(randomWalk.lag) m")
+        #expect(carried.lag < randomWalk.lag / 2, "momentum 1: \(carried.lag) m behind, against \(randomWalk.lag) m")
+        #expect(carried.tracker.headings[0].vx > 0.3, "\(carried.tracker.headings[0])")
+        // It stops at x = 10 and stands there.
+        var last: (x: Double, y: Double, radius90: Double)?
+        for cycle in 17...30 { last = Self.step(&carried.tracker, x: 10, y: 4, cycle: Int64(cycle)) }
+        let heading = carried.tracker.headings[0]
+        #expect((heading.vx * heading.vx + heading.vy * heading.vy).squareRoot() < 0.15, "\(heading)")
+        #expect(Self.distance(last, 10, 4) < 0.5, "\(String(describing: last))")
     }
 
     @Test("an offset common to every gateway (a tag in a pocket) does not move the estimate")

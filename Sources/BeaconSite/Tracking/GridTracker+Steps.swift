@@ -25,17 +25,14 @@ extension GridTracker {
         }
     }
 
-    /// The motion model: the still share stays, the walking share is blurred by σ = `spread`.
-    mutating func predict(_ b: Int, box old: GridBox, spread: Double) -> GridBox {
+    /// The motion model: the still share stays; the walking share moves by `drift` (cells, the
+    /// beacon's recent heading times the time) and is blurred by σ = `spread`.
+    mutating func predict(_ b: Int, box old: GridBox, spread: Double, drift: (x: Double, y: Double) = (0, 0)) -> GridBox {
         let sigmaCells = spread / grid.cellSize
         guard sigmaCells >= 0.25 else { return old }
-        let radius = min(Int((2 * sigmaCells).rounded(.up)), 16)
-        if kernel.count != 2 * radius + 1 || kernelSigma != sigmaCells {
-            kernel = (-radius...radius).map { Float(naturalExponential(-0.5 * Double($0 * $0) / (sigmaCells * sigmaCells))) }
-            let total = kernel.reduce(0, +)
-            for i in kernel.indices { kernel[i] /= total }
-            kernelSigma = sigmaCells
-        }
+        let radius = min(Int((2 * sigmaCells + max(abs(drift.x), abs(drift.y))).rounded(.up)), Self.maximumRadius)
+        Self.fill(&kernel, radius: radius, sigma: sigmaCells, shift: drift.x)
+        Self.fill(&kernelRows, radius: radius, sigma: sigmaCells, shift: drift.y)
         let columns = grid.columns
         let lanes = PositionGrid.lanes
         // Grown by the kernel, columns in whole vectors.
@@ -53,41 +50,59 @@ extension GridTracker {
             scratch.withUnsafeMutableBufferPointer { t in
                 logLikelihoods.withUnsafeMutableBufferPointer { v in
                     kernel.withUnsafeBufferPointer { k in
-                        // Along rows, tap by tap over contiguous cells (the loops vectorise): only
-                        // the old box's rows and columns hold probability.
-                        for row in Int(old.firstRow)...Int(old.lastRow) {
-                            let out = t.baseAddress! + row * columns
-                            for c in firstColumn..<(firstColumn + width) { out[c] = 0 }
-                            let source = p.baseAddress! + base + row * columns
-                            for tap in 0...(2 * radius) {
-                                let shift = tap - radius
-                                // Output column c reads column c + shift, inside the old box.
-                                let from = max(firstColumn, Int(old.firstColumn) - shift)
-                                let to = min(Int(box.lastColumn), Int(old.lastColumn) - shift)
-                                guard from <= to else { continue }
-                                let weight = k[tap]
-                                for c in from...to { out[c] += weight * source[c + shift] }
+                        kernelRows.withUnsafeBufferPointer { kr in
+                            // Along rows, tap by tap over contiguous cells (the loops vectorise): only
+                            // the old box's rows and columns hold probability.
+                            for row in Int(old.firstRow)...Int(old.lastRow) {
+                                let out = t.baseAddress! + row * columns
+                                for c in firstColumn..<(firstColumn + width) { out[c] = 0 }
+                                let source = p.baseAddress! + base + row * columns
+                                for tap in 0...(2 * radius) {
+                                    let shift = tap - radius
+                                    // Output column c reads column c + shift, inside the old box.
+                                    let from = max(firstColumn, Int(old.firstColumn) - shift)
+                                    let to = min(Int(box.lastColumn), Int(old.lastColumn) - shift)
+                                    guard from <= to else { continue }
+                                    let weight = k[tap]
+                                    for c in from...to { out[c] += weight * source[c + shift] }
+                                }
                             }
-                        }
-                        // Along columns, into `v`, then mixed with the still share.
-                        for row in Int(box.firstRow)...Int(box.lastRow) {
-                            let out = v.baseAddress! + row * columns + firstColumn
-                            for i in 0..<width { out[i] = 0 }
-                            for tap in 0...(2 * radius) {
-                                let sourceRow = row + tap - radius
-                                guard sourceRow >= Int(old.firstRow), sourceRow <= Int(old.lastRow) else { continue }
-                                let weight = k[tap]
-                                let source = t.baseAddress! + sourceRow * columns + firstColumn
-                                for i in 0..<width { out[i] += weight * source[i] }
+                            // Along columns, into `v`, then mixed with the still share.
+                            for row in Int(box.firstRow)...Int(box.lastRow) {
+                                let out = v.baseAddress! + row * columns + firstColumn
+                                for i in 0..<width { out[i] = 0 }
+                                for tap in 0...(2 * radius) {
+                                    let sourceRow = row + tap - radius
+                                    guard sourceRow >= Int(old.firstRow), sourceRow <= Int(old.lastRow) else { continue }
+                                    let weight = kr[tap]
+                                    let source = t.baseAddress! + sourceRow * columns + firstColumn
+                                    for i in 0..<width { out[i] += weight * source[i] }
+                                }
+                                let cells = p.baseAddress! + base + row * columns + firstColumn
+                                for i in 0..<width { cells[i] = still * cells[i] + walking * out[i] }
                             }
-                            let cells = p.baseAddress! + base + row * columns + firstColumn
-                            for i in 0..<width { cells[i] = still * cells[i] + walking * out[i] }
                         }
                     }
                 }
             }
         }
         return box
+    }
+
+    /// A normalised Gaussian of σ = `sigma` cells centred on `shift` cells, over the taps
+    /// −`radius`…`radius` of a pass in which output cell c reads cell c + tap: tap t carries a move
+    /// of −t cells.
+    static func fill(_ kernel: inout [Float], radius: Int, sigma: Double, shift: Double) {
+        let count = 2 * radius + 1
+        if kernel.count < count { kernel = Array(repeating: 0, count: 2 * Self.maximumRadius + 1) }
+        var total: Float = 0
+        for tap in 0..<count {
+            let move = Double(radius - tap) - shift
+            let value = Float(naturalExponential(-0.5 * move * move / (sigma * sigma)))
+            kernel[tap] = value
+            total += value
+        }
+        for tap in 0..<count { kernel[tap] /= total }
     }
 
     /// What the measurement leaves: the posterior's mass and first moments (cell units), and the

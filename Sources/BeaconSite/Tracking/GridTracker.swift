@@ -42,13 +42,29 @@ struct GridTracker {
     /// Per cell: the log-likelihood of the step being taken; the blur's intermediate rows.
     var logLikelihoods: [Float]
     var scratch: [Float]
+    /// The motion kernels along rows and along columns (reused: sized for the widest).
     var kernel: [Float] = []
-    var kernelSigma = 0.0
+    var kernelRows: [Float] = []
+    /// Each beacon's recent heading, in the hub's beacon order.
+    private(set) var headings: [Heading] = []
     var radii: [Float] = Array(repeating: 0, count: GridTracker.radiusBins)
     /// log P(miss) by standardised margin, from −4σ to +4σ in 1/16 σ steps.
     let missTable: [Float]
 
+    /// Where a beacon's estimate was and how fast it has been moving: the walking share's drift.
+    struct Heading {
+        var x = Double.nan
+        var y = Double.nan
+        var vx = 0.0
+        var vy = 0.0
+    }
+
     static let radiusBins = 512
+    /// How much of the estimate's surprise (its distance from where the heading carried it, per
+    /// second) a step adds to the heading.
+    static let headingGain = 0.5
+    /// The motion kernel's widest reach, cells each side.
+    static let maximumRadius = 16
     /// Below this share of the peak, a cell drops out of the box (its probability is set to 0).
     static let supportFloor: Float = 1e-3
     /// Misses are weak evidence: a gateway misses a beacon it should hear this often anyway
@@ -101,6 +117,7 @@ struct GridTracker {
             if last != b {
                 let cells = grid.cellCount
                 boxes[b] = boxes[last]
+                headings[b] = headings[last]
                 if !boxes[last].isEmpty {
                     posteriors.withUnsafeMutableBufferPointer { p in
                         for c in 0..<cells { p[b * cells + c] = p[last * cells + c] }
@@ -126,20 +143,26 @@ struct GridTracker {
     ) -> (x: Double, y: Double, radius90: Double)? {
         let cells = grid.cellCount
         if boxes.count <= b {
+            headings.append(contentsOf: repeatElement(Heading(), count: b + 1 - boxes.count))
             boxes.append(contentsOf: repeatElement(GridBox(), count: b + 1 - boxes.count))
             posteriors.append(contentsOf: repeatElement(0, count: (b + 1) * cells - posteriors.count))
         }
         var box = boxes[b]
+        let seconds = Double(cycle - box.cycle) * cycleSeconds
         if box.isEmpty {
             guard readings.count >= minimumReadings else { return nil }
             box = start(b, cycle: cycle)
+            headings[b] = Heading()
         } else if !readings.isEmpty {
-            let spread = settings.walkingSpeed * Double(cycle - box.cycle) * cycleSeconds
+            let spread = settings.walkingSpeed * seconds
             if spread > Self.maximumSpread {
                 clear(b, box: box)
                 box = start(b, cycle: cycle)
+                headings[b] = Heading()
             } else {
-                box = predict(b, box: box, spread: spread)
+                let carried = settings.momentum * seconds / grid.cellSize
+                box = predict(
+                    b, box: box, spread: spread, drift: (headings[b].vx * carried, headings[b].vy * carried))
             }
         }
         var moments: Moments?
@@ -150,10 +173,33 @@ struct GridTracker {
                 // Lost: the best cell in the box misfits; start again from the whole grid.
                 clear(b, box: box)
                 box = start(b, cycle: cycle)
+                headings[b] = Heading()
                 moments = update(b, box: &box, offsetPrior: offsetPrior, missLoss: missLoss, sigma: sigma)
             }
         }
         boxes[b] = box
-        return estimate(b, box: box, moments: moments)
+        let estimated = estimate(b, box: box, moments: moments)
+        if let estimated, !readings.isEmpty { follow(b, to: estimated, after: seconds) }
+        return estimated
+    }
+
+    /// Corrects beacon `b`'s heading by where the estimate landed against where the heading
+    /// carried it (an α-β tracker's velocity step): a walker's heading grows until the estimate
+    /// keeps up; a tag that stops pulls it back to zero. At most the walking speed.
+    private mutating func follow(_ b: Int, to estimate: (x: Double, y: Double, radius90: Double), after seconds: Double) {
+        var heading = headings[b]
+        if !heading.x.isNaN, seconds > 0 {
+            let carried = (1 - settings.stillShare) * settings.momentum * seconds
+            heading.vx += Self.headingGain * (estimate.x - (heading.x + heading.vx * carried)) / seconds
+            heading.vy += Self.headingGain * (estimate.y - (heading.y + heading.vy * carried)) / seconds
+            let speed = (heading.vx * heading.vx + heading.vy * heading.vy).squareRoot()
+            if speed > settings.walkingSpeed {
+                heading.vx *= settings.walkingSpeed / speed
+                heading.vy *= settings.walkingSpeed / speed
+            }
+        }
+        heading.x = estimate.x
+        heading.y = estimate.y
+        headings[b] = heading
     }
 }

@@ -5,20 +5,26 @@ public struct GridTracking: Hashable, Sendable {
     public var cellSize: Double
     /// The most cells a beacon's posterior may have (default 1,024: 4 KiB per tracked beacon).
     public var maxCells: Int
-    /// How fast a walking person moves, m/s (default 1.2): the motion model's spread per second.
+    /// How fast a walking person moves, m/s (default 2.0): the motion model's spread per second,
+    /// and the fastest heading it carries.
     public var walkingSpeed: Double
-    /// The share of the probability that stands still between two cycles (default 0.5).
+    /// The share of the probability that stands still between two cycles (default 0.2).
     public var stillShare: Double
     /// The weakest RSSI a gateway hears, dBm (default −95): a gateway that did not hear the beacon
     /// makes the cells where the model says it should have less likely. `nil`: misses are no
     /// evidence.
     public var sensitivity: Double?
+    /// How much of a beacon's recent heading the walking share carries forward (default 1: all
+    /// of it; 0: none, a random walk around the last estimate, which trails a walker). The heading
+    /// is the estimate's move per second, half the last heading and half the latest move.
+    public var momentum: Double
 
     /// Creates the settings.
     public init(
         cellSize: Double = 0.5, maxCells: Int = 1024, walkingSpeed: Double = 2.0, stillShare: Double = 0.2,
-        sensitivity: Double? = -95
+        sensitivity: Double? = -95, momentum: Double = 1
     ) {
+        self.momentum = momentum
         self.cellSize = cellSize
         self.maxCells = maxCells
         self.walkingSpeed = walkingSpeed
