@@ -44,7 +44,7 @@ extension SiteFusion {
     /// none (a site without floors, or a beacon not placed on one yet: every gateway counts).
     @inline(__always)
     func positionFloor(of b: Int) -> Int {
-        Int(beacons[b].lastFloor)
+        Int(beacons[b].rooms.lastFloor)
     }
 
     /// Whether gateway `g` takes part in beacon `b`'s position: it is on the beacon's floor, or

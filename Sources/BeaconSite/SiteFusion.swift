@@ -55,6 +55,8 @@ public final class SiteFusion {
     @exclusivity(unchecked) var clocks: [GatewayClock]
     @exclusivity(unchecked) var positionScratch: [PositionEvidence] = []
     @exclusivity(unchecked) var roomScores: [Float]
+    /// The room rule.
+    let roomDecider: RoomDecider
     @exclusivity(unchecked) var evidenceScratch: [Int] = []
     @exclusivity(unchecked) var unknownGateways: Set<String> = []
     /// The records of the report being taken, until all of it is checked.
@@ -128,6 +130,7 @@ public final class SiteFusion {
         lastSequence = Array(repeating: 0, count: gatewayCount)
         sequencesAhead = Array(repeating: [], count: gatewayCount)
         roomScores = Array(repeating: -.infinity, count: max(1, layout.rooms.count))
+        roomDecider = RoomDecider(rule: configuration.room, floorOfRoom: layout.floorOfRoom)
         roomNames = layout.rooms
         cycleNanoseconds = configuration.cycleLength.nanoseconds
         latenessNanoseconds = configuration.lateness.nanoseconds
