@@ -5,7 +5,8 @@ import BeaconTestSupport
 import Testing
 
 /// `beacond evaluate-site`'s table: its plain rules agree with the independent prototype
-/// (`scripts/site-prototype.py`, numpy), and every recording gets its four rows.
+/// (a numpy replay of the ranging loop and the rules, `scripts/site-prototype.py`, retired on
+/// 2026-11-30: its figures are kept here), and every recording gets its five rows.
 @Suite("Site evaluation: every recording, calibrated and fixed, against the plain rules")
 struct SiteEvaluationTests {
     @Test(
@@ -18,7 +19,7 @@ struct SiteEvaluationTests {
                 rows.filter { $0.site == site }.map(\.variant)
                     == ["self-calibrated", "fixed defaults", "grid filter", "strongest gateway", "centroid of 4"])
         }
-        // The prototype: the weighted centroid of the 4 strongest cycle means on philotuxo is
+        // The prototype's figures: the weighted centroid of the 4 strongest cycle means on philotuxo is
         // 2.10 m median, 5.42 m p90; the strongest cycle mean is 100 % right inside starksm64's stays.
         let centroid = try #require(rows.first { $0.site == "philotuxo" && $0.variant == "centroid of 4" }?.report)
         #expect(abs(try #require(centroid.medianPositionError) - 2.10) < 0.1, "\(centroid.text)")

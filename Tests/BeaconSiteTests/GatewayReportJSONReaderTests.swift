@@ -1,5 +1,5 @@
 import BeaconCore
-@_spi(Reference) import BeaconSiteReport
+import BeaconSiteReport
 import Testing
 
 /// The JSON reader against `JSONDecoder`, which read every JSON report before it (issue 30):
@@ -17,7 +17,7 @@ struct GatewayReportJSONReaderTests {
     static func reference(_ text: some Collection<UInt8>) -> Outcome {
         Array(text).withUnsafeBytes { buffer in
             Result { () throws(GatewayReportError) in
-                let report = try GatewayReportDecoder.decodeWithJSONDecoder(buffer)
+                let report = try ReferenceJSONReportDecoder.decode(buffer)
                 return (report.header, report.records)
             }
         }

@@ -1,11 +1,12 @@
 import BeaconCore
-import FoundationEssentials
+import BeaconSiteReport
+import Foundation
 
-extension GatewayReportDecoder {
-    // The JSON form read through `JSONDecoder`, as every JSON report was before
-    // `GatewayReportJSONReader` (issue 30): the reference the reader is tested against, and
-    // measured against by `beacond-bench site`.
-
+/// The JSON form of a gateway report read through `JSONDecoder`, as every JSON report was read
+/// before `GatewayReportJSONReader` (issue 30): the independent reference the reader is tested
+/// against (`GatewayReportJSONReaderTests`). It lives with the tests, so that Sources has one
+/// JSON report reader.
+enum ReferenceJSONReportDecoder {
     private struct JSONReport: Decodable {
         var v: Int
         var gateway: String
@@ -47,10 +48,9 @@ extension GatewayReportDecoder {
         var measuredPower: Int?
     }
 
-    /// A JSON report decoded by `JSONDecoder`, as before issue 30: the reference the reader is
-    /// tested and measured against.
+    /// A JSON report decoded by `JSONDecoder`.
     /// - Parameter bytes: the report (JSON).
-    @_spi(Reference) public static func decodeWithJSONDecoder(_ bytes: UnsafeRawBufferPointer) throws(GatewayReportError) -> (
+    static func decode(_ bytes: UnsafeRawBufferPointer) throws(GatewayReportError) -> (
         header: GatewayReportHeader, records: [GatewayRecord]
     ) {
         let report: JSONReport
