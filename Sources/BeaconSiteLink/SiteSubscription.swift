@@ -12,18 +12,21 @@ import Synchronization
 /// on arrival (to align each gateway's clock), into the pipeline; and a tick that closes cycles
 /// while nothing arrives.
 ///
-/// Reports wait in a bounded queue (10,000) between libmosquitto's network thread and the
-/// pipeline; when the pipeline falls that far behind, newer reports are dropped, counted
-/// (``dropped``, the metric's `queue_full`) and logged (they describe cycles that would be fused
-/// late anyway). A message under a topic that is not one of this hub's buckets of the site is
-/// refused before the queue. Losing and regaining the broker is logged.
+/// libmosquitto's network thread only stamps each message with the hub's clock and queues it;
+/// one task, the one that feeds the pipeline, takes the queue in arrival order (``plan(_:)``):
+/// it reads each message, ranges the foreign nodes' messages, and ends the cycles at each tick,
+/// so nothing of the hub's state is touched on the network thread. Messages wait in a bounded
+/// queue (10,000) between the two; when the pipeline falls that far behind, newer messages are
+/// dropped, counted (``dropped``, the metric's `queue_full`) and logged (they describe cycles
+/// that would be fused late anyway). A message under a topic that is not one of this hub's
+/// buckets of the site is refused. Losing and regaining the broker is logged.
 ///
 /// Foreign nodes (ESPresense, OpenMQTTGateway, Theengs; `kind:` in `gateways:`) publish to the
-/// same broker: their topics are subscribed to as well, each message translated on arrival
-/// (stamped with the hub's clock) and ranged by its node (``ForeignGatewayNode``), and the nodes'
-/// per-cycle reports — on arrival, and on the tick while nothing arrives — join the same queue
-/// as the beacond gateways' reports, holding only the records of this hub's buckets. A message
-/// a node's kind does not send is refused there, counted and logged with the others.
+/// same broker: their topics are subscribed to as well, each message translated and ranged by
+/// its node (``ForeignGatewayNode``) at its arrival time, and the nodes' per-cycle reports — on
+/// arrival, and on the tick while nothing arrives — go to the pipeline with the beacond
+/// gateways' reports, holding only the records of this hub's buckets. A message a node's kind
+/// does not send is refused there, counted and logged with the others.
 package final class SiteSubscription: Sendable {
     let settings: SiteSettings
     /// The buckets this hub takes.
@@ -34,7 +37,8 @@ package final class SiteSubscription: Sendable {
     static let queueCapacity = 10_000
 
     private let logger: Logger
-    /// The foreign nodes, ranging what they publish (shared by the MQTT client's thread and the tick).
+    /// The foreign nodes, ranging what they publish: used by the feeding task alone (the lock is
+    /// never contended; it makes the class `Sendable`).
     private let nodes: Mutex<[ForeignGatewayNode]>
     /// Per foreign node: its refused newcomers when last logged, and when.
     private let floodNotes = Mutex<[String: (refused: Int, at: Timestamp)]>([:])
@@ -98,6 +102,44 @@ package final class SiteSubscription: Sendable {
             }
             return nil
         }
+    }
+
+    /// What arrives, in the order it arrives: a message stamped with the hub's clock, or a tick.
+    package enum Arrival: Sendable {
+        case message(topic: String, payload: [UInt8], receivedAt: Timestamp)
+        case tick(Timestamp)
+    }
+
+    /// What the feeding task does with arrivals: hand reports to the pipeline, or end its cycles
+    /// up to a tick's time.
+    package enum FeedAction: Sendable {
+        case send([GatewayReportMessage])
+        case advance(to: Timestamp)
+    }
+
+    /// Takes `arrivals` in order: each message read (a foreign node's ranged), each tick the
+    /// foreign nodes' cycles it ended, then an advance of the pipeline to it. Reports before a
+    /// tick are sent before its advance.
+    package func plan(_ arrivals: [Arrival]) -> [FeedAction] {
+        var actions: [FeedAction] = []
+        var reports: [GatewayReportMessage] = []
+        for arrival in arrivals {
+            switch arrival {
+            case .message(let topic, let payload, let receivedAt):
+                reports +=
+                    foreignMessages(topic: topic, payload: payload, receivedAt: receivedAt)
+                    ?? [message(topic: topic, payload: payload, receivedAt: receivedAt)]
+            case .tick(let now):
+                // The nodes' closed cycles go behind what their messages closed.
+                reports += foreignReports(at: now)
+                logFloodedNodes(at: now)
+                if !reports.isEmpty { actions.append(.send(reports)) }
+                reports.removeAll()
+                actions.append(.advance(to: now))
+            }
+        }
+        if !reports.isEmpty { actions.append(.send(reports)) }
+        return actions
     }
 
     /// The foreign nodes' reports of the cycles ended by `now`.
@@ -173,14 +215,12 @@ package final class SiteSubscription: Sendable {
                     logger.warning("site: \(detail); reconnecting — the gateways' reports are missed until then")
                 }
             }
-        ) { [self] topic, payload in
-            let now = clock.now
-            let messages =
-                self.foreignMessages(topic: topic, payload: payload, receivedAt: now)
-                ?? [self.message(topic: topic, payload: payload, receivedAt: now)]
+        ) { topic, payload in
+            // The network thread stamps and queues; the feeding task does the rest.
+            let arrival = Arrival.message(topic: topic, payload: payload, receivedAt: clock.now)
             let taken = queue.items.withLock { queued in
-                guard queued.count + messages.count <= Self.queueCapacity else { return false }
-                queued.append(contentsOf: messages)
+                guard queued.count < Self.queueCapacity else { return false }
+                queued.append(arrival)
                 return true
             }
             continuation.yield()
@@ -202,15 +242,9 @@ package final class SiteSubscription: Sendable {
             group.addTask {
                 while !Task.isCancelled {
                     try await clock.sleep(for: tick)
-                    let now = clock.now
-                    // The nodes' closed cycles join the queue behind what their messages closed.
-                    let reports = self.foreignReports(at: now)
-                    self.logFloodedNodes(at: now)
-                    if !reports.isEmpty {
-                        queue.items.withLock { $0.append(contentsOf: reports) }
-                        continuation.yield()
-                    }
-                    try await runner.advance(to: now)
+                    // Behind the messages before it, even in a full queue: a tick is never dropped.
+                    queue.items.withLock { $0.append(.tick(clock.now)) }
+                    continuation.yield()
                 }
             }
             group.addTask {
@@ -219,7 +253,12 @@ package final class SiteSubscription: Sendable {
                         defer { queued.removeAll(keepingCapacity: true) }
                         return queued
                     }
-                    if !batch.isEmpty { try await runner.send(reports: batch) }
+                    for action in self.plan(batch) {
+                        switch action {
+                        case .send(let reports): try await runner.send(reports: reports)
+                        case .advance(let time): try await runner.advance(to: time)
+                        }
+                    }
                 }
             }
             try await group.next()
@@ -228,8 +267,8 @@ package final class SiteSubscription: Sendable {
     }
 }
 
-/// The reports a hub has received and the pipeline not yet taken (shared by the MQTT client's
-/// thread and the task that feeds the pipeline).
+/// What a hub has received and the pipeline not yet taken (shared by the MQTT client's thread
+/// and the task that feeds the pipeline).
 private final class ReportQueue: Sendable {
-    let items = Mutex<[GatewayReportMessage]>([])
+    let items = Mutex<[SiteSubscription.Arrival]>([])
 }

@@ -76,4 +76,50 @@ struct SiteSubscriptionForeignTests {
             subscription.foreignMessages(
                 topic: Self.topics.recordsTopic(bucket: 0, gateway: "pi"), payload: [], receivedAt: Self.t0) == nil)
     }
+
+    @Test(
+        "the feeding task takes arrivals in order: a node's cycle ends at the tick, its report is sent before the advance, a beacond report and a refusal keep their place"
+    )
+    func planInArrivalOrder() throws {
+        let subscription = try Self.subscription(buckets: [0, 1, 2, 3])
+        var arrivals: [SiteSubscription.Arrival] = (0..<10).map { tenth in
+            let (topic, payload) = ESPresenseMessage.device(
+                Self.tags[0], rssi: -60, measuredPower: -59, address: BluetoothAddress(rawValue: 1), room: "office")
+            return .message(topic: topic, payload: payload, receivedAt: Self.t0 + .milliseconds(100 * tenth))
+        }
+        arrivals.append(.tick(Self.t0 + .seconds(1)))
+        // A beacond gateway's report (bytes the pipeline decodes), then a message under no records topic.
+        let gatewayTopic = Self.topics.recordsTopic(bucket: 0, gateway: "pi")
+        arrivals.append(.message(topic: gatewayTopic, payload: [1, 2, 3], receivedAt: Self.t0 + .milliseconds(1_500)))
+        arrivals.append(.message(topic: "elsewhere/x", payload: [], receivedAt: Self.t0 + .milliseconds(1_600)))
+        arrivals.append(.tick(Self.t0 + .seconds(2)))
+        let actions = subscription.plan(arrivals)
+        #expect(actions.count == 4, "\(actions)")
+        guard actions.count == 4,
+            case .send(let first) = actions[0], case .advance(let firstTick) = actions[1],
+            case .send(let second) = actions[2], case .advance(let secondTick) = actions[3]
+        else { return }
+        // The tag's cycle ending at +1 s, ranged by the node, before the pipeline's advance to +1 s.
+        #expect(first.count == 1)
+        #expect(Self.records(first).map(\.beacon) == [Self.tags[0]])
+        #expect(firstTick == Self.t0 + .seconds(1))
+        // Then, in arrival order: the gateway's report as it came, the refusal, and the node's
+        // report of the cycle ending at +2 s (the tag unheard in it, still within the grace).
+        #expect(second.count == 3, "\(second)")
+        guard second.count == 3 else { return }
+        if case .encoded(let bytes, let receivedAt, let origin) = second[0] {
+            #expect(bytes == [1, 2, 3] && receivedAt == Self.t0 + .milliseconds(1_500) && origin?.gateway == "pi")
+        } else {
+            Issue.record("not the gateway's report: \(second[0])")
+        }
+        if case .refused(let refusal) = second[1] { #expect(refusal.reason == .wrongTopic) } else { Issue.record("\(second[1])") }
+        if case .decoded(let header, let records) = second[2] {
+            #expect(header.gateway == "esp-office" && header.time == Self.t0 + .seconds(2))
+            #expect(records.map(\.beacon) == [Self.tags[0]] && records.allSatisfy { !$0.seen })
+        } else {
+            Issue.record("not the node's report: \(second[2])")
+        }
+        #expect(secondTick == Self.t0 + .seconds(2))
+        #expect(subscription.plan([]).isEmpty)
+    }
 }
