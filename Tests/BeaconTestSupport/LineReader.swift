@@ -1,20 +1,60 @@
 import Foundation
 
 /// Reads a child's output line by line as it comes, keeping every line read: the one line reader
-/// of the test servers and launchers. The async calls block on a thread of their own (see
-/// ``onOwnThread(_:)``); the `blocking` ones are for initialisers that wait for a ready line.
+/// of the test servers and launchers.
 ///
-/// `@unchecked Sendable`: one test task reads it, one call at a time.
+/// A thread of its own drains the pipe from the start, whether or not anyone waits for a line:
+/// a child whose output nobody asks for (a daemon's alert lines while a test watches its page)
+/// never blocks on a full pipe, as it never would under journald or a terminal. The async calls
+/// wait on a thread of their own (see ``onOwnThread(_:)``); the `blocking` ones are for
+/// initialisers that wait for a ready line.
+///
+/// `@unchecked Sendable`: its state is behind one lock, shared with the draining thread.
 public final class LineReader: @unchecked Sendable {
-    private let handle: FileHandle
-    private var buffer = Data()
-    /// Every complete line read so far.
-    public private(set) var lines: [String] = []
-    /// How many of ``lines`` ``line(containing:)`` has consumed.
-    private var consumed = 0
+    /// What the draining thread has read, and how far the readers got.
+    private final class Storage: @unchecked Sendable {
+        let condition = NSCondition()
+        var buffer = Data()
+        var lines: [String] = []
+        var ended = false
+        /// How many of `lines` ``LineReader/line(containing:)`` has consumed.
+        var consumed = 0
+    }
 
-    /// Reads from `handle`.
-    public init(_ handle: FileHandle) { self.handle = handle }
+    private let storage = Storage()
+
+    /// Every complete line read so far.
+    public var lines: [String] {
+        storage.condition.lock()
+        defer { storage.condition.unlock() }
+        return storage.lines
+    }
+
+    /// Starts draining `handle` (until its end).
+    public init(_ handle: FileHandle) {
+        let storage = storage
+        let thread = Thread {
+            while true {
+                let chunk = handle.availableData
+                storage.condition.lock()
+                if chunk.isEmpty {
+                    storage.ended = true
+                } else {
+                    storage.buffer += chunk
+                    while let newline = storage.buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                        storage.lines.append(
+                            String(decoding: storage.buffer[storage.buffer.startIndex..<newline], as: UTF8.self))
+                        storage.buffer = Data(storage.buffer[storage.buffer.index(after: newline)...])
+                    }
+                }
+                storage.condition.broadcast()
+                storage.condition.unlock()
+                if chunk.isEmpty { return }
+            }
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
 
     /// The next line (after those already returned) that contains `text`; `nil` if the output ends first.
     public func line(containing text: String = "") async -> String? {
@@ -22,7 +62,7 @@ public final class LineReader: @unchecked Sendable {
     }
 
     /// The first line ever read that contains `text`, whether or not ``line(containing:)`` has
-    /// passed it (reading on until one comes); `nil` if the output ends first. For lines whose
+    /// passed it (waiting on until one comes); `nil` if the output ends first. For lines whose
     /// order among others is not fixed (two alerts of one cycle).
     public func firstLine(containing text: String) async -> String? {
         if let seen = lines.first(where: { $0.contains(text) }) { return seen }
@@ -31,44 +71,40 @@ public final class LineReader: @unchecked Sendable {
 
     /// ``line(containing:)``, blocking the calling thread.
     public func blockingLine(containing text: String = "") -> String? {
+        storage.condition.lock()
+        defer { storage.condition.unlock() }
         while true {
-            while consumed < lines.count {
-                consumed += 1
-                if text.isEmpty || lines[consumed - 1].contains(text) { return lines[consumed - 1] }
+            while storage.consumed < storage.lines.count {
+                storage.consumed += 1
+                let line = storage.lines[storage.consumed - 1]
+                if text.isEmpty || line.contains(text) { return line }
             }
-            guard readMore() else { return nil }
+            if storage.ended { return nil }
+            storage.condition.wait()
         }
     }
 
-    /// Reads until every line of `expected` has been seen (or the output ends); returns all lines.
+    /// Waits until every line of `expected` has been seen (or the output ends); returns all lines.
     @discardableResult
     public func read(until expected: [String]) async -> [String] {
         await onOwnThread {
             let wanted = Set(expected)
-            while !wanted.isSubset(of: Set(self.lines)), self.readMore() {}
-            return self.lines
+            self.storage.condition.lock()
+            defer { self.storage.condition.unlock() }
+            while !wanted.isSubset(of: Set(self.storage.lines)), !self.storage.ended { self.storage.condition.wait() }
+            return self.storage.lines
         }
     }
 
-    /// Reads to the end; returns what ``line(containing:)`` has not consumed, unfinished last line included.
+    /// Waits for the end; returns what ``line(containing:)`` has not consumed, unfinished last line included.
     public func rest() async -> String {
         await onOwnThread {
-            while self.readMore() {}
-            let unread = self.lines[self.consumed...].map { $0 + "\n" }.joined()
-            return unread + String(decoding: self.buffer, as: UTF8.self)
+            self.storage.condition.lock()
+            defer { self.storage.condition.unlock() }
+            while !self.storage.ended { self.storage.condition.wait() }
+            let unread = self.storage.lines[self.storage.consumed...].map { $0 + "\n" }.joined()
+            return unread + String(decoding: self.storage.buffer, as: UTF8.self)
         }
-    }
-
-    /// Reads one chunk and splits off its complete lines; `false` at the end of the output.
-    private func readMore() -> Bool {
-        let chunk = handle.availableData
-        if chunk.isEmpty { return false }
-        buffer += chunk
-        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-            lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
-            buffer = Data(buffer[buffer.index(after: newline)...])
-        }
-        return true
     }
 }
 
