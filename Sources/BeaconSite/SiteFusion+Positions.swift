@@ -10,7 +10,7 @@ extension SiteFusion {
         let modelVariance = positioning.modelSigma * positioning.modelSigma
         let tagHeight = positionHeight(of: b)
         let sampling = samplesFix(b, cycle: cycle)
-        if sampling { measurementScratch.removeAll(keepingCapacity: true) }
+        if sampling { calibrator?.measurements.removeAll(keepingCapacity: true) }
         let gridding = gridTracker != nil
         let sensitivity = positioning.grid?.sensitivity
         let collectsMisses = gridding && sensitivity != nil
@@ -27,7 +27,7 @@ extension SiteFusion {
                 continue
             }
             if sampling {
-                measurementScratch.append(
+                calibrator?.measurements.append(
                     CalibrationWindow.Measurement(
                         gateway: UInt16(g), samples: slot.samples, loss: Float(power) - slot.mean))
             }

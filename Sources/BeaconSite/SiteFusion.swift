@@ -88,16 +88,8 @@ public final class SiteFusion {
     /// Every tracked beacon's posterior over the floor area (`nil`: Kalman-smoothed fixes, or
     /// fewer than three positioned gateways).
     @exclusivity(unchecked) var gridTracker: GridTracker?
-    @exclusivity(unchecked) var calibration: CalibrationStatus
-    /// The model as configured (hand-set values and defaults), before any fit.
-    let configuredModel: SiteRadioModel
-    @exclusivity(unchecked) var calibrationWindow: CalibrationWindow
-    @exclusivity(unchecked) var calibrationFit: SiteModelFit?
-    @exclusivity(unchecked) var measurementScratch: [CalibrationWindow.Measurement] = []
-    /// The hub time of the next fit (ns).
-    @exclusivity(unchecked) var nextCalibration: Int64 = .min
-    /// Moving beacons' fixes taken this cycle (at most ``fixesPerCycle``).
-    @exclusivity(unchecked) var fixesThisCycle = 0
+    /// Self-calibration (`nil`: off, or fewer than three positioned gateways).
+    @exclusivity(unchecked) var calibrator: SiteCalibrator?
     var tagHeight: Double { model.tagHeight }
     let bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
     let cycleSeconds: Double
@@ -148,17 +140,14 @@ public final class SiteFusion {
         model = SiteRadioModel(
             pathLossExponent: configuration.positioning.pathLossExponent, tagHeight: height,
             receiveOffsets: Array(repeating: 0, count: gatewayCount))
-        configuredModel = model
-        calibration = CalibrationStatus(model: model, gateways: layout.gateways.map(\.id))
-        let calibrating = configuration.calibration.enabled && positioned.count >= 3
-        calibrationWindow = CalibrationWindow(capacity: calibrating ? configuration.calibration.window : 1)
-        if calibrating {
-            calibrationFit = SiteModelFit(
-                gateways: layout.gateways.map(\.position), gatewayIDs: layout.gateways.map(\.id),
-                settings: configuration.calibration, exponentCentre: configuration.positioning.pathLossExponent,
-                modelSigma: configuration.positioning.modelSigma, beaconPrior: configuration.positioning.offsetPrior,
-                bounds: bounds)
-            measurementScratch.reserveCapacity(gatewayCount)
+        if configuration.calibration.enabled && positioned.count >= 3 {
+            calibrator = SiteCalibrator(
+                settings: configuration.calibration, model: model, gatewayIDs: layout.gateways.map(\.id),
+                fit: SiteModelFit(
+                    gateways: layout.gateways.map(\.position), gatewayIDs: layout.gateways.map(\.id),
+                    settings: configuration.calibration, exponentCentre: configuration.positioning.pathLossExponent,
+                    modelSigma: configuration.positioning.modelSigma, beaconPrior: configuration.positioning.offsetPrior,
+                    bounds: bounds))
         }
         floorTagHeights = Self.floorTagHeights(layout: layout, configured: configuration.positioning.tagHeight)
         lastReport = Array(repeating: .min, count: gatewayCount)
@@ -256,7 +245,7 @@ public final class SiteFusion {
         update.beacons.removeAll(keepingCapacity: true)
         update.regionEvents.removeAll(keepingCapacity: true)
         update.evicted.removeAll(keepingCapacity: true)
-        fixesThisCycle = 0
+        calibrator?.startCycle()
         updateGatewayStatus(at: end)
         var b = 0
         while b < beacons.count {
@@ -268,10 +257,7 @@ public final class SiteFusion {
             }
             b += 1
         }
-        if calibrationFit != nil, end >= nextCalibration {
-            if nextCalibration != .min { calibrate(at: endTime) }
-            nextCalibration = end &+ configuration.calibration.interval.nanoseconds
-        }
+        if let use = calibrator?.endCycle(at: end, current: model) { model = use }
     }
 
     func evict(_ b: Int) {
