@@ -2,8 +2,8 @@ import BeaconConfiguration
 import BeaconSite
 
 extension HubSettings {
-    /// `off`, `on`, or `{cellSize: 0.5, maxCells: 1024, walkingSpeed: 2, stillShare: 0.2, sensitivity: -95}`
-    /// (`sensitivity: off`: misses are no evidence).
+    /// `off`, `on`, or `{cellSize: 0.5, maxCells: 1024, walkingSpeed: 2, stillShare: 0.2, sensitivity: -95,
+    /// momentum: 1}` (`sensitivity: off`: misses are no evidence; `momentum: 0`: a random walk).
     static func readGrid(_ node: ConfigNode) throws(ConfigurationError) -> GridTracking? {
         switch node.scalarText {
         case "off": return nil

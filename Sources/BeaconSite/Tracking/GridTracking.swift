@@ -24,11 +24,11 @@ public struct GridTracking: Hashable, Sendable {
         cellSize: Double = 0.5, maxCells: Int = 1024, walkingSpeed: Double = 2.0, stillShare: Double = 0.2,
         sensitivity: Double? = -95, momentum: Double = 1
     ) {
-        self.momentum = momentum
         self.cellSize = cellSize
         self.maxCells = maxCells
         self.walkingSpeed = walkingSpeed
         self.stillShare = stillShare
         self.sensitivity = sensitivity
+        self.momentum = momentum
     }
 }
