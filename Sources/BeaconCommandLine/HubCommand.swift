@@ -10,7 +10,8 @@ struct HubCommand: AsyncParsableCommand {
         discussion: """
             The configuration has site: (name, broker), gateways: (id, room, position of each), \
             optionally hub: (fusion settings, partition), and the same alerts:, state:, sinks: and \
-            http: as beacond run; it is beacond run with source: hub. See Docs/Site.md.
+            http: as beacond run; it is beacond run with source: hub. See Docs/Site.md. \
+            SIGHUP (or POST /reload) re-reads the file as for beacond run: only alerts: change live.
             Exit status: 0 after a signal; 2 for a configuration that cannot run; 1 otherwise.
             """
     )

@@ -18,7 +18,9 @@ struct RunCommand: AsyncParsableCommand {
             posted events); see Docs/Daemon.md. Every event is written to each sink's outbox in the \
             state file before it is delivered, and removed once the sink confirms it: delivery is at \
             least once, and survives crashes and restarts.
-            SIGTERM/SIGINT stop the source, then give each sink a last attempt; a second signal exits at once.
+            SIGTERM/SIGINT stop the source, then give each sink a last attempt; a second signal exits at once. \
+            SIGHUP (systemctl reload, POST /reload) re-reads the file: checked first, applied whole or not at all; \
+            only alerts: change live, any other change is refused and named (Docs/Daemon.md, "Reloading").
             Exit status: 0 after a source that ended (replay, simulation) or a signal; 2 for a \
             configuration that cannot run; 69, 77 or 75 when the radio cannot work (no Bluetooth or \
             adapter, no permission, adapter down or busy), as for `beacond scan`; 1 otherwise.

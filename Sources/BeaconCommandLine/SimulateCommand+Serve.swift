@@ -41,7 +41,7 @@ extension SimulateCommand {
             }
             configuration.control = control
             daemon = try await DaemonRun.start(
-                configuration, file: configPath ?? scenario, registry: try plugins.registry(),
+                configuration, file: configPath ?? scenario, reloadsFile: configPath != nil, registry: try plugins.registry(),
                 logger: logger, afterSourceEnds: .keepServing(for: linger.flatMap(Duration.init(parsing:))),
                 say: { printError("beacond: \($0)") })
         } catch {

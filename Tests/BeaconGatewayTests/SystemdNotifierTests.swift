@@ -71,6 +71,38 @@ struct SystemdNotifierTests {
         #expect(!SystemdNotifier(environment: ["NOTIFY_SOCKET": "/nonexistent/notify"]).ready(status: "x"))
     }
 
+    @Test("WATCHDOG_USEC is the watchdog's period, for this process only; WATCHDOG=1 and RELOADING=1 reach the socket")
+    func watchdog() async throws {
+        let own = Int(getpid())
+        #expect(SystemdNotifier.watchdogInterval(microseconds: "30000000", pid: nil, ownPID: own) == .seconds(30))
+        #expect(SystemdNotifier.watchdogInterval(microseconds: "30000000", pid: "\(own)", ownPID: own) == .seconds(30))
+        #expect(SystemdNotifier.watchdogInterval(microseconds: "30000000", pid: "\(own + 1)", ownPID: own) == nil)
+        #expect(SystemdNotifier.watchdogInterval(microseconds: "0", pid: nil, ownPID: own) == nil)
+        #expect(SystemdNotifier.watchdogInterval(microseconds: "soon", pid: nil, ownPID: own) == nil)
+        #expect(SystemdNotifier(environment: ["WATCHDOG_USEC": "500000"]).watchdogInterval == .milliseconds(500))
+        #expect(SystemdNotifier(environment: [:]).watchdogInterval == nil)
+
+        let socket = try NotifySocket()
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": socket.name])
+        #expect(notifier.watchdog())
+        #expect(await socket.receive() == "WATCHDOG=1")
+        #expect(notifier.reloading())
+        let reloading = try #require(await socket.receive())
+        #expect(reloading.hasPrefix("RELOADING=1\nMONOTONIC_USEC="))
+        #expect(Int64(reloading.split(separator: "=").last ?? "").map { $0 > 0 } == true, "\(reloading)")
+    }
+
+    @Test("a listener that never reads does not hold the daemon: a full queue drops the notification")
+    func fullQueue() throws {
+        let socket = try NotifySocket()
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": socket.name])
+        // A Unix datagram socket queues a few datagrams (net.unix.max_dgram_qlen, 10 by default)
+        // and then a blocking send would wait for the reader for ever.
+        let sent = (0..<64).map { _ in notifier.watchdog() }
+        #expect(sent.first == true)
+        #expect(sent.contains(false), "every send returned: the queue never filled or a send blocked")
+    }
+
     @Test("a start file that holds something other than a time is an error that says what to write")
     func badStartFile() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("start-\(UUID())")

@@ -17,9 +17,13 @@ public final class RunningDaemon: @unchecked Sendable {
     private let outputLines: LineReader
     private let errorLines: LineReader
 
-    public init(arguments: [String]) throws {
+    /// Starts `beacond` with `arguments`, and `environment` added to the test process's own.
+    public init(arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: TestPaths.beacond)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         process.standardOutput = output
         process.standardError = errors
         outputLines = LineReader(output.fileHandleForReading)
@@ -45,6 +49,9 @@ public final class RunningDaemon: @unchecked Sendable {
     public func firstOutputLine(containing text: String) async -> String? {
         await outputLines.firstLine(containing: text)
     }
+
+    /// Every complete line of standard output read so far (by the calls above, or passed by them).
+    public var outputSoFar: [String] { outputLines.lines }
 
     /// Reads standard error until a line contains `text`; `nil` if it ends first.
     public func errorLine(containing text: String) async -> String? {

@@ -12,6 +12,7 @@ import Foundation
 /// | `POST /events/NAME` | posts the named event for every beacon; `?beacon=ID` for one (`ibeacon:UUID:1:2`) |
 /// | `POST /alerts/acknowledge`, `/alerts/dismiss`, `/alerts/cancel`, `/alerts/unsuppress` | answers or cancels an alert instance (`Docs/AlertEngine.md`) |
 /// | `POST /shadow`, `/shadow/promote`, `/shadow/stop` | a candidate alert set beside the live one (`Docs/Strategies.md`) |
+/// | `POST /reload` | re-reads the configuration file, as `SIGHUP` does: `200` with the ``ReloadStatus`` when it was applied or unchanged, `409` when the running configuration stayed |
 /// | `GET /`, `GET /api/…` | the status page and its API (``StatusRoutes``), when the daemon has one |
 ///
 /// A posted event cancels the pending alerts whose `cancelOn` lists `{event: NAME}`; the answer
@@ -32,6 +33,8 @@ public struct ControlRoutes: Sendable {
     public var answer: @Sendable (AlertAnswerRequest) async throws -> AlertAnswerOutcome
     /// Starts, promotes or stops the shadow alert set.
     public var shadow: @Sendable (ShadowControlRequest) async throws -> ShadowOutcome
+    /// Re-reads the configuration file (`nil`: the daemon has no file to re-read).
+    public var reload: (@Sendable () async -> ReloadStatus)?
     /// The token every request must carry (`nil`: none needed).
     public var bearerToken: String?
     /// The status page and its API, if served.
@@ -109,6 +112,13 @@ public struct ControlRoutes: Sendable {
                 action: String(path.dropFirst(AlertAnswerRoute.prefix.count)), query: request.query, answer: answer)
         case let path where path == ShadowRoute.path || path.hasPrefix(ShadowRoute.path + "/"):
             return await ShadowRoute.respond(request, shadow: shadow)
+        case "/reload":
+            guard request.method == "POST" else { return Self.methodNotAllowed(request, "POST") }
+            guard let reload else {
+                return .error(404, "this daemon has no configuration file to reload (it was started without one)")
+            }
+            let status = await reload()
+            return ControlResponse(status: status.outcome.isFailure ? 409 : 200, body: status.json + "\n")
         default:
             return .error(
                 404,

@@ -41,6 +41,10 @@ extension StatusAPI {
                         remoteObject.member("lastSuccess", remote.lastSuccess?.rfc3339String)
                     }
                 }
+                if let reload = snapshot.reload {
+                    object.key("reload")
+                    object.object { reloadObject in reload.writeMembers(into: &reloadObject) }
+                }
                 object.key("alerts")
                 object.array { array in for alert in inspection.alerts { array.value(alert.definition.id) } }
                 object.member("waiting", inspection.waiting.count)

@@ -22,6 +22,8 @@ public final class StatusBoard: Sendable {
         public var latency: [SinkLatency] = []
         /// The latest check of the remote alert document, if the daemon fetches one.
         public var remote: RemoteCheckStatus?
+        /// The latest reload of the configuration file, if there was one.
+        public var reload: ReloadStatus?
     }
 
     /// Where the data comes from, injected (the daemon's pipeline runner and outbox, or a test's).
@@ -36,14 +38,18 @@ public final class StatusBoard: Sendable {
         public var latency: @Sendable () -> [SinkLatency]
         /// The latest check of the remote alert document.
         public var remote: @Sendable () -> RemoteCheckStatus?
+        /// The latest reload of the configuration file.
+        public var reload: @Sendable () -> ReloadStatus?
 
         /// Creates the sources.
         public init(
             sourceName: String, inspect: @escaping @Sendable () async throws -> PipelineInspection,
             outbox: @escaping @Sendable () -> [(sink: String, depth: Int)],
             latency: @escaping @Sendable () -> [SinkLatency] = { [] },
-            remote: @escaping @Sendable () -> RemoteCheckStatus? = { nil }
+            remote: @escaping @Sendable () -> RemoteCheckStatus? = { nil },
+            reload: @escaping @Sendable () -> ReloadStatus? = { nil }
         ) {
+            self.reload = reload
             self.sourceName = sourceName
             self.inspect = inspect
             self.outbox = outbox
@@ -115,6 +121,12 @@ public final class StatusBoard: Sendable {
         }
     }
 
+    /// Makes the next request take a fresh inspection, however recent the last one (after a
+    /// reload, the page shows the alerts now in force at once).
+    public func invalidate() {
+        state.withLock { $0.takenAt = nil }
+    }
+
     /// Takes an inspection and files its samples into the histories.
     private func refresh() async throws -> Snapshot {
         defer { state.withLock { $0.refreshing = nil } }
@@ -122,11 +134,12 @@ public final class StatusBoard: Sendable {
         let outbox = sources.outbox()
         let latency = sources.latency()
         let remote = sources.remote()
+        let reload = sources.reload()
         let takenAt = clock.now
         return state.withLock { state in
             let version = (state.snapshot?.version ?? 0) + 1
             let snapshot = Snapshot(
-                version: version, inspection: inspection, outbox: outbox, latency: latency, remote: remote)
+                version: version, inspection: inspection, outbox: outbox, latency: latency, remote: remote, reload: reload)
             if state.snapshot?.inspection.cycleTime != inspection.cycleTime || state.snapshot == nil {
                 record(inspection, version: version, into: &state.histories)
             }

@@ -53,6 +53,8 @@ public final class Gateway: Sendable {
     public let alertLog: AlertLog
     /// What the status page shows, gathered only when someone looks.
     public let statusBoard: StatusBoard
+    /// The latest reload of the configuration file (``ConfigurationReloader``), for the page.
+    public let reloadBoard: ReloadBoard
     /// The daemon's services, in the order a service group starts them; it stops them in reverse
     /// (source first, sinks last). Add the control endpoint before them, so that it stops last.
     /// The source ending by itself shuts the group down gracefully; a failure anywhere does too,
@@ -96,12 +98,15 @@ public final class Gateway: Sendable {
         self.logger = logger
         self.remoteAlerts = remoteAlerts
         self.registry = registry
+        let reloadBoard = ReloadBoard()
+        self.reloadBoard = reloadBoard
         self.clock = clock
         statusBoard = StatusBoard(
             sources: StatusBoard.Sources(
                 sourceName: feed.name, inspect: { try await runner.inspect() },
                 outbox: { sinks.map { sink in (sink.name, Self.backlog(of: sink.name, in: outbox)) } },
-                latency: { alertLatency?.summaries() ?? [] }, remote: { remoteChecks.status }),
+                latency: { alertLatency?.summaries() ?? [] }, remote: { remoteChecks.status },
+                reload: { [reloadBoard] in reloadBoard.status }),
             log: alertLog)
         // The source starts once the remote alert definitions have had their first check.
         let firstCheck = remoteAlerts.map { _ in OneShot<Void>() }

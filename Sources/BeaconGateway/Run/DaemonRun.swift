@@ -1,6 +1,7 @@
 import BeaconControl
 import BeaconCore
 import BeaconDaemonConfiguration
+import BeaconPipeline
 import BeaconStrategyKit
 import Logging
 import Synchronization
@@ -15,9 +16,12 @@ import Musl
 /// The one way a daemon runs — `beacond run`, `beacond hub` and `beacond simulate --serve`: the
 /// gateway's services (``Gateway/run()``) with its control endpoint beside them, and the signals.
 ///
-/// The run owns SIGINT and SIGTERM for as long as it runs (nothing else in the process traps
-/// them): the first stops the gateway (the source stops, each sink gets a last attempt, what it
-/// did not confirm stays in the outbox), a second exits at once. The control endpoint closes
+/// The run owns SIGINT, SIGTERM and SIGHUP for as long as it runs (nothing else in the process
+/// traps them): the first SIGINT or SIGTERM stops the gateway (the source stops, each sink gets a
+/// last attempt, what it did not confirm stays in the outbox), a second exits at once; SIGHUP
+/// re-reads the configuration file (``ConfigurationReloader``), as `POST /reload` does. Under a
+/// systemd watchdog (`WatchdogSec=`) it says `WATCHDOG=1` twice per period for as long as the
+/// pipeline answers. The control endpoint closes
 /// after the gateway's services have stopped, so `/health` says `stopping` while they drain.
 /// When and how it stops is ``DaemonShutdown``'s decision; this type only performs its actions.
 public final class DaemonRun: Sendable {
@@ -25,6 +29,8 @@ public final class DaemonRun: Sendable {
     public let gateway: Gateway
     /// The control endpoint, if the configuration has `http:`.
     public let control: ControlServer?
+    /// What re-reads the configuration file on SIGHUP and `POST /reload` (`nil`: no file).
+    public let reloader: ConfigurationReloader?
     private let machine: Mutex<DaemonShutdown>
     private let events: AsyncStream<DaemonShutdown.Event>
     private let continuation: AsyncStream<DaemonShutdown.Event>.Continuation
@@ -39,13 +45,16 @@ public final class DaemonRun: Sendable {
     ///   - say: where a line for the person at the terminal goes (the command line writes it to
     ///     standard error).
     ///   - exit: how to leave the process at a second signal (`exit(3)` by default).
+    ///   - reloader: what re-reads the configuration file, if there is one.
     public init(
-        gateway: Gateway, control: ControlServer?, afterSourceEnds: DaemonShutdown.AfterSourceEnds = .stop,
+        gateway: Gateway, control: ControlServer?, reloader: ConfigurationReloader? = nil,
+        afterSourceEnds: DaemonShutdown.AfterSourceEnds = .stop,
         say: @escaping @Sendable (String) -> Void,
         exit: @escaping @Sendable (Int32) -> Void = { status in _exit(status) }
     ) {
         self.gateway = gateway
         self.control = control
+        self.reloader = reloader
         machine = Mutex(DaemonShutdown(afterSourceEnds: afterSourceEnds))
         (events, continuation) = AsyncStream.makeStream(of: DaemonShutdown.Event.self)
         self.say = say
@@ -53,22 +62,29 @@ public final class DaemonRun: Sendable {
     }
 
     /// Builds the gateway of a configuration and binds its control endpoint (`http:`), logging
-    /// where it listens.
+    /// where it listens; with `reloadsFile`, SIGHUP and `POST /reload` re-read `file`.
     /// - Throws: what ``buildGateway(_:file:registry:clock:logger:)`` and `ControlServer.bind`
     ///   throw: a configuration that cannot run.
     public static func start(
-        _ configuration: GatewayConfiguration, file: String, registry: StrategyRegistry, logger: Logger,
-        afterSourceEnds: DaemonShutdown.AfterSourceEnds = .stop, say: @escaping @Sendable (String) -> Void
+        _ configuration: GatewayConfiguration, file: String, reloadsFile: Bool = true, registry: StrategyRegistry,
+        logger: Logger, afterSourceEnds: DaemonShutdown.AfterSourceEnds = .stop,
+        say: @escaping @Sendable (String) -> Void
     ) async throws -> DaemonRun {
         let gateway = try buildGateway(configuration, file: file, registry: registry, logger: logger)
+        let reloader =
+            reloadsFile ? try ConfigurationReloader(path: file, gateway: gateway, registry: registry, logger: logger) : nil
         var server: ControlServer?
         if let control = configuration.control {
-            let bound = try await ControlServer.bind(host: control.host, port: control.port, routes: gateway.controlRoutes)
+            var routes = gateway.controlRoutes
+            if let reloader { routes.reload = { await reloader.reload() } }
+            let bound = try await ControlServer.bind(host: control.host, port: control.port, routes: routes)
             let authentication = control.token == nil ? "" : "; requests need its bearer token"
-            logger.notice("control endpoint on \(bound.url) (GET /metrics, GET /health, POST /events/NAME)\(authentication)")
+            logger.notice(
+                "control endpoint on \(bound.url) (GET /metrics, GET /health, POST /events/NAME, POST /reload)\(authentication)")
             server = bound
         }
-        return DaemonRun(gateway: gateway, control: server, afterSourceEnds: afterSourceEnds, say: say)
+        return DaemonRun(
+            gateway: gateway, control: server, reloader: reloader, afterSourceEnds: afterSourceEnds, say: say)
     }
 
     /// Where the run is.
@@ -81,9 +97,15 @@ public final class DaemonRun: Sendable {
     }
 
     /// Runs until the gateway has stopped and the control endpoint is closed.
-    /// - Parameter signals: the signals that stop it (none in tests, which call ``requestStop()``).
+    /// - Parameters:
+    ///   - signals: the signals that stop it (none in tests, which call ``requestStop()``).
+    ///   - reloadSignal: whether SIGHUP reloads the configuration (when there is a ``reloader``).
+    ///   - notifier: the service manager to tell of the watchdog (the process's `NOTIFY_SOCKET`).
     /// - Throws: what ended the gateway's services, other than a stop (e.g. `BlueZScannerError`).
-    public func run(signals: [UnixSignal] = [.sigterm, .sigint]) async throws {
+    public func run(
+        signals: [UnixSignal] = [.sigterm, .sigint], reloadSignal: Bool = true,
+        notifier: SystemdNotifier = SystemdNotifier()
+    ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             if let control {
                 group.addTask { [continuation] in
@@ -101,6 +123,23 @@ public final class DaemonRun: Sendable {
                 let trapped = await UnixSignalsSequence(trapping: signals)
                 group.addTask { [continuation] in
                     for await _ in trapped { continuation.yield(.signal) }
+                }
+            }
+            if reloadSignal, let reloader {
+                let hangups = await UnixSignalsSequence(trapping: .sighup)
+                group.addTask {
+                    for await _ in hangups { _ = await reloader.reload() }
+                }
+            }
+            if let interval = notifier.watchdogInterval {
+                group.addTask { [gateway] in
+                    // The service manager's real time, not the daemon's (a simulation's clock may
+                    // race or stand still): alive is answering within its period.
+                    while !Task.isCancelled {
+                        _ = try? await gateway.runner.inspect()
+                        notifier.watchdog()
+                        try? await Task.sleep(for: interval / 2)
+                    }
                 }
             }
             group.addTask { [gateway, continuation] in

@@ -17,16 +17,44 @@ public struct SystemdNotifier: Sendable {
 
     /// A notifier for `NOTIFY_SOCKET` of `environment` (the process's own by default).
     public init(environment: [String: String]? = nil) {
-        if let environment {
-            socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
-        } else {
-            socketPath = getenv("NOTIFY_SOCKET").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        let variable: (String) -> String? = { name in
+            if let environment { return environment[name] }
+            return getenv(name).map { String(cString: $0) }
         }
+        socketPath = variable("NOTIFY_SOCKET").flatMap { $0.isEmpty ? nil : $0 }
+        watchdogInterval = Self.watchdogInterval(
+            microseconds: variable("WATCHDOG_USEC"), pid: variable("WATCHDOG_PID"), ownPID: Int(getpid()))
+    }
+
+    /// `WATCHDOG_USEC` as a duration, when it is a positive number and `WATCHDOG_PID` is absent
+    /// or names `ownPID`.
+    static func watchdogInterval(microseconds: String?, pid: String?, ownPID: Int) -> Duration? {
+        guard let microseconds, let value = Int64(microseconds), value > 0 else { return nil }
+        if let pid, Int(pid) != ownPID { return nil }
+        return .microseconds(value)
     }
 
     /// `READY=1`, with a status line for `systemctl status`.
     @discardableResult
     public func ready(status: String) -> Bool { send("READY=1\nSTATUS=\(status)") }
+
+    /// `RELOADING=1` with the monotonic time (`Type=notify-reload`'s protocol, harmless to an
+    /// older systemd): the daemon re-reads its configuration; ``ready(status:)`` follows.
+    @discardableResult
+    public func reloading() -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return send("RELOADING=1\nMONOTONIC_USEC=\(Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000)")
+    }
+
+    /// `WATCHDOG=1`: the daemon is alive (``watchdogInterval``).
+    @discardableResult
+    public func watchdog() -> Bool { send("WATCHDOG=1") }
+
+    /// How often systemd expects ``watchdog()`` (`WatchdogSec=`, given as `WATCHDOG_USEC`), when
+    /// it expects it of this process (`WATCHDOG_PID`, when set, is this process's id); `nil`:
+    /// no watchdog.
+    public let watchdogInterval: Duration?
 
     /// `STOPPING=1`: the daemon has begun its graceful stop.
     @discardableResult
@@ -36,8 +64,9 @@ public struct SystemdNotifier: Sendable {
     @discardableResult
     public func status(_ line: String) -> Bool { send("STATUS=\(line)") }
 
-    /// Sends `message` as one datagram; false when no socket is named or it cannot be reached
-    /// (a notification is advice: the daemon goes on either way).
+    /// Sends `message` as one datagram; false when no socket is named, it cannot be reached or
+    /// its queue is full (a notification is advice: the daemon goes on either way, and never
+    /// waits for a listener that does not read).
     @discardableResult
     public func send(_ message: String) -> Bool {
         guard let socketPath, let unix = Self.unixAddress(socketPath) else { return false }
@@ -53,7 +82,9 @@ public struct SystemdNotifier: Sendable {
         let bytes = Array(message.utf8)
         let sent = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bytes.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), socketAddress, length) }
+                bytes.withUnsafeBytes {
+                    sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), socketAddress, length)
+                }
             }
         }
         return sent == bytes.count

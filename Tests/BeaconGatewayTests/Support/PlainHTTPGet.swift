@@ -29,12 +29,25 @@ struct PlainHTTPGet {
     static func get(_ url: String, headers: [(String, String)] = [], within limit: Duration = .seconds(60)) async throws
         -> Response
     {
+        try await send("GET", url, headers: headers, within: limit)
+    }
+
+    /// POSTs an empty body to `url` (`POST /reload`), as ``get(_:headers:within:)`` GETs.
+    static func post(_ url: String, headers: [(String, String)] = [], within limit: Duration = .seconds(60)) async throws
+        -> Response
+    {
+        try await send("POST", url, headers: headers + [("Content-Length", "0")], within: limit)
+    }
+
+    private static func send(
+        _ method: String, _ url: String, headers: [(String, String)], within limit: Duration
+    ) async throws -> Response {
         guard let components = URLComponents(string: url), components.scheme == "http", let host = components.host,
             let port = components.port
         else { throw Failure(description: "\(url): not an http://host:port URL") }
         let target = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         let query = components.percentEncodedQuery.map { "?\($0)" } ?? ""
-        var head = "GET \(target)\(query) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
+        var head = "\(method) \(target)\(query) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         let request = head + "\r\n"
         let reading = try await onOwnThread { () throws -> BoundedSocket.Reading in
