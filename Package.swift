@@ -73,7 +73,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
@@ -150,7 +150,7 @@ let package = Package(
             providers: [.apt(["libmosquitto-dev"])]
         ),
         .target(
-            name: "BeaconMQTT", dependencies: ["BeaconSinks", "CMosquitto"],
+            name: "BeaconMQTT", dependencies: ["BeaconCore", "BeaconSinks", "CMosquitto"],
             swiftSettings: swiftSettings),
         .target(
             name: "BeaconStore",

@@ -1,3 +1,5 @@
+import BeaconCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -114,7 +116,7 @@ public enum BlueZScannerError: Error, Hashable, Sendable, CustomStringConvertibl
         case .commandFailed(let adapter, let command, let status):
             return "\(adapter) rejected \(command): \(status)."
         case .commandTimedOut(let adapter, let command, let timeout):
-            return "\(adapter) did not answer \(command) within \(timeout); the controller may be hung (replug it)."
+            return "\(adapter) did not answer \(command) within \(timeout.approximate); the controller may be hung (replug it)."
         case .malformedResponse(let adapter, let error):
             return "\(adapter) sent a malformed event: \(error)."
         case .watchdogExpired(let adapter, let period):

@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// What the scanner reports to its log: each step of starting, stopping and recovering.
 public enum ScannerEvent: Hashable, Sendable, CustomStringConvertible {
     /// How much attention an event deserves.
@@ -73,7 +75,7 @@ public enum ScannerEvent: Hashable, Sendable, CustomStringConvertible {
         case .sessionLost(let error):
             return "scanning stopped: \(error)"
         case .reopenScheduled(let attempt, let delay):
-            return "reopening the adapter in \(delay) (attempt \(attempt))"
+            return "reopening the adapter in \(delay.approximate) (attempt \(attempt))"
         case .reopenFailed(let attempt, let error):
             return "reopen attempt \(attempt) failed: \(error)"
         case .reopened(let attempt):

@@ -22,10 +22,9 @@ struct HubCommand: AsyncParsableCommand {
 
     @OptionGroup var plugins: PluginOptions
 
-    @Option(help: ArgumentHelp("How much to log.", valueName: "level"))
-    var logLevel: Logger.Level = .info
+    @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
-        try await RunCommand.run(config: config, plugins: plugins, logLevel: logLevel, asHub: true)
+        try await RunCommand.run(config: config, plugins: plugins, logging: logging, asHub: true)
     }
 }

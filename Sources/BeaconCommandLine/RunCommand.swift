@@ -32,17 +32,16 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var plugins: PluginOptions
 
-    @Option(help: ArgumentHelp("How much to log.", valueName: "level"))
-    var logLevel: Logger.Level = .info
+    @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
-        try await Self.run(config: config, plugins: plugins, logLevel: logLevel)
+        try await Self.run(config: config, plugins: plugins, logging: logging)
     }
 
     /// Runs the daemon of a configuration file through ``DaemonRun``; `asHub` makes it a site hub
     /// (`beacond hub`).
-    static func run(config: String, plugins: PluginOptions, logLevel: Logger.Level, asHub: Bool = false) async throws {
-        let logger = DaemonLogging.logger(level: logLevel)
+    static func run(config: String, plugins: PluginOptions, logging: LoggingOptions, asHub: Bool = false) async throws {
+        let logger = logging.logger()
         let registry = try plugins.registry()
         let daemon: DaemonRun
         do {

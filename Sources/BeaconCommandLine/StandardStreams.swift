@@ -1,3 +1,4 @@
+import BeaconGateway
 import SystemPackage
 
 /// Buffered line output to standard output: one `write(2)` per 64 KiB rather than per line.
@@ -27,7 +28,14 @@ struct StandardOutput {
 }
 
 /// Writes `message` and a newline to standard error, unbuffered (a failure is dropped, as
-/// ``StandardOutput`` explains).
+/// ``StandardOutput`` explains). Under journald a line that starts with `error:` carries the
+/// error priority (`<3>`), so that `journalctl -p err` shows why a daemon stopped; the others
+/// the notice priority (`<5>`), as the daemon's summary and stopping lines are.
 func printError(_ message: String) {
-    _ = try? FileDescriptor.standardError.writeAll((message + "\n").utf8)
+    var line = message
+    if standardErrorIsJournal { line = (message.hasPrefix("error:") ? "<3>" : "<5>") + line }
+    _ = try? FileDescriptor.standardError.writeAll((line + "\n").utf8)
 }
+
+/// Whether standard error is the journal's stream (``DaemonLogHandler/standardErrorIsJournal(environment:)``).
+private let standardErrorIsJournal = DaemonLogHandler.standardErrorIsJournal()

@@ -50,6 +50,30 @@ extension Duration {
     /// nanoseconds.
     public static let maximumParsed = Duration.seconds(36_500 * 86_400)
 
+    /// For a person reading a log: at most three significant figures, in the unit that fits —
+    /// `850us`, `840ms`, `1.17s`, `12.5s`, `3m5s`, `2h` (a retry's wait of 1.169012837 s is
+    /// `1.17s`). ``init(parsing:)`` reads it back, rounded.
+    public var approximate: String {
+        let ns = nanoseconds
+        if ns < 0 { return "-" + Duration.nanoseconds(ns == .min ? .max : -ns).approximate }
+        func decimals(_ value: Double, _ places: Int, _ unit: String) -> String {
+            let scale = places == 2 ? 100.0 : 10.0
+            let scaled = Int64((value * scale).rounded())
+            var fraction = String(scaled % Int64(scale))
+            while fraction.count < places { fraction = "0" + fraction }
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            return "\(scaled / Int64(scale))" + (fraction.isEmpty ? "" : "." + fraction) + unit
+        }
+        switch ns {
+        case ..<1_000: return "\(ns)ns"
+        case ..<1_000_000: return "\(Int64((Double(ns) / 1e3).rounded()))us"
+        case ..<1_000_000_000: return "\(Int64((Double(ns) / 1e6).rounded()))ms"
+        case ..<9_995_000_000: return decimals(Double(ns) / 1e9, 2, "s")
+        case ..<59_950_000_000: return decimals(Double(ns) / 1e9, 1, "s")
+        default: return Duration.seconds(Int64((Double(ns) / 1e9).rounded())).humanReadable
+        }
+    }
+
     /// A compact human form that ``init(parsing:)`` reads back: `250ms`, `3s`, `1.5s`, `10m`,
     /// `1h30m`, `2d`.
     public var humanReadable: String {

@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// Why the MQTT sink did not get an event to the broker (the outbox retries it later).
 public enum MQTTSinkError: Error, Hashable, Sendable, CustomStringConvertible {
     /// libmosquitto refused an operation (its error text).
@@ -15,11 +17,11 @@ public enum MQTTSinkError: Error, Hashable, Sendable, CustomStringConvertible {
         case .library(let operation, let message):
             "mosquitto \(operation) failed: \(message)"
         case .notConnected(let broker, let timeout):
-            "not connected to the MQTT broker \(broker) within \(timeout); check that it runs and accepts this client"
+            "not connected to the MQTT broker \(broker) within \(timeout.approximate); check that it runs and accepts this client"
         case .refused(let broker, let reason):
             "the MQTT broker \(broker) refused the connection (\(reason)); check the username, password and TLS settings of the sink"
         case .notAcknowledged(let broker, let timeout):
-            "the MQTT broker \(broker) did not acknowledge (PUBACK) within \(timeout); it is retried"
+            "the MQTT broker \(broker) did not acknowledge (PUBACK) within \(timeout.approximate); it is retried"
         }
     }
 }

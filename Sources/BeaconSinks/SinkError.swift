@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// Why a sink did not accept an event (the outbox retries it later).
 public enum SinkError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A file could not be opened or written.
@@ -31,7 +33,7 @@ public enum SinkError: Error, Hashable, Sendable, CustomStringConvertible {
         case .commandFailed(let command, let status):
             "command '\(command)' exited with status \(status); it is retried with backoff"
         case .commandTimedOut(let command, let timeout):
-            "command '\(command)' did not finish within \(timeout) and was killed; raise its timeout or make it faster"
+            "command '\(command)' did not finish within \(timeout.approximate) and was killed; raise its timeout or make it faster"
         case .commandNotStarted(let command, let reason):
             "command '\(command)' could not be started: \(reason)"
         case .refused(let reason):

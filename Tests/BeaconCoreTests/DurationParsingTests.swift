@@ -38,4 +38,19 @@ struct DurationParsingTests {
         #expect(Duration.milliseconds(250).humanReadable == "250ms")
         #expect(Duration.seconds(60).humanReadable == "1m")
     }
+
+    @Test(
+        "The approximate form, for logs: three significant figures in the unit that fits, read back rounded",
+        arguments: [
+            (Duration.nanoseconds(1_169_012_837), "1.17s"), (.nanoseconds(999), "999ns"), (.microseconds(850), "850us"),
+            (.nanoseconds(840_400_000), "840ms"), (.seconds(2), "2s"), (.milliseconds(2500), "2.5s"),
+            (.milliseconds(9_996), "10s"), (.milliseconds(12_540), "12.5s"), (.milliseconds(59_990), "1m"),
+            (.seconds(185), "3m5s"), (.milliseconds(7_200_400), "2h"), (.milliseconds(-1500), "-1.5s"),
+        ])
+    func approximate(duration: Duration, expected: String) throws {
+        #expect(duration.approximate == expected)
+        let back = try #require(Duration(parsing: expected.hasPrefix("-") ? String(expected.dropFirst()) : expected))
+        let magnitude = duration < .zero ? Duration.zero - duration : duration
+        #expect(abs((back - magnitude).secondsValue) <= max(magnitude.secondsValue * 0.005, 1e-9))
+    }
 }

@@ -214,8 +214,8 @@ func buildGateway(
                         logger.debug("delivered", metadata: ["count": "\(count)", "backlog": "\(backlog)"])
                     case .retrying(let attempt, let delay, let error):
                         logger.warning(
-                            "sink '\(name)': delivery failed (\(error)); retry \(attempt) in \(delay)",
-                            metadata: ["attempt": "\(attempt)", "delay": "\(delay)"])
+                            "sink '\(name)': delivery failed (\(error)); retry \(attempt) in \(delay.approximate)",
+                            metadata: ["attempt": "\(attempt)", "delay": "\(delay.approximate)"])
                     case .overflow(let spilled, let total):
                         metrics.recordOverflow(sink: name, spilled: spilled)
                         logger.error(
