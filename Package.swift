@@ -227,7 +227,7 @@ let package = Package(
                 "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconSite", "BeaconSiteReport", "BeaconSinks",
                 "BeaconStore", "BeaconMQTT",
                 "BeaconHTTP", "BeaconConfiguration", "BeaconControl", "BeaconDaemonConfiguration", "BeaconSiteLink",
-                "BeaconForeignNodes",
+                "BeaconForeignNodes", "BeaconBuildInfo",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"), .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -235,6 +235,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         // The version string, set by `make dist` from git tags (see its header).
         .target(name: "CBeacondVersion"),
+        // The version and the commit built from (written before each build by BuildCommitPlugin).
+        .target(name: "BeaconBuildInfo", dependencies: ["CBeacondVersion"], plugins: ["BuildCommitPlugin"]),
+        .plugin(name: "BuildCommitPlugin", capability: .buildTool()),
         // The command line, as a library: `beacond` is its `main()`, and a package with strategies
         // of its own ships the same command line with them (`Beacond.main(adding:)`).
         .target(
@@ -244,7 +247,7 @@ let package = Package(
                 "BeaconStrategyPlugins", "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconSite",
                 "BeaconSiteReport", "BeaconControl", "BeaconDaemonConfiguration", "BeaconSiteLink", "BeaconOfflineRuns",
                 "BeaconGateway",
-                "BeaconSinks", "BeaconStore", "CBeacondVersion",
+                "BeaconSinks", "BeaconStore", "BeaconBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -338,7 +341,7 @@ let package = Package(
                 "BeaconGateway", "BeaconControl", "BeaconDaemonConfiguration", "BeaconSiteLink", "BeaconOfflineRuns",
                 "BeaconConfiguration", "BeaconStrategyKit", "BeaconStrategies", "BeaconAlertEngine",
                 "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconStore",
-                "BeaconTestSupport", "BeaconSimulator", "BeaconHTTP", "BeaconForeignNodes", "BeaconSinks",
+                "BeaconTestSupport", "BeaconSimulator", "BeaconHTTP", "BeaconForeignNodes", "BeaconSinks", "BeaconBuildInfo",
             ],
             swiftSettings: swiftSettings),
     ]

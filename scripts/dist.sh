@@ -92,6 +92,8 @@ runpath=$(readelf -d "$bin" | sed -n 's/.*(R\(UN\)\{0,1\}PATH).*\[\(.*\)\]/\2/p'
 say "links: $(tr '\n' ' ' <<< "$needed")"
 
 reported=$("$bin" --version 2>&1) || die "$bin --version failed: $reported"
+# `VERSION (commit SHA)`: the version is its first word.
+reported=${reported%% *}
 if [ "$reported" != "$version" ]; then
     if [ -n "${BEACOND_BINARY:-}" ]; then
         die "$bin --version printed '$reported', want '$version' (build it with -Xcc '-DBEACOND_VERSION=\"$version\"', or set BEACOND_VERSION)"

@@ -145,7 +145,8 @@ status=$(in_root dpkg-query -W -f='${Status} ${Version}' beacond 2>&1 || true)
 lap "installed beacond $version; apt-get pulled in: $pulled"
 
 # 3. What the package installed.
-expect version "$version" "$(in_root beacond --version 2>&1 || true)"
+# `VERSION (commit SHA)`: the version is its first word.
+expect version "$version" "$(in_root beacond --version 2>&1 | cut -d' ' -f1 || true)"
 if out=$(in_root beacond check-config /etc/beacond/gateway.yaml 2>&1); then pass check-config "$out"
 else fail check-config "$out"; fi
 user=$(in_root getent passwd beacond || true)
@@ -174,7 +175,7 @@ for f in README.md Docs/Daemon.md Docs/Install.md copyright; do
     else fail doc "/usr/share/doc/beacond/$f missing or empty"; fi
 done
 expect group-member-runs "$version" \
-    "$(chroot --userspec="$uid:$gid" "$root" /usr/bin/env -i /usr/bin/beacond --version 2>&1 || true)"
+    "$(chroot --userspec="$uid:$gid" "$root" /usr/bin/env -i /usr/bin/beacond --version 2>&1 | cut -d' ' -f1 || true)"
 # Another user (nobody) may run programs in the root, but not beacond (exit 126: permission denied).
 other=0
 if chroot --userspec=65534:65534 "$root" /usr/bin/env -i /bin/true; then

@@ -1,6 +1,6 @@
 import ArgumentParser
+import BeaconBuildInfo
 import BeaconStrategyKit
-import CBeacondVersion
 import Synchronization
 
 /// `beacond`: BLE proximity beacons in, alerts out.
@@ -35,7 +35,7 @@ public struct Beacond: AsyncParsableCommand {
             Sources: a BlueZ HCI adapter (scan), captures (parse, replay) and the simulator.
             Run `beacond help <subcommand>` for details.
             """,
-        version: String(cString: beacond_version()),
+        version: BuildInfo.versionLine,
         subcommands: [
             // One line per subcommand; keep alphabetical.
             RunCommand.self,

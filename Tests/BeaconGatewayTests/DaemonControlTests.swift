@@ -81,6 +81,8 @@ struct DaemonControlTests {
         ] {
             #expect(text.contains(expected), "missing \(expected)")
         }
+        #expect(PrometheusTextLint.problems(in: text) == [], "the running daemon's /metrics lints clean")
+        #expect(text.contains("beacond_build_info{version=") && text.contains("# TYPE process_cpu_seconds_total counter"))
         let packets = text.split(separator: "\n").first { $0.hasPrefix("beacond_packets_received_total ") }
         #expect((packets?.split(separator: " ").last).flatMap { Int($0) } ?? 0 > 0)
         let (_, health) = try await Self.get(url + "/health")

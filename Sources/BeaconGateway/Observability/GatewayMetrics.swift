@@ -1,5 +1,6 @@
 import BeaconAlertEngine
 import BeaconBlueZ
+import BeaconBuildInfo
 import BeaconCore
 import BeaconPipeline
 import BeaconSite
@@ -47,6 +48,10 @@ import Synchronization
 /// | `beacond_site_calibration_fixes` | gauge | | (fixes the latest fit rested on)
 /// | `beacond_site_calibration_heldout_misfit_db` | gauge | `model` (`in_use`, `fit`: the latest fit's held-back misfit) |
 /// | `beacond_site_calibration_fits_total` | counter | `verdict` (`applied`, `not_better`, `degenerate`) |
+/// | `beacond_build_info` | gauge | `version`, `commit` (always 1) |
+/// | `process_cpu_seconds_total`, `process_resident_memory_bytes`, `process_virtual_memory_bytes`, `process_start_time_seconds`, `process_open_fds`, `process_max_fds` | | the Prometheus clients' standard process metrics, from `/proc` at each scrape (``ProcessMetrics``) |
+///
+/// Every family has its `# HELP` and `# TYPE` lines (``MetricHelp``).
 public final class GatewayMetrics: Sendable {
     /// The registry the metrics live in; ``render()`` writes it.
     public let registry: PrometheusCollectorRegistry
@@ -224,7 +229,27 @@ public final class GatewayMetrics: Sendable {
 
     /// Every metric in the Prometheus text exposition format (version 0.0.4).
     public func render() -> String {
-        registry.emitToString()
+        MetricHelp.annotate(registry.emitToString()) + (ProcessMetrics.current()?.exposition ?? "") + Self.buildInfo
+    }
+
+    /// `beacond_build_info{version,commit} 1`: which build answers (``BuildInfo``).
+    static let buildInfo =
+        "# HELP beacond_build_info The version and commit of the running beacond (always 1).\n"
+        + "# TYPE beacond_build_info gauge\n"
+        + "beacond_build_info{version=\"\(escapedLabel(BuildInfo.version))\",commit=\"\(escapedLabel(BuildInfo.commit))\"} 1\n"
+
+    /// A label value in the text format: backslashes, quotes and line feeds escaped.
+    static func escapedLabel(_ value: String) -> String {
+        var escaped = ""
+        for character in value {
+            switch character {
+            case "\\": escaped += "\\\\"
+            case "\"": escaped += "\\\""
+            case "\n": escaped += "\\n"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
     }
 
     func counter(_ label: String, _ dimensions: [(String, String)]) -> Metrics.Counter {
