@@ -342,6 +342,7 @@ let package = Package(
                 "BeaconConfiguration", "BeaconStrategyKit", "BeaconStrategies", "BeaconAlertEngine",
                 "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconStore",
                 "BeaconTestSupport", "BeaconSimulator", "BeaconHTTP", "BeaconForeignNodes", "BeaconSinks", "BeaconBuildInfo",
+                "BeaconBlueZ",
             ],
             swiftSettings: swiftSettings),
     ]

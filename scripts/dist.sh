@@ -11,11 +11,13 @@
 #    library found, `beacond --version` prints exactly VERSION
 # 3. the package: /usr/bin/beacond (stripped; symbols in .build-dist/beacond_VERSION_ARCH.debug),
 #    /lib/systemd/system/beacond.service (deploy/), /etc/beacond/gateway.yaml (deploy/, a
-#    conffile), /usr/share/doc/beacond/{README.md,Docs/*.md,copyright,changelog.gz}, maintainer scripts from
+#    conffile), /usr/share/doc/beacond/{README.md,Docs/*.md,copyright,changelog.gz}, the manual
+#    page beacond(1) (generate-manual), bash, zsh and fish completions, maintainer scripts from
 #    packaging/deb/; Depends computed with dpkg-shlibdeps from the libraries the binary links
-#    (cross-checked with ldd + dpkg -S).
+#    (cross-checked with ldd + dpkg -S); lintian passes, or each tag is explained in
+#    packaging/deb/lintian-overrides.
 # Installs what it needs with apt-get (root or sudo): the build dependencies
-# (scripts/ensure-deps.sh build), dpkg-dev and binutils.
+# (scripts/ensure-deps.sh build), dpkg-dev, binutils and lintian.
 #
 #   scripts/dist.sh
 # Env: BEACOND_BINARY=PATH  package this binary instead of building (it must be a static-runtime
@@ -44,6 +46,7 @@ say "beacond $version for $arch"
 scripts/ensure-deps.sh build
 missing=()
 command -v dpkg-shlibdeps > /dev/null || missing+=(dpkg-dev)
+command -v lintian > /dev/null || missing+=(lintian)
 command -v readelf > /dev/null && command -v objcopy > /dev/null || missing+=(binutils)
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
@@ -118,6 +121,27 @@ grep -q '^ExecStart=/usr/bin/beacond ' "$unit" || die "$unit: ExecStart= must ru
 install -D -m 0644 "$unit" "$stage/lib/systemd/system/beacond.service"
 install -D -m 0640 deploy/gateway.yaml "$stage/etc/beacond/gateway.yaml"
 
+# The manual page, from the command line's own description (swift-argument-parser's
+# generate-manual, built here in debug: its plugin would build beacond again), dated like the
+# package; and the shell completions the binary writes.
+epoch_date=$(date -u -d "@$(git -c safe.directory="$REPO" log -1 --format=%ct 2> /dev/null || date +%s)" +%F)
+"$SWIFT" package --scratch-path "$SCRATCH" generate-manual --help > /dev/null 2>> "$SCRATCH/build.log" \
+    || die "could not build swift-argument-parser's generate-manual (log: $SCRATCH/build.log)"
+manual_tool=$SCRATCH/debug/generate-manual-tool
+[ -x "$manual_tool" ] || die "no $manual_tool after building generate-manual"
+rm -rf "$SCRATCH/man" && mkdir -p "$SCRATCH/man"
+"$manual_tool" "$bin" --date "$epoch_date" --output-directory "$SCRATCH/man" > /dev/null \
+    || die "generate-manual could not describe $bin"
+install -d -m 0755 "$stage/usr/share/man/man1"
+gzip -9n < "$SCRATCH/man/beacond.1" > "$stage/usr/share/man/man1/beacond.1.gz"
+chmod 0644 "$stage/usr/share/man/man1/beacond.1.gz"
+completion() { "$bin" --generate-completion-script "$1" > "$2" || die "beacond cannot write its $1 completion"; chmod 0644 "$2"; }
+install -d -m 0755 "$stage/usr/share/bash-completion/completions" "$stage/usr/share/zsh/vendor-completions" \
+    "$stage/usr/share/fish/vendor_completions.d"
+completion bash "$stage/usr/share/bash-completion/completions/beacond"
+completion zsh "$stage/usr/share/zsh/vendor-completions/_beacond"
+completion fish "$stage/usr/share/fish/vendor_completions.d/beacond.fish"
+
 doc=$stage/usr/share/doc/beacond
 install -D -m 0644 README.md "$doc/README.md"
 install -d -m 0755 "$doc/Docs"
@@ -146,6 +170,7 @@ chmod 0644 "$doc/changelog.gz"
 
 install -m 0755 packaging/deb/postinst packaging/deb/prerm packaging/deb/postrm "$stage/DEBIAN/"
 install -m 0644 packaging/deb/conffiles "$stage/DEBIAN/"
+install -D -m 0644 packaging/deb/lintian-overrides "$stage/usr/share/lintian/overrides/beacond"
 
 # Depends: dpkg-shlibdeps maps each NEEDED library to its package (shlibs/symbols files) with
 # the lowest version that has every symbol the binary uses.
@@ -189,6 +214,12 @@ find "$stage" -exec touch -h -d "@$epoch" {} +
 rm -f "$deb"
 dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" > /dev/null
 dpkg-deb --info "$deb" > /dev/null || die "dpkg-deb cannot read $deb"
+
+# Lintian on what was built: a tag not explained in packaging/deb/lintian-overrides (installed
+# with the package, one reason a tag) fails the build.
+lintian_out=$(lintian --fail-on error,warning --no-tag-display-limit "$deb" 2>&1) \
+    || die "lintian: $lintian_out"
+say "lintian: ${lintian_out:-clean} (overridden: $(grep -c '^beacond' packaging/deb/lintian-overrides))"
 
 say "Depends: $(dpkg-deb -f "$deb" Depends)"
 say "binary: $(stat -c %s "$bin") bytes as built, $(stat -c %s "$stage/usr/bin/beacond") stripped"

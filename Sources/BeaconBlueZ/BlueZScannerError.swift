@@ -77,8 +77,9 @@ public enum BlueZScannerError: Error, Hashable, Sendable, CustomStringConvertibl
             return """
                 This kernel has no Bluetooth support (\(error)). Scanning needs a Linux kernel with \
                 Bluetooth (CONFIG_BT; try `sudo modprobe bluetooth`) and a Bluetooth adapter. To work \
-                without a radio, use `beacond parse FILE` (captures), `beacond replay FILE` (replay a \
-                capture in real time) or `beacond simulate SCENARIO` (simulated beacons).
+                without a radio, use `beacond parse FILE` (a capture's packets), `beacond replay FILE \
+                --config alerts.yaml` (a capture through ranging and alerts) or `beacond simulate \
+                SCENARIO` (simulated beacons).
                 """
         case .noAdapters:
             return """

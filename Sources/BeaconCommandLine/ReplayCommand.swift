@@ -21,7 +21,8 @@ struct ReplayCommand: AsyncParsableCommand {
         discussion: """
             Captures: btsnoop (btmon -w, Android HCI logs), pcap and pcapng (HCI H4 or LE sniffers).
             Events are JSON lines on stdout (event, alert, beacon, strategy, time, …); a summary goes \
-            to stderr. Time is the capture's own, so the result does not depend on --speed.
+            to stderr. Time is the capture's own, so the result does not depend on --speed. Without \
+            --config the captures are parsed and ranged, with no alerts.
             With --site SITE.yaml (gateways: [{id, room, position: [x, y, z], capture: FILE}]) the \
             captures are a site's, one per gateway: each is ranged on its own, their packets merged by \
             timestamp, and every gateway's per-cycle records fused by a hub into rooms and positions \
@@ -58,7 +59,6 @@ struct ReplayCommand: AsyncParsableCommand {
         }
         if site == nil {
             if captures.isEmpty { throw ValidationError("give capture files, or --site SITE.yaml") }
-            if config == nil { throw ValidationError("--config FILE is needed: it holds the alert definitions") }
             if presence != nil { throw ValidationError("--presence goes with --site") }
         } else if !captures.isEmpty {
             throw ValidationError(
@@ -139,7 +139,12 @@ struct ReplayCommand: AsyncParsableCommand {
     private func makePipeline() throws -> AlertPipeline {
         let registry = try plugins.registry()
         do {
-            return try AlertPipeline(configuration: GatewayConfiguration.load(path: config!), registry: registry)
+            guard let config else {
+                printError(
+                    "replay: no --config, so no alerts: the captures are parsed and ranged (add --config alerts.yaml for alerts)")
+                return try AlertPipeline(configuration: GatewayConfiguration(), registry: registry)
+            }
+            return try AlertPipeline(configuration: GatewayConfiguration.load(path: config), registry: registry)
         } catch {
             printError("error: \(error)")
             throw ExitCode(2)

@@ -45,6 +45,8 @@ struct RunCommand: AsyncParsableCommand {
         let registry = try plugins.registry()
         let daemon: DaemonRun
         do {
+            // What check-config checks, first: a file that cannot run says so at its line.
+            _ = try ConfigurationCheck.check(path: config, registry: registry)
             let configuration = try GatewayConfiguration.load(path: config)
             daemon = try await DaemonRun.start(
                 asHub ? configuration.asHub(file: config) : configuration, file: config, registry: registry, logger: logger,

@@ -43,15 +43,29 @@ enum MQTTClientLifecycle {
 
     /// Starts connecting in the background and keeps the connection up (reconnecting after a
     /// loss with a delay doubling from 1 s to 30 s); a refused first attempt is fine.
+    /// - Returns: why the first connection attempt failed at once (the broker's host or port
+    ///   refused it, a name that does not resolve), or `nil` when it is under way; either way the
+    ///   network thread keeps trying.
+    @discardableResult
     static func start(
         _ handle: OpaquePointer, host: String, port: Int, keepAlive: Duration = .seconds(30)
-    ) throws(MQTTSinkError) {
+    ) throws(MQTTSinkError) -> String? {
         mosquitto_reconnect_delay_set(handle, 1, 30, true)
-        _ = mosquitto_connect_async(handle, host, Int32(port), Int32(clamping: keepAlive.components.seconds))
+        // The network thread first, then the connection: when the first connection fails at once
+        // (the broker is not up yet), a thread started after it waits for ever for a state that
+        // never comes, and the client never connects (eclipse-mosquitto/mosquitto#1903; the
+        // order below is the workaround of #2576). Started first, the thread retries.
         let started = mosquitto_loop_start(handle)
         if started != MOSQ_ERR_SUCCESS.rawValue {
             throw .library(operation: "loop_start", message: String(cString: mosquitto_strerror(started)))
         }
+        let connecting = mosquitto_connect_async(handle, host, Int32(port), Int32(clamping: keepAlive.components.seconds))
+        let failure: String? =
+            connecting == MOSQ_ERR_SUCCESS.rawValue
+            ? nil
+            : connecting == MOSQ_ERR_ERRNO.rawValue
+                ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(connecting))
+        return failure
     }
 
     /// Stops and destroys the client on a thread of its own, then releases `context`.

@@ -92,11 +92,16 @@ public final class MQTTSiteClient: @unchecked Sendable {
         }
         // Every stored property is set: from here a throw runs `deinit`, which destroys the client.
         try MQTTClientLifecycle.configure(handle, options)
-        try MQTTClientLifecycle.start(handle, host: host, port: port, keepAlive: options.keepAlive)
+        if let failure = try MQTTClientLifecycle.start(handle, host: host, port: port, keepAlive: options.keepAlive),
+            lastRefusal.exchange(-1, ordering: .relaxed) != -1
+        {
+            onConnection?(false, "cannot reach the broker \(host):\(port) (\(failure)); trying again every few seconds")
+        }
     }
 
     private let statusTopic: String?
-    /// The last refusal reported, so that a broker refusing every second is reported once.
+    /// The last refusal reported, so that a broker refusing every second is reported once (-1:
+    /// the broker could not be reached, reported once until a connection comes).
     private let lastRefusal = Atomic<Int32>(0)
 
     deinit {
@@ -189,9 +194,15 @@ public final class MQTTSiteClient: @unchecked Sendable {
             defer { state.connected = false }
             return state.connected
         }
-        // Code 0: our own disconnect (close()); anything else: the connection was lost.
+        // Code 0: our own disconnect (close()); anything else: the connection was lost — or, never
+        // made, an attempt failed (said once, until a connection comes).
         if was, code != 0 {
             onConnection?(false, "lost the connection to \(broker) (\(String(cString: mosquitto_strerror(code))))")
+        } else if code != 0, lastRefusal.exchange(-1, ordering: .relaxed) != -1 {
+            onConnection?(
+                false,
+                "cannot reach the broker \(broker) (\(String(cString: mosquitto_strerror(code)))); trying again every few seconds"
+            )
         }
     }
 

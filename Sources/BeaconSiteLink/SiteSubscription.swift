@@ -34,6 +34,8 @@ package final class SiteSubscription: Sendable {
     let clientID: String
     private let taken: Set<Int>
     private let droppedReports = Mutex(0)
+    /// The broker connection as last reported (`nil` before the first word of it).
+    private let connectionState = Mutex<(connected: Bool, detail: String)?>(nil)
     static let queueCapacity = 10_000
 
     private let logger: Logger
@@ -70,6 +72,13 @@ package final class SiteSubscription: Sendable {
 
     /// Reports dropped at the full queue.
     package var dropped: Int { droppedReports.withLock { $0 } }
+
+    /// The broker (`host:port`).
+    package var broker: String { "\(settings.host):\(settings.port)" }
+
+    /// The broker connection as last reported: connected or not, and what was said of it
+    /// (`cannot reach the broker … (Connection refused)`); `nil` before the first attempt ended.
+    package var connection: (connected: Bool, detail: String)? { connectionState.withLock { $0 } }
 
     /// What a received message is to the fusion: a report with its topic's origin, or a refusal
     /// when the topic is not one of this hub's buckets of the site.
@@ -209,10 +218,11 @@ package final class SiteSubscription: Sendable {
             host: settings.host, port: settings.port, options: settings.connection, clientID: clientID,
             subscriptions: self.buckets.map(settings.topics.subscription(bucket:)) + foreignSubscriptions,
             onConnection: { connected, detail in
+                self.connectionState.withLock { $0 = (connected, detail) }
                 if connected {
                     logger.notice("site: \(detail), subscribed to \(buckets) bucket(s)")
                 } else {
-                    logger.warning("site: \(detail); reconnecting — the gateways' reports are missed until then")
+                    logger.warning("site: \(detail) — the gateways' reports are missed until it is back")
                 }
             }
         ) { topic, payload in

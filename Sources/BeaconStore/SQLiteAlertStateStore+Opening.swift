@@ -17,13 +17,24 @@ extension SQLiteAlertStateStore {
     /// - A file that does not exist is created with the current schema, then renamed into place.
     /// - Throws: ``AlertStoreError/notWritable(path:reason:)``, ``AlertStoreError/damaged(path:detail:)``.
     static func prepareFile(at path: String, configuration: Configuration) throws {
+        if try !checkStateFile(at: path) {
+            try Self.createFresh(at: path, directory: Self.directory(of: path), configuration: configuration)
+        }
+    }
+
+    /// What ``prepareFile(at:configuration:)`` checks, without creating the file
+    /// (`beacond check-config`): its directory takes new files (a probe is made and removed
+    /// there), and an existing file is a non-empty regular file that opens for writing.
+    /// - Returns: whether the file exists.
+    /// - Throws: ``AlertStoreError/notWritable(path:reason:)``, ``AlertStoreError/damaged(path:detail:)``.
+    @discardableResult
+    public static func checkStateFile(at path: String) throws -> Bool {
         let directory = Self.directory(of: path)
         try Self.checkDirectoryTakesFiles(directory, for: path)
         var status = stat()
         guard stat(path, &status) == 0 else {
             guard errno == ENOENT else { throw AlertStoreError.notWritable(path: path, reason: Self.reason(errno)) }
-            try Self.createFresh(at: path, directory: directory, configuration: configuration)
-            return
+            return false
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
             throw AlertStoreError.notWritable(path: path, reason: "it is not a regular file")
@@ -42,6 +53,7 @@ extension SQLiteAlertStateStore {
             }
             close(descriptor)
         }
+        return true
     }
 
     /// The directory a path is in (`.` for a bare name).

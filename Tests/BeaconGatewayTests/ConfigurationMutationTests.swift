@@ -50,9 +50,16 @@ struct ConfigurationMutationTests {
     static let samples: [Sample] = {
         var samples: [Sample] = []
         let read = { (path: String) in (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+        // check-config checks that the state file's directory takes files: the package's
+        // /var/lib/beacond is not on a development machine, the temporary directory is.
+        let stateHere = { (text: String) in
+            text.replacingOccurrences(of: "/var/lib/beacond/", with: FileManager.default.temporaryDirectory.path + "/")
+        }
         samples.append(
-            Sample(name: "gateway.yaml", text: read(TestPaths.repositoryRoot + "/deploy/gateway.yaml"), reader: .checkConfig))
-        samples.append(Sample(name: "hub.yaml", text: "source: hub\n" + hubExample, reader: .checkConfig))
+            Sample(
+                name: "gateway.yaml", text: stateHere(read(TestPaths.repositoryRoot + "/deploy/gateway.yaml")),
+                reader: .checkConfig))
+        samples.append(Sample(name: "hub.yaml", text: stateHere("source: hub\n" + hubExample), reader: .checkConfig))
         let files = (try? FileManager.default.contentsOfDirectory(atPath: scenarios).sorted()) ?? []
         for file in files where file.hasSuffix(".yaml") {
             let text = read(scenarios + file)

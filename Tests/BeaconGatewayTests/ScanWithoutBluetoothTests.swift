@@ -1,3 +1,4 @@
+import BeaconBlueZ
 import BeaconTestSupport
 import Foundation
 import Testing
@@ -54,5 +55,34 @@ struct ScanWithoutBluetoothTests {
         #expect(run.standardError.contains("no Bluetooth support"), "\(run.standardError)")
         let unit = try String(contentsOfFile: TestPaths.repositoryRoot + "/deploy/beacond.service", encoding: .utf8)
         #expect(unit.contains("RestartPreventExitStatus=69 75 77"))
+    }
+
+    @Test("each command the no-Bluetooth message suggests runs as written, with a capture, alerts and a scenario")
+    func suggestionsRun() async throws {
+        let message = BlueZScannerError.bluetoothUnavailable(HCISystemError(.socket, errno: EAFNOSUPPORT)).description
+        let commands = message.matches(of: /`(beacond [^`]+)`/).map { String($0.1) }
+        #expect(commands.count == 3, "\(message)")
+        let lobby = TestPaths.scenario("lobby")
+        for command in commands {
+            let words = command.split(separator: " ").dropFirst().map { word in
+                switch word {
+                case "FILE": TestPaths.capture("hci_2k_seed1.btsnoop")
+                case "alerts.yaml": String(lobby.dropLast("lobby.yaml".count)) + "lobby.alerts.yaml"
+                case "SCENARIO": lobby
+                default: String(word)
+                }
+            }
+            let run = try await CommandRun.run(TestPaths.beacond, words)
+            #expect(run.status == 0, "`\(command)` as `beacond \(words.joined(separator: " "))`: \(run.standardError)")
+        }
+    }
+
+    @Test("beacond replay without --config parses and ranges the capture, and says that no alerts ran")
+    func replayWithoutAlerts() async throws {
+        let run = try await CommandRun.run(TestPaths.beacond, ["replay", TestPaths.capture("hci_2k_seed1.btsnoop")])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardError.contains("replay: no --config, so no alerts"), "\(run.standardError)")
+        #expect(run.standardError.contains("events: none"), "\(run.standardError)")
+        #expect(run.standardOutput.isEmpty)
     }
 }

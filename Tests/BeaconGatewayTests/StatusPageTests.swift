@@ -151,11 +151,12 @@ struct StatusPageTests {
             let logged =
                 "document.querySelector('#log-rows tr[data-event=\"delivered\"][data-alert=\"lobby-dwell\"][data-beacon=\"\(visitor)\"] .pill.delivered') !== null"
             guard try browser.waitUntil(logged, in: page) else {
-                // What the page had (seen once in a loaded run, cause not found): its refresh count
-                // and log rows, to tell a page that stopped refreshing from a log without the delivery.
+                // What the page had: its refresh count, its log rows and their pills (a sink's
+                // confirmation that came before the pipeline handed the event to the log was once
+                // lost, leaving the pill pending: AlertLog keeps such confirmations now).
                 let seen =
                     try browser.evaluate(
-                        "'refreshed ' + document.body.dataset.refreshed + ', live: ' + document.getElementById('live').textContent + ', rows: ' + document.getElementById('log-rows').innerText.slice(0, 600)",
+                        "'refreshed ' + document.body.dataset.refreshed + ', live: ' + document.getElementById('live').textContent + ', pills: ' + Array.from(document.querySelectorAll('#log-rows .pill')).map((p) => p.className).join(' / ') + ', rows: ' + document.getElementById('log-rows').innerText.slice(0, 600)",
                         in: page) as? String ?? "?"
                 return (Data(), fractions, "the delivered alert never showed in the log (\(seen))")
             }
@@ -171,7 +172,8 @@ struct StatusPageTests {
         if let failure {
             // And what the daemon's API said then, if it answered.
             let api =
-                (try? await PlainHTTPGet.get(url + "/api/alerts?after=0&limit=20", within: .seconds(10)))
+                (try? await PlainHTTPGet.get(
+                    (url.hasSuffix("/") ? String(url.dropLast()) : url) + "/api/alerts?after=0&limit=20", within: .seconds(10)))
                 .map { String($0.body.prefix(1_500)) } ?? "no answer from /api/alerts within 10 s"
             Issue.record("\(failure); /api/alerts: \(api)")
         }

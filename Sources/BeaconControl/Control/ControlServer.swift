@@ -4,6 +4,10 @@ import NIOPosix
 import ServiceLifecycle
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The daemon's HTTP endpoint (`http: {listen: 127.0.0.1:9464}`): metrics for Prometheus, a
 /// health check, and named events posted to the running daemon (see ``ControlRoutes``).
 ///
@@ -80,9 +84,23 @@ public final class ControlServer: Service, Sendable {
                 streamWriteTimeout: streamWriteTimeout, limits: limits)
         } catch {
             throw ControlServerError(
-                "cannot listen on \(host):\(port) (\(error)); choose another address or port "
+                "cannot listen on \(host):\(port): \(Self.reason(error)); choose another address or port "
                     + "in 'http: {listen: …}', or stop what holds it")
         }
+    }
+
+    /// Why a bind failed, in words: the errno's meaning (NIO's `IOError` names the system call
+    /// it came from, which says nothing to a person configuring a port).
+    static func reason(_ error: any Error) -> String {
+        if let io = error as? IOError {
+            switch io.errnoCode {
+            case EADDRINUSE: return "the address is already in use (another beacond, or another program, listens there)"
+            case EACCES: return "permission denied (ports below 1024 need CAP_NET_BIND_SERVICE)"
+            case EADDRNOTAVAIL: return "no interface of this machine has that address"
+            default: return String(cString: strerror(io.errnoCode))
+            }
+        }
+        return "\(error)"
     }
 
     /// The HTTP/1.1 codec, with the limiter before its decoder (it sees every byte the client

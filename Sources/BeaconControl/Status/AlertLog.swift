@@ -30,6 +30,10 @@ public final class AlertLog: Sendable {
         var nextSequence = 1
         /// Where each idempotency key's entry is, while it is in the ring.
         var byKey: [String: Int] = [:]
+        /// Attempts reported before their event was recorded, by key, oldest first (at most
+        /// ``capacity`` keys): a dispatcher already awake can take an event from the outbox —
+        /// where it is written before the pipeline hands it on — and confirm it first.
+        var early: [(key: String, sink: String, delivery: Delivery)] = []
     }
 
     /// How many events are kept.
@@ -60,14 +64,27 @@ public final class AlertLog: Sendable {
                 state.head = (state.head + 1) % capacity
             }
             state.byKey[event.idempotencyKey] = slot
+            if !state.early.isEmpty {
+                for attempt in state.early where attempt.key == event.idempotencyKey {
+                    state.entries[slot].deliveries[attempt.sink] = attempt.delivery
+                }
+                state.early.removeAll { $0.key == event.idempotencyKey }
+            }
         }
     }
 
-    /// Records a sink's attempt at the event with idempotency key `key` (ignored when the event
-    /// has left the ring, or was emitted before this process started).
+    /// Records a sink's attempt at the event with idempotency key `key`. An attempt at an event
+    /// not recorded yet is kept for it (the sink may confirm an event before the pipeline has
+    /// handed it to the log); one whose event has left the ring, or was emitted before this
+    /// process started, is forgotten among the oldest such attempts.
     public func record(sink: String, key: String, _ delivery: Delivery) {
         state.withLock { state in
-            guard let slot = state.byKey[key] else { return }
+            guard let slot = state.byKey[key] else {
+                state.early.removeAll { $0.key == key && $0.sink == sink }
+                state.early.append((key, sink, delivery))
+                if state.early.count > capacity { state.early.removeFirst(state.early.count - capacity) }
+                return
+            }
             state.entries[slot].deliveries[sink] = delivery
         }
     }

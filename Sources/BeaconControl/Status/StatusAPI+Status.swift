@@ -41,6 +41,10 @@ extension StatusAPI {
                         remoteObject.member("lastSuccess", remote.lastSuccess?.rfc3339String)
                     }
                 }
+                if let broker = board.sources.broker() {
+                    object.key("broker")
+                    object.object { brokerObject in broker.writeMembers(into: &brokerObject) }
+                }
                 if let reload = snapshot.reload {
                     object.key("reload")
                     object.object { reloadObject in reload.writeMembers(into: &reloadObject) }

@@ -40,6 +40,9 @@ public final class StatusBoard: Sendable {
         public var remote: @Sendable () -> RemoteCheckStatus?
         /// The latest reload of the configuration file.
         public var reload: @Sendable () -> ReloadStatus?
+        /// A hub's link to its broker (read at each request, not kept with a snapshot: a
+        /// connection that comes or goes shows at once).
+        public var broker: @Sendable () -> BrokerStatus?
 
         /// Creates the sources.
         public init(
@@ -47,9 +50,11 @@ public final class StatusBoard: Sendable {
             outbox: @escaping @Sendable () -> [(sink: String, depth: Int)],
             latency: @escaping @Sendable () -> [SinkLatency] = { [] },
             remote: @escaping @Sendable () -> RemoteCheckStatus? = { nil },
-            reload: @escaping @Sendable () -> ReloadStatus? = { nil }
+            reload: @escaping @Sendable () -> ReloadStatus? = { nil },
+            broker: @escaping @Sendable () -> BrokerStatus? = { nil }
         ) {
             self.reload = reload
+            self.broker = broker
             self.sourceName = sourceName
             self.inspect = inspect
             self.outbox = outbox

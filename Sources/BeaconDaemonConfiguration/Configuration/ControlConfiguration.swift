@@ -80,13 +80,16 @@ public struct ControlConfiguration: Hashable, Sendable {
             token = try inline.string()
         } else if let file = node["tokenFile"] {
             tokenNode = file
-            let path = try file.string()
-            do {
-                token = try String(contentsOfFile: path, encoding: .utf8)
-            } catch {
+            let path = try file.filePath()
+            if let reason = UnreadableFile.reason(path) {
                 throw file.error(
-                    "cannot read the token file \(path) (\(error)); check the path and that the daemon's user may read it")
+                    "cannot read the token file \(path): it \(reason); write the token (one line) there, e.g. `openssl rand -hex 32 > \(path)`"
+                )
             }
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw file.error("the token file \(path) is not UTF-8 text; write the token (one line) there")
+            }
+            token = text
             token = String(token.split(whereSeparator: \.isNewline).first ?? "")
         } else {
             return nil

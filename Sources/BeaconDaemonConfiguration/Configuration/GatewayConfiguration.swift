@@ -103,14 +103,14 @@ public struct GatewayConfiguration: Sendable {
         self.alerts = alerts
         maxPending = try node["maxPending"]?.integer(in: 1...100_000) ?? AlertEngineConfiguration.defaultMaxPending
         source = try node["source"].map { node throws(ConfigurationError) in try SourceDefinition(node: node) }
-        statePath = try node["state"]?.string()
+        statePath = try node["state"]?.filePath()
         if let remote = remoteAlerts, remote.stage, remote.cachePath == nil, statePath == nil, let alertsNode = node["alerts"] {
             // Without a cache, a restart would fetch the latest version and put it live unpromoted.
             throw (alertsNode["stage"] ?? alertsNode).error(
                 "stage: true needs a cache of the set in force, or a restart would put an unpromoted version live: "
                     + "add state: FILE (the cache goes next to it) or cache: FILE under alerts:")
         }
-        shadowPath = try node["shadow"]?.string()
+        shadowPath = try node["shadow"]?.filePath()
         latency = try node["latency"].map { n throws(ConfigurationError) in try LatencyObjective.read(n) }
         var sinks: [SinkDefinition] = []
         if let list = node["sinks"] {

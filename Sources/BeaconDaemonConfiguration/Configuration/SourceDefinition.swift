@@ -74,7 +74,9 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
     init(node: ConfigNode) throws(ConfigurationError) {
         if let text = node.scalarText {
             let (kind, argument) = Self.split(text)
-            self = try Self.make(kind: kind, argument: argument, speed: nil, node: node)
+            let path =
+                kind == "simulate" || kind == "replay" ? argument.map { ConfigNode.resolve($0, against: node.file) } : argument
+            self = try Self.make(kind: kind, argument: path, speed: nil, node: node)
             return
         }
         try node.checkKeys(allowed: Self.kinds + ["speed", "gateway", "resume", "startFile"] + HCISourceSettings.keys)
@@ -96,11 +98,11 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
         let argumentNode = node[kind]!
         let argument = argumentNode.scalarText.map { $0.isEmpty || $0 == "~" ? nil : $0 } ?? nil
         self = try Self.make(
-            kind: kind, argument: kind == "hci" ? argument : try argumentNode.string(), speed: speed,
+            kind: kind, argument: kind == "hci" || kind == "hub" ? argument : try argumentNode.filePath(), speed: speed,
             node: argumentNode)
         if case .simulate(let path, let speed, _, _, _, _) = self {
             let gateway = try node["gateway"]?.string()
-            let startFile = try node["startFile"]?.string()
+            let startFile = try node["startFile"]?.filePath()
             if let startNode = node["startFile"], !onWallClock {
                 throw startNode.error(
                     "startFile holds a scenario on the wall clock until the file appears: it needs speed: wall")

@@ -100,7 +100,7 @@ public struct RemoteAlertsConfiguration: Hashable, Sendable {
         checkEvery = try node["checkEvery"]?.duration() ?? .seconds(12 * 3600)
         guard checkEvery >= .seconds(1) else { throw node.error("checkEvery must be at least 1s") }
         timeout = try node["timeout"]?.duration() ?? .seconds(30)
-        cachePath = try node["cache"]?.string()
+        cachePath = try node["cache"]?.filePath()
         stage = try node["stage"]?.bool() ?? false
     }
 }

@@ -60,10 +60,7 @@ public struct RemoteCredentials: Hashable, Sendable {
             throw node.error(
                 "auth needs bearerFile (a file holding a token: Authorization: Bearer …) or header with valueFile")
         }
-        var path = try fileNode.string()
-        if !path.hasPrefix("/") {
-            path = URL(fileURLWithPath: fileNode.file).deletingLastPathComponent().appendingPathComponent(path).path
-        }
+        let path = try fileNode.filePath()
         file = path
         do throws(RemoteCredentialsError) { _ = try headerValue() } catch { throw fileNode.error(error.description) }
     }
@@ -80,7 +77,7 @@ public enum RemoteCredentialsError: Error, Hashable, Sendable, CustomStringConve
     public var description: String {
         switch self {
         case .unreadable(let path):
-            "cannot read the credentials file \(path): check that it exists and that beacond may read it"
+            "cannot read the credentials file \(path): it \(UnreadableFile.reason(path) ?? "could not be read")"
         case .malformed(let path):
             "the credentials file \(path) must hold the secret on one line (it is empty, or has several)"
         }

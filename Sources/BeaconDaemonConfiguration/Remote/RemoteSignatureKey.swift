@@ -30,10 +30,7 @@ public struct RemoteSignatureKey: Hashable, Sendable {
         guard let fileNode = node["keyFile"] else {
             throw node.error("signature needs keyFile (a file holding the secret the documents are signed with)")
         }
-        var path = try fileNode.string()
-        if !path.hasPrefix("/") {
-            path = URL(fileURLWithPath: fileNode.file).deletingLastPathComponent().appendingPathComponent(path).path
-        }
+        let path = try fileNode.filePath()
         file = path
         do throws(RemoteCredentialsError) { _ = try secret() } catch { throw fileNode.error(error.description) }
     }

@@ -31,12 +31,9 @@ public struct RemoteTLSFiles: Hashable, Sendable {
             throw node.error("tls needs cert and key (the client certificate and its key, PEM files); ca is optional")
         }
         func file(_ node: ConfigNode, _ what: String) throws(ConfigurationError) -> String {
-            var path = try node.string()
-            if !path.hasPrefix("/") {
-                path = URL(fileURLWithPath: node.file).deletingLastPathComponent().appendingPathComponent(path).path
-            }
-            guard FileManager.default.isReadableFile(atPath: path) else {
-                throw node.error("cannot read the \(what) \(path): check that it exists and that beacond may read it")
+            let path = try node.filePath()
+            if let reason = UnreadableFile.reason(path) {
+                throw node.error("cannot read the \(what) \(path): it \(reason)")
             }
             return path
         }

@@ -20,6 +20,6 @@ public struct JSONLinesSinkSettings: SinkSettings {
 
     /// The `jsonl` kind.
     public static let kind = SinkKind(type: "jsonl", keys: ["path"]) { node throws(ConfigurationError) in
-        JSONLinesSinkSettings(path: try node["path"]?.string() ?? "-")
+        JSONLinesSinkSettings(path: try node["path"]?.filePath() ?? "-")
     }
 }

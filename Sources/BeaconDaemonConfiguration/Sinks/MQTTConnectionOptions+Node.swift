@@ -14,8 +14,8 @@ extension MQTTConnectionOptions {
         if let tlsNode = node["tls"] {
             try tlsNode.checkKeys(allowed: ["ca", "cert", "key"])
             let tls = TLS(
-                caFile: try tlsNode.required("ca").string(), certFile: try tlsNode["cert"]?.string(),
-                keyFile: try tlsNode["key"]?.string())
+                caFile: try tlsNode.required("ca").filePath(), certFile: try tlsNode["cert"]?.filePath(),
+                keyFile: try tlsNode["key"]?.filePath())
             if (tls.certFile == nil) != (tls.keyFile == nil) { throw tlsNode.error("give both 'cert' and 'key', or neither") }
             self.tls = tls
         }

@@ -15,12 +15,9 @@ extension GatewayKey {
             return key
         }
         guard let node = entry["keyFile"] else { return nil }
-        var path = try node.string()
-        if !path.hasPrefix("/") {
-            path = URL(fileURLWithPath: node.file).deletingLastPathComponent().appendingPathComponent(path).path
-        }
+        let path = try node.filePath()
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw node.error("cannot read the key file \(path): check that it exists and that beacond may read it")
+            throw node.error("cannot read the key file \(path): it \(UnreadableFile.reason(path) ?? "could not be read")")
         }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard let key = GatewayKey(hex: text) else { throw node.error("the key file \(path) must hold \(expected)") }

@@ -123,7 +123,7 @@ public struct HubSettings: Sendable {
         settings.presencePath = options.presence
         settings.floorPlan = options.floorPlan
         settings.takeover = options.takeover
-        settings.calibrationPath = try hubNode?["calibration"]?["file"]?.string()
+        settings.calibrationPath = try hubNode?["calibration"]?["file"]?.filePath()
         settings.foreignNodes = foreignNodes
         return settings
     }
@@ -243,7 +243,7 @@ public struct HubSettings: Sendable {
                 let index = try p.required("index").integer(in: 0...(of - 1))
                 partition = (index, of)
             }
-            if let n = hub["presence"] { presencePath = try n.string() }
+            if let n = hub["presence"] { presencePath = try n.filePath() }
             if let n = hub["floorPlan"] { floorPlan = try readFloorPlan(n) }
             if let n = hub["takeover"] { takeover = try readTakeover(n) }
             do {
@@ -274,9 +274,9 @@ public struct HubSettings: Sendable {
     /// `{image: PATH, min: [x, y], max: [x, y]}`: the image must be readable now.
     private static func readFloorPlan(_ node: ConfigNode) throws(ConfigurationError) -> FloorPlan {
         try node.checkKeys(allowed: ["image", "min", "max"], in: "hub.floorPlan")
-        let image = try node.required("image").string()
-        guard FileManager.default.isReadableFile(atPath: image) else {
-            throw node["image"]!.error("cannot read the floor plan image \(image): check the path and its permissions")
+        let image = try node.required("image").filePath()
+        if let reason = UnreadableFile.reason(image) {
+            throw node["image"]!.error("cannot read the floor plan image \(image): it \(reason)")
         }
         let min = try node.required("min").numbers(count: 2...2, "the image's bottom-left corner [x, y] in metres")
         let max = try node.required("max").numbers(count: 2...2, "the image's top-right corner [x, y] in metres")

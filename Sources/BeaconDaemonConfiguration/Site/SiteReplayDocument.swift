@@ -31,12 +31,8 @@ public struct SiteReplayDocument: Sendable {
         let gatewaysNode = try node.required("gateways")
         let hub = try HubSettings.read(
             gateways: gatewaysNode, hub: node["hub"], anchors: node["anchors"], gatewayKeys: ["capture"])
-        let directory = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
         var captures: [String] = []
-        for entry in try gatewaysNode.sequence() {
-            let capture = try entry.required("capture").string()
-            captures.append(capture.hasPrefix("/") ? capture : directory + "/" + capture)
-        }
+        for entry in try gatewaysNode.sequence() { captures.append(try entry.required("capture").filePath()) }
         let ranging =
             try node["ranging"].map { n throws(ConfigurationError) in try RangingConfiguration(node: n) }
             ?? RangingConfiguration()

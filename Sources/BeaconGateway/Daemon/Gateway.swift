@@ -106,7 +106,13 @@ public final class Gateway: Sendable {
                 sourceName: feed.name, inspect: { try await runner.inspect() },
                 outbox: { sinks.map { sink in (sink.name, Self.backlog(of: sink.name, in: outbox)) } },
                 latency: { alertLatency?.summaries() ?? [] }, remote: { remoteChecks.status },
-                reload: { [reloadBoard] in reloadBoard.status }),
+                reload: { [reloadBoard] in reloadBoard.status },
+                broker: {
+                    guard case .site(let subscription) = feed else { return nil }
+                    let connection = subscription.connection
+                    return BrokerStatus(
+                        broker: subscription.broker, connected: connection?.connected ?? false, detail: connection?.detail)
+                }),
             log: alertLog)
         // The source starts once the remote alert definitions have had their first check.
         let firstCheck = remoteAlerts.map { _ in OneShot<Void>() }

@@ -7,6 +7,7 @@ import BeaconRanging
 import BeaconSimulator
 import BeaconSite
 import BeaconSiteReport
+import BeaconStore
 import BeaconStrategies
 import BeaconStrategyKit
 import Foundation
@@ -24,6 +25,9 @@ public enum ConfigurationFileKind: String, Sendable, CaseIterable {
     /// An alerts-only file with `hub:` (fusion settings, no gateways): a simulated site's alerts,
     /// whose gateways and rooms are the scenario's.
     case siteAlerts = "a simulated site's alerts file"
+    /// `gateways:` each with a `capture:`, and no `site:`: a site's recordings, for
+    /// `beacond replay --site` and `beacond evaluate-site`.
+    case siteReplay = "a site's recordings"
 }
 
 /// What `beacond check-config` found in a file: its kind and a one-line summary of what was checked.
@@ -34,19 +38,27 @@ public struct ConfigurationCheck: Sendable {
     public var summary: String
 
     /// Validates a configuration file the way the command that takes it would use it, without
-    /// opening the radio, the broker, the state file or the sinks: the keys and values
-    /// (line-numbered errors), a source that exists (a readable scenario or capture), every
-    /// alert's strategy and policy and, on a hub, the `hub:` options and the rooms alerts name.
+    /// opening the radio, the broker or the sinks: the keys and values (line-numbered errors), a
+    /// source that exists (a readable scenario or capture, at its line), a state file that
+    /// would open (its directory takes files — a probe is made and removed — and an existing
+    /// one is a non-empty regular file that opens for writing), every alert's strategy and
+    /// policy and, on a hub, the `hub:` options and the rooms alerts name. A site's recordings
+    /// (`gateways:` with `capture:`, for `replay --site`) are checked as such.
     /// - Throws: `ConfigurationError` (at `file:line`) or `GatewayError` saying what is wrong.
     public static func check(path: String, registry: StrategyRegistry = .builtIn()) throws -> ConfigurationCheck {
         let node = try ConfigNode.load(path: path)
+        if node["site"] == nil, let first = (try? node["gateways"]?.sequence())?.first, first["capture"] != nil {
+            return try checkSiteReplay(path: path, node: node)
+        }
         let configuration = try GatewayConfiguration(node: node)
+        try checkState(configuration, node: node)
         if configuration.hub != nil, configuration.source == nil || configuration.source == .hub {
             return try checkHub(configuration, node: node, registry: registry)
         }
         guard let source = configuration.source else {
             return try checkAlertsOnly(configuration, node: node, registry: registry)
         }
+        try checkSourceFile(source, node: node)
         switch source {
         case .simulate(let scenario, _, let gateway, _, _, _):
             _ = try loadSimulatedGateway(path: scenario, gateway: gateway)
@@ -65,6 +77,58 @@ public struct ConfigurationCheck: Sendable {
         return ConfigurationCheck(
             kind: kind,
             summary: "\(kind.rawValue) (for beacond run): source \(source)\(site ?? ""), " + tail(of: configuration))
+    }
+
+    /// A scenario or capture that can be read, or an error at the `source:` line saying why.
+    static func checkSourceFile(_ source: SourceDefinition, node: ConfigNode) throws {
+        let (what, path): (String, String)
+        switch source {
+        case .simulate(let scenario, _, _, _, _, _): (what, path) = ("scenario", scenario)
+        case .replay(let capture, _, _): (what, path) = ("capture", capture)
+        case .hci, .hub: return
+        }
+        guard let reason = UnreadableFile.reason(path) else { return }
+        let sourceNode = node["source"] ?? node
+        let at = sourceNode["simulate"] ?? sourceNode["replay"] ?? sourceNode
+        let written =
+            at.scalarText.map {
+                $0.hasPrefix("simulate:") || $0.hasPrefix("replay:") ? String($0.drop { $0 != ":" }.dropFirst()) : $0
+            } ?? path
+        throw at.error(
+            "cannot read the \(what) \(path): it \(reason)"
+                + (written.hasPrefix("/") ? "" : " (a relative path is read from the configuration file's directory)"))
+    }
+
+    /// `state:`: a file that ``SQLiteAlertStateStore`` would open — its directory takes new
+    /// files, and an existing one is a non-empty regular file that opens for writing.
+    static func checkState(_ configuration: GatewayConfiguration, node: ConfigNode) throws {
+        guard let path = configuration.statePath else { return }
+        do {
+            try SQLiteAlertStateStore.checkStateFile(at: path)
+        } catch {
+            throw (node["state"] ?? node).error("\(error)")
+        }
+    }
+
+    /// A site's recordings (`beacond replay --site`, `evaluate-site`): the gateways, the hub's
+    /// options, and each capture readable and of a format beacond reads.
+    static func checkSiteReplay(path: String, node: ConfigNode) throws -> ConfigurationCheck {
+        let document = try SiteReplayDocument.load(path: path)
+        let entries = try node.required("gateways").sequence()
+        for (capture, entry) in zip(document.captures, entries) {
+            let captureNode = entry["capture"] ?? entry
+            if let reason = UnreadableFile.reason(capture) {
+                throw captureNode.error("cannot read the capture \(capture): it \(reason)")
+            }
+            do { _ = try CaptureReplaySource(path: capture) } catch { throw captureNode.error("\(capture): \(error)") }
+        }
+        let kind = ConfigurationFileKind.siteReplay
+        return ConfigurationCheck(
+            kind: kind,
+            summary: "\(kind.rawValue) (for beacond replay --site and evaluate-site): \(document.captures.count) gateways "
+                + "in \(document.hub.layout.rooms.count) room\(document.hub.layout.rooms.count == 1 ? "" : "s") "
+                + "(\(document.hub.layout.rooms.joined(separator: ", "))), "
+                + "every capture readable; hub: options")
     }
 
     /// A hub: `site:` and `gateways:`, its `hub:` options (read with the file), and its alerts
