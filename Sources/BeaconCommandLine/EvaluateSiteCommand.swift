@@ -1,4 +1,5 @@
 import ArgumentParser
+import BeaconCore
 import BeaconOfflineRuns
 import FoundationEssentials
 
@@ -48,13 +49,17 @@ struct EvaluateSiteCommand: AsyncParsableCommand {
 
     func run() async throws {
         let registry = try plugins.registry()
-        var rows = try await SiteEvaluation.recordings(in: data, registry: registry)
+        // Each run as it starts, on standard error (the table goes to standard output at the end).
+        let started = ContinuousClock.now
+        let say = { (run: String) in printError("evaluate-site: \(run) (\((ContinuousClock.now - started).approximate) so far)") }
+        var rows = try await SiteEvaluation.recordings(in: data, registry: registry, progress: say)
         for path in scenario {
             let stem = path.hasSuffix(".yaml") ? String(path.dropLast(5)) : path
             var status = stat()
             let alerts = stat(stem + ".alerts.yaml", &status) == 0 ? stem + ".alerts.yaml" : nil
             let name = String(stem.split(separator: "/").last ?? "scenario")
-            rows += try SiteEvaluation.scenario(path, alerts: alerts, name: "\(name) (simulated)", registry: registry)
+            rows += try SiteEvaluation.scenario(
+                path, alerts: alerts, name: "\(name) (simulated)", registry: registry, progress: say)
         }
         print(SiteEvaluation.table(rows), terminator: "")
     }

@@ -14,7 +14,9 @@ struct RecordMQTTCommand: AsyncParsableCommand {
         commandName: "record-mqtt",
         abstract: "Records MQTT messages as JSON lines (time, topic, payload), for replay --site.",
         discussion: """
-            One line per message: {"time": "<ISO 8601 receive time>", "topic": "...", "payload": "<as received>"}. \
+            One line per message: {"time": "<ISO 8601 receive time>", "topic": "...", "payload": "<as received>"}; \
+            a payload that is not UTF-8 text (a beacond gateway's binary report) is kept whole in base64 as \
+            "payloadBase64". A progress bar shows on a terminal with --duration or --count. \
             Record ESPresense nodes with -t 'espresense/#', OpenMQTTGateway with -t 'home/+/BTtoMQTT/#'; \
             give the file as the nodes' capture: in a replay --site file (Docs/ForeignNodes.md).
             Exit status: 0 when the duration or count is reached (or on a signal, every line so far \
@@ -68,6 +70,9 @@ struct RecordMQTTCommand: AsyncParsableCommand {
         defer { if output != nil { try? descriptor.close() } }
         let recorder = MQTTRecorder(descriptor: descriptor)
         let password = username == nil ? nil : getenv("BEACOND_MQTT_PASSWORD").map { String(cString: $0) }
+        let limit = duration.flatMap { Duration(parsing: $0) }
+        var bar = ProgressBar.onTerminal(total: limit ?? .seconds(1), unit: "messages", quiet: limit == nil && count == nil)
+        defer { bar.finish() }
         do {
             try await recorder.run(
                 host: String(parts[0]), port: port,
@@ -76,11 +81,24 @@ struct RecordMQTTCommand: AsyncParsableCommand {
             ) { connected, detail in
                 printError(
                     connected ? "record-mqtt: \(detail), recording \(topic.joined(separator: " "))" : "record-mqtt: \(detail)")
+            } onProgress: { messages, elapsed in
+                if limit != nil {
+                    bar.update(virtual: elapsed, reports: messages)
+                } else if let count {
+                    bar.update(fraction: Double(messages) / Double(count), label: "\(messages)/\(count) messages")
+                }
             }
         } catch {
             printError("error: \(error)")
             throw ExitCode(1)
         }
-        printError("record-mqtt: \(recorder.count) messages")
+        bar.finish()
+        let binary = recorder.binaryCount
+        printError(
+            "record-mqtt: \(recorder.count) messages"
+                + (binary == 0
+                    ? ""
+                    : " (\(binary) not UTF-8 text, such as a beacond gateway's binary reports: kept whole in base64, as payloadBase64)")
+        )
     }
 }

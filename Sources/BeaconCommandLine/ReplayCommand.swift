@@ -11,6 +11,7 @@ import BeaconSiteLink
 import BeaconSiteReport
 import BeaconStrategies
 import BeaconStrategyKit
+import Synchronization
 
 /// `beacond replay CAPTURE… --config FILE`: runs captures through ranging, the configured
 /// strategies and the alert engine on capture time, printing alert events as JSON lines.
@@ -112,8 +113,13 @@ struct ReplayCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         var output = StandardOutput()
+        let bar = Mutex(ProgressBar.onTerminal())
+        defer { bar.withLock { $0.finish() } }
         do {
-            try await replay.run { routed in output.write(routed.event.jsonLine) }
+            try await replay.run(progress: { done in bar.withLock { $0.update(fraction: done, label: "replay --site \(path)") } })
+            {
+                routed in output.write(routed.event.jsonLine)
+            }
         } catch {
             output.flush()
             printError("error: \(error)")

@@ -2,7 +2,9 @@ import BeaconCore
 import FoundationEssentials
 
 /// A foreign node's MQTT traffic recorded as JSON lines (`beacond record-mqtt`), one message a
-/// line: `{"time": "<ISO 8601 receive time>", "topic": "…", "payload": "<the payload as received>"}`.
+/// line: `{"time": "<ISO 8601 receive time>", "topic": "…", "payload": "<the payload as received>"}`
+/// — or, for a payload that is not UTF-8 text (a beacond gateway's binary report), its bytes in
+/// base64 as `"payloadBase64"` in place of `"payload"`: every byte is kept.
 ///
 /// Reading keeps every good line and names each bad one (`file:line: what`): a line cut short
 /// by a crash, or garbled, costs that message only.
@@ -32,7 +34,8 @@ public struct ForeignRecording: Sendable {
     private struct Line: Decodable {
         var time: String
         var topic: String
-        var payload: String
+        var payload: String?
+        var payloadBase64: String?
     }
 
     /// Reads a recording's text; `file` names it in errors.
@@ -49,18 +52,40 @@ public struct ForeignRecording: Sendable {
                 errors.append("\(file):\(number): time '\(decoded.time.prefix(40))' is not an ISO 8601 time")
                 continue
             }
-            messages.append(Message(time: time, topic: decoded.topic, payload: Array(decoded.payload.utf8)))
+            let payload: [UInt8]
+            switch (decoded.payload, decoded.payloadBase64) {
+            case (let text?, nil):
+                payload = Array(text.utf8)
+            case (nil, let base64?):
+                guard let bytes = Data(base64Encoded: base64) else {
+                    errors.append("\(file):\(number): payloadBase64 is not base64: \(base64.prefix(40))")
+                    continue
+                }
+                payload = Array(bytes)
+            default:
+                errors.append("\(file):\(number): a recorded message has one of payload (text) and payloadBase64 (bytes)")
+                continue
+            }
+            messages.append(Message(time: time, topic: decoded.topic, payload: payload))
         }
     }
 
-    /// One line of a recording for `message` (with its newline).
+    /// One line of a recording for `message` (with its newline): its payload as text when it is
+    /// UTF-8, else its bytes in base64 (`payloadBase64`).
     public static func line(_ message: Message) -> String {
         var json = JSONWriter()
         json.object { json in
             json.member("time", message.time.rfc3339String)
             json.member("topic", message.topic)
-            json.member("payload", String(decoding: message.payload, as: UTF8.self))
+            if let text = String(validating: message.payload, as: UTF8.self) {
+                json.member("payload", text)
+            } else {
+                json.member("payloadBase64", Data(message.payload).base64EncodedString())
+            }
         }
         return json.string + "\n"
     }
+
+    /// Whether `payload` is recorded as base64 (it is not UTF-8 text).
+    public static func isBinary(_ payload: [UInt8]) -> Bool { String(validating: payload, as: UTF8.self) == nil }
 }

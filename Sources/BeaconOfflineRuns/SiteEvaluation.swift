@@ -31,7 +31,10 @@ public enum SiteEvaluation {
 
     /// Every recording under `directory` (its subdirectories with a `site.yaml` and a `truth.jsonl`),
     /// each scored four ways.
-    public static func recordings(in directory: String, registry: StrategyRegistry) async throws -> [Row] {
+    /// `progress` is told of each run as it starts (`philotuxo: grid filter`).
+    public static func recordings(
+        in directory: String, registry: StrategyRegistry, progress: ((String) -> Void)? = nil
+    ) async throws -> [Row] {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         var rows: [Row] = []
         for name in names {
@@ -39,14 +42,16 @@ public enum SiteEvaluation {
             guard FileManager.default.fileExists(atPath: folder + "/site.yaml"),
                 FileManager.default.fileExists(atPath: folder + "/truth.jsonl")
             else { continue }
-            rows += try await recording(folder, name: name, registry: registry)
+            rows += try await recording(folder, name: name, registry: registry, progress: progress)
         }
         return rows
     }
 
     /// One recording, scored with self-calibration (prefit), with the fixed defaults, and by the
     /// two plain rules.
-    public static func recording(_ folder: String, name: String, registry: StrategyRegistry) async throws -> [Row] {
+    public static func recording(
+        _ folder: String, name: String, registry: StrategyRegistry, progress: ((String) -> Void)? = nil
+    ) async throws -> [Row] {
         let document = try SiteReplayDocument.load(path: folder + "/site.yaml")
         var gridded = document
         gridded.hub.fusion.positioning.grid = gridded.hub.fusion.positioning.grid ?? GridTracking()
@@ -57,6 +62,7 @@ public enum SiteEvaluation {
             ("self-calibrated", document, .prefit), ("fixed defaults", document, .off), ("grid filter", gridded, .prefit),
         ]
         for (variant, document, mode) in runs {
+            progress?("\(name): \(variant)")
             var lines: [String] = []
             let replay = try SiteReplay(
                 document: document, alerts: [], registry: registry, presence: { lines.append($0) }, calibration: mode)
@@ -76,7 +82,7 @@ public enum SiteEvaluation {
     /// file's `hub:` values, self-calibrating where they leave it free), and without them,
     /// self-calibrated and fixed, and the plain rules.
     public static func scenario(
-        _ path: String, alerts: String?, name: String, registry: StrategyRegistry
+        _ path: String, alerts: String?, name: String, registry: StrategyRegistry, progress: ((String) -> Void)? = nil
     ) throws -> [Row] {
         let scenario = try Scenario.load(path: path)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("evaluate-site-\(UUID().uuidString)")
@@ -97,6 +103,7 @@ public enum SiteEvaluation {
         variants.append(("grid filter", gridded))
         var rows: [Row] = []
         for (variant, fusion) in variants {
+            progress?("\(name): \(variant)")
             var lines: [String] = []
             let simulation = try SiteSimulation(
                 scenario: scenario, fusion: fusion, alerts: [], registry: registry, presence: { lines.append($0) })

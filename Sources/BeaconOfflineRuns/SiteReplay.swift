@@ -75,9 +75,10 @@ public final class SiteReplay {
             settings: document.hub, ranging: document.ranging, alerts: alerts, registry: registry, presence: presence)
     }
 
-    /// Runs every capture to its end; alert events go to `emit`, in order.
+    /// Runs every capture to its end; alert events go to `emit`, in order; `progress` is told
+    /// the share of the work done (0…1), now and then.
     /// - Throws: a capture that cannot be opened, or what the pipelines throw.
-    public func run(emit: (RoutedEvent) throws -> Void) async throws {
+    public func run(progress: ((Double) -> Void)? = nil, emit: (RoutedEvent) throws -> Void) async throws {
         var packets: [Packet] = []
         for (index, path) in document.captures.enumerated() {
             if document.hub.foreignNodes[document.hub.layout.gateways[index].id] != nil {
@@ -113,11 +114,13 @@ public final class SiteReplay {
         if calibration == .prefit, document.hub.fusion.calibration.enabled, let last = packets.last?.timestamp {
             let first = try SiteRun(
                 settings: document.hub, ranging: document.ranging, alerts: [], registry: registry, presence: nil)
-            try feed(packets, to: first, emit: { _ in })
+            try feed(packets, to: first, emit: { _ in }) { progress?($0 / 2) }
             first.fusion.calibrateNow(at: last)
             site.fusion.restore(first.fusion.calibrationStatus)
+            try feed(packets, to: site, emit: emit) { progress?(0.5 + $0 / 2) }
+        } else {
+            try feed(packets, to: site, emit: emit) { progress?($0) }
         }
-        try feed(packets, to: site, emit: emit)
     }
 
     /// A foreign node's recording (`beacond record-mqtt`), read whole.
@@ -131,8 +134,12 @@ public final class SiteReplay {
         return ForeignRecording(text: text, file: path)
     }
 
-    private func feed(_ packets: [Packet], to site: SiteRun, emit: (RoutedEvent) throws -> Void) throws {
-        for packet in packets {
+    private func feed(
+        _ packets: [Packet], to site: SiteRun, emit: (RoutedEvent) throws -> Void, progress: (Double) -> Void
+    ) throws {
+        let step = max(1, packets.count / 200)
+        for (index, packet) in packets.enumerated() {
+            if index % step == 0 { progress(Double(index) / Double(max(packets.count, 1))) }
             if let topic = packet.topic {
                 try site.receive(message: packet.bytes, topic: topic, at: packet.timestamp, gateway: packet.gateway, emit: emit)
                 continue
@@ -144,5 +151,6 @@ public final class SiteReplay {
         if let last = packets.last?.timestamp {
             try site.finish(at: last + document.ranging.cycleLength, emit: emit)
         }
+        progress(1)
     }
 }

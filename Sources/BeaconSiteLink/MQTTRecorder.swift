@@ -15,6 +15,7 @@ package final class MQTTRecorder: Sendable {
     private let descriptor: FileDescriptor
     private let clock: AnyTimestampClock
     private let recorded = Mutex(0)
+    private let binary = Mutex(0)
     private let failure = Mutex<Errno?>(nil)
 
     /// Records into `descriptor` (a file opened for appending, or standard output).
@@ -25,6 +26,9 @@ package final class MQTTRecorder: Sendable {
 
     /// Messages recorded so far.
     package var count: Int { recorded.withLock { $0 } }
+
+    /// Of those, the ones whose payload was not UTF-8 text, kept in base64 (`payloadBase64`).
+    package var binaryCount: Int { binary.withLock { $0 } }
 
     /// The first write error, if any (recording stops writing after it).
     package var writeError: Errno? { failure.withLock { $0 } }
@@ -37,6 +41,7 @@ package final class MQTTRecorder: Sendable {
             do {
                 _ = try descriptor.writeAll(line.utf8)
                 recorded.withLock { $0 += 1 }
+                if ForeignRecording.isBinary(payload) { binary.withLock { $0 += 1 } }
             } catch {
                 failure = error as? Errno ?? .ioError
             }
@@ -49,7 +54,8 @@ package final class MQTTRecorder: Sendable {
     package func run(
         host: String, port: Int, username: String? = nil, password: String? = nil, topics: [String],
         limit: Int? = nil, duration: Duration? = nil,
-        onConnection: (@Sendable (_ connected: Bool, _ detail: String) -> Void)? = nil
+        onConnection: (@Sendable (_ connected: Bool, _ detail: String) -> Void)? = nil,
+        onProgress: ((_ messages: Int, _ elapsed: Duration) -> Void)? = nil
     ) async throws {
         let client = try MQTTSiteClient(
             host: host, port: port, options: MQTTConnectionOptions(username: username, password: password),
@@ -64,6 +70,7 @@ package final class MQTTRecorder: Sendable {
             if let limit, count >= limit { return }
             if let duration, clock.now - start >= duration { return }
             if let error = writeError { throw error }
+            onProgress?(count, clock.now - start)
             try await clock.sleep(for: .milliseconds(50))
         }
     }

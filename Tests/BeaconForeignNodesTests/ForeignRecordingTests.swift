@@ -32,4 +32,33 @@ struct ForeignRecordingTests {
         #expect(read.errors.map { $0.prefix(14) } == ["nodes.jsonl:2:", "nodes.jsonl:4:", "nodes.jsonl:5:"])
         #expect(read.errors[1].contains("'yesterday' is not an ISO 8601 time"))
     }
+
+    @Test("a payload that is not UTF-8 (a beacond gateway's binary report) is kept whole in base64 and reads back byte for byte")
+    func binaryPayload() {
+        let bytes: [UInt8] = [0x42, 0x52, 0x01, 0x00, 0xFF, 0xFE, 0x80, 0xC3, 0x28, 0x00, 0x7F]
+        let message = ForeignRecording.Message(
+            time: Timestamp(seconds: 1_701_132_479, nanoseconds: 0), topic: "beacond/site/shop/reports/3", payload: bytes)
+        #expect(ForeignRecording.isBinary(bytes))
+        #expect(!ForeignRecording.isBinary(Array("online".utf8)))
+        let line = ForeignRecording.line(message)
+        #expect(line.contains(#""payloadBase64":"QlIBAP/+gMMoAH8=""#), "\(line)")
+        #expect(!line.contains(#""payload":"#))
+        let read = ForeignRecording(text: line, file: "r.jsonl")
+        #expect(read.errors.isEmpty)
+        #expect(read.messages == [message])
+    }
+
+    @Test("a line with both payloads, neither, or base64 that is not: named and skipped")
+    func badBinary() {
+        let text = [
+            #"{"time":"2023-11-28T00:47:59.913Z","topic":"t","payload":"a","payloadBase64":"YQ=="}"#,
+            #"{"time":"2023-11-28T00:47:59.913Z","topic":"t"}"#,
+            #"{"time":"2023-11-28T00:47:59.913Z","topic":"t","payloadBase64":"not base64!"}"#,
+        ].joined(separator: "\n")
+        let read = ForeignRecording(text: text, file: "r.jsonl")
+        #expect(read.messages.isEmpty)
+        #expect(read.errors.count == 3, "\(read.errors)")
+        #expect(read.errors[0].contains("one of payload (text) and payloadBase64 (bytes)"))
+        #expect(read.errors[2].contains("payloadBase64 is not base64"))
+    }
 }

@@ -104,6 +104,7 @@ struct DaemonReloadTests {
         let (_, status) = try await DaemonControlTests.get(url + "/api/status")
         #expect(status.contains(#""alerts":["stays","arrives","later"]"#), "\(status)")
         #expect(status.contains(#""reload":{"file":"\#(file)","#) && status.contains(#""outcome":"applied""#), "\(status)")
+        try await StatusPageTests.validate(status, as: "status", in: directory)
 
         // A file that does not parse: 409, the place named, the running alerts kept.
         try "alerts:\n  - {id: broken, match: [\n".write(toFile: file, atomically: true, encoding: .utf8)

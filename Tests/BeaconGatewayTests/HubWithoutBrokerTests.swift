@@ -36,6 +36,8 @@ struct HubWithoutBrokerTests {
             status.contains(#""broker":{"address":"127.0.0.1:\#(port)","connected":false,"detail":"cannot reach the broker"#),
             "\(status)")
 
+        try await StatusPageTests.validate(status, as: "status", in: directory)
+
         let broker = try MosquittoBroker(directory: directory, port: port, removesDirectory: false)
         defer { broker.stop() }
         _ = try #require(await hub.errorLine(containing: "site: connected to 127.0.0.1:\(port)"))

@@ -11,7 +11,9 @@ import Glibc
 /// `beacond record-mqtt` against a real mosquitto: what it writes is what `replay --site` reads.
 @Suite("beacond record-mqtt", .serialized)
 struct RecordMQTTCommandTests {
-    @Test("three messages published: three lines, each topic and payload as sent, stamped on arrival; other topics left out")
+    @Test(
+        "four messages published: four lines, each topic and payload as sent (a binary one in base64), stamped on arrival; other topics left out"
+    )
     func records() async throws {
         let broker = try MosquittoBroker()
         defer { broker.stop() }
@@ -19,7 +21,7 @@ struct RecordMQTTCommandTests {
         let output = directory.appendingPathComponent("nodes.jsonl")
         let log = directory.appendingPathComponent("record.log")
         let recorder = try SiteProcesses.start(
-            ["record-mqtt", "--broker", "127.0.0.1:\(broker.port)", "-t", "espresense/#", "-o", output.path, "--count", "3"],
+            ["record-mqtt", "--broker", "127.0.0.1:\(broker.port)", "-t", "espresense/#", "-o", output.path, "--count", "4"],
             log: log)
         defer { if recorder.isRunning { kill(recorder.processIdentifier, SIGKILL) } }
         #expect(
@@ -29,14 +31,16 @@ struct RecordMQTTCommandTests {
         let before = Timestamp(secondsSinceEpoch: Date().timeIntervalSince1970)
         let device =
             #"{"mac":"df51fd4a4caf","id":"iBeacon:fda50693-a4e2-4fb1-afcf-c6eb07647825-100-65535","rssi@1m":-59,"rssi":-72.35}"#
-        let sent: [(String, String)] = [
-            ("espresense/devices/iBeacon:fda50693-a4e2-4fb1-afcf-c6eb07647825-100-65535/office", device),
-            ("espresense/rooms/office/status", "online"),
-            ("espresense/rooms/office/name", "Office \"north\" \\ ünïcode"),
+        // The last one binary, as a beacond gateway's report is: not UTF-8, kept whole.
+        let sent: [(String, [UInt8])] = [
+            ("espresense/devices/iBeacon:fda50693-a4e2-4fb1-afcf-c6eb07647825-100-65535/office", Array(device.utf8)),
+            ("espresense/rooms/office/status", Array("online".utf8)),
+            ("espresense/rooms/office/name", Array("Office \"north\" \\ ünïcode".utf8)),
+            ("espresense/rooms/office/report", [0x42, 0x52, 0x01, 0x00, 0xFF, 0xFE, 0x80, 0xC3, 0x28, 0x0A, 0x00]),
         ]
         _ = try await SiteProcesses.publish(Array("elsewhere".utf8), topic: "home/other", port: broker.port, in: directory)
         for (topic, payload) in sent {
-            #expect(try await SiteProcesses.publish(Array(payload.utf8), topic: topic, port: broker.port, in: directory) == 0)
+            #expect(try await SiteProcesses.publish(payload, topic: topic, port: broker.port, in: directory) == 0)
         }
         await waitForExit(recorder)
         let after = Timestamp(secondsSinceEpoch: Date().timeIntervalSince1970)
@@ -45,8 +49,14 @@ struct RecordMQTTCommandTests {
         let recording = ForeignRecording(text: text, file: output.path)
         #expect(recording.errors.isEmpty, "\(recording.errors)")
         #expect(recording.messages.map(\.topic) == sent.map(\.0))
-        #expect(recording.messages.map { String(decoding: $0.payload, as: UTF8.self) } == sent.map(\.1))
+        #expect(recording.messages.map(\.payload) == sent.map(\.1))
         #expect(recording.messages.allSatisfy { $0.time >= before - .milliseconds(1) && $0.time <= after })
-        #expect(text.split(separator: "\n").count == 3)
+        #expect(text.split(separator: "\n").count == 4)
+        #expect(text.split(separator: "\n").last?.contains(#""payloadBase64":"QlIBAP/+gMMoCgA=""#) == true, "\(text)")
+        #expect(
+            SiteProcesses.lines(log).contains {
+                $0.contains(
+                    "record-mqtt: 4 messages (1 not UTF-8 text, such as a beacond gateway's binary reports: kept whole in base64")
+            }, "\(SiteProcesses.lines(log))")
     }
 }

@@ -12,8 +12,16 @@ struct SiteEvaluationTests {
     @Test(
         "the plain rules give the prototype's figures; each recording has a self-calibrated, a fixed, a grid and two plain rows")
     func recordings() async throws {
-        let rows = try await SiteEvaluation.recordings(in: TestPaths.repositoryRoot + "/Data/site", registry: StrategyRegistry())
+        var started: [String] = []
+        let rows = try await SiteEvaluation.recordings(
+            in: TestPaths.repositoryRoot + "/Data/site", registry: StrategyRegistry(), progress: { started.append($0) })
         #expect(Set(rows.map(\.site)) == ["philotuxo", "starksm64"])
+        // Progress: each run named as it starts, in order (what evaluate-site prints as it goes).
+        #expect(
+            started
+                == ["philotuxo", "starksm64"].flatMap { site in
+                    ["self-calibrated", "fixed defaults", "grid filter"].map { "\(site): \($0)" }
+                })
         for site in ["philotuxo", "starksm64"] {
             #expect(
                 rows.filter { $0.site == site }.map(\.variant)

@@ -23,7 +23,11 @@ struct SiteReplayTests {
         let replay = try SiteReplay(
             document: SiteReplayDocument.load(path: directory + "/site.yaml"), alerts: [], registry: StrategyRegistry(),
             presence: { lines += $0 })
-        try await replay.run { _ in }
+        var progress: [Double] = []
+        try await replay.run(progress: { progress.append($0) }) { _ in }
+        // Progress (replay --site's bar): from the start to the end, never back, often enough to move.
+        #expect(progress.first == 0 && progress.last == 1 && progress.count > 100, "\(progress.count) steps")
+        #expect(zip(progress, progress.dropFirst()).allSatisfy { $0 <= $1 })
         try lines.write(toFile: presence, atomically: true, encoding: .utf8)
         return (try SiteScoring.score(presence: presence, truth: directory + "/truth.jsonl"), replay)
     }
