@@ -139,6 +139,8 @@ completion() { "$bin" --generate-completion-script "$1" > "$2" || die "beacond c
 install -d -m 0755 "$stage/usr/share/bash-completion/completions" "$stage/usr/share/zsh/vendor-completions" \
     "$stage/usr/share/fish/vendor_completions.d"
 completion bash "$stage/usr/share/bash-completion/completions/beacond"
+# A completion file is sourced, not run: no #! line (lintian: bash-completion-with-hashbang).
+sed -i '1{/^#!/d}' "$stage/usr/share/bash-completion/completions/beacond"
 completion zsh "$stage/usr/share/zsh/vendor-completions/_beacond"
 completion fish "$stage/usr/share/fish/vendor_completions.d/beacond.fish"
 
@@ -217,9 +219,12 @@ dpkg-deb --info "$deb" > /dev/null || die "dpkg-deb cannot read $deb"
 
 # Lintian on what was built: a tag not explained in packaging/deb/lintian-overrides (installed
 # with the package, one reason a tag) fails the build.
-lintian_out=$(lintian --fail-on error,warning --no-tag-display-limit "$deb" 2>&1) \
-    || die "lintian: $lintian_out"
-say "lintian: ${lintian_out:-clean} (overridden: $(grep -c '^beacond' packaging/deb/lintian-overrides))"
+lintian_status=0
+lintian --fail-on error,warning --tag-display-limit 0 "$deb" > "$SCRATCH/lintian.log" 2>&1 || lintian_status=$?
+# Lintian's note that it runs as root (make dist under sudo) is not a finding.
+lintian_out=$(grep -v 'running with root privileges is not recommended' "$SCRATCH/lintian.log" || true)
+[ "$lintian_status" = 0 ] || die "lintian: $lintian_out"
+say "lintian: ${lintian_out:-clean} (tags explained in packaging/deb/lintian-overrides: $(grep -c '^beacond' packaging/deb/lintian-overrides))"
 
 say "Depends: $(dpkg-deb -f "$deb" Depends)"
 say "binary: $(stat -c %s "$bin") bytes as built, $(stat -c %s "$stage/usr/bin/beacond") stripped"

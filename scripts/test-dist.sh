@@ -174,6 +174,13 @@ for f in README.md Docs/Daemon.md Docs/Install.md copyright; do
     if [ -s "$root/usr/share/doc/beacond/$f" ]; then pass doc "/usr/share/doc/beacond/$f"
     else fail doc "/usr/share/doc/beacond/$f missing or empty"; fi
 done
+# The manual page (its NAME section names beacond) and the shell completions.
+if zcat "$root/usr/share/man/man1/beacond.1.gz" 2> /dev/null | grep -q '^\.Nm beacond'; then pass man "beacond(1)"
+else fail man "/usr/share/man/man1/beacond.1.gz missing or not beacond's manual"; fi
+for f in bash-completion/completions/beacond zsh/vendor-completions/_beacond fish/vendor_completions.d/beacond.fish; do
+    if grep -q 'run' "$root/usr/share/$f" 2> /dev/null; then pass completion "/usr/share/$f"
+    else fail completion "/usr/share/$f missing or without the subcommands"; fi
+done
 expect group-member-runs "$version" \
     "$(chroot --userspec="$uid:$gid" "$root" /usr/bin/env -i /usr/bin/beacond --version 2>&1 | cut -d' ' -f1 || true)"
 # Another user (nobody) may run programs in the root, but not beacond (exit 126: permission denied).

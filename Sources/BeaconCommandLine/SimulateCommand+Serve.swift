@@ -3,7 +3,9 @@ import BeaconControl
 import BeaconCore
 import BeaconDaemonConfiguration
 import BeaconGateway
+import BeaconOfflineRuns
 import BeaconSimulator
+import BeaconSite
 import BeaconStrategyKit
 import Logging
 
@@ -18,11 +20,6 @@ extension SimulateCommand {
         let daemon: DaemonRun
         do {
             let loaded = try Scenario.load(path: scenario)
-            if loaded.isSite, self.gateway == nil {
-                throw CommandProblem(
-                    "\(scenario) is a site: --serve shows one daemon's page, so name the gateway to watch (--gateway NAME); "
-                        + "a site's page is its hub's (beacond hub with http:, see Docs/Site.md)")
-            }
             guard control.isLoopback else {
                 throw CommandProblem(
                     "--serve \(address) is reachable from other machines; serve on 127.0.0.1, or run beacond run "
@@ -34,6 +31,16 @@ extension SimulateCommand {
                 case .factor(let factor): factor
                 case .max, .wallClock: nil
                 }
+            if loaded.isSite, self.gateway == nil {
+                daemon = try await serveSite(
+                    loaded, configuration: configuration, control: control, speed: pace, logger: logger)
+                let url = daemon.control.map(\.url) ?? address
+                printError(
+                    "beacond: the hub's status page is on \(url)/ (the site's \(loaded.gateways.count) gateways simulated at "
+                        + "\(speed ?? "1")x; Ctrl-C stops)")
+                try await daemon.run(reloadSignal: false)
+                return
+            }
             configuration.source = .simulate(
                 path: scenario, speed: pace, gateway: self.gateway, onWallClock: speed == "wall")
             if configuration.sinks.isEmpty {
@@ -51,5 +58,32 @@ extension SimulateCommand {
         let url = daemon.control.map(\.url) ?? address
         printError("beacond: the status page is on \(url)/ (the simulation at \(speed ?? "1")x; Ctrl-C stops)")
         try await daemon.run()
+    }
+
+    /// A whole site: its gateways simulated in this process, their reports fused by a hub that
+    /// is a daemon like `beacond hub` — outbox, sinks (JSON lines on stdout unless the alerts file
+    /// names others), the status page — without a broker.
+    private func serveSite(
+        _ scenario: Scenario, configuration: GatewayConfiguration, control: ControlConfiguration, speed: Double?,
+        logger: Logger
+    ) async throws -> DaemonRun {
+        let registry = try plugins.registry()
+        let fusion = configuration.siteFusion ?? SiteFusionConfiguration()
+        let simulation = try SiteSimulation(
+            scenario: scenario, seed: seed, ranging: configuration.ranging, fusion: fusion, alerts: [], registry: registry,
+            beacons: configuration.beacons)
+        var hub = configuration
+        hub.source = .hub
+        hub.hub = HubSettings(layout: simulation.layout, fusion: fusion)
+        hub.control = control
+        if hub.sinks.isEmpty { hub.sinks = [SinkDefinition(type: "jsonl", settings: JSONLinesSinkSettings(path: "-"))] }
+        if truth != nil || presence != nil || record != nil {
+            throw CommandProblem("--truth, --presence and --record go with a site simulation without --serve")
+        }
+        let gateway = try buildGateway(
+            hub, reports: SimulatedSiteReports(simulation: simulation, speed: speed), registry: registry, logger: logger)
+        return try await DaemonRun.start(
+            gateway, logger: logger, afterSourceEnds: .keepServing(for: linger.flatMap(Duration.init(parsing:))),
+            say: { printError("beacond: \($0)") })
     }
 }

@@ -38,6 +38,9 @@ final class SiteRun {
     /// Called with every report a gateway sends the hub (its id and records), before the hub
     /// takes it.
     var reportObserver: ((_ gateway: String, _ records: [GatewayRecord]) -> Void)?
+    /// When set, the gateways' reports go here instead of to this run's hub: the hub is someone
+    /// else's (a daemon's, `simulate SITE --serve`), and this run ranges the gateways only.
+    var forwardReports: (([GatewayReportMessage]) -> Void)?
 
     /// Builds the gateways' packet ranging and the hub's pipeline.
     /// - Parameters:
@@ -131,7 +134,7 @@ final class SiteRun {
         for index in gateways.indices { gateways[index].advance(to: end) { report($0, gateway: index) } }
         advanceNodes(to: end)
         try forward(emit)
-        try hub.advance(to: end + hub.siteLateness + cycle, emit: emit)
+        if forwardReports == nil { try hub.advance(to: end + hub.siteLateness + cycle, emit: emit) }
     }
 
     /// A gateway's cycle, as the report it would send the hub (none when it tracks nothing).
@@ -150,6 +153,10 @@ final class SiteRun {
         guard !pending.isEmpty else { return }
         let reports = pending
         pending.removeAll(keepingCapacity: true)
+        if let forwardReports {
+            forwardReports(reports)
+            return
+        }
         try hub.ingest(reports: reports, emit: emit)
     }
 

@@ -132,16 +132,65 @@ public final class SiteSimulation {
     public func run(
         progress: (Timestamp, SimulationStatistics) -> Void = { _, _ in }, emit: (RoutedEvent) throws -> Void
     ) throws -> Summary {
-        var engines = scenario.gateways.indices.map {
-            SimulationEngine(scenario: scenario, gatewayIndex: $0, seed: seed)
+        var slices = Slices(scenario: scenario, seed: seed)
+        while let horizon = try slices.next(into: self, emit: emit) { progress(horizon, slices.statistics) }
+        try site.finish(at: scenario.end, emit: emit)
+        return Summary(simulation: slices.statistics, hub: hub.statistics, virtualDuration: scenario.duration)
+    }
+
+    /// Runs the scenario's gateways only, `speed` times faster than real time (`nil`: as fast as
+    /// the CPU allows): each 100 ms slice of virtual time, their reports go to `send` and the time
+    /// reached to `advance`. The hub is the caller's — a daemon's, with its status page
+    /// (`beacond simulate SITE --serve`); this simulation's own hub takes nothing.
+    public func runGateways(
+        speed: Double?, send: ([GatewayReportMessage]) async throws -> Void, advance: (Timestamp) async throws -> Void
+    ) async throws {
+        let buffer = ReportBuffer()
+        site.forwardReports = { buffer.reports += $0 }
+        defer { site.forwardReports = nil }
+        var slices = Slices(scenario: scenario, seed: seed)
+        let started = ContinuousClock.now
+        while let horizon = try slices.next(into: self, emit: { _ in }) {
+            if !buffer.reports.isEmpty {
+                try await send(buffer.reports)
+                buffer.reports.removeAll(keepingCapacity: true)
+            }
+            try await advance(horizon)
+            if let speed, speed > 0 {
+                // Paced on the wall clock, as a replay at a speed is: virtual time ÷ speed.
+                try await Task.sleep(until: started + (horizon - scenario.start) / speed, clock: .continuous)
+            }
         }
-        var batches = engines.map { _ in PacketBatch(byteCapacity: 1 << 14, packetCapacity: 256) }
-        // The packets of one slice of virtual time, from every gateway, put in time order.
+        try site.finish(at: scenario.end, emit: { _ in })
+        if !buffer.reports.isEmpty { try await send(buffer.reports) }
+        try await advance(scenario.end)
+    }
+
+    /// The reports of one slice, gathered for ``runGateways(speed:send:advance:)``.
+    private final class ReportBuffer {
+        var reports: [GatewayReportMessage] = []
+    }
+
+    /// The scenario's packets, 100 ms of virtual time at a time, from every gateway in time order.
+    private struct Slices {
+        var engines: [SimulationEngine]
+        var batches: [PacketBatch]
         var order: [(timestamp: Timestamp, gateway: Int, index: Int)] = []
-        var horizon = scenario.start
+        var horizon: Timestamp
+        let end: Timestamp
         var statistics = SimulationStatistics()
-        while horizon < scenario.end {
-            horizon = min(horizon + .milliseconds(100), scenario.end)
+
+        init(scenario: Scenario, seed: UInt64) {
+            engines = scenario.gateways.indices.map { SimulationEngine(scenario: scenario, gatewayIndex: $0, seed: seed) }
+            batches = engines.map { _ in PacketBatch(byteCapacity: 1 << 14, packetCapacity: 256) }
+            horizon = scenario.start
+            end = scenario.end
+        }
+
+        /// Simulates the next slice into `simulation`'s gateways; the time reached, or `nil` at the end.
+        mutating func next(into simulation: SiteSimulation, emit: (RoutedEvent) throws -> Void) throws -> Timestamp? {
+            guard horizon < end else { return nil }
+            horizon = min(horizon + .milliseconds(100), end)
             order.removeAll(keepingCapacity: true)
             for g in engines.indices {
                 batches[g].removeAll()
@@ -154,18 +203,25 @@ public final class SiteSimulation {
                 let start = Int(record.offset)
                 try batches[packet.gateway].bytes.withUnsafeBytes { all in
                     let bytes = UnsafeRawBufferPointer(rebasing: all[start..<(start + Int(record.length))])
-                    if let room = foreignRooms[packet.gateway] {
-                        try publishAsNode(bytes, at: record.timestamp, gateway: packet.gateway, room: room, emit: emit)
-                    } else {
-                        try site.receive(
-                            bytes, linkType: record.linkType, at: record.timestamp, gateway: packet.gateway, emit: emit)
-                    }
+                    try simulation.receive(
+                        bytes, linkType: record.linkType, at: record.timestamp, gateway: packet.gateway, emit: emit)
                 }
             }
             statistics = engines.reduce(into: SimulationStatistics()) { total, engine in total.add(engine.statistics) }
-            progress(horizon, statistics)
+            return horizon
         }
-        try site.finish(at: scenario.end, emit: emit)
-        return Summary(simulation: statistics, hub: hub.statistics, virtualDuration: scenario.duration)
+    }
+
+    /// One packet heard by the gateway at index `gateway` (an ESPresense node's is published as
+    /// the node would).
+    private func receive(
+        _ bytes: UnsafeRawBufferPointer, linkType: LinkType, at time: Timestamp, gateway: Int,
+        emit: (RoutedEvent) throws -> Void
+    ) throws {
+        if let room = foreignRooms[gateway] {
+            try publishAsNode(bytes, at: time, gateway: gateway, room: room, emit: emit)
+        } else {
+            try site.receive(bytes, linkType: linkType, at: time, gateway: gateway, emit: emit)
+        }
     }
 }

@@ -49,7 +49,10 @@ extension StatusAPI {
                                 let status = inspection.gatewayStatuses[index]
                                 row.member("online", status.online)
                                 row.member("lastReport", status.lastReport?.rfc3339String)
-                                row.member("since", status.since.rfc3339String)
+                                // Before its first change a gateway has no moment to name (not 1970).
+                                if status.since.nanosecondsSinceEpoch > 0 {
+                                    row.member("since", status.since.rfc3339String)
+                                }
                             }
                         }
                     }

@@ -29,6 +29,8 @@ enum GatewayReadiness {
             if configuration.hub?.takeover != nil { parts.append(takeoverElection) }
         case .advertisements:
             if configuration.site != nil { parts.append(siteBroker) }
+        case .reports:
+            break
         }
         let notifier = SystemdNotifier()
         notifier.status("starting: waiting for " + parts.joined(separator: ", "))

@@ -30,6 +30,11 @@ struct SourceService: Service {
                     try await subscription.run(runner: runner, clock: clock, tick: .milliseconds(200)) { [readiness] in
                         readiness.met(GatewayReadiness.siteSubscription)
                     }
+                case .reports(let source):
+                    try await source.run(
+                        send: { [runner] reports in try await runner.send(reports: reports) },
+                        advance: { [runner] time in try await runner.advance(to: time) })
+                    if !Task.isCancelled { lifecycle.markSourceEnded() }
                 case .advertisements(let source, let isLive):
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         if isLive {

@@ -73,6 +73,18 @@ public final class DaemonRun: Sendable {
         let gateway = try buildGateway(configuration, file: file, registry: registry, logger: logger)
         let reloader =
             reloadsFile ? try ConfigurationReloader(path: file, gateway: gateway, registry: registry, logger: logger) : nil
+        return try await start(
+            gateway, reloader: reloader, logger: logger, afterSourceEnds: afterSourceEnds, say: say)
+    }
+
+    /// Binds the control endpoint of a gateway built by the caller (`simulate SITE --serve`'s
+    /// hub, fed by its simulated gateways), logging where it listens.
+    /// - Throws: what `ControlServer.bind` throws.
+    public static func start(
+        _ gateway: Gateway, reloader: ConfigurationReloader? = nil, logger: Logger,
+        afterSourceEnds: DaemonShutdown.AfterSourceEnds = .stop, say: @escaping @Sendable (String) -> Void
+    ) async throws -> DaemonRun {
+        let configuration = gateway.configuration
         var server: ControlServer?
         if let control = configuration.control {
             var routes = gateway.controlRoutes
@@ -80,7 +92,8 @@ public final class DaemonRun: Sendable {
             let bound = try await ControlServer.bind(host: control.host, port: control.port, routes: routes)
             let authentication = control.token == nil ? "" : "; requests need its bearer token"
             logger.notice(
-                "control endpoint on \(bound.url) (GET /metrics, GET /health, POST /events/NAME, POST /reload)\(authentication)")
+                "control endpoint on \(bound.url) (GET /metrics, GET /health, POST /events/NAME"
+                    + (reloader == nil ? "" : ", POST /reload") + ")\(authentication)")
             server = bound
         }
         return DaemonRun(
