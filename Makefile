@@ -6,7 +6,7 @@ SWIFT ?= swift
 BEACOND_DEBUG := .build/debug/beacond
 RUN_SCENARIO := Simulator/Scenarios/lobby.yaml
 
-.PHONY: run test test-loaded suite-times build bench bench-tune bench-explain bench-gateway symbol-order fuzz soak test-vm test-ha dist test-dist measure-build format lint examples docs clean
+.PHONY: run run-site screenshot test test-loaded suite-times build bench bench-tune bench-explain bench-gateway symbol-order fuzz soak test-vm test-ha dist test-dist measure-build format lint examples docs clean
 
 run: build
 	$(BEACOND_DEBUG) simulate $(RUN_SCENARIO)
@@ -19,6 +19,21 @@ test:
 	@scripts/ensure-deps.sh test
 	$(SWIFT) build --build-tests --explicit-target-dependency-import-check error
 	$(SWIFT) test --skip-build --disable-xctest
+
+# The bundled shop as a site you can watch: its four gateways simulated in one process, their
+# reports fused by a hub daemon whose status page is on http://127.0.0.1:8080/ (Ctrl-C stops).
+# SPEED=10 runs it ten times faster than real time; ADDR=127.0.0.1:9000 serves elsewhere.
+SPEED ?= 1
+ADDR ?= 127.0.0.1:8080
+run-site: build
+	$(BEACOND_DEBUG) simulate Simulator/Scenarios/site.yaml --config Simulator/Scenarios/site.alerts.yaml \
+		--serve $(ADDR) --speed $(SPEED)
+
+# The README's picture of the status page, taken anew by the browser test that checks the page.
+screenshot:
+	@scripts/ensure-deps.sh test
+	$(SWIFT) build --build-tests
+	BEACOND_ARTIFACTS=Docs $(SWIFT) test --skip-build --disable-xctest --filter browserFollowsTheLobby
 
 # The whole suite again while the machine is busy: one CPU burner per core at full load for the
 # whole run (scripts/test-loaded.sh starts and stops them). RUNS=5 runs it five times in a row.

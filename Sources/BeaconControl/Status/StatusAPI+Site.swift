@@ -82,6 +82,7 @@ extension StatusAPI {
                     for beacon in positioned.prefix(query.limit) {
                         array.object { row in
                             row.member("id", "\(beacon.id)")
+                            row.member("name", inspection.directory[beacon.id]?.name)
                             row.member("room", beacon.room)
                             row.key("position")
                             point(beacon.position!, to: &row)

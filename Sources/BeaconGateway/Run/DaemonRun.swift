@@ -91,9 +91,8 @@ public final class DaemonRun: Sendable {
             if let reloader { routes.reload = { await reloader.reload() } }
             let bound = try await ControlServer.bind(host: control.host, port: control.port, routes: routes)
             let authentication = control.token == nil ? "" : "; requests need its bearer token"
-            logger.notice(
-                "control endpoint on \(bound.url) (GET /metrics, GET /health, POST /events/NAME"
-                    + (reloader == nil ? "" : ", POST /reload") + ")\(authentication)")
+            let routesListed = "GET /metrics, GET /health, POST /events/NAME" + (reloader == nil ? "" : ", POST /reload")
+            logger.notice("control endpoint on \(bound.url) (\(routesListed))\(authentication)")
             server = bound
         }
         return DaemonRun(
