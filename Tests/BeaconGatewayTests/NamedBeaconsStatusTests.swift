@@ -21,7 +21,7 @@ struct NamedBeaconsStatusTests {
             proximity: .near, firstSeen: time, lastSeen: time)
     }
 
-    static func routes() -> ControlRoutes {
+    static func routes(log: AlertLog = AlertLog(sinks: [])) -> ControlRoutes {
         let board = StatusBoard(
             sources: .init(
                 sourceName: "test",
@@ -31,7 +31,7 @@ struct NamedBeaconsStatusTests {
                     inspection.directory = BeaconDirectory([NamedBeacon(id: anna, name: "Anna's badge", tags: ["staff"])])
                     return inspection
                 }, outbox: { [] }),
-            log: AlertLog(sinks: []), refreshInterval: .zero)
+            log: log, refreshInterval: .zero)
         return StatusEndpointTests.routes(token: nil, board: board)
     }
 
@@ -55,5 +55,23 @@ struct NamedBeaconsStatusTests {
         let first = try #require(sorted.range(of: "\(Self.anna)"))
         let second = try #require(sorted.range(of: "\(Self.stranger)"))
         #expect(first.lowerBound < second.lowerBound)
+    }
+
+    @Test("the alert log names the named beacon (the page shows the name, the id in its title); the stranger has none")
+    func logRows() async throws {
+        let log = AlertLog(sinks: ["jsonl:-"])
+        let time = Timestamp(nanosecondsSinceEpoch: 1_735_722_000_000_000_000)
+        for beacon in [Self.anna, Self.stranger] {
+            log.record(AlertEvent(kind: .delivered, alertID: "welcome", beacon: beacon, strategy: "time", time: time))
+        }
+        let alerts = await StatusRoutesTests.get("/api/alerts", Self.routes(log: log)).body
+        #expect(alerts.contains(#""beacon":"\#(Self.anna)","name":"Anna's badge""#), "\(alerts)")
+        #expect(
+            alerts.contains(#""beacon":"\#(Self.stranger)","title""#) || alerts.contains(#""beacon":"\#(Self.stranger)","time""#),
+            "\(alerts)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("named-log-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await StatusPageTests.validate(alerts, as: "alerts", in: directory)
     }
 }

@@ -32,11 +32,23 @@ struct StatusPageHubTests {
         })()
         """
 
-    @Test("the shop's hub: labelled map dots, the chart drawn, no packet count, nothing outside its panel at 1024 and 1400 px")
+    /// The shop's first visitor's beacon.
+    static let named = "6E0C5A2B-3F1D-4C8E-9B7A-1D2E3F405162:1:1"
+
+    @Test(
+        "the shop's hub: labelled map dots, names, the chart drawn, no packet count, nothing outside its panel at 1024 and 1400 px"
+    )
     func hubPage() async throws {
+        // The shop's alerts, with its first visitor named: the name is what the page shows for it.
+        let directory = try DaemonControlTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let alerts = directory.appendingPathComponent("site.alerts.yaml")
+        let bundled = try String(
+            contentsOfFile: TestPaths.scenario("site").replacingOccurrences(of: ".yaml", with: ".alerts.yaml"), encoding: .utf8)
+        try (bundled + "\nbeacons:\n  - {id: \"ibeacon:\(Self.named)\", name: Ada}\n")
+            .write(to: alerts, atomically: true, encoding: .utf8)
         let daemon = try RunningDaemon(arguments: [
-            "simulate", TestPaths.scenario("site"), "--config",
-            TestPaths.scenario("site").replacingOccurrences(of: ".yaml", with: ".alerts.yaml"),
+            "simulate", TestPaths.scenario("site"), "--config", alerts.path,
             "--serve", "127.0.0.1:0", "--speed", "10", "--linger", "300s",
         ])
         let announced = try #require(await daemon.errorLine(containing: "the hub's status page is on http://127.0.0.1:"))
@@ -62,6 +74,16 @@ struct StatusPageHubTests {
                 if labels.isEmpty || labels.contains(where: \.isEmpty) { failures.append("\(width) px: labels \(labels)") }
                 let dots = try browser.evaluate("document.querySelectorAll('#site-map circle[data-id]').length", in: page) as? Int
                 if dots != labels.count { failures.append("\(width) px: \(dots ?? -1) dots, \(labels.count) labels") }
+                if !labels.contains("Ada") {
+                    failures.append("\(width) px: the named visitor's dot is not labelled Ada: \(labels)")
+                }
+                // The name wherever the beacon appears: the strategies' rows, for one.
+                if try !browser.waitUntil(
+                    "Array.from(document.querySelectorAll('#strategies td[data-named]')).some((td) => td.textContent === 'Ada')",
+                    in: page)
+                {
+                    failures.append("\(width) px: the strategies never named Ada")
+                }
                 // A hub hears no packets, and has no addresses: neither is shown.
                 let hidden =
                     try browser.evaluate(

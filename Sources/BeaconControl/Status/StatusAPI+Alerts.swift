@@ -58,6 +58,7 @@ extension StatusAPI {
                             row.member("alert", waiting.key.alertID)
                             row.member("priority", (priorities[waiting.key.alertID] ?? .active).rawValue)
                             row.member("beacon", "\(waiting.key.beacon)")
+                            row.member("name", inspection.directory[waiting.key.beacon]?.name)
                             row.member("title", titles[waiting.key.alertID] ?? nil)
                             row.member("reason", waiting.reason.rawValue)
                             row.member("until", waiting.until.rfc3339String)
@@ -71,12 +72,13 @@ extension StatusAPI {
                     }
                 }
                 object.key("log")
-                object.array { array in for entry in entries.reversed() { write(entry, to: &array) } }
+                object.array { array in for entry in entries.reversed() { write(entry, names: inspection.directory, to: &array) }
+                }
             }
             return json.string
         }
 
-        private static func write(_ entry: AlertLog.Entry, to array: inout JSONWriter) {
+        private static func write(_ entry: AlertLog.Entry, names: BeaconDirectory, to array: inout JSONWriter) {
             array.object { row in
                 let event = entry.event
                 row.member("sequence", entry.sequence)
@@ -84,6 +86,7 @@ extension StatusAPI {
                 row.member("alert", event.alertID)
                 row.member("priority", event.priority.rawValue)
                 row.member("beacon", "\(event.beacon)")
+                row.member("name", names[event.beacon]?.name)
                 row.member("title", event.content.title)
                 row.member("time", event.time.rfc3339String)
                 row.member("scheduledFor", event.scheduledFor?.rfc3339String)

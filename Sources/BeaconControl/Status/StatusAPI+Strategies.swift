@@ -54,7 +54,9 @@ extension StatusAPI {
                             row.member("total", statuses.count)
                             row.key("states")
                             row.array { states in
-                                for status in statuses.prefix(query.limit) { write(status, now: now, to: &states) }
+                                for status in statuses.prefix(query.limit) {
+                                    write(status, now: now, names: inspection.directory, to: &states)
+                                }
                             }
                         }
                     }
@@ -63,9 +65,12 @@ extension StatusAPI {
             return json.string
         }
 
-        private static func write(_ status: StrategyBeaconStatus, now: Timestamp, to array: inout JSONWriter) {
+        private static func write(
+            _ status: StrategyBeaconStatus, now: Timestamp, names: BeaconDirectory, to array: inout JSONWriter
+        ) {
             array.object { row in
                 row.member("beacon", "\(status.beacon)")
+                row.member("name", names[status.beacon]?.name)
                 row.member("status", status.actionStatus == .actionDone ? "actionDone" : "waitingForAction")
                 row.member("conditionValid", status.conditionValid)
                 row.member("lastSeen", status.lastSeen.rfc3339String)
