@@ -41,7 +41,7 @@ public final class SiteReplay {
     private let site: SiteRun
     private let calibration: Calibration
     private let registry: StrategyRegistry
-    /// What the hub's self-calibration found (after ``run(emit:)``).
+    /// What the hub's self-calibration found (after ``run(progress:emit:)``).
     /// `nil` when the hub does not calibrate (it is off, or fewer than three gateways have a position).
     public var calibrationStatus: CalibrationStatus? { site.fusion.isCalibrating ? site.fusion.calibrationStatus : nil }
     /// The hub's pipeline (its statistics after the run).
@@ -51,7 +51,7 @@ public final class SiteReplay {
     public private(set) var captureSummaries: [(path: String, records: Int, errors: [String: Int])] = []
     /// The bad lines of the foreign nodes' recordings, each `file:line: what` (once per file).
     public private(set) var recordingErrors: [String] = []
-    /// Messages of foreign nodes refused (not what their kind sends), by reason (after ``run(emit:)``).
+    /// Messages of foreign nodes refused (not what their kind sends), by reason (after ``run(progress:emit:)``).
     public var refusedMessages: [String: Int] { site.refusedMessages }
 
     /// Builds the gateways' pipelines (ranging only) and the hub's (with `alerts`).

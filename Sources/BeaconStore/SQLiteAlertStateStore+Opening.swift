@@ -22,7 +22,7 @@ extension SQLiteAlertStateStore {
         }
     }
 
-    /// What ``prepareFile(at:configuration:)`` checks, without creating the file
+    /// What opening the state file checks, without creating the file
     /// (`beacond check-config`): its directory takes new files (a probe is made and removed
     /// there), and an existing file is a non-empty regular file that opens for writing.
     /// - Returns: whether the file exists.

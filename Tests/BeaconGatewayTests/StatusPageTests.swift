@@ -160,6 +160,9 @@ struct StatusPageTests {
                         in: page) as? String ?? "?"
                 return (Data(), fractions, "the delivered alert never showed in the log (\(seen))")
             }
+            // Nothing leaves its panel (the README's picture is this page).
+            let outside = try browser.evaluate(StatusPageHubTests.outside, in: page) as? [String] ?? ["the check did not run"]
+            guard outside.isEmpty else { return (Data(), fractions, "outside their panel: \(outside.prefix(8))") }
             // Select visitor 1 so that the picture shows its RSSI plot.
             _ = try browser.evaluate("\(row).click()", in: page)
             try browser.waitUntil(

@@ -49,9 +49,9 @@ import Synchronization
 /// | `beacond_site_calibration_heldout_misfit_db` | gauge | `model` (`in_use`, `fit`: the latest fit's held-back misfit) |
 /// | `beacond_site_calibration_fits_total` | counter | `verdict` (`applied`, `not_better`, `degenerate`) |
 /// | `beacond_build_info` | gauge | `version`, `commit` (always 1) |
-/// | `process_cpu_seconds_total`, `process_resident_memory_bytes`, `process_virtual_memory_bytes`, `process_start_time_seconds`, `process_open_fds`, `process_max_fds` | | the Prometheus clients' standard process metrics, from `/proc` at each scrape (``ProcessMetrics``) |
+/// | `process_cpu_seconds_total`, `process_resident_memory_bytes`, `process_virtual_memory_bytes`, `process_start_time_seconds`, `process_open_fds`, `process_max_fds` | | the Prometheus clients' standard process metrics, from `/proc` at each scrape (`ProcessMetrics`) |
 ///
-/// Every family has its `# HELP` and `# TYPE` lines (``MetricHelp``).
+/// Every family has its `# HELP` and `# TYPE` lines (`MetricHelp`).
 public final class GatewayMetrics: Sendable {
     /// The registry the metrics live in; ``render()`` writes it.
     public let registry: PrometheusCollectorRegistry

@@ -16,7 +16,7 @@ import Logging
 /// removed one stops. Any other key that differs (the source, the sinks, `beacons:`, `http:`,
 /// `site:`, `hub:` …) is read at start only: the reload is then refused, nothing of the file is
 /// applied, and the answer names those keys. Each outcome is logged, filed on the page
-/// (``ReloadBoard``) and, under systemd, bracketed by `RELOADING=1` and `READY=1`.
+/// (`ReloadBoard`) and, under systemd, bracketed by `RELOADING=1` and `READY=1`.
 public actor ConfigurationReloader {
     /// The configuration file.
     public nonisolated let path: String
