@@ -8,7 +8,7 @@
 #    (an unchanged tree is a no-op build; a new version changes every compile command, so each
 #    new commit or a dirty tree rebuilds everything, 10-15 min on 2 cores)
 # 2. checks: no Swift runtime library left dynamically linked (readelf/ldd), every shared
-#    library found, `beacond --version` prints exactly VERSION
+#    library found, `beacond --version` prints VERSION (then its commit)
 # 3. the package: /usr/bin/beacond (stripped; symbols in .build-dist/beacond_VERSION_ARCH.debug),
 #    /lib/systemd/system/beacond.service (deploy/), /etc/beacond/gateway.yaml (deploy/, a
 #    conffile), /usr/share/doc/beacond/{README.md,Docs/*.md,copyright,changelog.gz}, the manual

@@ -175,7 +175,7 @@ for f in README.md Docs/Daemon.md Docs/Install.md copyright; do
     else fail doc "/usr/share/doc/beacond/$f missing or empty"; fi
 done
 # The manual page (its NAME section names beacond) and the shell completions.
-if zcat "$root/usr/share/man/man1/beacond.1.gz" 2> /dev/null | grep -q '^\.Nm beacond'; then pass man "beacond(1)"
+if zgrep -q '^\.Nm beacond' "$root/usr/share/man/man1/beacond.1.gz" 2> /dev/null; then pass man "beacond(1)"
 else fail man "/usr/share/man/man1/beacond.1.gz missing or not beacond's manual"; fi
 for f in bash-completion/completions/beacond zsh/vendor-completions/_beacond fish/vendor_completions.d/beacond.fish; do
     if grep -q 'run' "$root/usr/share/$f" 2> /dev/null; then pass completion "/usr/share/$f"

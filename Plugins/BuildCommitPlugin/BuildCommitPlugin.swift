@@ -13,9 +13,11 @@ struct BuildCommitPlugin: BuildToolPlugin {
             set -u
             repo=$1 out=$2
             mkdir -p "$out"
-            g() { GIT_OPTIONAL_LOCKS=0 git -C "$repo" -c safe.directory="$repo" "$@" 2>/dev/null; }
+            # Read-only commands: any owner's checkout is read (safe.directory for this command only).
+            g() { GIT_OPTIONAL_LOCKS=0 git -C "$repo" -c safe.directory='*' "$@" 2>/dev/null; }
             commit=$(g rev-parse --short=12 HEAD) || commit=unknown
-            if [ "$commit" != unknown ] && ! g diff-index --quiet HEAD --; then commit="$commit-dirty"; fi
+            # status refreshes the index's stat data in memory: a touched file is not a change.
+            if [ "$commit" != unknown ] && [ -n "$(g status --porcelain --untracked-files=no)" ]; then commit="$commit-dirty"; fi
             file="$out/BuildCommit.swift"
             printf '// Written by BuildCommitPlugin before each build.\nlet buildCommit = "%s"\n' "$commit" > "$file.new"
             if cmp -s "$file.new" "$file"; then rm -f "$file.new"; else mv "$file.new" "$file"; fi

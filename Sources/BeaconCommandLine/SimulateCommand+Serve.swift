@@ -18,6 +18,7 @@ extension SimulateCommand {
         guard let control = ControlConfiguration(listening: address) else { throw ExitCode(2) } // validate() checked it
         let logger = DaemonLogging.logger(level: .notice)
         let daemon: DaemonRun
+        var siteGateways: Int?
         do {
             let loaded = try Scenario.load(path: scenario)
             guard control.isLoopback else {
@@ -32,32 +33,44 @@ extension SimulateCommand {
                 case .max, .wallClock: nil
                 }
             if loaded.isSite, self.gateway == nil {
+                // A site is paced by a factor (wall: real time, as 1).
+                siteGateways = loaded.gateways.count
                 daemon = try await serveSite(
-                    loaded, configuration: configuration, control: control, speed: pace, logger: logger)
-                let url = daemon.control.map(\.url) ?? address
-                printError(
-                    "beacond: the hub's status page is on \(url)/ (the site's \(loaded.gateways.count) gateways simulated at "
-                        + "\(speed ?? "1")x; Ctrl-C stops)")
-                try await daemon.run(reloadSignal: false)
-                return
+                    loaded, configuration: configuration, control: control, speed: speed == "wall" ? 1 : pace,
+                    logger: logger)
+            } else {
+                configuration.source = .simulate(
+                    path: scenario, speed: pace, gateway: self.gateway, onWallClock: speed == "wall")
+                if configuration.sinks.isEmpty {
+                    configuration.sinks = [SinkDefinition(type: "jsonl", settings: JSONLinesSinkSettings(path: "-"))]
+                }
+                configuration.control = control
+                daemon = try await DaemonRun.start(
+                    configuration, file: configPath ?? scenario, reloadsFile: configPath != nil,
+                    registry: try plugins.registry(), logger: logger,
+                    afterSourceEnds: .keepServing(for: linger.flatMap(Duration.init(parsing:))),
+                    say: { printError("beacond: \($0)") })
             }
-            configuration.source = .simulate(
-                path: scenario, speed: pace, gateway: self.gateway, onWallClock: speed == "wall")
-            if configuration.sinks.isEmpty {
-                configuration.sinks = [SinkDefinition(type: "jsonl", settings: JSONLinesSinkSettings(path: "-"))]
-            }
-            configuration.control = control
-            daemon = try await DaemonRun.start(
-                configuration, file: configPath ?? scenario, reloadsFile: configPath != nil, registry: try plugins.registry(),
-                logger: logger, afterSourceEnds: .keepServing(for: linger.flatMap(Duration.init(parsing:))),
-                say: { printError("beacond: \($0)") })
         } catch {
             printError("error: \(error)")
             throw ExitCode(2)
         }
+        try await runServed(daemon, address: address, siteGateways: siteGateways)
+    }
+
+    /// Runs a started daemon (outside the start's error handling: a failure while running is
+    /// status 1, not 2, as for beacond run).
+    private func runServed(_ daemon: DaemonRun, address: String, siteGateways: Int?) async throws {
         let url = daemon.control.map(\.url) ?? address
-        printError("beacond: the status page is on \(url)/ (the simulation at \(speed ?? "1")x; Ctrl-C stops)")
-        try await daemon.run()
+        if let siteGateways {
+            printError(
+                "beacond: the hub's status page is on \(url)/ (the site's \(siteGateways) gateways simulated at "
+                    + "\(speed == "wall" ? "1" : speed ?? "1")x; Ctrl-C stops)")
+            try await daemon.run(reloadSignal: false)
+        } else {
+            printError("beacond: the status page is on \(url)/ (the simulation at \(speed ?? "1")x; Ctrl-C stops)")
+            try await daemon.run()
+        }
     }
 
     /// A whole site: its gateways simulated in this process, their reports fused by a hub that

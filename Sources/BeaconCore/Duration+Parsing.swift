@@ -64,10 +64,12 @@ extension Duration {
             while fraction.hasSuffix("0") { fraction.removeLast() }
             return "\(scaled / Int64(scale))" + (fraction.isEmpty ? "" : "." + fraction) + unit
         }
+        // Rounded first, then the unit: 999.6 µs is 1ms, not 1000us.
+        let micro = Int64((Double(ns) / 1e3).rounded()), milli = Int64((Double(ns) / 1e6).rounded())
         switch ns {
         case ..<1_000: return "\(ns)ns"
-        case ..<1_000_000: return "\(Int64((Double(ns) / 1e3).rounded()))us"
-        case ..<1_000_000_000: return "\(Int64((Double(ns) / 1e6).rounded()))ms"
+        case _ where micro < 1_000: return "\(micro)us"
+        case _ where milli < 1_000: return "\(milli)ms"
         case ..<9_995_000_000: return decimals(Double(ns) / 1e9, 2, "s")
         case ..<59_950_000_000: return decimals(Double(ns) / 1e9, 1, "s")
         default: return Duration.seconds(Int64((Double(ns) / 1e9).rounded())).humanReadable

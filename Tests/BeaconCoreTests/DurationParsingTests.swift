@@ -46,6 +46,7 @@ struct DurationParsingTests {
             (.nanoseconds(840_400_000), "840ms"), (.seconds(2), "2s"), (.milliseconds(2500), "2.5s"),
             (.milliseconds(9_996), "10s"), (.milliseconds(12_540), "12.5s"), (.milliseconds(59_990), "1m"),
             (.seconds(185), "3m5s"), (.milliseconds(7_200_400), "2h"), (.milliseconds(-1500), "-1.5s"),
+            (.nanoseconds(999_600), "1ms"), (.nanoseconds(999_600_000), "1s"),
         ])
     func approximate(duration: Duration, expected: String) throws {
         #expect(duration.approximate == expected)

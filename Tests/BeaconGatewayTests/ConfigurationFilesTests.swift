@@ -136,4 +136,32 @@ struct ConfigurationFilesTests {
                 "site.yaml:3:55: gateways[1].capture: cannot read the capture \(directory.path)/b.btsnoop: it does not exist"),
             "\(missing.standardError)")
     }
+
+    @Test("check-config reads a foreign node's capture as its recorded MQTT messages, and refuses one that holds none")
+    func foreignRecordings() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("site.yaml")
+        try FileManager.default.copyItem(
+            atPath: ForeignSiteReplayTests.recording, toPath: directory.appendingPathComponent("nodes.jsonl").path)
+        try "not a recording\n".write(to: directory.appendingPathComponent("empty.jsonl"), atomically: true, encoding: .utf8)
+        try """
+        gateways:
+          - {id: esp-master, kind: espresense, room: master, capture: nodes.jsonl}
+          - {id: esp-laundry, kind: espresense, room: laundry, capture: nodes.jsonl}
+
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let good = try await Self.run(["check-config", file.path])
+        #expect(good.status == 0, "\(good.standardError)")
+        #expect(good.standardOutput.contains("a site's recordings"), "\(good.standardOutput)")
+        try """
+        gateways:
+          - {id: esp-master, kind: espresense, room: master, capture: empty.jsonl}
+
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let bad = try await Self.run(["check-config", file.path])
+        #expect(bad.status == 2)
+        #expect(bad.standardError.contains("site.yaml:2:"), "\(bad.standardError)")
+        #expect(bad.standardError.contains("empty.jsonl holds no recorded message"), "\(bad.standardError)")
+    }
 }

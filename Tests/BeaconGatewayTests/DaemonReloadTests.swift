@@ -1,3 +1,4 @@
+import BeaconConfiguration
 import BeaconTestSupport
 import Foundation
 import Testing
@@ -180,5 +181,17 @@ struct DaemonReloadTests {
         kill(hub.process.processIdentifier, SIGTERM)
         let exit = await hub.waitForExit()
         #expect(exit.status == 0, "\(exit.errors)")
+    }
+
+    @Test("a mapping's keys in another order are the same configuration; a changed value or list order is not")
+    func orderOfKeys() throws {
+        let a = try ConfigNode(yaml: "sinks: [{type: jsonl, path: a.jsonl}]\nhttp: {listen: 127.0.0.1:0, token: x}\n").value
+        let b = try ConfigNode(yaml: "http: {token: x, listen: 127.0.0.1:0}\nsinks: [{path: a.jsonl, type: jsonl}]\n").value
+        let c = try ConfigNode(yaml: "http: {token: y, listen: 127.0.0.1:0}\nsinks: [{path: a.jsonl, type: jsonl}]\n").value
+        #expect(ConfigurationReloader.sameIgnoringOrder(a, b))
+        #expect(!ConfigurationReloader.sameIgnoringOrder(a, c))
+        #expect(
+            !ConfigurationReloader.sameIgnoringOrder(.list([.scalar("1"), .scalar("2")]), .list([.scalar("2"), .scalar("1")])))
+        #expect(!ConfigurationReloader.sameIgnoringOrder(a, nil))
     }
 }

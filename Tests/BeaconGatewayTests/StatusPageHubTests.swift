@@ -39,6 +39,12 @@ struct StatusPageHubTests {
         "the shop's hub: labelled map dots, names, the chart drawn, no packet count, nothing outside its panel at 1024 and 1400 px"
     )
     func hubPage() async throws {
+        // A whole site and a browser: one of the site runs' slots, so that the heaviest tests do
+        // not all load the machine at once.
+        try await ChildProcessSlots.siteRuns.withSlot { try await checkHubPage() }
+    }
+
+    private func checkHubPage() async throws {
         // The shop's alerts, with its first visitor named: the name is what the page shows for it.
         let directory = try DaemonControlTests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -49,7 +55,7 @@ struct StatusPageHubTests {
             .write(to: alerts, atomically: true, encoding: .utf8)
         let daemon = try RunningDaemon(arguments: [
             "simulate", TestPaths.scenario("site"), "--config", alerts.path,
-            "--serve", "127.0.0.1:0", "--speed", "10", "--linger", "300s",
+            "--serve", "127.0.0.1:0", "--speed", "4", "--linger", "300s",
         ])
         let announced = try #require(await daemon.errorLine(containing: "the hub's status page is on http://127.0.0.1:"))
         let url = try #require(announced.split(separator: " ").first { $0.hasPrefix("http://") }.map(String.init))
@@ -93,6 +99,10 @@ struct StatusPageHubTests {
                     failures.append("\(width) px: packets or addresses shown on a hub: \(hidden ?? [])")
                 }
                 // The first beacon selected: its chart is drawn from the gateways' RSSI (no raw on a hub).
+                guard try browser.waitUntil("document.querySelector('#beacon-rows tr[data-id]') !== null", in: page) else {
+                    failures.append("\(width) px: no beacon row to select")
+                    continue
+                }
                 _ = try browser.evaluate("document.querySelector('#beacon-rows tr[data-id]').click()", in: page)
                 if try !browser.waitUntil("Number(document.getElementById('plot').dataset.points || 0) > 0", in: page) {
                     failures.append("\(width) px: the chart never drew a point")

@@ -45,13 +45,17 @@ public struct ConfigurationCheck: Sendable {
     /// policy and, on a hub, the `hub:` options and the rooms alerts name. A site's recordings
     /// (`gateways:` with `capture:`, for `replay --site`) are checked as such.
     /// - Throws: `ConfigurationError` (at `file:line`) or `GatewayError` saying what is wrong.
-    public static func check(path: String, registry: StrategyRegistry = .builtIn()) throws -> ConfigurationCheck {
+    /// - Parameter checkingStateFile: whether to check the state file (not from inside the daemon
+    ///   that has it open — a reload: `state:` cannot change live anyway).
+    public static func check(
+        path: String, registry: StrategyRegistry = .builtIn(), checkingStateFile: Bool = true
+    ) throws -> ConfigurationCheck {
         let node = try ConfigNode.load(path: path)
         if node["site"] == nil, let first = (try? node["gateways"]?.sequence())?.first, first["capture"] != nil {
             return try checkSiteReplay(path: path, node: node)
         }
         let configuration = try GatewayConfiguration(node: node)
-        try checkState(configuration, node: node)
+        if checkingStateFile { try checkState(configuration, node: node) }
         if configuration.hub != nil, configuration.source == nil || configuration.source == .hub {
             return try checkHub(configuration, node: node, registry: registry)
         }
@@ -115,10 +119,21 @@ public struct ConfigurationCheck: Sendable {
     static func checkSiteReplay(path: String, node: ConfigNode) throws -> ConfigurationCheck {
         let document = try SiteReplayDocument.load(path: path)
         let entries = try node.required("gateways").sequence()
-        for (capture, entry) in zip(document.captures, entries) {
+        for (index, (capture, entry)) in zip(document.captures, entries).enumerated() {
             let captureNode = entry["capture"] ?? entry
             if let reason = UnreadableFile.reason(capture) {
                 throw captureNode.error("cannot read the capture \(capture): it \(reason)")
+            }
+            if document.hub.foreignNodes[document.hub.layout.gateways[index].id] != nil {
+                // A foreign node's capture is its MQTT messages (beacond record-mqtt's JSON lines).
+                let text = (try? String(contentsOfFile: capture, encoding: .utf8)) ?? ""
+                let recording = ForeignRecording(text: text, file: capture)
+                if recording.messages.isEmpty {
+                    throw captureNode.error(
+                        "\(capture) holds no recorded message (beacond record-mqtt's JSON lines)"
+                            + (recording.errors.first.map { ": \($0)" } ?? ""))
+                }
+                continue
             }
             do { _ = try CaptureReplaySource(path: capture) } catch { throw captureNode.error("\(capture): \(error)") }
         }

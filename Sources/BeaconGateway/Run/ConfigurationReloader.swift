@@ -28,6 +28,8 @@ public actor ConfigurationReloader {
     private var running: [String: ConfigValue]
     /// The running local alerts' values, by id, in file order.
     private var runningAlerts: [(id: String, value: ConfigValue)]
+    /// The latest reload, which the next one waits for: one at a time, in the order asked.
+    private var latest: Task<ReloadStatus, Never>?
 
     /// A reloader of `path` for `gateway`, which runs that file as it reads now.
     /// - Throws: `ConfigurationError` when the file cannot be read again (it was read a moment ago).
@@ -46,9 +48,22 @@ public actor ConfigurationReloader {
     }
 
     /// Re-reads the file and applies it if it can be applied whole; files, logs and answers
-    /// what came of it.
+    /// what came of it. Reloads asked together (a SIGHUP and a `POST /reload`) run one after the
+    /// other.
     public func reload() async -> ReloadStatus {
-        notifier.reloading()
+        let previous = latest
+        let next = Task { [previous] in
+            _ = await previous?.value
+            return await self.performReload()
+        }
+        latest = next
+        return await next.value
+    }
+
+    private func performReload() async -> ReloadStatus {
+        // A daemon not ready yet (a hub waiting for its broker) is not told READY=1 by a reload.
+        let ready = gateway.readiness.isReady
+        if ready { notifier.reloading() }
         let status = await attempt(at: gateway.clock.now)
         gateway.reloadBoard.record(status)
         gateway.statusBoard.invalidate()
@@ -58,7 +73,13 @@ public actor ConfigurationReloader {
         case .rejected: logger.error("reload: \(status.detail)")
         case .needsRestart: logger.warning("reload: \(status.detail)")
         }
-        notifier.ready(status: "running; reload \(status.outcome.rawValue)")
+        if ready {
+            notifier.ready(status: "running; reload \(status.outcome.rawValue)")
+        } else {
+            notifier.status(
+                "starting: waiting for \(gateway.readiness.waitingFor.joined(separator: ", ")); reload \(status.outcome.rawValue)"
+            )
+        }
         return status
     }
 
@@ -69,7 +90,7 @@ public actor ConfigurationReloader {
         let node: ConfigNode
         var configuration: GatewayConfiguration
         do {
-            _ = try ConfigurationCheck.check(path: path, registry: registry)
+            _ = try ConfigurationCheck.check(path: path, registry: registry, checkingStateFile: false)
             node = try ConfigNode.load(path: path)
             configuration = try GatewayConfiguration(node: node)
             if gateway.configuration.source == .hub { configuration = try configuration.asHub(file: path) }
@@ -79,7 +100,7 @@ public actor ConfigurationReloader {
         let values = Self.topLevel(node)
         let keys = Set(values.keys).union(running.keys).sorted()
         let fixed = keys.filter { key in
-            guard values[key] != running[key] else { return false }
+            guard !Self.sameIgnoringOrder(values[key], running[key]) else { return false }
             // A local alert list changes live; the remote document's settings do not.
             return key != "alerts" || Self.isRemote(values[key]) || Self.isRemote(running[key])
         }
@@ -93,7 +114,9 @@ public actor ConfigurationReloader {
         let alerts = Self.alertValues(node)
         let added = alerts.filter { new in !runningAlerts.contains { $0.id == new.id } }.map(\.id)
         let removed = runningAlerts.filter { old in !alerts.contains { $0.id == old.id } }.map(\.id)
-        let changed = alerts.filter { new in runningAlerts.contains { $0.id == new.id && $0.value != new.value } }.map(\.id)
+        let changed = alerts.filter { new in
+            runningAlerts.contains { $0.id == new.id && !Self.sameIgnoringOrder($0.value, new.value) }
+        }.map(\.id)
         if added.isEmpty, removed.isEmpty, changed.isEmpty {
             return ReloadStatus(file: path, time: time, outcome: .unchanged, detail: "\(path) is what runs: nothing to apply")
         }
@@ -124,6 +147,21 @@ public actor ConfigurationReloader {
         return items.compactMap { item in
             guard let id = try? item["id"]?.string() else { return nil }
             return (id, item.value)
+        }
+    }
+
+    /// Whether two values are the same, whatever the order of a mapping's keys (a key moved
+    /// within `sinks:` changes nothing).
+    static func sameIgnoringOrder(_ a: ConfigValue?, _ b: ConfigValue?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case (.scalar(let x)?, .scalar(let y)?): return x == y
+        case (.list(let x)?, .list(let y)?): return x.count == y.count && zip(x, y).allSatisfy { sameIgnoringOrder($0, $1) }
+        case (.map(let x)?, .map(let y)?):
+            guard x.count == y.count else { return false }
+            let sorted = { (entries: [(String, ConfigValue)]) in entries.sorted { $0.0 < $1.0 } }
+            return zip(sorted(x), sorted(y)).allSatisfy { $0.0 == $1.0 && sameIgnoringOrder($0.1, $1.1) }
+        default: return false
         }
     }
 

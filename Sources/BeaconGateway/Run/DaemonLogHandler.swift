@@ -1,4 +1,5 @@
 import BeaconCore
+import Foundation
 import Logging
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Musl
 #endif
 
 /// The daemon's swift-log handler: each record as one line of ``LogLineFormat`` on standard
-/// error, written with one `write(2)` (lines of concurrent records never interleave).
+/// error, written whole under a lock (lines of concurrent records never interleave).
 public struct DaemonLogHandler: LogHandler {
     /// The line format.
     public let format: LogLineFormat
@@ -49,6 +50,9 @@ public struct DaemonLogHandler: LogHandler {
     public static let standardError: @Sendable (String) -> Void = { text in
         var bytes = Array(text.utf8)
         var offset = 0
+        // One writer at a time: a long line written in parts is not cut by another's.
+        writing.lock()
+        defer { writing.unlock() }
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { buffer in
                 Glibc.write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
@@ -58,6 +62,9 @@ public struct DaemonLogHandler: LogHandler {
             offset += written
         }
     }
+
+    /// Held while a line is written to standard error.
+    private static let writing = NSLock()
 
     /// Whether standard error is the journal's stream: `JOURNAL_STREAM` (`DEVICE:INODE`, which
     /// systemd sets for a unit whose output goes to the journal) names it.

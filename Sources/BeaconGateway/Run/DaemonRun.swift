@@ -148,8 +148,7 @@ public final class DaemonRun: Sendable {
                     // The service manager's real time, not the daemon's (a simulation's clock may
                     // race or stand still): alive is answering within its period.
                     while !Task.isCancelled {
-                        _ = try? await gateway.runner.inspect()
-                        notifier.watchdog()
+                        if (try? await gateway.runner.inspect()) != nil { notifier.watchdog() }
                         try? await Task.sleep(for: interval / 2)
                     }
                 }
