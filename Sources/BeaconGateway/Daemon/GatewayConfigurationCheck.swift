@@ -44,9 +44,12 @@ public struct ConfigurationCheck: Sendable {
     /// one is a non-empty regular file that opens for writing), every alert's strategy and
     /// policy and, on a hub, the `hub:` options and the rooms alerts name. A site's recordings
     /// (`gateways:` with `capture:`, for `replay --site`) are checked as such.
+    /// - Parameters:
+    ///   - path: the configuration file.
+    ///   - registry: where the alerts' strategies come from.
+    ///   - checkingStateFile: whether to check the state file (not from inside the daemon that has
+    ///     it open — a reload: `state:` cannot change live anyway).
     /// - Throws: `ConfigurationError` (at `file:line`) or `GatewayError` saying what is wrong.
-    /// - Parameter checkingStateFile: whether to check the state file (not from inside the daemon
-    ///   that has it open — a reload: `state:` cannot change live anyway).
     public static func check(
         path: String, registry: StrategyRegistry = .builtIn(), checkingStateFile: Bool = true
     ) throws -> ConfigurationCheck {
@@ -268,7 +271,7 @@ public struct ConfigurationCheck: Sendable {
     }
 }
 
-/// Validates a configuration file as `beacond check-config` does (see ``ConfigurationCheck/check(path:registry:)``).
+/// Validates a configuration file as `beacond check-config` does (see ``ConfigurationCheck/check(path:registry:checkingStateFile:)``).
 /// - Returns: a one-line summary of what was checked, starting with the kind of file.
 public func checkGatewayConfiguration(path: String, registry: StrategyRegistry = .builtIn()) throws -> String {
     try ConfigurationCheck.check(path: path, registry: registry).summary
