@@ -32,6 +32,9 @@ extension SimulateCommand {
                 case .factor(let factor): factor
                 case .max, .wallClock: nil
                 }
+            if configuration.sinks.isEmpty {
+                configuration.sinks = [SinkDefinition(type: "jsonl", settings: JSONLinesSinkSettings(path: "-"))]
+            }
             if loaded.isSite, self.gateway == nil {
                 // A site is paced by a factor (wall: real time, as 1).
                 siteGateways = loaded.gateways.count
@@ -41,9 +44,6 @@ extension SimulateCommand {
             } else {
                 configuration.source = .simulate(
                     path: scenario, speed: pace, gateway: self.gateway, onWallClock: speed == "wall")
-                if configuration.sinks.isEmpty {
-                    configuration.sinks = [SinkDefinition(type: "jsonl", settings: JSONLinesSinkSettings(path: "-"))]
-                }
                 configuration.control = control
                 daemon = try await DaemonRun.start(
                     configuration, file: configPath ?? scenario, reloadsFile: configPath != nil,
@@ -89,7 +89,6 @@ extension SimulateCommand {
         hub.source = .hub
         hub.hub = HubSettings(layout: simulation.layout, fusion: fusion)
         hub.control = control
-        if hub.sinks.isEmpty { hub.sinks = [SinkDefinition(type: "jsonl", settings: JSONLinesSinkSettings(path: "-"))] }
         if truth != nil || presence != nil || record != nil {
             throw CommandProblem("--truth, --presence and --record go with a site simulation without --serve")
         }
