@@ -43,6 +43,7 @@ let package = Package(
     products: [
         .library(name: "BeaconCore", targets: ["BeaconCore"]),
         .library(name: "BeaconWire", targets: ["BeaconWire"]),
+        .library(name: "BeaconCrypto", targets: ["BeaconCrypto"]),
         .library(name: "BeaconRanging", targets: ["BeaconRanging"]),
         .library(name: "BeaconStrategyKit", targets: ["BeaconStrategyKit"]),
         .library(name: "BeaconStrategies", targets: ["BeaconStrategies"]),
@@ -79,6 +80,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         // FileDescriptor.writeAll: the one write-all loop (short writes, EINTR) of the leaf modules.
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        // SHA-256, HMAC-SHA-256 and the AES-128 that resolves private addresses: BoringSSL's, not
+        // hand-written ones (BeaconCrypto is the only module that imports it).
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.0.0"),
         // `make docs`: DocC catalogs and symbol links checked in CI (a plugin; nothing of it is linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -86,6 +90,15 @@ let package = Package(
         // MARK: Libraries, upstream first
         .target(name: "BeaconCore", swiftSettings: swiftSettings),
         .target(name: "BeaconWire", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
+        // Hashes, codes and keys over swift-crypto: SHA-256, HMAC-SHA-256 (signed reports, webhooks,
+        // sealed commands) and identity resolving keys (AES-128, for resolvable private addresses).
+        .target(
+            name: "BeaconCrypto",
+            dependencies: [
+                "BeaconCore", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings),
         // BlueZ's headers (libbluetooth-dev); no library is linked (see its module map).
         .systemLibrary(name: "CBluetooth"),
         .target(
@@ -103,7 +116,8 @@ let package = Package(
         .target(name: "BeaconSiteReport", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
         // A site hub's stage: gateways' per-cycle records fused into rooms and positions.
         .target(
-            name: "BeaconSite", dependencies: ["BeaconCore", "BeaconRanging", "BeaconSiteReport", "CBeaconPrefetch"],
+            name: "BeaconSite",
+            dependencies: ["BeaconCore", "BeaconCrypto", "BeaconRanging", "BeaconSiteReport", "CBeaconPrefetch"],
             swiftSettings: swiftSettings),
         // ESPresense, OpenMQTTGateway and Theengs nodes as a site's gateways: their MQTT payloads
         // translated (raw advertising data by BeaconWire) and ranged into the reports ours publish.
@@ -121,7 +135,7 @@ let package = Package(
             name: "BeaconStrategyPlugins", dependencies: ["BeaconCore", "BeaconStrategyKit", "CBeacondPlugin"],
             swiftSettings: swiftSettings),
         // The alert engine: firings and facts in, state changes and lifecycle events out.
-        .target(name: "BeaconAlertEngine", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
+        .target(name: "BeaconAlertEngine", dependencies: ["BeaconCore", "BeaconCrypto"], swiftSettings: swiftSettings),
         // The stages after a source, and the one task that owns them: no NIO, HTTP, SQLite or radio.
         .target(
             name: "BeaconPipeline",
@@ -141,7 +155,8 @@ let package = Package(
         .target(
             name: "BeaconSinks",
             dependencies: [
-                "BeaconCore", "BeaconAlertEngine", "BeaconHTTP", .product(name: "SystemPackage", package: "swift-system"),
+                "BeaconCore", "BeaconCrypto", "BeaconAlertEngine", "BeaconHTTP",
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swiftSettings),
         .systemLibrary(
@@ -183,7 +198,8 @@ let package = Package(
         .target(
             name: "BeaconControl",
             dependencies: [
-                "BeaconCore", "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconAlertEngine", "BeaconStrategyKit",
+                "BeaconCore", "BeaconCrypto", "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconAlertEngine",
+                "BeaconStrategyKit",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -223,7 +239,8 @@ let package = Package(
         .target(
             name: "BeaconGateway",
             dependencies: [
-                "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit", "BeaconStrategies",
+                "BeaconCore", "BeaconCrypto", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit",
+                "BeaconStrategies",
                 "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconSite", "BeaconSiteReport", "BeaconSinks",
                 "BeaconStore", "BeaconMQTT",
                 "BeaconHTTP", "BeaconConfiguration", "BeaconControl", "BeaconDaemonConfiguration", "BeaconSiteLink",
@@ -268,6 +285,7 @@ let package = Package(
             name: "BeaconStrategyTestSupport", dependencies: ["BeaconCore", "BeaconStrategyKit"],
             path: "Tests/BeaconStrategyTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "BeaconCoreTests", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "BeaconCryptoTests", dependencies: ["BeaconCore", "BeaconCrypto"], swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconWireTests", dependencies: ["BeaconCore", "BeaconWire"],
             resources: [.copy("Fixtures")], swiftSettings: swiftSettings),

@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconCrypto
 import Foundation
 
 /// What makes an alert say something different each time (`Docs/AlertEngine.md`, "Content per

@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconCrypto
 import BeaconHTTP
 import Foundation
 

@@ -1,7 +1,8 @@
 import BeaconCore
 
 /// A gateway report sealed with its gateway's key, so that a hub can tell it from a forgery or
-/// a replay.
+/// a replay. This is the framing; sealing and verifying (`seal`, `Parts.verifies`) are in
+/// BeaconSite, with the HMAC of BeaconCrypto, so that the fuzzer links this module alone.
 ///
 /// | bytes | field |
 /// |---|---|
@@ -16,8 +17,8 @@ import BeaconCore
 /// the last it took from that gateway (a replay), and one whose time is further than
 /// `hub.signatureWindow` from its own clock (a replay from before the hub started).
 public enum SignedReport {
-    static let magic: (UInt8, UInt8) = (0x62, 0x53)
-    static let version: UInt8 = 1
+    package static let magic: (UInt8, UInt8) = (0x62, 0x53)
+    package static let version: UInt8 = 1
     /// Bytes before the report.
     public static let overhead = 44
 
@@ -26,35 +27,16 @@ public enum SignedReport {
         bytes.count >= 2 && bytes[0] == magic.0 && bytes[1] == magic.1
     }
 
-    /// Seals `report` (a whole encoded report) with `sequence` and `key`.
-    public static func seal(_ report: some Collection<UInt8>, sequence: UInt64, key: GatewayKey) -> [UInt8] {
-        var sealed: [UInt8] = [magic.0, magic.1, version, 0]
-        sealed.reserveCapacity(overhead + report.count)
-        withUnsafeBytes(of: sequence.littleEndian) { sealed.append(contentsOf: $0) }
-        var code = HMACSHA256(key: key.bytes)
-        code.update(sealed)
-        code.update(report)
-        sealed.append(contentsOf: code.finalize())
-        sealed.append(contentsOf: report)
-        return sealed
-    }
-
     /// The parts of a sealed report, not yet verified.
     public struct Parts {
         /// The sequence it claims.
         public var sequence: UInt64
         /// The report inside.
         public var report: UnsafeRawBufferPointer
-        let head: UnsafeRawBufferPointer
-        let code: UnsafeRawBufferPointer
-
-        /// Whether the code is right for `key` (compared in constant time).
-        public func verifies(with key: GatewayKey) -> Bool {
-            var expected = HMACSHA256(key: key.bytes)
-            expected.update(head)
-            expected.update(report)
-            return HMACSHA256.constantTimeEqual(expected.finalize(), code)
-        }
+        /// The bytes the code covers before the report: magic, version and sequence.
+        package let head: UnsafeRawBufferPointer
+        /// The code the report carries.
+        package let code: UnsafeRawBufferPointer
     }
 
     /// Splits a sealed report; `nil` when it is too short or of another version.

@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconCrypto
 
 /// An answer command (acknowledge, dismiss, unsuppress) sealed with its sender's key, so that the
 /// daemon can tell who sent it, and that it was not sent before.

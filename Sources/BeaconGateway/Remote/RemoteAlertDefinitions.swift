@@ -1,5 +1,6 @@
 import BeaconConfiguration
 import BeaconCore
+import BeaconCrypto
 import BeaconDaemonConfiguration
 import BeaconHTTP
 import Foundation

@@ -1,4 +1,4 @@
-import BeaconCore
+import BeaconCrypto
 import Testing
 
 /// SHA256Hasher and HMACSHA256 (the webhook signature) against published vectors (FIPS 180-2
