@@ -44,6 +44,7 @@ let package = Package(
         .library(name: "BeaconCore", targets: ["BeaconCore"]),
         .library(name: "BeaconWire", targets: ["BeaconWire"]),
         .library(name: "BeaconCrypto", targets: ["BeaconCrypto"]),
+        .library(name: "BeaconDevices", targets: ["BeaconDevices"]),
         .library(name: "BeaconRanging", targets: ["BeaconRanging"]),
         .library(name: "BeaconStrategyKit", targets: ["BeaconStrategyKit"]),
         .library(name: "BeaconStrategies", targets: ["BeaconStrategies"]),
@@ -99,6 +100,9 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings),
+        // Phones and watches: enrolled devices, their private addresses resolved (with the
+        // corroboration that keeps a chance match from arriving), and what else is heard.
+        .target(name: "BeaconDevices", dependencies: ["BeaconCore", "BeaconCrypto", "BeaconWire"], swiftSettings: swiftSettings),
         // BlueZ's headers (libbluetooth-dev); no library is linked (see its module map).
         .systemLibrary(name: "CBluetooth"),
         .target(
@@ -140,7 +144,8 @@ let package = Package(
         .target(
             name: "BeaconPipeline",
             dependencies: [
-                "BeaconCore", "BeaconWire", "BeaconRanging", "BeaconSite", "BeaconSiteReport", "BeaconStrategyKit",
+                "BeaconCore", "BeaconWire", "BeaconDevices", "BeaconRanging", "BeaconSite", "BeaconSiteReport",
+                "BeaconStrategyKit",
                 "BeaconAlertEngine",
             ],
             swiftSettings: swiftSettings),
@@ -211,7 +216,8 @@ let package = Package(
         .target(
             name: "BeaconDaemonConfiguration",
             dependencies: [
-                "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit", "BeaconAlertEngine",
+                "BeaconCore", "BeaconCrypto", "BeaconDevices", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit",
+                "BeaconAlertEngine",
                 "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconSinks", "BeaconMQTT", "BeaconConfiguration",
                 "BeaconForeignNodes",
             ],
@@ -287,6 +293,9 @@ let package = Package(
         .testTarget(name: "BeaconCoreTests", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
         .testTarget(name: "BeaconCryptoTests", dependencies: ["BeaconCore", "BeaconCrypto"], swiftSettings: swiftSettings),
         .testTarget(
+            name: "BeaconDevicesTests", dependencies: ["BeaconCore", "BeaconCrypto", "BeaconDevices", "BeaconWire"],
+            swiftSettings: swiftSettings),
+        .testTarget(
             name: "BeaconWireTests", dependencies: ["BeaconCore", "BeaconWire"],
             resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
@@ -329,7 +338,8 @@ let package = Package(
         .testTarget(
             name: "BeaconPipelineTests",
             dependencies: [
-                "BeaconCore", "BeaconStrategyKit", "BeaconAlertEngine", "BeaconPipeline", "BeaconSite", "BeaconSiteReport",
+                "BeaconCore", "BeaconCrypto", "BeaconDevices", "BeaconWire", "BeaconStrategyKit", "BeaconAlertEngine",
+                "BeaconPipeline", "BeaconSite", "BeaconSiteReport",
                 "BeaconStrategies", "BeaconTestSupport",
             ],
             swiftSettings: swiftSettings),
@@ -356,7 +366,8 @@ let package = Package(
         .testTarget(
             name: "BeaconGatewayTests",
             dependencies: [
-                "BeaconGateway", "BeaconControl", "BeaconDaemonConfiguration", "BeaconSiteLink", "BeaconOfflineRuns",
+                "BeaconGateway", "BeaconCrypto", "BeaconDevices", "BeaconControl", "BeaconDaemonConfiguration", "BeaconSiteLink",
+                "BeaconOfflineRuns",
                 "BeaconConfiguration", "BeaconStrategyKit", "BeaconStrategies", "BeaconAlertEngine",
                 "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconStore",
                 "BeaconTestSupport", "BeaconSimulator", "BeaconHTTP", "BeaconForeignNodes", "BeaconSinks", "BeaconBuildInfo",

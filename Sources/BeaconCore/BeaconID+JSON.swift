@@ -6,6 +6,7 @@ import FoundationEssentials
 /// - iBeacon: `{"uuid":"…","major":1,"minor":2}` (no `type`)
 /// - AltBeacon: `{"type":"altbeacon","uuid":"…","major":1,"minor":2}` (id1, id2, id3)
 /// - Eddystone-UID: `{"type":"eddystone-uid","namespace":"…","instance":"…"}` (20 and 12 hex digits)
+/// - an enrolled device: `{"type":"device","device":"ada-phone"}`
 extension BeaconID {
     /// Writes the identity as its JSON object (see the extension's summary for the three forms).
     public func writeJSON(to json: inout JSONWriter) {
@@ -20,6 +21,9 @@ extension BeaconID {
                 json.member("type", kind.name)
                 json.member("namespace", eddystoneNamespaceHex)
                 json.member("instance", eddystoneInstanceHex)
+            case .device:
+                json.member("type", kind.name)
+                json.member("device", deviceName ?? "")
             }
         }
     }
@@ -33,10 +37,15 @@ extension BeaconID {
         case nil: kind = .iBeacon
         case Kind.altBeacon.name?: kind = .altBeacon
         case Kind.eddystoneUID.name?: kind = .eddystoneUID
+        case Kind.device.name?: kind = .device
         case let other?: throw .unknownType(other)
         }
         let members: Set<String> =
-            kind == .eddystoneUID ? ["type", "namespace", "instance"] : ["type", "uuid", "major", "minor"]
+            switch kind {
+            case .eddystoneUID: ["type", "namespace", "instance"]
+            case .device: ["type", "device"]
+            case .iBeacon, .altBeacon: ["type", "uuid", "major", "minor"]
+            }
         if let extra = object.keys.sorted().first(where: { !members.contains($0) }) {
             throw .unexpectedMember(extra, kind: kind)
         }
@@ -61,6 +70,13 @@ extension BeaconID {
                 throw .invalidMember("instance", value: Self.describe(instance), expected: "12 hex digits")
             }
             self = BeaconID("\(kind.name):\(namespace):\(instance)")!
+        case .device:
+            let name = try Self.string("device", in: object)
+            guard let device = BeaconID.device(named: name) else {
+                throw .invalidMember(
+                    "device", value: Self.describe(name), expected: "1 to 20 letters, digits, '-', '_' or '.'")
+            }
+            self = device
         }
     }
 

@@ -2,7 +2,8 @@ import FoundationEssentials
 
 extension BeaconID {
     /// Reads an identity in the form ``description`` writes it: `ibeacon:UUID:major:minor`,
-    /// `altbeacon:UUID:id2:id3` or `eddystone-uid:NAMESPACE:INSTANCE` (20 and 12 hex digits).
+    /// `altbeacon:UUID:id2:id3`, `eddystone-uid:NAMESPACE:INSTANCE` (20 and 12 hex digits) or
+    /// `device:NAME` (the name is case-sensitive).
     /// A bare `UUID:major:minor` is an iBeacon. Case does not matter; `nil` for anything else.
     public init?(_ text: some StringProtocol) {
         var parts = String(text).split(separator: ":", omittingEmptySubsequences: false).map { String($0) }
@@ -28,6 +29,9 @@ extension BeaconID {
                 let instance = UInt64(parts[1], radix: 16)
             else { return nil }
             self = .eddystoneUID(namespaceHigh: namespaceHigh, namespaceLow: namespaceLow, instance: instance)
+        case .device:
+            guard parts.count == 1, let device = BeaconID.device(named: parts[0]) else { return nil }
+            self = device
         }
     }
 }

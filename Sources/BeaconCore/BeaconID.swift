@@ -4,7 +4,9 @@ import FoundationEssentials
 ///
 /// Three frame families carry an identity: iBeacon (proximity UUID, major, minor), AltBeacon
 /// (a 20-byte beacon id, conventionally read as a 16-byte id1 plus 2-byte id2 and id3, the same
-/// shape as iBeacon) and Eddystone-UID (10-byte namespace, 6-byte instance). The value is stored
+/// shape as iBeacon) and Eddystone-UID (10-byte namespace, 6-byte instance). A fourth kind is not
+/// in the frame: an enrolled device (a phone, a watch) whose private addresses resolve under its
+/// key, named by the name it is enrolled under (``device(named:)``). The value is stored
 /// inline in three words so that hashing and comparing cost a few instructions on the hot path.
 public struct BeaconID: Hashable, Sendable, Comparable {
     /// The frame family an identity comes from.
@@ -12,12 +14,16 @@ public struct BeaconID: Hashable, Sendable, Comparable {
         case iBeacon = 0
         case altBeacon = 1
         case eddystoneUID = 2
+        /// A phone, watch or other device recognised by its identity resolving key: its identity
+        /// is the name it is enrolled under (``BeaconID/device(named:)``).
+        case device = 3
 
         public var name: String {
             switch self {
             case .iBeacon: "ibeacon"
             case .altBeacon: "altbeacon"
             case .eddystoneUID: "eddystone-uid"
+            case .device: "device"
             }
         }
 
@@ -105,11 +111,13 @@ public struct BeaconID: Hashable, Sendable, Comparable {
 }
 
 extension BeaconID: CustomStringConvertible {
-    /// `ibeacon:UUID:major:minor`, `altbeacon:UUID:id2:id3` or `eddystone-uid:namespace:instance`.
+    /// `ibeacon:UUID:major:minor`, `altbeacon:UUID:id2:id3`, `eddystone-uid:namespace:instance` or
+    /// `device:NAME`.
     public var description: String {
         switch kind {
         case .iBeacon, .altBeacon: "\(kind.name):\(uuid.uuidString):\(major):\(minor)"
         case .eddystoneUID: "\(kind.name):\(eddystoneNamespaceHex):\(eddystoneInstanceHex)"
+        case .device: "\(kind.name):\(deviceName ?? "")"
         }
     }
 }

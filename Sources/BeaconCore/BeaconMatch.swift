@@ -2,7 +2,7 @@ import FoundationEssentials
 
 /// Which beacons a rule applies to: any beacon, or those with a given UUID (iBeacon proximity
 /// UUID / AltBeacon id1), optionally narrowed by major and minor (id2 / id3), or an Eddystone
-/// namespace, optionally narrowed by instance.
+/// namespace, optionally narrowed by instance, or the named beacons with a tag, or one identity.
 public struct BeaconMatch: Hashable, Sendable, CustomStringConvertible {
     /// The identity constraint.
     public enum Constraint: Hashable, Sendable {
@@ -15,6 +15,8 @@ public struct BeaconMatch: Hashable, Sendable, CustomStringConvertible {
         /// The named beacons tagged `tag` (`match: {tag: staff}`): `ids` are theirs, taken from
         /// the configuration's `beacons:` by ``BeaconMatch/resolved(in:)``.
         case tagged(String, ids: Set<BeaconID>)
+        /// This one identity (`match: {device: ada-phone}`: an enrolled device).
+        case identity(BeaconID)
     }
 
     /// The constraint.
@@ -74,7 +76,9 @@ public struct BeaconMatch: Hashable, Sendable, CustomStringConvertible {
     @inlinable
     public func matches(_ id: BeaconID) -> Bool {
         if let words = uuidWords {
-            guard id.kind != .eddystoneUID, id.high == words.high, id.low == words.low else { return false }
+            guard id.kind.rawValue <= BeaconID.Kind.altBeacon.rawValue, id.high == words.high, id.low == words.low else {
+                return false
+            }
             if let major = uuidMajor, id.major != major { return false }
             if let minor = uuidMinor, id.minor != minor { return false }
             return true
@@ -84,7 +88,8 @@ public struct BeaconMatch: Hashable, Sendable, CustomStringConvertible {
         case .any:
             return true
         case .uuid(_, let major, let minor):
-            guard id.kind != .eddystoneUID, let words = uuidWords, id.high == words.high, id.low == words.low
+            guard id.kind.rawValue <= BeaconID.Kind.altBeacon.rawValue, let words = uuidWords, id.high == words.high,
+                id.low == words.low
             else { return false }
             if let major, id.major != major { return false }
             if let minor, id.minor != minor { return false }
@@ -95,6 +100,8 @@ public struct BeaconMatch: Hashable, Sendable, CustomStringConvertible {
             return true
         case .tagged(_, let ids):
             return ids.contains(id)
+        case .identity(let only):
+            return id == only
         }
     }
 
@@ -106,6 +113,7 @@ public struct BeaconMatch: Hashable, Sendable, CustomStringConvertible {
         case .eddystone(let namespace, let instance):
             "eddystone namespace \(namespace)" + (instance.map { " instance \($0)" } ?? "")
         case .tagged(let tag, _): "beacons tagged \(tag)"
+        case .identity(let id): "beacon \(id)"
         }
     }
 }

@@ -18,6 +18,10 @@ public enum ESPresenseMessage {
             let namespace = beacon.eddystoneNamespaceHex.lowercased()
             let repeated = namespace.prefix(10) + namespace.dropFirst(8).prefix(2) + namespace.dropFirst(10)
             return "eddy:\(repeated)-\(beacon.eddystoneInstanceHex.lowercased())"
+        case .device:
+            // The firmware names a device it resolves `irk:<its key>`; a simulated node holds no
+            // key, so it publishes the enrolled name.
+            return "device:\(beacon.deviceName ?? "")"
         }
     }
 

@@ -1,5 +1,6 @@
 import BeaconAlertEngine
 import BeaconCore
+import BeaconDevices
 import BeaconRanging
 import BeaconSite
 import BeaconStrategyKit
@@ -55,6 +56,7 @@ public final class AlertPipeline {
     ///   - definitions: the alerts to run, in order (each alert's strategy sees each cycle in this order).
     ///   - rangingConfiguration: the ranging loop's configuration (cycle, filter, calibration, regions).
     ///   - layouts: vendors' frames tried after the built-in ones.
+    ///   - devices: enrolled phones and watches, whose private addresses are resolved.
     ///   - maxPending: the engine's bound on pending alerts.
     ///   - registry: where the alerts' strategies come from.
     ///   - store: where the engine (and, if it keeps them, the strategies) keep their state; a
@@ -62,10 +64,11 @@ public final class AlertPipeline {
     /// - Throws: ``PipelineError`` naming the alert whose strategy or policy is invalid.
     public convenience init(
         alerts definitions: [PipelineAlert], ranging rangingConfiguration: RangingConfiguration = RangingConfiguration(),
-        layouts: [BeaconLayout] = [], maxPending: Int = AlertEngineConfiguration.defaultMaxPending,
+        layouts: [BeaconLayout] = [], devices: [EnrolledDevice] = [],
+        maxPending: Int = AlertEngineConfiguration.defaultMaxPending,
         registry: StrategyRegistry, store: any AlertStateStore = InMemoryAlertStateStore()
     ) throws(PipelineError) {
-        let packets = try PacketRanging(configuration: rangingConfiguration, layouts: layouts)
+        let packets = try PacketRanging(configuration: rangingConfiguration, layouts: layouts, devices: devices)
         try self.init(
             alerts: definitions, front: .packets(packets), maxPending: maxPending, registry: registry, store: store)
     }

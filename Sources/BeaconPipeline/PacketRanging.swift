@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconDevices
 import BeaconRanging
 import BeaconWire
 
@@ -15,6 +16,8 @@ package final class PacketRanging {
     private var loop: RangingLoop
     /// Vendors' frames tried after the built-in ones.
     package let layouts: [BeaconLayout]
+    /// Enrolled phones and watches, whose private addresses it resolves; `nil` when none are.
+    package let resolver: PrivateAddressResolver?
     /// The ranging cycle's length (kept here: the ranging loop is busy while it calls back).
     package let cycleLength: Duration
     private let decoder = CaptureDecoder()
@@ -28,10 +31,12 @@ package final class PacketRanging {
     /// its own counters, added by `contribute(to:)`).
     @exclusivity(unchecked) package private(set) var counters = PipelineStatistics()
 
-    /// A front end ranging with `configuration`, decoding `layouts` after the built-in frames.
+    /// A front end ranging with `configuration`, decoding `layouts` after the built-in frames and
+    /// resolving the private addresses of `devices`.
     /// - Throws: ``PipelineError/ranging(_:)`` when the configuration cannot work.
     package init(
-        configuration: RangingConfiguration = RangingConfiguration(), layouts: [BeaconLayout] = []
+        configuration: RangingConfiguration = RangingConfiguration(), layouts: [BeaconLayout] = [],
+        devices: [EnrolledDevice] = []
     ) throws(PipelineError) {
         do {
             loop = try RangingLoop(configuration: configuration)
@@ -39,6 +44,7 @@ package final class PacketRanging {
             throw .ranging(error.description)
         }
         self.layouts = layouts
+        resolver = devices.isEmpty ? nil : PrivateAddressResolver(devices: devices)
         cycleLength = configuration.cycleLength
     }
 
@@ -68,6 +74,9 @@ package final class PacketRanging {
                         report: advertisement.report, timestamp: advertisement.timestamp,
                         layouts: layouts)
                     {
+                        counters.sightings += 1
+                        batchSightings.append(sighting)
+                    } else if let resolver, let sighting = resolver.sighting(advertisement.report, at: advertisement.timestamp) {
                         counters.sightings += 1
                         batchSightings.append(sighting)
                     }

@@ -4,7 +4,7 @@ import FoundationEssentials
 /// The members of a record's identity object, read in place, and the identity they name — with
 /// the checks and errors of `BeaconID(jsonObject:)`, the identity's one reader elsewhere.
 struct BeaconMembers {
-    private static let names = JSONCursor.Names(["type", "uuid", "major", "minor", "namespace", "instance"])
+    private static let names = JSONCursor.Names(["type", "uuid", "major", "minor", "namespace", "instance", "device"])
 
     var type: JSONCursor.Text?
     var uuid: JSONCursor.Text?
@@ -12,6 +12,7 @@ struct BeaconMembers {
     var minor: Int?
     var namespace: JSONCursor.Text?
     var instance: JSONCursor.Text?
+    var device: JSONCursor.Text?
 
     /// Reads an identity object: its JSON must be right (else it throws); the identity it names
     /// may still be wrong (the failure).
@@ -32,7 +33,8 @@ struct BeaconMembers {
             case 2: members.major = try cursor.integer()
             case 3: members.minor = try cursor.integer()
             case 4: members.namespace = try cursor.text()
-            default: members.instance = try cursor.text()
+            case 5: members.instance = try cursor.text()
+            default: members.device = try cursor.text()
             }
         }
         do throws(BeaconIDJSONError) {
@@ -50,6 +52,8 @@ struct BeaconMembers {
                 kind = .altBeacon
             } else if cursor.equals(type, "eddystone-uid") {
                 kind = .eddystoneUID
+            } else if cursor.equals(type, "device") {
+                kind = .device
             } else {
                 throw .unknownType(cursor.string(type))
             }
@@ -58,9 +62,17 @@ struct BeaconMembers {
         }
         // The first member, in sorted order, that this kind does not have.
         let extra: String? =
-            kind == .eddystoneUID
-            ? (major != nil ? "major" : minor != nil ? "minor" : uuid != nil ? "uuid" : nil)
-            : (instance != nil ? "instance" : namespace != nil ? "namespace" : nil)
+            switch kind {
+            case .eddystoneUID:
+                device != nil ? "device" : major != nil ? "major" : minor != nil ? "minor" : uuid != nil ? "uuid" : nil
+            case .device:
+                instance != nil
+                    ? "instance"
+                    : major != nil
+                        ? "major" : minor != nil ? "minor" : namespace != nil ? "namespace" : uuid != nil ? "uuid" : nil
+            case .iBeacon, .altBeacon:
+                device != nil ? "device" : instance != nil ? "instance" : namespace != nil ? "namespace" : nil
+            }
         if let extra { throw .unexpectedMember(extra, kind: kind) }
         switch kind {
         case .iBeacon, .altBeacon:
@@ -85,6 +97,13 @@ struct BeaconMembers {
             return .eddystoneUID(
                 namespaceHigh: UInt16(truncatingIfNeeded: namespaceDigits.high),
                 namespaceLow: namespaceDigits.low, instance: instanceDigits.low)
+        case .device:
+            guard let device else { throw .missingMember("device") }
+            guard let id = BeaconID.device(named: cursor.string(device)) else {
+                throw .invalidMember(
+                    "device", value: "\"\(cursor.string(device))\"", expected: "1 to 20 letters, digits, '-', '_' or '.'")
+            }
+            return id
         }
     }
 

@@ -82,6 +82,9 @@ package struct GatewayReportView {
             return .eddystoneUID(
                 namespaceHigh: UInt16(truncatingIfNeeded: high >> 48),
                 namespaceLow: high << 16 | low >> 48, instance: low & 0xFFFF_FFFF_FFFF)
+        case .device:
+            let tail = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: offset + 17, as: UInt32.self))
+            return .device(high: high, low: low, tail: tail)
         }
     }
 

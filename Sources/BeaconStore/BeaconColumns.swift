@@ -40,6 +40,8 @@ struct BeaconColumns {
             return .eddystoneUID(
                 namespaceHigh: UInt16(high >> 48), namespaceLow: high << 16 | low >> 48,
                 instance: low & 0xFFFF_FFFF_FFFF)
+        case .device:
+            return .device(high: high, low: low, tail: tail)
         case nil:
             return nil
         }

@@ -25,6 +25,8 @@ extension BeaconID {
             self = .eddystoneUID(
                 namespaceHigh: UInt16(truncatingIfNeeded: high >> 48),
                 namespaceLow: high << 16 | low >> 48, instance: low & 0xFFFF_FFFF_FFFF)
+        case .device:
+            self = .device(high: high, low: low, tail: tail)
         }
     }
 }

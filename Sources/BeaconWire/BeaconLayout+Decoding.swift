@@ -22,6 +22,9 @@ extension BeaconLayout {
             id = .eddystoneUID(
                 namespaceHigh: UInt16(word(d, namespace, 2)), namespaceLow: word(d, namespace + 2, 8),
                 instance: word(d, identifiers[1].lowerBound, 6))
+        case .device:
+            // A layout of this kind is refused when it is made.
+            return nil
         }
         return BeaconFrame(id: id, measuredPower: power)
     }

@@ -111,6 +111,12 @@ public struct BeaconLayout: Hashable, Sendable, CustomStringConvertible {
             }
         }
         guard !offsets.isEmpty else { throw fail("", "give at least one m: or s: term, so that other frames do not match") }
+        guard kind != .device else {
+            throw fail(
+                "",
+                "a device's identity comes from its resolving key (devices:), not from a frame; use ibeacon, altbeacon or eddystone-uid"
+            )
+        }
         let sizes = ids.map(\.count)
         let expected: [Int] = kind == .eddystoneUID ? [10, 6] : [16, 2, 2]
         guard sizes == expected else {

@@ -91,6 +91,13 @@ extension BeaconMatch {
     /// The match with its tag's beacons taken from `beacons`; a tag no named beacon has is an
     /// error at `node` (a misspelt tag would otherwise match nothing, silently).
     func resolved(in beacons: BeaconDirectory, at node: ConfigNode) throws(ConfigurationError) -> BeaconMatch {
+        if case .identity(let id) = constraint, id.kind == .device, beacons[id] == nil {
+            let enrolled = beacons.beacons.compactMap(\.id.deviceName)
+            throw node.error(
+                "no device is enrolled as '\(id.deviceName ?? "")'"
+                    + (enrolled.isEmpty
+                        ? "; enroll it with devices: [{id: …, irk: FILE}]" : "; enrolled: \(enrolled.joined(separator: ", "))"))
+        }
         guard case .tagged(let tag, _) = constraint else { return self }
         guard beacons.tags.contains(tag) else {
             let known = beacons.tags
@@ -103,17 +110,28 @@ extension BeaconMatch {
         return .tagged(tag, in: beacons)
     }
 
-    static let keys = ["uuid", "major", "minor", "namespace", "instance", "tag"]
+    static let keys = ["uuid", "major", "minor", "namespace", "instance", "tag", "device"]
 
-    /// Reads `{uuid, major?, minor?}`, `{namespace, instance?}` or `{tag: staff}` (the named
-    /// beacons with that tag: `BeaconMatch.resolved(in:)` fills them in from `beacons:`); an
-    /// empty mapping or `any` matches every beacon.
+    /// Reads `{uuid, major?, minor?}`, `{namespace, instance?}`, `{tag: staff}` (the named
+    /// beacons with that tag: `BeaconMatch.resolved(in:)` fills them in from `beacons:`) or
+    /// `{device: ada-phone}` (an enrolled device); an empty mapping or `any` matches every beacon.
     public init(node: ConfigNode) throws(ConfigurationError) {
         if node.scalarText?.lowercased() == "any" {
             self = .any
             return
         }
         try node.checkKeys(allowed: Self.keys)
+        if let device = node["device"] {
+            if let other = Self.keys.first(where: { $0 != "device" && node[$0] != nil }) {
+                throw node.error("give either device or '\(other)', not both: a device is one identity")
+            }
+            let name = try device.string()
+            guard let id = BeaconID.device(named: name) else {
+                throw device.error("'\(name)' is not a device id: use the id it is enrolled under in devices:")
+            }
+            self.init(.identity(id))
+            return
+        }
         if let tag = node["tag"] {
             if let other = ["uuid", "major", "minor", "namespace", "instance"].first(where: { node[$0] != nil }) {
                 throw node.error("give either tag or '\(other)', not both: a tag selects named beacons by itself")

@@ -23,7 +23,8 @@ extension AlertPipeline {
             }
         } else {
             let packets = try PacketRanging(
-                configuration: ranging ?? configuration.ranging, layouts: configuration.layouts)
+                configuration: ranging ?? configuration.ranging, layouts: configuration.layouts,
+                devices: configuration.devices)
             front = .packets(packets)
         }
         do {

@@ -17,10 +17,10 @@ extension BeaconLayout {
         let layoutNode = try node.required("layout")
         let kindNode = try node.required("as")
         let kindName = try kindNode.string()
-        guard let kind = BeaconID.Kind.allCases.first(where: { $0.name == kindName.lowercased() }) else {
+        let frameKinds = BeaconID.Kind.allCases.filter { $0 != .device }
+        guard let kind = frameKinds.first(where: { $0.name == kindName.lowercased() }) else {
             throw kindNode.error(
-                "'\(kindName)' is not an identity kind; valid: "
-                    + BeaconID.Kind.allCases.map(\.name).joined(separator: ", "))
+                "'\(kindName)' is not a frame's identity kind; valid: " + frameKinds.map(\.name).joined(separator: ", "))
         }
         let text = try layoutNode.string()
         do throws(BeaconLayoutError) {

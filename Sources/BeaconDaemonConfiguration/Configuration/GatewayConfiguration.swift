@@ -1,6 +1,7 @@
 import BeaconAlertEngine
 import BeaconConfiguration
 import BeaconCore
+import BeaconDevices
 import BeaconRanging
 import BeaconSite
 import BeaconSiteReport
@@ -13,6 +14,9 @@ public struct GatewayConfiguration: Sendable {
     /// The named beacons (`beacons:`): their names and tags in events, presence lines, the
     /// status page and Home Assistant, and what `match: {tag: …}` selects from.
     public var beacons: BeaconDirectory = .empty
+    /// Enrolled phones and watches (`devices:`), ranged as `device:NAME` once their private
+    /// addresses resolve; each is also a named beacon (its name and tags in ``beacons``).
+    public var devices: [EnrolledDevice] = []
     /// At most this many alerts are scheduled at once (what the cap refuses is an `error` event).
     public var maxPending: Int
     /// Where advertisements come from (`beacond run` needs one).
@@ -69,7 +73,7 @@ public struct GatewayConfiguration: Sendable {
     static let keys = [
         "source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging", "http", "layouts", "site", "gateways",
         "anchors",
-        "hub", "beacons", "shadow", "latency",
+        "hub", "beacons", "devices", "shadow", "latency",
     ]
 
     /// Reads and validates a configuration document; `sinks:` entries are read by the kinds
@@ -77,6 +81,11 @@ public struct GatewayConfiguration: Sendable {
     public init(node: ConfigNode, sinkKinds: SinkRegistry = .builtIn) throws(ConfigurationError) {
         try node.checkKeys(allowed: Self.keys)
         beacons = try node["beacons"].map { n throws(ConfigurationError) in try BeaconDirectory(node: n) } ?? .empty
+        if let list = node["devices"] {
+            let enrolled = try EnrolledDevice.read(list, beacons: beacons)
+            devices = enrolled.devices
+            beacons = BeaconDirectory(beacons.beacons + enrolled.named)
+        }
         var alerts: [AlertDefinition] = []
         /// The first callback key of each alert that has one, to point at it.
         var callbackNodes: [(alertID: String, node: ConfigNode)] = []

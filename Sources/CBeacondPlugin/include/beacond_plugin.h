@@ -53,11 +53,15 @@ extern "C" {
  *   [2] low 64 bits: the other half; Eddystone-UID: the namespace's low 16 bits in the top
  *       16 bits, then the 48-bit instance
  *   [3] tail: iBeacon major << 16 | minor, AltBeacon id2 << 16 | id3; 0 for Eddystone-UID
+ * An enrolled device (BEACOND_KIND_DEVICE, a phone or watch resolved by its key) holds the
+ * ASCII name it is enrolled under in the 20 bytes of [1], [2] and [3]'s low 32 bits, most
+ * significant first, padded with zero bytes.
  * Two identities are the same beacon exactly when their 4 words are equal. */
 #define BEACOND_IDENTITY_WORDS 4
 #define BEACOND_KIND_IBEACON 0u
 #define BEACOND_KIND_ALTBEACON 1u
 #define BEACOND_KIND_EDDYSTONE_UID 2u
+#define BEACOND_KIND_DEVICE 3u
 
 /* A ranged beacon (one beacon in one ranging cycle) crosses as 17 words. Integers are two's
  * complement in a uint64_t, with BEACOND_NONE for "none"; reals are IEEE 754 double bit
