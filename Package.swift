@@ -266,7 +266,8 @@ let package = Package(
         .target(
             name: "BeaconCommandLine",
             dependencies: [
-                "BeaconCore", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit", "BeaconStrategies",
+                "BeaconCore", "BeaconCrypto", "BeaconDevices", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit",
+                "BeaconStrategies",
                 "BeaconStrategyPlugins", "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconSite",
                 "BeaconSiteReport", "BeaconControl", "BeaconDaemonConfiguration", "BeaconSiteLink", "BeaconOfflineRuns",
                 "BeaconGateway",

@@ -23,6 +23,7 @@ let package = Package(
                 .product(name: "BeaconSimulator", package: "beacond"),
                 .product(name: "BeaconPipeline", package: "beacond"),
                 .product(name: "BeaconSite", package: "beacond"), .product(name: "BeaconSiteReport", package: "beacond"),
+                .product(name: "BeaconCrypto", package: "beacond"), .product(name: "BeaconDevices", package: "beacond"),
             ],
             // Built like what ships (-O, checks on): the harness inlines library code it measures.
             // Export the allocator interposer so that libswiftCore's malloc calls reach it.

@@ -49,6 +49,7 @@ public struct Beacond: AsyncParsableCommand {
             ExplainCommand.self, CheckExplanationsCommand.self, DiffAlertsCommand.self, TuneCommand.self, ShadowCommand.self,
             PromoteCommand.self,
             RecordMQTTCommand.self,
+            DevicesCommand.self, IRKCommand.self,
             SimulateCommand.self,
             ParseCommand.self,
             EvaluateRangingCommand.self,

@@ -12,7 +12,7 @@ import CryptoExtras
 /// reversed; ``IdentityResolvingKeyText`` reads every form.
 ///
 /// An IRK is a secret: its description never shows the bytes, and it is not `Codable`.
-public struct IdentityResolvingKey: Sendable, CustomStringConvertible {
+public struct IdentityResolvingKey: Sendable, CustomStringConvertible, CustomReflectable {
     /// The key's size, in bytes.
     public static let byteCount = 16
 
@@ -64,4 +64,7 @@ public struct IdentityResolvingKey: Sendable, CustomStringConvertible {
 
     /// Never the key's bytes.
     public var description: String { "IdentityResolvingKey(16 bytes)" }
+
+    /// No children: `dump` and debuggers' reflection show the description, not the key.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 }

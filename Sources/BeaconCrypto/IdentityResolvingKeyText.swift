@@ -30,6 +30,12 @@ public struct IdentityResolvingKeyText: Sendable {
         public var order: IdentityResolvingKeyOrder
         /// The key under that order.
         public var key: IdentityResolvingKey
+
+        /// A candidate: `key`, as read in `order`.
+        public init(order: IdentityResolvingKeyOrder, key: IdentityResolvingKey) {
+            self.order = order
+            self.key = key
+        }
     }
 
     /// How the text was written.

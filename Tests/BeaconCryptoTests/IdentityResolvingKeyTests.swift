@@ -82,6 +82,10 @@ struct IdentityResolvingKeyTests {
         #expect(IdentityResolvingKey(bytes: [UInt8](repeating: 1, count: 15)) == nil)
         #expect(IdentityResolvingKey(bytes: [UInt8](repeating: 1, count: 17)) == nil)
         #expect(!"\(Self.sample)".lowercased().contains("ec02"))
+        var dumped = ""
+        dump(Self.sample, to: &dumped)
+        dump(IdentityResolvingKeyText.Candidate(order: .mostSignificantFirst, key: Self.sample), to: &dumped)
+        #expect(!dumped.lowercased().contains("ec02") && !dumped.contains("236"), "\(dumped)")
     }
 
     // MARK: Written forms

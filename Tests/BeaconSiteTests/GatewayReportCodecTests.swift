@@ -159,3 +159,23 @@ struct GatewayReportCodecTests {
 extension Tag {
     @Tag static var wire: Self
 }
+
+extension GatewayReportCodecTests {
+    @Test(
+        "an enrolled device crosses both formats as itself; its binary record is 34 bytes holding its name",
+        arguments: GatewayReportFormat.allCases)
+    func deviceRecord(format: GatewayReportFormat) throws {
+        let ada = try #require(BeaconID.device(named: "ada-phone"))
+        let record = GatewayRecord(
+            beacon: ada, rssi: -61.5, meanRSSI: -62, distance: 1.8, accuracy: 0.7, sampleCount: 4, seen: true,
+            lastSeen: Self.time - .milliseconds(300), measuredPower: -62)
+        let bytes = Self.encode(format, [record])
+        if format == .binary {
+            #expect(bytes.count - 26 == 34)
+            #expect(bytes[26] == 0x83)
+            #expect(String(decoding: bytes[27..<36], as: UTF8.self) == "ada-phone")
+        }
+        let (_, records) = try GatewayReportDecoder.decode(bytes)
+        #expect(records == [record])
+    }
+}

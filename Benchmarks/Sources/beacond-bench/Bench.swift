@@ -69,7 +69,7 @@ enum Bench {
     }
 
     private static func singular(_ unit: String) -> String {
-        unit.hasSuffix("s") ? String(unit.dropLast()) : unit
+        unit.hasSuffix("sses") ? String(unit.dropLast(2)) : unit.hasSuffix("s") ? String(unit.dropLast()) : unit
     }
 }
 

@@ -12,6 +12,7 @@ let groups: [(name: String, run: () throws -> [BenchResult])] = [
     ("strategies", StrategyBenchmarks.run),
     ("day", DayBenchmarks.run),
     ("site", SiteBenchmarks.run),
+    ("devices", DeviceBenchmarks.run),
 ]
 
 let wanted = Set(CommandLine.arguments.dropFirst())

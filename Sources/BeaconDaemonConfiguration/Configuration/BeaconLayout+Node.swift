@@ -20,7 +20,7 @@ extension BeaconLayout {
         let frameKinds = BeaconID.Kind.allCases.filter { $0 != .device }
         guard let kind = frameKinds.first(where: { $0.name == kindName.lowercased() }) else {
             throw kindNode.error(
-                "'\(kindName)' is not a frame's identity kind; valid: " + frameKinds.map(\.name).joined(separator: ", "))
+                "'\(kindName)' is not an identity kind a frame carries; valid: " + frameKinds.map(\.name).joined(separator: ", "))
         }
         let text = try layoutNode.string()
         do throws(BeaconLayoutError) {
