@@ -194,7 +194,7 @@ let package = Package(
         .target(
             name: "BeaconSimulator",
             dependencies: [
-                "BeaconCore", "BeaconWire", "BeaconConfiguration", "BeaconSiteReport",
+                "BeaconCore", "BeaconCrypto", "BeaconWire", "BeaconConfiguration", "BeaconSiteReport",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: swiftSettings),
@@ -362,7 +362,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "BeaconSimulatorTests", dependencies: ["BeaconCore", "BeaconWire", "BeaconConfiguration", "BeaconSimulator"],
+            name: "BeaconSimulatorTests",
+            dependencies: ["BeaconCore", "BeaconCrypto", "BeaconWire", "BeaconConfiguration", "BeaconSimulator"],
             exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconGatewayTests",

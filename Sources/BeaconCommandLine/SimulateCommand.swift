@@ -117,7 +117,7 @@ struct SimulateCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let gatewayIndex = try resolveGateway(in: scenario)
-        let pipeline = try makePipeline()
+        let pipeline = try makePipeline(phoneKeys: scenario.phoneKeys)
         let simulation = Simulation(
             scenario: scenario, seed: seed, gatewayIndex: gatewayIndex,
             speed: speed.flatMap(SimulationSpeed.init) ?? .max)
@@ -209,10 +209,14 @@ struct SimulateCommand: AsyncParsableCommand {
         return access(sibling, R_OK) == 0 ? sibling : nil
     }
 
-    private func makePipeline() throws -> AlertPipeline {
+    /// The pipeline of the configuration; `devices:` entries with `irk: scenario` take their key
+    /// from the scenario's phone of the same name (`phoneKeys`).
+    private func makePipeline(phoneKeys: [String: [UInt8]]) throws -> AlertPipeline {
         let registry = try plugins.registry()
         do {
-            let configuration = try configPath.map { try GatewayConfiguration.load(path: $0) } ?? GatewayConfiguration()
+            let configuration =
+                try configPath.map { try GatewayConfiguration.load(path: $0, scenarioPhoneKeys: phoneKeys) }
+                ?? GatewayConfiguration()
             return try AlertPipeline(configuration: configuration, registry: registry)
         } catch {
             printError("error: \(error)")

@@ -9,6 +9,11 @@ public enum BeaconIdentity: Hashable, Sendable {
     case altBeacon(id1: UUID, id2: UInt16, id3: UInt16, manufacturer: UInt16)
     /// Eddystone-UID: 10-byte namespace and 6-byte instance (low 80 / 48 bits of the values).
     case eddystoneUID(namespace: [UInt8], instance: [UInt8])
+    /// A phone or watch: no beacon frame, a resolvable private address that changes every
+    /// `rotation`, made with its identity resolving key (`irk`, 16 bytes most significant first;
+    /// `nil`: a stranger's phone, with a key of its own that nobody enrolled). Its identity is
+    /// `device:NAME`, what a gateway that has the key enrolled under that name ranges it as.
+    case phone(name: String, irk: [UInt8]?, rotation: Duration)
 
     /// The identity as Core's `BeaconID` (what the parser will report).
     public var beaconID: BeaconID {
@@ -22,6 +27,9 @@ public enum BeaconIdentity: Hashable, Sendable {
             let nsLow = namespace[2...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
             let inst = instance.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
             return .eddystoneUID(namespaceHigh: nsHigh, namespaceLow: nsLow, instance: inst)
+        case let .phone(name, _, _):
+            // The scenario reader accepts only names a device identity can hold.
+            return .device(named: name)!
         }
     }
 
@@ -43,6 +51,9 @@ public enum BeaconIdentity: Hashable, Sendable {
                 value >>= 8
             }
             return .eddystoneUID(namespace: namespace, instance: bytes)
+        case .phone:
+            // Members of a group of phones are renamed by the scenario reader.
+            return self
         }
     }
 }

@@ -20,11 +20,20 @@ struct FrameTemplates {
     let beacons: [BeaconSpec]
     /// Per beacon: one TLM frame every this many advertisements (0: no telemetry).
     let telemetryEvery: [UInt32]
+    /// Per beacon: a phone's changing address (`nil` for a beacon), and where in its template the
+    /// address's six bytes are.
+    let phones: [PhoneAddressing?]
+    let addressPositions: [Int32]
 
     init(beacons: [BeaconSpec], format: AdvertisingReportKind) {
         self.format = format
         self.beacons = beacons
         telemetryEvery = beacons.map { UInt32($0.telemetry?.every ?? 0) }
+        phones = beacons.map { beacon in
+            guard case let .phone(name, irk, rotation) = beacon.identity else { return nil }
+            return PhoneAddressing(name: name, irk: irk, rotation: rotation)
+        }
+        var addressPositions: [Int32] = []
         var bytes: [UInt8] = []
         var offsets: [Int32] = [], lengths: [Int32] = [], rssiPositions: [Int32] = []
         var first: [UInt8] = [], second: [UInt8] = []
@@ -39,6 +48,14 @@ struct FrameTemplates {
             }
             // The RSSI byte is the one byte that differs between the two encodings.
             let position = zip(first, second).enumerated().first { $0.element.0 != $0.element.1 }!.offset
+            // The address's first byte is the first that differs from an encoding with another address.
+            var moved = beacon
+            moved.address = BluetoothAddress(rawValue: ~beacon.address.rawValue)
+            second.removeAll(keepingCapacity: true)
+            Self.appendEvent(format: format, beacon: moved, rssi: 0x11, to: &second) {
+                Self.appendIdentityData(beacon, to: &$0)
+            }
+            addressPositions.append(Int32(zip(first, second).enumerated().first { $0.element.0 != $0.element.1 }!.offset))
             offsets.append(Int32(bytes.count))
             lengths.append(Int32(first.count))
             rssiPositions.append(Int32(position))
@@ -48,6 +65,7 @@ struct FrameTemplates {
         self.offsets = offsets
         self.lengths = lengths
         self.rssiPositions = rssiPositions
+        self.addressPositions = addressPositions
     }
 
     /// Appends one report of `beacon` received at `rssi`.
@@ -66,11 +84,18 @@ struct FrameTemplates {
         let start = Int(offsets[beacon])
         let end = start + Int(lengths[beacon])
         let patch = Int(rssiPositions[beacon])
+        let phone = phones[beacon]?.address(atNanoseconds: timestamp.nanosecondsSinceEpoch)
+        let addressAt = Int(addressPositions[beacon])
         bytes.withUnsafeBufferPointer { all in
             batch.append(linkType: .hciH4, timestamp: timestamp) { buffer in
                 let base = buffer.count
                 buffer.append(contentsOf: UnsafeBufferPointer(rebasing: all[start..<end]))
                 buffer[base + patch] = UInt8(bitPattern: rssi)
+                if let phone {
+                    for index in 0..<6 {
+                        buffer[base + addressAt + index] = UInt8(truncatingIfNeeded: phone.rawValue >> UInt64(8 * index))
+                    }
+                }
             }
         }
     }
@@ -127,6 +152,9 @@ struct FrameTemplates {
                 AltBeaconFrame(
                     companyID: manufacturer, id1High: id.high, id1Low: id.low, id2: id2, id3: id3,
                     referenceRSSI: power), to: &buffer)
+        case .phone:
+            // What a phone sends between connections: Apple's Nearby Info, no beacon frame.
+            buffer.append(contentsOf: [0x07, 0xFF, 0x4C, 0x00, 0x10, 0x02, 0x0B, 0x00] as [UInt8])
         case let .eddystoneUID(namespace, instance):
             let nsHigh = UInt16(namespace[0]) << 8 | UInt16(namespace[1])
             let nsLow = namespace[2...].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }

@@ -88,3 +88,15 @@ public struct Scenario: Sendable {
         }
     }
 }
+
+extension Scenario {
+    /// The keys of the scenario's phones that have one (`phone: {irk: …}`), by name, most
+    /// significant byte first: what `devices:` entries with `irk: scenario` enroll.
+    public var phoneKeys: [String: [UInt8]] {
+        var keys: [String: [UInt8]] = [:]
+        for beacon in beacons {
+            if case .phone(let name, let irk?, _) = beacon.identity { keys[name] = irk }
+        }
+        return keys
+    }
+}

@@ -9,6 +9,7 @@ extension ScenarioReader {
     static let altBeaconKeys = ["id1", "id2", "id3", "manufacturer"]
     static let eddystoneKeys = ["namespace", "instance", "tlm"]
     static let tlmKeys = ["battery_mv", "drain_mv_per_day", "temperature", "every"]
+    static let phoneKeys = ["irk", "rotate"]
 
     /// Reads one `walkers:` entry, expanded to `count` members (named `name-1` … when count > 1).
     func readWalkers(_ field: ConfigNode, random: inout SplitMix64) throws(ConfigurationError) -> (String, [Walker]) {
@@ -56,7 +57,7 @@ extension ScenarioReader {
     ) throws(ConfigurationError) -> [BeaconSpec] {
         let map = try field.mapping("a beacon", allowed: Self.beaconKeys)
         let name = try map.required("name").string()
-        let identity = try readIdentity(map)
+        let identity = try readIdentity(map, name: name)
         let telemetry = try map["eddystone"].flatMap { eddystone throws(ConfigurationError) -> BeaconSpec.Telemetry? in
             let eddy = try eddystone.mapping("eddystone", allowed: Self.eddystoneKeys)
             return try eddy["tlm"].map(readTelemetry)
@@ -88,6 +89,9 @@ extension ScenarioReader {
             throw (countField ?? field).invalid(
                 "a count equal to the walker group's count (\(carriers.count)), one beacon per walker")
         }
+        if case .phone(_, let irk, _) = identity, irk != nil, let countField, count > 1 {
+            throw countField.invalid("a count of 1 for a phone with an irk (one key is one device)")
+        }
         var address: BluetoothAddress?
         if let f = map["address"] {
             guard count == 1, let text = f.scalarText, let value = BluetoothAddress(text) else {
@@ -115,24 +119,39 @@ extension ScenarioReader {
             } else {
                 placement = .fixed(fixed ?? .zero)
             }
+            let memberName = count == 1 ? name : "\(name)-\(index + 1)"
+            var memberIdentity = identity.offset(by: index)
+            if case .phone(_, let irk, let rotation) = identity {
+                guard BeaconID.device(named: memberName) != nil else {
+                    throw try map.required("name").invalid(
+                        "a phone's name that a device id can hold: 1 to 20 letters, digits, '-', '_' or '.' (with its count's -N)"
+                    )
+                }
+                memberIdentity = .phone(name: memberName, irk: irk, rotation: rotation)
+            }
             members.append(
                 BeaconSpec(
-                    name: count == 1 ? name : "\(name)-\(index + 1)", identity: identity.offset(by: index),
+                    name: memberName, identity: memberIdentity,
                     measuredPower: measuredPower, interval: interval, placement: placement,
                     address: address ?? BeaconSpec.defaultAddress(index: firstIndex + index), telemetry: telemetry))
         }
         return members
     }
 
-    func readIdentity(_ map: ConfigNode) throws(ConfigurationError) -> BeaconIdentity {
-        let kinds = ["ibeacon", "altbeacon", "eddystone"].filter(map.has)
+    func readIdentity(_ map: ConfigNode, name: String) throws(ConfigurationError) -> BeaconIdentity {
+        let kinds = ["ibeacon", "altbeacon", "eddystone", "phone"].filter(map.has)
         guard kinds.count == 1 else {
             if kinds.isEmpty {
-                throw map.error("missing 'ibeacon, altbeacon or eddystone' in a beacon; add one")
+                throw map.error("missing 'ibeacon, altbeacon, eddystone or phone' in a beacon; add one")
             }
-            throw map[kinds[1]]!.invalid("only one of ibeacon, altbeacon or eddystone")
+            throw map[kinds[1]]!.invalid("only one of ibeacon, altbeacon, eddystone or phone")
         }
         switch kinds[0] {
+        case "phone":
+            let m = try map.required("phone").mapping("phone", allowed: Self.phoneKeys)
+            let irk = try m["irk"]?.hexBytes(count: 16)
+            let rotation = try m["rotate"]?.positiveDuration() ?? .seconds(15 * 60)
+            return .phone(name: name, irk: irk, rotation: rotation)
         case "ibeacon":
             let m = try map.required("ibeacon").mapping("ibeacon", allowed: Self.iBeaconKeys)
             return .iBeacon(

@@ -17,7 +17,7 @@ struct ScenarioReader {
     static let floorKeys = ["name", "z"]
     static let scanKeys = ["interval", "window"]
     static let beaconKeys = [
-        "name", "count", "ibeacon", "altbeacon", "eddystone", "measured_power", "interval",
+        "name", "count", "ibeacon", "altbeacon", "eddystone", "phone", "measured_power", "interval",
         "position", "area", "carried_by", "address",
     ]
     static let walkerKeys = ["name", "count", "stagger", "spread", "speed", "dwell", "start", "repeat", "waypoints"]

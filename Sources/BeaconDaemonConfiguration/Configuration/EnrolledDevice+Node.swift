@@ -15,8 +15,11 @@ extension EnrolledDevice {
     /// a BlueZ `info` file. `order: msb-first|lsb-first` settles a form that leaves the byte
     /// order open (`beacond irk check` says which one resolves). The key's bytes never appear in
     /// an error.
+    ///
+    /// In a simulation, `irk: scenario` takes the key of the scenario's phone named as the id
+    /// (`scenarioPhoneKeys`): a simulated phone's key is no secret.
     static func read(
-        _ node: ConfigNode, beacons: BeaconDirectory
+        _ node: ConfigNode, beacons: BeaconDirectory, scenarioPhoneKeys: [String: [UInt8]] = [:]
     ) throws(ConfigurationError) -> (devices: [EnrolledDevice], named: [NamedBeacon]) {
         var devices: [EnrolledDevice] = []
         var named: [NamedBeacon] = []
@@ -35,7 +38,20 @@ extension EnrolledDevice {
                 throw (item["name"] ?? idNode).error(
                     "'\(name)' already names \(other.id); names must be unique (Home Assistant shows them)")
             }
-            var candidates = try readKey(try item.required("irk")).candidates
+            let irkNode = try item.required("irk")
+            var candidates: [IdentityResolvingKeyText.Candidate]
+            if irkNode.scalarText == "scenario" {
+                guard let bytes = scenarioPhoneKeys[idText], let key = IdentityResolvingKey(bytes: bytes) else {
+                    throw irkNode.error(
+                        scenarioPhoneKeys.isEmpty
+                            ? "irk: scenario takes the key of a simulated scenario's phone; only beacond simulate has one: give a key file"
+                            : "the scenario has no phone '\(idText)' with an irk; its phones: \(scenarioPhoneKeys.keys.sorted().joined(separator: ", "))"
+                    )
+                }
+                candidates = [IdentityResolvingKeyText.Candidate(order: .mostSignificantFirst, key: key)]
+            } else {
+                candidates = try readKey(irkNode).candidates
+            }
             if let orderNode = item["order"] {
                 let text = try orderNode.string()
                 guard let order = IdentityResolvingKeyOrder(rawValue: text) else {

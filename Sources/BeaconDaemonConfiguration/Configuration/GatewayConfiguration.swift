@@ -77,12 +77,15 @@ public struct GatewayConfiguration: Sendable {
     ]
 
     /// Reads and validates a configuration document; `sinks:` entries are read by the kinds
-    /// `sinkKinds` has.
-    public init(node: ConfigNode, sinkKinds: SinkRegistry = .builtIn) throws(ConfigurationError) {
+    /// `sinkKinds` has, and `devices:` entries with `irk: scenario` take their keys from
+    /// `scenarioPhoneKeys` (a simulated scenario's phones, by name).
+    public init(
+        node: ConfigNode, sinkKinds: SinkRegistry = .builtIn, scenarioPhoneKeys: [String: [UInt8]] = [:]
+    ) throws(ConfigurationError) {
         try node.checkKeys(allowed: Self.keys)
         beacons = try node["beacons"].map { n throws(ConfigurationError) in try BeaconDirectory(node: n) } ?? .empty
         if let list = node["devices"] {
-            let enrolled = try EnrolledDevice.read(list, beacons: beacons)
+            let enrolled = try EnrolledDevice.read(list, beacons: beacons, scenarioPhoneKeys: scenarioPhoneKeys)
             devices = enrolled.devices
             beacons = BeaconDirectory(beacons.beacons + enrolled.named)
         }
@@ -245,8 +248,15 @@ public struct GatewayConfiguration: Sendable {
     }
 
     /// Loads a configuration file.
-    public static func load(path: String, sinkKinds: SinkRegistry = .builtIn) throws(ConfigurationError) -> GatewayConfiguration {
-        try GatewayConfiguration(node: ConfigNode.load(path: path), sinkKinds: sinkKinds)
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - sinkKinds: the kinds `sinks:` entries may have.
+    ///   - scenarioPhoneKeys: a simulated scenario's phones' keys by name, for `devices:` entries
+    ///     with `irk: scenario` (only `beacond simulate` has them).
+    public static func load(
+        path: String, sinkKinds: SinkRegistry = .builtIn, scenarioPhoneKeys: [String: [UInt8]] = [:]
+    ) throws(ConfigurationError) -> GatewayConfiguration {
+        try GatewayConfiguration(node: ConfigNode.load(path: path), sinkKinds: sinkKinds, scenarioPhoneKeys: scenarioPhoneKeys)
     }
 }
 
