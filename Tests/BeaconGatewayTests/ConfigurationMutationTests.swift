@@ -96,7 +96,14 @@ struct ConfigurationMutationTests {
                 if let siteScenario {
                     try buildSite(try Scenario.load(path: siteScenario), alerts: path)
                 } else {
-                    _ = try AlertPipeline(configuration: GatewayConfiguration.load(path: path), registry: .builtIn())
+                    // A gateway scenario's phones enroll with their scenario keys (irk: scenario), as
+                    // `beacond simulate` reads them.
+                    let name = String(path.split(separator: "/").last ?? "").replacingOccurrences(
+                        of: ".alerts.yaml", with: ".yaml")
+                    let keys =
+                        (try? Scenario.load(path: TestPaths.repositoryRoot + "/Simulator/Scenarios/" + name))?.phoneKeys ?? [:]
+                    _ = try AlertPipeline(
+                        configuration: GatewayConfiguration.load(path: path, scenarioPhoneKeys: keys), registry: .builtIn())
                 }
             }
             return nil
