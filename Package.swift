@@ -126,7 +126,8 @@ let package = Package(
         // ESPresense, OpenMQTTGateway and Theengs nodes as a site's gateways: their MQTT payloads
         // translated (raw advertising data by BeaconWire) and ranged into the reports ours publish.
         .target(
-            name: "BeaconForeignNodes", dependencies: ["BeaconCore", "BeaconWire", "BeaconRanging", "BeaconSiteReport"],
+            name: "BeaconForeignNodes",
+            dependencies: ["BeaconCore", "BeaconDevices", "BeaconWire", "BeaconRanging", "BeaconSiteReport"],
             swiftSettings: swiftSettings),
         // The strategy contract: protocol, base class, parameters, registry, saved state.
         .target(name: "BeaconStrategyKit", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
@@ -321,7 +322,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconForeignNodesTests",
-            dependencies: ["BeaconCore", "BeaconRanging", "BeaconSiteReport", "BeaconForeignNodes"],
+            dependencies: [
+                "BeaconCore", "BeaconCrypto", "BeaconDevices", "BeaconRanging", "BeaconSiteReport", "BeaconForeignNodes",
+            ],
             resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconStrategyKitTests",

@@ -24,6 +24,18 @@ public struct IdentityResolvingKey: Sendable, CustomStringConvertible, CustomRef
         key = SymmetricKey(data: Array(bytes))
     }
 
+    /// Whether this key's bytes are `bytes` (most significant first), compared in time that
+    /// depends only on the count: how a key a node names (ESPresense's `irk:` ids) is matched to an
+    /// enrolled one without telling a prober how much of it was right.
+    public func hasBytes(_ bytes: some Collection<UInt8>) -> Bool {
+        key.withUnsafeBytes { own in
+            guard own.count == bytes.count else { return false }
+            var difference: UInt8 = 0
+            for (a, b) in zip(own, bytes) { difference |= a ^ b }
+            return difference == 0
+        }
+    }
+
     /// The random address hash function `ah` (Core Specification, Vol 3, Part H, 2.2.2): AES-128
     /// under this key of `prand` (its low 24 bits) padded with 104 zero bits in front, keeping the
     /// result's low 24 bits.

@@ -35,4 +35,11 @@ public struct EnrolledDevice: Sendable {
         self.measuredPower = measuredPower
         self.corroborates = corroborates
     }
+
+    /// Whether `bytes` are this device's key, in either byte order (compared in constant time):
+    /// how a key a node names a device by (ESPresense's `irk:` ids) is matched.
+    public func hasKey(_ bytes: [UInt8]) -> Bool {
+        let reversed = Array(bytes.reversed())
+        return candidates.contains { $0.key.hasBytes(bytes) || $0.key.hasBytes(reversed) }
+    }
 }

@@ -46,7 +46,7 @@ public final class HeardDevices {
     public let capacity: Int
     /// Addresses heard after ``capacity`` was reached (counted, not kept).
     public private(set) var dropped = 0
-    private let resolver: PrivateAddressResolver?
+    private var resolver: PrivateAddressResolver?
 
     /// An empty table keeping up to `capacity` addresses, resolving through `resolver` (enrolled
     /// devices) when given.

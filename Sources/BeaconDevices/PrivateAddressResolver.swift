@@ -24,8 +24,8 @@ import BeaconCrypto
 ///   takes its place (an address still heard is carried over when it is next looked up). Both
 ///   tables are sized at creation.
 ///
-/// Time comes from the sightings (`now`). It belongs to one task; it is not `Sendable`.
-public final class PrivateAddressResolver {
+/// Time comes from the sightings (`now`). A value: whoever holds it owns its cache.
+public struct PrivateAddressResolver: Sendable {
     /// The enrolled devices, in configuration order.
     public let devices: [EnrolledDevice]
     /// How long a device may go unheard and still take a new address at once.
@@ -85,14 +85,14 @@ public final class PrivateAddressResolver {
     /// The index in ``devices`` of the device an advertisement from `address` at `now` is taken
     /// for, or `nil`: not an RPA, a stranger's, or a device's first address still waiting for a
     /// second.
-    public func device(for address: BluetoothAddress, type: AddressType, at now: Timestamp) -> Int? {
+    public mutating func device(for address: BluetoothAddress, type: AddressType, at now: Timestamp) -> Int? {
         guard let device = resolvedDevice(for: address, type: type) else { return nil }
         return take(device, address: address.rawValue, at: now) ? device : nil
     }
 
     /// The index in ``devices`` whose key resolves `address` (from the cache, or hashed now),
     /// whatever the corroboration says; `nil` when it is not an RPA or resolves under no key.
-    public func resolvedDevice(for address: BluetoothAddress, type: AddressType) -> Int? {
+    public mutating func resolvedDevice(for address: BluetoothAddress, type: AddressType) -> Int? {
         guard !devices.isEmpty, address.isResolvablePrivate(type: type) else { return nil }
         let key = address.rawValue
         if let answer = current[key] {
@@ -120,7 +120,7 @@ public final class PrivateAddressResolver {
     }
 
     /// Whether a sighting of `device` from `address` at `now` counts, under the corroboration rule.
-    private func take(_ device: Int, address: UInt64, at now: Timestamp) -> Bool {
+    private mutating func take(_ device: Int, address: UInt64, at now: Timestamp) -> Bool {
         guard devices[device].corroborates else { return true }
         if let last = presence[device].lastTaken, now - last <= corroborationWindow {
             presence[device].lastTaken = max(last, now)
@@ -142,7 +142,7 @@ public final class PrivateAddressResolver {
     }
 
     /// Hashes `address` under every key in play.
-    private func resolve(_ address: BluetoothAddress) -> Int32 {
+    private mutating func resolve(_ address: BluetoothAddress) -> Int32 {
         statistics.addressesHashed += 1
         let prand = address.resolvablePrivateRandomPart
         let hash = address.resolvablePrivateHash
@@ -158,7 +158,7 @@ public final class PrivateAddressResolver {
         return -1
     }
 
-    private func remember(_ key: UInt64, _ answer: Int32) {
+    private mutating func remember(_ key: UInt64, _ answer: Int32) {
         if current.count >= cacheCapacity {
             swap(&current, &previous)
             current.removeAll(keepingCapacity: true)

@@ -53,6 +53,14 @@ enum ESPresenseTranslator {
             if message.mac != nil, address == nil {
                 throw ForeignPayloadRefusal(.malformed, "'mac' '\(message.mac!.prefix(40))' is not 12 hex digits")
             }
+            // A device the node resolved with a key it was given: named by the key, never repeated.
+            if message.id.lowercased().hasPrefix("irk:") {
+                guard let key = NodeNamedKey(hex: message.id.dropFirst(4)) else {
+                    throw ForeignPayloadRefusal(.malformed, "an irk: id that is not 32 hex digits")
+                }
+                guard let rssi else { return .ignored("an irk: device without an rssi") }
+                return .resolvedByNode(key: key, rssi: rssi, measuredPower: ForeignValues.measuredPower(message.rssiAt1m))
+            }
             guard case .beacon(let id) = try ESPresenseID.parse(message.id) else {
                 return .ignored("\(message.id.prefix(40)) is not a beacon identity")
             }

@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconDevices
 import BeaconRanging
 import BeaconSiteReport
 
@@ -34,6 +35,9 @@ public struct ForeignGatewayNode: Sendable {
     public var refusedNewcomers: Int { loop.refusedNewcomers }
 
     private var loop: RangingLoop
+    /// The hub's enrolled devices, whose private addresses this node's messages are resolved
+    /// against (`nil`: none enrolled).
+    private var resolver: PrivateAddressResolver?
     private let cycle: Duration
     private var lastMessage: Timestamp?
     /// When the node's current stretch of life began (its first message after a silence).
@@ -49,14 +53,18 @@ public struct ForeignGatewayNode: Sendable {
     ///   - endpoint: its kind and topics.
     ///   - ranging: how its sightings are ranged (a beacond gateway's ranging).
     ///   - liveness: how long a silent node still sends heartbeats (default 15 s).
+    ///   - devices: the hub's enrolled phones and watches: a message from a private address that
+    ///     resolves to one (OpenMQTTGateway, Theengs), or an ESPresense `irk:` id naming its key,
+    ///     is a sighting of it.
     public init(
         gateway: String, endpoint: ForeignNodeEndpoint, ranging: RangingConfiguration = RangingConfiguration(),
-        liveness: Duration = .seconds(15)
+        liveness: Duration = .seconds(15), devices: [EnrolledDevice] = []
     ) throws(RangingConfigurationError) {
         self.gateway = gateway
         self.endpoint = endpoint
         self.liveness = liveness
         loop = try RangingLoop(configuration: ranging)
+        resolver = devices.isEmpty ? nil : PrivateAddressResolver(devices: devices)
         cycle = ranging.cycleLength
     }
 
@@ -83,6 +91,26 @@ public struct ForeignGatewayNode: Sendable {
             let sighting = BeaconSighting(
                 timestamp: receivedAt, id: id, address: address, rssi: rssi, measuredPower: measuredPower)
             for update in loop.ingest(sighting) { reports += report(update) }
+        case .success(.privateAddress(let address, let rssi)):
+            if let index = resolver?.device(for: address, type: .random, at: receivedAt), let device = resolver?.devices[index] {
+                counts.sightings += 1
+                let sighting = BeaconSighting(
+                    timestamp: receivedAt, id: device.id, address: address, addressType: .random, rssi: rssi,
+                    measuredPower: device.measuredPower)
+                for update in loop.ingest(sighting) { reports += report(update) }
+            } else {
+                counts.ignored += 1
+            }
+        case .success(.resolvedByNode(let key, let rssi, let measuredPower)):
+            if let device = enrolledDevice(named: key) {
+                counts.sightings += 1
+                let sighting = BeaconSighting(
+                    timestamp: receivedAt, id: device.id, address: BluetoothAddress(rawValue: 0), rssi: rssi,
+                    measuredPower: device.measuredPower ?? measuredPower)
+                for update in loop.ingest(sighting) { reports += report(update) }
+            } else {
+                counts.ignored += 1
+            }
         }
         if case .success(.status(online: false)) = outcome {
             lastMessage = nil
@@ -92,6 +120,12 @@ public struct ForeignGatewayNode: Sendable {
             lastMessage = receivedAt
         }
         return ForeignNodeStep(outcome: outcome, reports: reports)
+    }
+
+    /// The enrolled device whose key is `key` (in either byte order: the node's settings may hold
+    /// it either way).
+    private func enrolledDevice(named key: NodeNamedKey) -> EnrolledDevice? {
+        resolver?.devices.first { $0.hasKey(key.bytes) }
     }
 
     /// Closes the cycles that ended by `now` (the hub's clock): their reports, in order, and the

@@ -10,4 +10,10 @@ public enum ForeignPayload: Hashable, Sendable {
     case ignored(String)
     /// The node's availability: `true` online, `false` offline (its last will).
     case status(online: Bool)
+    /// A device that is not a beacon, heard from a resolvable private address (a phone or watch;
+    /// the hub resolves it against its enrolled devices, ``ForeignGatewayNode``).
+    case privateAddress(address: BluetoothAddress, rssi: Int8)
+    /// A device the node resolved itself and names by its key (ESPresense's `irk:` ids): the hub
+    /// takes it for the enrolled device with that key.
+    case resolvedByNode(key: NodeNamedKey, rssi: Int8, measuredPower: Int8?)
 }

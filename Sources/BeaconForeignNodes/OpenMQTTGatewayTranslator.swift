@@ -12,7 +12,9 @@ import BeaconWire
 ///    `minor` and `txpower` (or `power`, older decoders) as the measured power.
 ///
 /// `rssi` (−127…+20 dBm) is taken as given; `id` or `mac` (`AA:BB:…`) is the sender's address.
-/// Anything else (sensors, phones, a message without `rssi`) is ignored.
+/// A device with no beacon identity whose address is a resolvable private one (top bits `01`) is
+/// a ``ForeignPayload/privateAddress(address:rssi:)``, for the hub to resolve. Anything else
+/// (sensors, a message without `rssi`) is ignored.
 enum OpenMQTTGatewayTranslator {
     struct Message: Decodable {
         var id: String?
@@ -41,6 +43,10 @@ enum OpenMQTTGatewayTranslator {
         let rssi = try message.rssi.map { value throws(ForeignPayloadRefusal) in try ForeignValues.rssi(value) }
         let address = ForeignValues.address(message.mac) ?? ForeignValues.address(message.id) ?? BluetoothAddress(rawValue: 0)
         guard let frame = try beacon(in: message) else {
+            // A phone or watch hides behind a resolvable private address: the hub may know its key.
+            // (The payload does not say the address type; a public address with these top bits
+            // costs a lookup and resolves with probability 2⁻²⁴.)
+            if let rssi, address.rawValue >> 46 == 0b01 { return .privateAddress(address: address, rssi: rssi) }
             return .ignored("\((message.id ?? "a device").prefix(40)) is not a beacon")
         }
         guard let rssi else { return .ignored("\(frame.id) without an rssi") }

@@ -17,7 +17,8 @@ package final class PacketRanging {
     /// Vendors' frames tried after the built-in ones.
     package let layouts: [BeaconLayout]
     /// Enrolled phones and watches, whose private addresses it resolves; `nil` when none are.
-    package let resolver: PrivateAddressResolver?
+    /// Touched only by the decoding closure, never re-entrantly (see below).
+    @exclusivity(unchecked) package private(set) var resolver: PrivateAddressResolver?
     /// The ranging cycle's length (kept here: the ranging loop is busy while it calls back).
     package let cycleLength: Duration
     private let decoder = CaptureDecoder()
@@ -76,7 +77,9 @@ package final class PacketRanging {
                     {
                         counters.sightings += 1
                         batchSightings.append(sighting)
-                    } else if let resolver, let sighting = resolver.sighting(advertisement.report, at: advertisement.timestamp) {
+                    } else if resolver != nil,
+                        let sighting = resolver?.sighting(advertisement.report, at: advertisement.timestamp)
+                    {
                         counters.sightings += 1
                         batchSightings.append(sighting)
                     }

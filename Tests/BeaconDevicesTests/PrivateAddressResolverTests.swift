@@ -22,7 +22,7 @@ struct PrivateAddressResolverTests {
 
     @Test("an RPA of an enrolled key resolves; public, static and non-resolvable addresses are never hashed")
     func onlyRPAsAreHashed() throws {
-        let resolver = PrivateAddressResolver(devices: [try Self.device("ada-phone", Self.sampleHex, corroborates: false)])
+        var resolver = PrivateAddressResolver(devices: [try Self.device("ada-phone", Self.sampleHex, corroborates: false)])
         for (text, type) in [
             ("70:81:94:0D:FB:AA", AddressType.public), ("F0:81:94:0D:FB:AA", .random), ("30:81:94:0D:FB:AA", .random),
             ("70:81:94:0D:FB:AA", .randomIdentity),
@@ -36,7 +36,7 @@ struct PrivateAddressResolverTests {
 
     @Test("an address is hashed once; later packets are answered from the cache, strangers too")
     func answersAreRemembered() throws {
-        let resolver = PrivateAddressResolver(devices: [try Self.device("ada-phone", Self.sampleHex, corroborates: false)])
+        var resolver = PrivateAddressResolver(devices: [try Self.device("ada-phone", Self.sampleHex, corroborates: false)])
         let stranger = BluetoothAddress("70:81:94:0D:FB:AB")!
         let own = BluetoothAddress("70:81:94:0D:FB:AA")!
         for _ in 0..<50 {
@@ -50,7 +50,7 @@ struct PrivateAddressResolverTests {
     @Test("a key written with its order open settles on the order that resolves, and hashes once per address after")
     func orderIsLearned() throws {
         // BlueZ's order written as bare hex: most significant first is tried first, and fails.
-        let resolver = PrivateAddressResolver(devices: [try Self.device("ada-phone", "9b7d390aa610103405adc857a33402ec")])
+        var resolver = PrivateAddressResolver(devices: [try Self.device("ada-phone", "9b7d390aa610103405adc857a33402ec")])
         #expect(resolver.settledOrder(of: 0) == nil)
         _ = resolver.resolvedDevice(for: BluetoothAddress("70:81:94:0D:FB:AA")!, type: .random)
         #expect(resolver.settledOrder(of: 0) == .leastSignificantFirst)
@@ -61,7 +61,7 @@ struct PrivateAddressResolverTests {
 
     @Test("an arrival waits for a second address; while the device stays, each new address carries on at once")
     func arrivalsAreCorroborated() throws {
-        let resolver = PrivateAddressResolver(devices: [try Self.device("ada-phone", Self.sampleHex)])
+        var resolver = PrivateAddressResolver(devices: [try Self.device("ada-phone", Self.sampleHex)])
         let first = Self.sampleKey.resolvablePrivateAddress(random: 1)
         let second = Self.sampleKey.resolvablePrivateAddress(random: 2)
         let third = Self.sampleKey.resolvablePrivateAddress(random: 3)
@@ -82,7 +82,7 @@ struct PrivateAddressResolverTests {
 
     @Test("a stranger's address that resolves by chance is never taken, however long it is heard")
     func aChanceMatchNeverArrives() throws {
-        let resolver = PrivateAddressResolver(devices: [try Self.device("ada-phone", Self.sampleHex)])
+        var resolver = PrivateAddressResolver(devices: [try Self.device("ada-phone", Self.sampleHex)])
         // A neighbour's phone whose one address happens to hash right under Ada's key (what a
         // chance match is), heard every second for its whole life and the next day again.
         let phantom = Self.sampleKey.resolvablePrivateAddress(random: 0xBEEF)
@@ -99,13 +99,13 @@ struct PrivateAddressResolverTests {
 
     @Test("a device enrolled with corroborate: false is taken at its first packet")
     func corroborationCanBeOff() throws {
-        let resolver = PrivateAddressResolver(devices: [try Self.device("ada-phone", Self.sampleHex, corroborates: false)])
+        var resolver = PrivateAddressResolver(devices: [try Self.device("ada-phone", Self.sampleHex, corroborates: false)])
         #expect(resolver.device(for: Self.sampleKey.resolvablePrivateAddress(random: 9), type: .random, at: Self.t0) == 0)
     }
 
     @Test("the cache stays within two generations of its capacity, and a live address survives a turnover")
     func cacheIsBounded() throws {
-        let resolver = PrivateAddressResolver(
+        var resolver = PrivateAddressResolver(
             devices: [try Self.device("ada-phone", Self.sampleHex, corroborates: false)], cacheCapacity: 16)
         let own = Self.sampleKey.resolvablePrivateAddress(random: 77)
         var generator = SplitMix64(seed: 7)

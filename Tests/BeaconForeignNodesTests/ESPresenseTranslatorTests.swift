@@ -47,6 +47,8 @@ struct ESPresenseTranslatorTests {
             #expect(expected == nil, "\(id) ignored: \(why)")
         case .status:
             Issue.record("a device message read as a status")
+        case .privateAddress, .resolvedByNode:
+            Issue.record("\(id) read as a phone")
         }
     }
 

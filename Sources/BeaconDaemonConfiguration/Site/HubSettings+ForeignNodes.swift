@@ -1,4 +1,5 @@
 import BeaconConfiguration
+import BeaconDevices
 import BeaconForeignNodes
 import BeaconRanging
 import BeaconSite
@@ -51,12 +52,13 @@ extension HubSettings {
         return ForeignNodeEndpoint(kind: kind, name: name, prefix: prefix)
     }
 
-    /// A ranging node for each foreign gateway, in gateway order, ranging on the hub's cycle.
-    public func makeForeignNodes() throws -> [ForeignGatewayNode] {
+    /// A ranging node for each foreign gateway, in gateway order, ranging on the hub's cycle and
+    /// resolving the private addresses of `devices` (the hub's `devices:`).
+    public func makeForeignNodes(devices: [EnrolledDevice] = []) throws -> [ForeignGatewayNode] {
         let ranging = RangingConfiguration(cycleLength: fusion.cycleLength)
         return try layout.gateways.compactMap { gateway in
             guard let endpoint = foreignNodes[gateway.id] else { return nil }
-            return try ForeignGatewayNode(gateway: gateway.id, endpoint: endpoint, ranging: ranging)
+            return try ForeignGatewayNode(gateway: gateway.id, endpoint: endpoint, ranging: ranging, devices: devices)
         }
     }
 }

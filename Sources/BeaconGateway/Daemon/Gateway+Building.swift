@@ -40,7 +40,7 @@ public func buildGateway(
     if sourceDefinition == .hub, let site = configuration.site, let hub = configuration.hub {
         let foreignNodes: [ForeignGatewayNode]
         do {
-            foreignNodes = try hub.makeForeignNodes()
+            foreignNodes = try hub.makeForeignNodes(devices: configuration.devices)
         } catch {
             throw .source("the hub's foreign nodes: \(error)")
         }
