@@ -204,7 +204,8 @@ let package = Package(
         .target(
             name: "BeaconControl",
             dependencies: [
-                "BeaconCore", "BeaconCrypto", "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconAlertEngine",
+                "BeaconCore", "BeaconCrypto", "BeaconDevices", "BeaconPipeline", "BeaconSite", "BeaconSiteReport",
+                "BeaconAlertEngine",
                 "BeaconStrategyKit",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -246,7 +247,7 @@ let package = Package(
         .target(
             name: "BeaconGateway",
             dependencies: [
-                "BeaconCore", "BeaconCrypto", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit",
+                "BeaconCore", "BeaconCrypto", "BeaconDevices", "BeaconWire", "BeaconBlueZ", "BeaconRanging", "BeaconStrategyKit",
                 "BeaconStrategies",
                 "BeaconAlertEngine", "BeaconPipeline", "BeaconSimulator", "BeaconSite", "BeaconSiteReport", "BeaconSinks",
                 "BeaconStore", "BeaconMQTT",

@@ -112,7 +112,7 @@ final class OfflineInput {
             let site = try SiteSimulation(
                 scenario: scenario, ranging: configuration.ranging,
                 fusion: configuration.siteFusion ?? SiteFusionConfiguration(), alerts: try configuration.pipelineAlerts(),
-                registry: registry, beacons: configuration.beacons)
+                registry: registry, beacons: configuration.beacons, people: configuration.people)
             prepare(site.hub)
             _ = try site.run(emit: emit)
         case .scenario(let scenario, _):

@@ -169,7 +169,7 @@ struct SimulateCommand: AsyncParsableCommand {
                 scenario: scenario, seed: seed, ranging: configuration.ranging,
                 fusion: configuration.siteFusion ?? SiteFusionConfiguration(), alerts: try configuration.pipelineAlerts(),
                 registry: registry, presence: presenceFile.map { file in { file.write($0) } },
-                beacons: configuration.beacons)
+                beacons: configuration.beacons, people: configuration.people)
         } catch {
             printError("error: \(error)")
             throw ExitCode(2)

@@ -17,6 +17,8 @@ public struct BeaconMatch: Hashable, Sendable, CustomStringConvertible {
         case tagged(String, ids: Set<BeaconID>)
         /// This one identity (`match: {device: ada-phone}`: an enrolled device).
         case identity(BeaconID)
+        /// What the person named carries (`match: {person: Ada}`): `ids` are their members.
+        case person(String, ids: Set<BeaconID>)
     }
 
     /// The constraint.
@@ -102,6 +104,8 @@ public struct BeaconMatch: Hashable, Sendable, CustomStringConvertible {
             return ids.contains(id)
         case .identity(let only):
             return id == only
+        case .person(_, let ids):
+            return ids.contains(id)
         }
     }
 
@@ -114,6 +118,7 @@ public struct BeaconMatch: Hashable, Sendable, CustomStringConvertible {
             "eddystone namespace \(namespace)" + (instance.map { " instance \($0)" } ?? "")
         case .tagged(let tag, _): "beacons tagged \(tag)"
         case .identity(let id): "beacon \(id)"
+        case .person(let name, _): "what \(name) carries"
         }
     }
 }

@@ -41,7 +41,7 @@ public struct PrivateAddressResolver: Sendable {
     public private(set) var statistics = Statistics()
 
     /// Counts of what was looked up and how it ended.
-    public struct Statistics: Sendable, Equatable {
+    public struct Statistics: Sendable, Hashable {
         /// Distinct addresses hashed against the keys (cache misses).
         public var addressesHashed = 0
         /// AES operations done (addresses hashed × keys in play).
@@ -57,6 +57,9 @@ public struct PrivateAddressResolver: Sendable {
         /// Tentative addresses that no second address confirmed within the window: a device that
         /// came and went within one address, or a chance match.
         public var uncorroborated = 0
+
+        /// All zero.
+        public init() {}
     }
 
     private struct Presence {

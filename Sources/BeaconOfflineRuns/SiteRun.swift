@@ -49,13 +49,15 @@ final class SiteRun {
     ///   - alerts: the hub's alerts, and `registry` where their strategies come from.
     ///   - presence: when given, receives the presence lines of every fused cycle.
     ///   - beacons: the named beacons (their names and tags in events and presence lines).
+    ///   - people: the people, placed by the hub from what they carry.
     init(
         settings: HubSettings, ranging: RangingConfiguration, alerts: [PipelineAlert], registry: StrategyRegistry,
-        presence: ((String) -> Void)?, beacons: BeaconDirectory = .empty
+        presence: ((String) -> Void)?, beacons: BeaconDirectory = .empty, people: [Person] = []
     ) throws {
         let fusion = try SiteFusion(layout: settings.layout, configuration: settings.fusion)
         let hub = try AlertPipeline(alerts: alerts, registry: registry, site: fusion)
         hub.beacons = beacons
+        hub.people = people
         self.hub = hub
         self.fusion = fusion
         cycle = ranging.cycleLength

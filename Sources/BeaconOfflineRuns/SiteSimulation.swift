@@ -60,12 +60,14 @@ public final class SiteSimulation {
     ///   - registry: where their strategies come from.
     ///   - presence: when given, receives the presence lines of every fused cycle.
     ///   - beacons: the named beacons (`beacons:`): their names and tags in events and presence lines.
+    ///   - people: the people (`people:`), placed by the hub from what they carry.
     /// - Throws: `SiteConfigurationError` for gateways that cannot make a site (a name that
     ///   cannot be an id), or what building the pipelines throws.
     public init(
         scenario: Scenario, seed: UInt64? = nil, ranging: RangingConfiguration = RangingConfiguration(),
         fusion: SiteFusionConfiguration = SiteFusionConfiguration(), alerts: [PipelineAlert],
-        registry: StrategyRegistry, presence: ((String) -> Void)? = nil, beacons: BeaconDirectory = .empty
+        registry: StrategyRegistry, presence: ((String) -> Void)? = nil, beacons: BeaconDirectory = .empty,
+        people: [Person] = []
     ) throws {
         self.scenario = scenario
         self.seed = seed ?? scenario.seed
@@ -87,7 +89,8 @@ public final class SiteSimulation {
             gateway.kind == "espresense" ? settings.foreignNodes[gateway.name]?.name : nil
         }
         site = try SiteRun(
-            settings: settings, ranging: ranging, alerts: alerts, registry: registry, presence: presence, beacons: beacons)
+            settings: settings, ranging: ranging, alerts: alerts, registry: registry, presence: presence, beacons: beacons,
+            people: people)
     }
 
     /// Per gateway, the room slug it publishes under when it is an ESPresense node.

@@ -189,6 +189,13 @@ public final class AlertPipeline {
         set { decisions.cycleClockObserver = newValue }
     }
 
+    /// The people (`people:`): where each is, from everything they carry, is in
+    /// ``inspect()`` (`people`) after every cycle (``PeoplePlaces``).
+    public var people: [Person] {
+        get { decisions.people?.people ?? [] }
+        set { decisions.people = newValue.isEmpty ? nil : PeoplePlaces(people: newValue) }
+    }
+
     /// The named beacons: every event carries its beacon's name and tags (`BeaconDirectory`).
     public var beacons: BeaconDirectory {
         get { decisions.beacons }

@@ -1,5 +1,6 @@
 import BeaconAlertEngine
 import BeaconCore
+import BeaconDevices
 import BeaconStrategyKit
 
 extension DecisionStage {
@@ -7,6 +8,7 @@ extension DecisionStage {
     /// the engine's waiting alerts and the beacons in cooldown — as of the pipeline's `latestTime`.
     func contribute(to inspection: inout PipelineInspection, latestTime: Timestamp?) {
         inspection.cycleTime = decidedThrough
+        inspection.people = people?.places ?? []
         let now = decidedThrough ?? latestTime ?? .epoch
         inspection.alerts = alerts.map { alert in
             var statuses: [StrategyBeaconStatus] = []

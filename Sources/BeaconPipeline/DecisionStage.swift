@@ -1,5 +1,6 @@
 import BeaconAlertEngine
 import BeaconCore
+import BeaconDevices
 import BeaconRanging
 import BeaconStrategyKit
 
@@ -46,6 +47,8 @@ final class DecisionStage {
     var unansweredMayHaveChanged = true
     /// Called with each cycle's update before strategies see it.
     var cycleObserver: ((RangingUpdate) -> Void)?
+    /// Where each configured person is, updated every cycle (`nil`: no `people:`).
+    var people: PeoplePlaces?
     /// Called at the end of every input with the front end's cycle clock.
     var cycleClockObserver: ((Timestamp) -> Void)?
     /// Follows alerts and beacons for explanations (nil: nothing is traced).
@@ -150,6 +153,10 @@ final class DecisionStage {
             unansweredMayHaveChanged = false
         }
         statistics.unanswered = unanswered
+        if let people {
+            statistics.peoplePresent = people.places.filter(\.present).count
+            statistics.peopleByRoom = people.occupancy.mapValues(\.count)
+        }
     }
 
     // MARK: Inputs
@@ -159,6 +166,7 @@ final class DecisionStage {
     func decide(_ update: RangingUpdate) throws {
         try runIdleCycles(through: update.time - cycleLength)
         cycles += 1
+        people?.update(update)
         cycleObserver?(update)
         try evaluate(update)
     }

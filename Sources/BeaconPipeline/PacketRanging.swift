@@ -129,6 +129,7 @@ extension PacketRanging: PipelineFrontEnd {
         statistics.refusedNewcomers = loop.refusedNewcomers
         statistics.cappedEvictions = loop.cappedEvictions
         statistics.rangingReservedBytes = loop.reservedHeapBytes
+        statistics.deviceResolution = resolver?.statistics
     }
 
     package func contribute(to inspection: inout PipelineInspection) {

@@ -1,5 +1,6 @@
 import BeaconAlertEngine
 import BeaconCore
+import BeaconDevices
 import BeaconSite
 import BeaconStrategyKit
 
@@ -35,6 +36,9 @@ public struct PipelineInspection: Sendable {
     public var trackedBeacons = 0
     /// The shadow compared with the live set, if one runs (``AlertPipeline/attachShadow(alerts:registry:comparedAs:)``).
     public var shadow: ShadowComparison?
+
+    /// Where each configured person is (`people:`), in configuration order.
+    public var people: [PeoplePlaces.Place] = []
 
     /// An empty inspection (before the pipeline has run).
     public init() {}

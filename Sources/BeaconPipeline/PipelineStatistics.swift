@@ -1,4 +1,5 @@
 import BeaconAlertEngine
+import BeaconDevices
 import BeaconSite
 
 /// Counters of what a pipeline has processed.
@@ -30,6 +31,11 @@ public struct PipelineStatistics: Hashable, Sendable {
     /// A site hub's fusion counters (`nil` for one gateway's pipeline), with the reports it
     /// refused by reason.
     public var site: SiteFusionStatistics?
+    /// What resolving enrolled devices' private addresses did (`nil`: no `devices:`).
+    public var deviceResolution: PrivateAddressResolver.Statistics?
+    /// The people present, and how many are in each room (`people:`; empty without).
+    public var peoplePresent = 0
+    public var peopleByRoom: [String: Int] = [:]
 
     public init() {}
 

@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconDevices
 import BeaconPipeline
 import BeaconSite
 import BeaconSiteReport
@@ -69,12 +70,29 @@ extension StatusAPI {
                             row.member("floor", inspection.site?.floor(ofRoom: room))
                             row.key("beacons")
                             row.array { ids in for id in inside.prefix(50) { ids.value("\(id)") } }
+                            if !inspection.people.isEmpty {
+                                row.key("people")
+                                row.array { names in
+                                    for place in inspection.people where place.room == room { names.value(place.person) }
+                                }
+                            }
                         }
                     }
                 }
                 let positioned = inspection.beacons.filter { $0.position != nil }
                 object.member("positioned", positioned.count)
                 object.member("unknown", inspection.beacons.filter(\.roomUnknown).count)
+                object.key("people")
+                object.array { array in
+                    for place in inspection.people {
+                        array.object { row in
+                            row.member("name", place.person)
+                            row.member("present", place.present)
+                            row.member("room", place.room)
+                            row.member("by", place.by.map { "\($0)" })
+                        }
+                    }
+                }
                 object.key("floors")
                 object.array { array in for floor in inspection.site?.floors ?? [] { array.value(floor) } }
                 object.key("beacons")

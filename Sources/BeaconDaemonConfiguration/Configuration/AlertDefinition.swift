@@ -66,13 +66,13 @@ public struct AlertDefinition: Sendable {
 
     /// Reads one definition, checking every key; a `match: {tag: …}` selects the beacons of
     /// `beacons` with that tag (a tag none of them has is an error).
-    public init(node: ConfigNode, beacons: BeaconDirectory = .empty) throws(ConfigurationError) {
+    public init(node: ConfigNode, beacons: BeaconDirectory = .empty, people: [Person] = []) throws(ConfigurationError) {
         try node.checkKeys(allowed: Self.keys)
         id = try node.required("id").string()
         guard !id.isEmpty else { throw node.error("'id' must not be empty") }
         match =
             try node["match"].map { node throws(ConfigurationError) in
-                try BeaconMatch(node: node).resolved(in: beacons, at: node)
+                try BeaconMatch(node: node).resolved(in: beacons, people: people, at: node)
             } ?? .any
         let strategyNode = try node.required("strategy")
         strategy = try strategyNode.string()
@@ -90,7 +90,19 @@ public struct AlertDefinition: Sendable {
 extension BeaconMatch {
     /// The match with its tag's beacons taken from `beacons`; a tag no named beacon has is an
     /// error at `node` (a misspelt tag would otherwise match nothing, silently).
-    func resolved(in beacons: BeaconDirectory, at node: ConfigNode) throws(ConfigurationError) -> BeaconMatch {
+    func resolved(
+        in beacons: BeaconDirectory, people: [Person] = [], at node: ConfigNode
+    ) throws(ConfigurationError) -> BeaconMatch {
+        if case .person(let name, _) = constraint {
+            guard let person = people.first(where: { $0.name == name }) else {
+                throw node.error(
+                    "no person is named '\(name)'"
+                        + (people.isEmpty
+                            ? "; name them with people: [{name: …, devices: […]}]"
+                            : "; people: \(people.map(\.name).joined(separator: ", "))"))
+            }
+            return BeaconMatch(.person(name, ids: Set(person.members)))
+        }
         if case .identity(let id) = constraint, id.kind == .device, beacons[id] == nil {
             let enrolled = beacons.beacons.compactMap(\.id.deviceName)
             throw node.error(
@@ -110,7 +122,7 @@ extension BeaconMatch {
         return .tagged(tag, in: beacons)
     }
 
-    static let keys = ["uuid", "major", "minor", "namespace", "instance", "tag", "device"]
+    static let keys = ["uuid", "major", "minor", "namespace", "instance", "tag", "device", "person"]
 
     /// Reads `{uuid, major?, minor?}`, `{namespace, instance?}`, `{tag: staff}` (the named
     /// beacons with that tag: `BeaconMatch.resolved(in:)` fills them in from `beacons:`) or
@@ -121,6 +133,13 @@ extension BeaconMatch {
             return
         }
         try node.checkKeys(allowed: Self.keys)
+        if let person = node["person"] {
+            if let other = Self.keys.first(where: { $0 != "person" && node[$0] != nil }) {
+                throw node.error("give either person or '\(other)', not both: a person selects what they carry")
+            }
+            self.init(.person(try person.string(), ids: []))
+            return
+        }
         if let device = node["device"] {
             if let other = Self.keys.first(where: { $0 != "device" && node[$0] != nil }) {
                 throw node.error("give either device or '\(other)', not both: a device is one identity")

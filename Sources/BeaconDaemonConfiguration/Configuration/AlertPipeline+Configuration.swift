@@ -35,6 +35,7 @@ extension AlertPipeline {
             throw error.located(in: configuration.alerts)
         }
         beacons = configuration.beacons
+        people = configuration.people
     }
 
     /// Replaces the alert definitions without a restart, as the same method over `PipelineAlert` values.

@@ -17,6 +17,8 @@ public struct GatewayConfiguration: Sendable {
     /// Enrolled phones and watches (`devices:`), ranged as `device:NAME` once their private
     /// addresses resolve; each is also a named beacon (its name and tags in ``beacons``).
     public var devices: [EnrolledDevice] = []
+    /// The people (`people:`): what each carries, whose rooms decide theirs (``Person``).
+    public var people: [Person] = []
     /// At most this many alerts are scheduled at once (what the cap refuses is an `error` event).
     public var maxPending: Int
     /// Where advertisements come from (`beacond run` needs one).
@@ -73,7 +75,7 @@ public struct GatewayConfiguration: Sendable {
     static let keys = [
         "source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging", "http", "layouts", "site", "gateways",
         "anchors",
-        "hub", "beacons", "devices", "shadow", "latency",
+        "hub", "beacons", "devices", "people", "shadow", "latency",
     ]
 
     /// Reads and validates a configuration document; `sinks:` entries are read by the kinds
@@ -89,6 +91,8 @@ public struct GatewayConfiguration: Sendable {
             devices = enrolled.devices
             beacons = BeaconDirectory(beacons.beacons + enrolled.named)
         }
+        let beaconsRead = beacons
+        people = try node["people"].map { n throws(ConfigurationError) in try Person.read(n, beacons: beaconsRead) } ?? []
         var alerts: [AlertDefinition] = []
         /// The first callback key of each alert that has one, to point at it.
         var callbackNodes: [(alertID: String, node: ConfigNode)] = []
@@ -102,7 +106,7 @@ public struct GatewayConfiguration: Sendable {
                 if let key = AlertPolicy.callbackKeys.first(where: { item[$0] != nil }) {
                     callbackNodes.append((try item["id"]?.string() ?? "?", item[key]!))
                 }
-                let definition = try AlertDefinition(node: item, beacons: beacons)
+                let definition = try AlertDefinition(node: item, beacons: beacons, people: people)
                 if let escalation = definition.policy.remind?.escalation, let at = item["escalate"] {
                     escalations.append((escalation.to, at))
                 }

@@ -2,6 +2,7 @@ import BeaconAlertEngine
 import BeaconBlueZ
 import BeaconBuildInfo
 import BeaconCore
+import BeaconDevices
 import BeaconPipeline
 import BeaconSite
 import BeaconSiteReport
@@ -124,6 +125,10 @@ public final class GatewayMetrics: Sendable {
                 collectCalibration(calibration, before: before.site?.calibration)
             }
         }
+        if let devices = statistics.deviceResolution {
+            collectDevices(devices, before: before.deviceResolution ?? PrivateAddressResolver.Statistics())
+        }
+        collectPeople(statistics, before: before)
         tracked.record(trackedBeacons)
         for (sink, depth) in backlogs { gauge("beacond_outbox_depth", [("sink", sink)]).record(depth) }
         for priority in AlertPriority.allCases {
@@ -149,6 +154,34 @@ public final class GatewayMetrics: Sendable {
             ("gateway", site.refusedBeaconsOverGatewayCap, before.refusedBeaconsOverGatewayCap),
         ] where now > then {
             counter("beacond_site_beacons_refused_total", [("cap", cap)]).increment(by: Int64(now - then))
+        }
+    }
+
+    private func collectDevices(_ now: PrivateAddressResolver.Statistics, before: PrivateAddressResolver.Statistics) {
+        for (outcome, count, then) in [
+            ("resolved", now.addressesResolved, before.addressesResolved),
+            ("stranger", now.addressesHashed - now.addressesResolved, before.addressesHashed - before.addressesResolved),
+        ] where count > then {
+            counter("beacond_devices_addresses_total", [("outcome", outcome)]).increment(by: Int64(count - then))
+        }
+        if now.heldBack > before.heldBack {
+            counter("beacond_devices_sightings_held_back_total", []).increment(by: Int64(now.heldBack - before.heldBack))
+        }
+        if now.corroborated > before.corroborated {
+            counter("beacond_devices_arrivals_corroborated_total", []).increment(
+                by: Int64(now.corroborated - before.corroborated))
+        }
+    }
+
+    /// The people present and per room; a room that emptied since the last collection reads 0.
+    private func collectPeople(_ statistics: PipelineStatistics, before: PipelineStatistics) {
+        guard
+            !statistics.peopleByRoom.isEmpty || !before.peopleByRoom.isEmpty || statistics.peoplePresent > 0
+                || before.peoplePresent > 0
+        else { return }
+        gauge("beacond_people_present", []).record(statistics.peoplePresent)
+        for room in Set(statistics.peopleByRoom.keys).union(before.peopleByRoom.keys) {
+            gauge("beacond_room_people", [("room", room)]).record(statistics.peopleByRoom[room] ?? 0)
         }
     }
 

@@ -10,6 +10,12 @@ enum MetricHelp {
         "beacond_beacon_sightings_total": "Advertisements recognised as beacons (iBeacon, Eddystone, AltBeacon, layouts).",
         "beacond_ranging_cycles_total": "Ranging cycles completed.",
         "beacond_beacons_tracked": "Beacons ranged at the latest cycle.",
+        "beacond_devices_addresses_total":
+            "Resolvable private addresses hashed against the enrolled keys, by outcome (resolved, stranger).",
+        "beacond_devices_sightings_held_back_total": "Sightings of an enrolled device held back until a second address.",
+        "beacond_devices_arrivals_corroborated_total": "Enrolled devices' arrivals confirmed by a second address.",
+        "beacond_people_present": "People (people:) with something they carry tracked.",
+        "beacond_room_people": "People (people:) placed in each room.",
         "beacond_ranging_refused_beacons_total": "Beacons not tracked because the tracking table was full.",
         "beacond_ranging_refused_newcomers_total": "New beacons refused while the table was full of confirmed ones.",
         "beacond_ranging_capped_evictions_total": "Beacons evicted to make room under the tracking cap.",

@@ -1,0 +1,76 @@
+import BeaconCore
+
+/// Where each person is, decided every cycle from everything they carry.
+///
+/// A person is present while any of their beacons or devices is tracked. Their room is the room of
+/// the one among them **whose room changed last**: a phone left on a desk stays in its room while
+/// the watch that walks away changes rooms, so the person follows the watch; when they come back to
+/// the desk, the watch changes rooms again and the person is at the desk. A member with no room
+/// (a single gateway, or `unknown`) does not decide a room; with no member in a room, a present
+/// person's room is `nil` (on a single gateway: present, no more).
+///
+/// Time comes from the updates. Allocates per cycle only for people whose member changed room.
+public struct PeoplePlaces: Sendable {
+    /// One person's place after the latest cycle.
+    public struct Place: Sendable, Equatable {
+        /// Their name.
+        public var person: String
+        /// Whether any of their members is tracked.
+        public var present: Bool
+        /// Their room, when a member in a room decides one.
+        public var room: String?
+        /// The member whose room decided it.
+        public var by: BeaconID?
+
+        /// A place: `person`, present or not, in `room` as `by` says.
+        public init(person: String, present: Bool, room: String?, by: BeaconID?) {
+            self.person = person
+            self.present = present
+            self.room = room
+            self.by = by
+        }
+    }
+
+    /// The people, in configuration order.
+    public let people: [Person]
+    /// Per member: its room and when that room began (the member's latest room change).
+    private var memberRooms: [BeaconID: (room: String?, since: Timestamp)] = [:]
+    /// The people's places after the latest cycle, in ``people`` order.
+    public private(set) var places: [Place]
+
+    /// Places for `people`, all absent until a cycle says otherwise.
+    public init(people: [Person]) {
+        self.people = people
+        places = people.map { Place(person: $0.name, present: false, room: nil, by: nil) }
+    }
+
+    /// Takes one cycle's update: each member's room, then each person's place.
+    public mutating func update(_ update: RangingUpdate) {
+        guard !people.isEmpty else { return }
+        var tracked: [BeaconID: String?] = [:]
+        for beacon in update.beacons { tracked[beacon.id] = beacon.roomUnknown ? nil : beacon.room }
+        for index in people.indices {
+            var best: (room: String, since: Timestamp, member: BeaconID)?
+            var present = false
+            for member in people[index].members {
+                guard let room = tracked[member] else {
+                    memberRooms[member] = nil
+                    continue
+                }
+                present = true
+                let previous = memberRooms[member]
+                if previous == nil || previous!.room != room { memberRooms[member] = (room, update.time) }
+                guard let room, let since = memberRooms[member]?.since else { continue }
+                if best.map({ since > $0.since }) ?? true { best = (room, since, member) }
+            }
+            places[index] = Place(person: people[index].name, present: present, room: best?.room, by: best?.member)
+        }
+    }
+
+    /// The people in each room, by room, names in configuration order.
+    public var occupancy: [String: [String]] {
+        var rooms: [String: [String]] = [:]
+        for place in places { if let room = place.room { rooms[room, default: []].append(place.person) } }
+        return rooms
+    }
+}
