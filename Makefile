@@ -135,7 +135,7 @@ examples:
 
 # DocC for every library (swift-docc-plugin): a broken symbol link or a half-documented
 # signature fails the build. Archives in .build/plugins/Swift-DocC/outputs/.
-DOC_TARGETS := BeaconCore BeaconWire BeaconRanging BeaconSite BeaconForeignNodes BeaconStrategyKit BeaconStrategies BeaconStrategyPlugins \
+DOC_TARGETS := BeaconCore BeaconCrypto BeaconDevices BeaconWire BeaconRanging BeaconSite BeaconForeignNodes BeaconStrategyKit BeaconStrategies BeaconStrategyPlugins \
 	BeaconAlertEngine BeaconPipeline BeaconConfiguration BeaconSimulator BeaconHTTP BeaconSinks BeaconMQTT \
 	BeaconStore BeaconBlueZ BeaconSiteReport BeaconControl BeaconDaemonConfiguration BeaconSiteLink BeaconOfflineRuns BeaconGateway
 docs:

@@ -4,7 +4,7 @@ import BeaconCrypto
 /// A phone, watch or other device that advertises from resolvable private addresses, enrolled
 /// under a name with its identity resolving key (`devices:` in a configuration).
 ///
-/// Its identity is ``BeaconID/device(named:)``: to ranging, the site, strategies and alerts it is
+/// Its identity is `BeaconID.device(named:)`: to ranging, the site, strategies and alerts it is
 /// a beacon like any other.
 public struct EnrolledDevice: Sendable {
     /// The identity it is ranged under (`device:NAME`).
@@ -21,7 +21,7 @@ public struct EnrolledDevice: Sendable {
 
     /// A device enrolled as `id` with the keys `candidates`.
     /// - Parameters:
-    ///   - id: its identity, of kind ``BeaconID/Kind/device``.
+    ///   - id: its identity, of kind `BeaconID.Kind.device`.
     ///   - candidates: the keys its written key may stand for, the likelier first; not empty.
     ///   - measuredPower: its RSSI at 1 m, dBm.
     ///   - corroborates: whether an arrival needs a second address.

@@ -11,7 +11,7 @@ import Musl
 /// must be a regular file that only its owner may read or write (mode 0600 or 0400), since whoever
 /// reads the key can follow the device.
 public enum IdentityResolvingKeyFile {
-    /// The key in the file at `path`, in any of the forms ``IdentityResolvingKeyText`` reads.
+    /// The key in the file at `path`, in any of the forms `IdentityResolvingKeyText` (BeaconCrypto) reads.
     /// - Throws: ``IdentityResolvingKeyFileError`` saying what is wrong and what to do; never the key.
     public static func read(_ path: String) throws(IdentityResolvingKeyFileError) -> IdentityResolvingKeyText {
         var status = stat()

@@ -190,7 +190,7 @@ public final class AlertPipeline {
     }
 
     /// The people (`people:`): where each is, from everything they carry, is in
-    /// ``inspect()`` (`people`) after every cycle (``PeoplePlaces``).
+    /// ``inspect()`` (`people`) after every cycle (BeaconDevices' `PeoplePlaces`).
     public var people: [Person] {
         get { decisions.people?.people ?? [] }
         set { decisions.people = newValue.isEmpty ? nil : PeoplePlaces(people: newValue) }

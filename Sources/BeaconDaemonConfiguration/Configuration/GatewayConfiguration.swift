@@ -17,7 +17,7 @@ public struct GatewayConfiguration: Sendable {
     /// Enrolled phones and watches (`devices:`), ranged as `device:NAME` once their private
     /// addresses resolve; each is also a named beacon (its name and tags in ``beacons``).
     public var devices: [EnrolledDevice] = []
-    /// The people (`people:`): what each carries, whose rooms decide theirs (``Person``).
+    /// The people (`people:`): what each carries, whose rooms decide theirs (`Person`).
     public var people: [Person] = []
     /// At most this many alerts are scheduled at once (what the cap refuses is an `error` event).
     public var maxPending: Int
