@@ -45,6 +45,7 @@ public struct Beacond: AsyncParsableCommand {
             SealCommandCommand.self,
             OutboxCommand.self,
             StateCommand.self,
+            ForgetCommand.self,
             ReplayCommand.self,
             ExplainCommand.self, CheckExplanationsCommand.self, DiffAlertsCommand.self, TuneCommand.self, ShadowCommand.self,
             PromoteCommand.self,

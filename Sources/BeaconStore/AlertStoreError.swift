@@ -14,6 +14,8 @@ public enum AlertStoreError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The file is a SQLite database that beacond did not make: another program's, or one made
     /// by hand (it lacks beacond's mark, `PRAGMA application_id`, and beacond's schema).
     case foreign(path: String, detail: String)
+    /// Another process holds the state file for itself (a running daemon; `FILE.lock`).
+    case inUse(path: String, holder: String)
 
     /// What is wrong and what to do.
     public var description: String {
@@ -37,6 +39,9 @@ public enum AlertStoreError: Error, Hashable, Sendable, CustomStringConvertible 
             "the alert state database \(path) is not one beacond made (\(detail)). beacond does not adopt it: it "
                 + "would send every alert again as new, or write into another program's data. Set state: to a path of "
                 + "its own (beacond creates the file), or restore beacond's file there"
+        case .inUse(let path, let holder):
+            "the alert state database \(path) is in use by \(holder): two processes deciding on one state would "
+                + "repeat or lose alerts. Stop that one first (systemctl stop beacond), or give this one a state: of its own"
         }
     }
 }

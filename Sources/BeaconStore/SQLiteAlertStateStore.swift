@@ -21,6 +21,8 @@ public final class SQLiteAlertStateStore: AlertStateStore {
     let database: DatabaseQueue
     /// The sinks that get a copy of every event, and their backlog bound.
     public let outboxConfiguration: OutboxConfiguration
+    /// This process's exclusive hold on the file, when opened `exclusive` (the daemon, `forget`).
+    let lock: StateFileLock?
 
     /// Opens (creating if needed) the database at `path`, checks it (`PRAGMA quick_check`) and
     /// brings its schema up to date. The file and its directory are checked first: both must be
@@ -29,9 +31,17 @@ public final class SQLiteAlertStateStore: AlertStateStore {
     ///   is damaged or is empty (0 bytes): the daemon never starts on an empty state in its place;
     ///   ``AlertStoreError/notWritable(path:reason:)`` when the file or its directory cannot be
     ///   written, before anything is decided on it; ``AlertStoreError/foreign(path:detail:)`` when
-    ///   it is a SQLite database beacond did not make (no mark, no beacond schema).
-    public init(path: String, outbox: OutboxConfiguration = .none) throws {
+    ///   it is a SQLite database beacond did not make (no mark, no beacond schema);
+    ///   ``AlertStoreError/inUse(path:holder:)`` when opened `exclusive` and another process holds
+    ///   the file (``StateFileLock``).
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - outbox: the sinks that get a copy of every event.
+    ///   - exclusive: take the file for this process alone while the store lives (the daemon does;
+    ///     the `outbox` and `state` commands read beside it and do not).
+    public init(path: String, outbox: OutboxConfiguration = .none, exclusive: Bool = false) throws {
         outboxConfiguration = outbox
+        lock = exclusive ? try StateFileLock(statePath: path) : nil
         do {
             // Write-ahead logging: one fsync per commit (of the log) instead of four, and the
             // `beacond outbox` and `state` commands read while the daemon writes. Each commit is
@@ -74,6 +84,7 @@ public final class SQLiteAlertStateStore: AlertStateStore {
     public init(outbox: OutboxConfiguration = .none) throws {
         database = try DatabaseQueue()
         outboxConfiguration = outbox
+        lock = nil
         try Self.prepare(database, path: ":memory:")
         try Self.mark(database)
     }

@@ -123,7 +123,7 @@ func buildGateway(
     let outbox: any Outbox
     if let path = configuration.statePath {
         do {
-            let sqlite = try SQLiteAlertStateStore(path: path, outbox: outboxConfiguration)
+            let sqlite = try SQLiteAlertStateStore(path: path, outbox: outboxConfiguration, exclusive: true)
             (store, outbox) = (sqlite, sqlite)
         } catch {
             throw .state(path: path, message: "\(error)")
