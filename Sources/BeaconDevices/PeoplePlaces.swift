@@ -50,21 +50,46 @@ public struct PeoplePlaces: Sendable {
         var tracked: [BeaconID: String?] = [:]
         for beacon in update.beacons { tracked[beacon.id] = beacon.roomUnknown ? nil : beacon.room }
         for index in people.indices {
-            var best: (room: String, since: Timestamp, member: BeaconID)?
-            var present = false
             for member in people[index].members {
-                guard let room = tracked[member] else {
+                if let room = tracked[member] {
+                    note(member, room: room, at: update.time)
+                } else {
                     memberRooms[member] = nil
-                    continue
                 }
-                present = true
-                let previous = memberRooms[member]
-                if previous == nil || previous!.room != room { memberRooms[member] = (room, update.time) }
-                guard let room, let since = memberRooms[member]?.since else { continue }
-                if best.map({ since > $0.since }) ?? true { best = (room, since, member) }
             }
-            places[index] = Place(person: people[index].name, present: present, room: best?.room, by: best?.member)
+            places[index] = place(of: index)
         }
+    }
+
+    /// Takes one member's change (a presence change, as MQTT and Home Assistant get them): tracked
+    /// or not, in `room` (`nil`: none, or unknown) at `time`. Returns the index of the person whose
+    /// place it may change, or `nil` when `member` is nobody's.
+    @discardableResult
+    public mutating func apply(member: BeaconID, tracked: Bool, room: String?, at time: Timestamp) -> Int? {
+        guard let index = people.firstIndex(where: { $0.members.contains(member) }) else { return nil }
+        if tracked { note(member, room: room, at: time) } else { memberRooms[member] = nil }
+        places[index] = place(of: index)
+        return index
+    }
+
+    /// Records `member` tracked in `room`, starting its room's time when the room changed.
+    private mutating func note(_ member: BeaconID, room: String?, at time: Timestamp) {
+        if let previous = memberRooms[member], previous.room == room { return }
+        memberRooms[member] = (room, time)
+    }
+
+    /// The person at `index`'s place from their members' rooms: present when one is tracked, in
+    /// the room of the one whose room changed last.
+    private func place(of index: Int) -> Place {
+        var best: (room: String, since: Timestamp, member: BeaconID)?
+        var present = false
+        for member in people[index].members {
+            guard let state = memberRooms[member] else { continue }
+            present = true
+            guard let room = state.room else { continue }
+            if best.map({ state.since > $0.since }) ?? true { best = (room, state.since, member) }
+        }
+        return Place(person: people[index].name, present: present, room: best?.room, by: best?.member)
     }
 
     /// The people in each room, by room, names in configuration order.

@@ -209,7 +209,9 @@ public struct GatewayConfiguration: Sendable {
             throw source.error("gateways: and hub: describe a site hub: use source: hub (or `beacond hub`)")
         }
         // A hub's file has gateways: (`beacond hub` adds source: hub after reading it).
-        self.sinks = Self.withContext(sinks, beacons: beacons, alerts: alerts, hub: hub != nil, statePath: statePath)
+        self.sinks = Self.withContext(
+            sinks, beacons: beacons, people: people, rooms: hub?.layout.rooms ?? [], alerts: alerts, hub: hub != nil,
+            statePath: statePath)
     }
 
     /// `site.advertise: true` needs a radio to advertise from: refused, with what to do instead,
@@ -235,11 +237,14 @@ public struct GatewayConfiguration: Sendable {
     /// `sinks` with what an MQTT sink's Home Assistant discovery needs of the rest of the file:
     /// the named beacons, the alert ids, whether it is a hub's, and the ledger beside the state file.
     static func withContext(
-        _ sinks: [SinkDefinition], beacons: BeaconDirectory, alerts: [AlertDefinition], hub: Bool, statePath: String?
+        _ sinks: [SinkDefinition], beacons: BeaconDirectory, people: [Person] = [], rooms: [String] = [],
+        alerts: [AlertDefinition], hub: Bool, statePath: String?
     ) -> [SinkDefinition] {
         sinks.map { definition in
             guard var mqtt = definition.settings as? MQTTSinkSettings else { return definition }
             mqtt.beacons = beacons
+            mqtt.people = people
+            mqtt.rooms = rooms
             mqtt.alertIDs = alerts.map(\.id)
             mqtt.onHub = hub
             if mqtt.homeAssistantPrefix != nil {

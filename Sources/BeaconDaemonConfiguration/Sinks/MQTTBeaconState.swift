@@ -1,6 +1,8 @@
 import BeaconCore
+import BeaconDevices
 import BeaconMQTT
 import BeaconPipeline
+import Synchronization
 
 /// Publishes each beacon's presence, retained, to `beacond/<gateway>/beacons/<id>` through an
 /// MQTT sink's connection and, with Home Assistant discovery on, what Home Assistant shows of
@@ -19,6 +21,16 @@ final class MQTTBeaconState: BeaconStateObserver {
     let discovery: HomeAssistantDiscovery?
     /// What the announcement had to say (entities removed, a ledger that cannot be written).
     let notes: [String]
+    /// The people's places (`people:`, with discovery on), what was last published of them, and the
+    /// rooms announced.
+    private let people: Mutex<PeopleState>
+
+    private struct PeopleState {
+        var places: PeoplePlaces
+        var published: [String: String] = [:]
+        var counts: [String: Int] = [:]
+        var announcedRooms: Set<String> = []
+    }
 
     init(sink: MQTTSink, settings: MQTTSinkSettings) {
         self.sink = sink
@@ -27,6 +39,23 @@ final class MQTTBeaconState: BeaconStateObserver {
         var notes: [String] = []
         if let discovery { Self.announce(discovery, settings: settings, sink: sink, notes: &notes) }
         self.notes = notes
+        var state = PeopleState(places: PeoplePlaces(people: discovery == nil ? [] : settings.people))
+        if let discovery, !settings.people.isEmpty {
+            for person in settings.people {
+                let document = discovery.personDocument(person.name)
+                sink.publishRetained(topic: document.topic, payload: document.payload)
+                sink.publishRetained(topic: discovery.personLocationTopic(person.name), payload: "not_home")
+                state.published[person.name] = "not_home"
+            }
+            for room in settings.rooms {
+                let document = discovery.roomDocument(room)
+                sink.publishRetained(topic: document.topic, payload: document.payload)
+                sink.publishRetained(topic: discovery.roomPeopleTopic(room), payload: "0")
+                state.counts[room] = 0
+                state.announcedRooms.insert(room)
+            }
+        }
+        people = Mutex(state)
     }
 
     /// Publishes the discovery documents of every named beacon, and removes the entities of the
@@ -73,6 +102,40 @@ final class MQTTBeaconState: BeaconStateObserver {
             sink.publishRetained(topic: discovery.locationTopic(change.id), payload: discovery.location(change))
             if let message = discovery.roomMessage(change, name: named.name) {
                 sink.publishTransient(topic: message.topic, payload: message.payload)
+            }
+        }
+        if let discovery, !settings.people.isEmpty { publishPeople(changes, discovery: discovery) }
+    }
+
+    /// Each person's device tracker (their room, `home`, `not_home`) and each room's count of
+    /// people, published when they change.
+    private func publishPeople(_ changes: [BeaconPresence], discovery: HomeAssistantDiscovery) {
+        people.withLock { state in
+            var touched = false
+            for change in changes {
+                let room = settings.onHub ? change.room : nil
+                if state.places.apply(member: change.id, tracked: change.present, room: room, at: change.lastSeen) != nil {
+                    touched = true
+                }
+            }
+            guard touched else { return }
+            for place in state.places.places {
+                let location = place.room ?? (place.present ? "home" : "not_home")
+                guard state.published[place.person] != location else { continue }
+                state.published[place.person] = location
+                sink.publishRetained(topic: discovery.personLocationTopic(place.person), payload: location)
+            }
+            let occupancy = state.places.occupancy
+            for room in Set(occupancy.keys).union(state.counts.keys) {
+                let count = occupancy[room]?.count ?? 0
+                guard state.counts[room] != count else { continue }
+                if !state.announcedRooms.contains(room) {
+                    let document = discovery.roomDocument(room)
+                    sink.publishRetained(topic: document.topic, payload: document.payload)
+                    state.announcedRooms.insert(room)
+                }
+                state.counts[room] = count
+                sink.publishRetained(topic: discovery.roomPeopleTopic(room), payload: "\(count)")
             }
         }
     }

@@ -53,6 +53,11 @@ public struct MQTTSinkSettings: SinkSettings {
     /// The named beacons: the only ones Home Assistant hears of (filled in from the
     /// configuration's `beacons:`).
     public var beacons: BeaconDirectory = .empty
+    /// The people (`people:`): with discovery on, each is a Home Assistant device tracker.
+    public var people: [Person] = []
+    /// The site's rooms (a hub's): with discovery on and people named, each gets a sensor of the
+    /// people in it.
+    public var rooms: [String] = []
     /// True when the sink belongs to a site hub (rooms and positions; filled in from `source: hub`).
     public var onHub = false
     /// The alert ids, Home Assistant's event types (filled in from `alerts:`).
