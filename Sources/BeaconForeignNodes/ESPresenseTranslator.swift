@@ -41,7 +41,7 @@ enum ESPresenseTranslator {
             let message = try ForeignJSON.decode(Message.self, from: payload)
             guard message.id == topicID else {
                 throw ForeignPayloadRefusal(
-                    .wrongTopic, "id '\(message.id.prefix(120))' is not the topic's '\(topicID.prefix(120))'")
+                    .wrongTopic, "id '\(Self.shown(message.id))' is not the topic's '\(Self.shown(topicID))'")
             }
             try ForeignValues.checkNonNegative(message.distance, member: "distance")
             try ForeignValues.checkNonNegative(message.variance, member: "var")
@@ -69,6 +69,14 @@ enum ESPresenseTranslator {
                 id: id, rssi: rssi, measuredPower: ForeignValues.measuredPower(message.rssiAt1m),
                 address: address ?? BluetoothAddress(rawValue: 0))
         }
+    }
+}
+
+extension ESPresenseTranslator {
+    /// An id as a refusal may show it: at most 120 characters, and an `irk:` id (which carries a
+    /// device's key) as `irk:…` alone.
+    static func shown(_ id: String) -> Substring {
+        id.lowercased().hasPrefix("irk:") ? "irk:…" : id.prefix(120)
     }
 }
 

@@ -87,6 +87,20 @@ struct ForeignNodeDevicesTests {
         }
     }
 
+    @Test("an irk: id under another device's topic is refused without repeating the key")
+    func irkUnderAnotherTopic() throws {
+        let endpoint = ForeignNodeEndpoint(kind: .espresense, name: "office")
+        let result = ForeignNodeKind.espresense.read(
+            Array(#"{"id":"irk:ec0234a357c8ad05341010a60a397d9b","rssi":-66}"#.utf8),
+            endpoint.classify("espresense/devices/irk:9b7d390aa610103405adc857a33402ec/office")!)
+        guard case .failure(let refusal) = result else {
+            Issue.record("not refused: \(result)")
+            return
+        }
+        #expect("\(refusal)".contains("irk:…"), "\(refusal)")
+        #expect(!"\(refusal)".contains("ec0234a3") && !"\(refusal)".contains("9b7d390a"), "\(refusal)")
+    }
+
     @Test("an irk: id that is not 32 hex digits is refused without repeating it")
     func malformedKey() throws {
         let endpoint = ForeignNodeEndpoint(kind: .espresense, name: "office")
