@@ -239,7 +239,8 @@ let package = Package(
         .target(
             name: "BeaconOfflineRuns",
             dependencies: [
-                "BeaconCore", "BeaconWire", "BeaconRanging", "BeaconStrategyKit", "BeaconAlertEngine", "BeaconPipeline",
+                "BeaconCore", "BeaconDevices", "BeaconWire", "BeaconRanging", "BeaconStrategyKit", "BeaconAlertEngine",
+                "BeaconPipeline",
                 "BeaconSimulator", "BeaconSite", "BeaconSiteReport", "BeaconDaemonConfiguration", "BeaconSiteLink",
                 "BeaconForeignNodes",
             ],

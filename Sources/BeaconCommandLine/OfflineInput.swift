@@ -76,8 +76,11 @@ final class OfflineInput {
         guard let path = configurationPath(given) else {
             throw ValidationError("--config FILE is needed: it holds the alert definitions")
         }
+        // A scenario's phones enroll with their scenario keys (`irk: scenario`).
+        var phoneKeys: [String: [UInt8]] = [:]
+        if case .scenario(let scenario, _) = kind { phoneKeys = scenario.phoneKeys }
         do {
-            return try GatewayConfiguration.load(path: path)
+            return try GatewayConfiguration.load(path: path, scenarioPhoneKeys: phoneKeys)
         } catch {
             printError("error: \(error)")
             throw ExitCode(2)
@@ -112,7 +115,8 @@ final class OfflineInput {
             let site = try SiteSimulation(
                 scenario: scenario, ranging: configuration.ranging,
                 fusion: configuration.siteFusion ?? SiteFusionConfiguration(), alerts: try configuration.pipelineAlerts(),
-                registry: registry, beacons: configuration.beacons, people: configuration.people)
+                registry: registry, beacons: configuration.beacons, people: configuration.people,
+                devices: configuration.devices)
             prepare(site.hub)
             _ = try site.run(emit: emit)
         case .scenario(let scenario, _):

@@ -30,7 +30,7 @@ struct SimulateCommand: AsyncParsableCommand {
             A scenario with rooms: is a site: every gateway is simulated with its own ranging and a \
             hub fuses them into rooms and positions for the alerts (--gateway simulates one alone).
             Bundled scenarios, in Simulator/Scenarios/ (NAME.yaml): lobby, lobby-hour, museum, warehouse, \
-            soak, stress, gateway-load, home; sites: site, site-calibration, site-espresense, two-floors, hall-session.
+            soak, stress, gateway-load, home; sites: site, site-calibration, site-espresense, two-floors, hall-session, flat.
             """
     )
 
@@ -163,13 +163,15 @@ struct SimulateCommand: AsyncParsableCommand {
         let presenceFile: PresenceFile?
         let site: SiteSimulation
         do {
-            let configuration = try configPath.map { try GatewayConfiguration.load(path: $0) } ?? GatewayConfiguration()
+            let configuration =
+                try configPath.map { try GatewayConfiguration.load(path: $0, scenarioPhoneKeys: scenario.phoneKeys) }
+                ?? GatewayConfiguration()
             presenceFile = try presence.map { try PresenceFile(path: $0) }
             site = try SiteSimulation(
                 scenario: scenario, seed: seed, ranging: configuration.ranging,
                 fusion: configuration.siteFusion ?? SiteFusionConfiguration(), alerts: try configuration.pipelineAlerts(),
                 registry: registry, presence: presenceFile.map { file in { file.write($0) } },
-                beacons: configuration.beacons, people: configuration.people)
+                beacons: configuration.beacons, people: configuration.people, devices: configuration.devices)
         } catch {
             printError("error: \(error)")
             throw ExitCode(2)

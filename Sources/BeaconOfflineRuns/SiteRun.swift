@@ -1,6 +1,7 @@
 import BeaconAlertEngine
 import BeaconCore
 import BeaconDaemonConfiguration
+import BeaconDevices
 import BeaconForeignNodes
 import BeaconPipeline
 import BeaconRanging
@@ -50,9 +51,11 @@ final class SiteRun {
     ///   - presence: when given, receives the presence lines of every fused cycle.
     ///   - beacons: the named beacons (their names and tags in events and presence lines).
     ///   - people: the people, placed by the hub from what they carry.
+    ///   - devices: the enrolled phones and watches every gateway resolves.
     init(
         settings: HubSettings, ranging: RangingConfiguration, alerts: [PipelineAlert], registry: StrategyRegistry,
-        presence: ((String) -> Void)?, beacons: BeaconDirectory = .empty, people: [Person] = []
+        presence: ((String) -> Void)?, beacons: BeaconDirectory = .empty, people: [Person] = [],
+        devices: [EnrolledDevice] = []
     ) throws {
         let fusion = try SiteFusion(layout: settings.layout, configuration: settings.fusion)
         let hub = try AlertPipeline(alerts: alerts, registry: registry, site: fusion)
@@ -64,7 +67,7 @@ final class SiteRun {
         if let presence {
             hub.cycleObserver = { [unowned hub] update in PresenceLine.write(update, hub: hub, to: presence) }
         }
-        gateways = try settings.layout.gateways.map { _ in try PacketRanging(configuration: ranging) }
+        gateways = try settings.layout.gateways.map { _ in try PacketRanging(configuration: ranging, devices: devices) }
         gatewayIDs = settings.layout.gateways.map(\.id)
         for (index, gateway) in settings.layout.gateways.enumerated() {
             guard let endpoint = settings.foreignNodes[gateway.id] else { continue }

@@ -1,6 +1,7 @@
 import BeaconAlertEngine
 import BeaconCore
 import BeaconDaemonConfiguration
+import BeaconDevices
 import BeaconForeignNodes
 import BeaconPipeline
 import BeaconRanging
@@ -61,13 +62,14 @@ public final class SiteSimulation {
     ///   - presence: when given, receives the presence lines of every fused cycle.
     ///   - beacons: the named beacons (`beacons:`): their names and tags in events and presence lines.
     ///   - people: the people (`people:`), placed by the hub from what they carry.
+    ///   - devices: the enrolled phones and watches (`devices:`) every gateway resolves.
     /// - Throws: `SiteConfigurationError` for gateways that cannot make a site (a name that
     ///   cannot be an id), or what building the pipelines throws.
     public init(
         scenario: Scenario, seed: UInt64? = nil, ranging: RangingConfiguration = RangingConfiguration(),
         fusion: SiteFusionConfiguration = SiteFusionConfiguration(), alerts: [PipelineAlert],
         registry: StrategyRegistry, presence: ((String) -> Void)? = nil, beacons: BeaconDirectory = .empty,
-        people: [Person] = []
+        people: [Person] = [], devices: [EnrolledDevice] = []
     ) throws {
         self.scenario = scenario
         self.seed = seed ?? scenario.seed
@@ -90,7 +92,7 @@ public final class SiteSimulation {
         }
         site = try SiteRun(
             settings: settings, ranging: ranging, alerts: alerts, registry: registry, presence: presence, beacons: beacons,
-            people: people)
+            people: people, devices: devices)
     }
 
     /// Per gateway, the room slug it publishes under when it is an ESPresense node.

@@ -196,6 +196,10 @@ public final class AlertPipeline {
         set { decisions.people = newValue.isEmpty ? nil : PeoplePlaces(people: newValue) }
     }
 
+    /// Where each person is after the latest cycle (empty without `people:`); readable from
+    /// ``cycleObserver``, which runs after they were placed.
+    public var peoplePlaces: [PeoplePlaces.Place] { decisions.people?.places ?? [] }
+
     /// The named beacons: every event carries its beacon's name and tags (`BeaconDirectory`).
     public var beacons: BeaconDirectory {
         get { decisions.beacons }

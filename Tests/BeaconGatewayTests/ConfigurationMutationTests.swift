@@ -114,7 +114,7 @@ struct ConfigurationMutationTests {
 
     /// A site's gateways and hub, as `beacond simulate` builds them.
     static func buildSite(_ scenario: Scenario, alerts: String) throws {
-        let configuration = try GatewayConfiguration.load(path: alerts)
+        let configuration = try GatewayConfiguration.load(path: alerts, scenarioPhoneKeys: scenario.phoneKeys)
         _ = try SiteSimulation(
             scenario: scenario, ranging: configuration.ranging, fusion: configuration.siteFusion ?? SiteFusionConfiguration(),
             alerts: try configuration.pipelineAlerts(), registry: .builtIn())
