@@ -1,3 +1,4 @@
+import BeaconCore
 import FoundationEssentials
 
 /// An identity resolving key as people find it written, read into the keys it may stand for.
@@ -81,22 +82,7 @@ public struct IdentityResolvingKeyText: Sendable {
         if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
         let nibbles = digits.utf8.filter { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: ":") && $0 != UInt8(ascii: "-") }
         guard nibbles.count == 32 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(16)
-        for index in stride(from: 0, to: 32, by: 2) {
-            guard let high = nibble(nibbles[index]), let low = nibble(nibbles[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return bytes
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): c - UInt8(ascii: "A") + 10
-        default: nil
-        }
+        return HexDigits.bytes(nibbles)
     }
 
     /// The `Key=` of a BlueZ `info` file's `[IdentityResolvingKey]` section, as written.
@@ -125,7 +111,7 @@ public struct IdentityResolvingKeyText: Sendable {
     /// What a text looks like, without its characters.
     private static func shape(of text: String) -> String {
         if text.isEmpty { return "empty" }
-        let hexDigits = text.utf8.filter { nibble($0) != nil }.count
+        let hexDigits = text.utf8.filter { HexDigits.value(of: $0) != nil }.count
         return "\(text.count) characters (\(hexDigits) of them hexadecimal digits)"
     }
 }

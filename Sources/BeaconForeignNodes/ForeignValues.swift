@@ -44,17 +44,8 @@ enum ForeignValues {
 
     /// Bytes from hex digits (no separators), at most `maxBytes`; `nil` for anything else.
     static func hexBytes(_ text: String, maxBytes: Int = 255) -> [UInt8]? {
-        let utf8 = Array(text.utf8)
-        guard utf8.count % 2 == 0, utf8.count / 2 <= maxBytes else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count / 2)
-        var index = 0
-        while index < utf8.count {
-            guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
+        guard text.utf8.count / 2 <= maxBytes else { return nil }
+        return HexDigits.bytes(text.utf8)
     }
 
     /// A MAC as ESPresense writes it (12 hex digits) or OpenMQTTGateway (`AA:BB:…`).
@@ -64,14 +55,5 @@ enum ForeignValues {
             return BluetoothAddress(rawValue: bytes.reduce(0) { $0 << 8 | UInt64($1) })
         }
         return BluetoothAddress(text)
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30...0x39: c - 0x30
-        case 0x41...0x46: c - 0x41 + 10
-        case 0x61...0x66: c - 0x61 + 10
-        default: nil
-        }
     }
 }

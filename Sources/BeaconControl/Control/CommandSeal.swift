@@ -69,7 +69,7 @@ public enum CommandSeal {
         let words = payload[..<newline].split(separator: UInt8(ascii: " "))
         guard words.count == 5, String(decoding: words[1], as: UTF8.self) == version,
             let sequence = UInt64(String(decoding: words[3], as: UTF8.self)),
-            let code = bytes(fromHex: words[4]), code.count == HMACSHA256.byteCount
+            let code = HexDigits.bytes(words[4]), code.count == HMACSHA256.byteCount
         else { return nil }
         let name = String(decoding: words[2], as: UTF8.self)
         guard !name.isEmpty, name.utf8.count <= 64 else { return nil }
@@ -94,28 +94,5 @@ public enum CommandSeal {
             text.append(digits[Int(byte & 0x0f)])
         }
         return String(decoding: text, as: UTF8.self)
-    }
-
-    static func bytes(fromHex text: some Collection<UInt8>) -> [UInt8]? {
-        guard text.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.count / 2)
-        var high: UInt8?
-        for character in text {
-            let value: UInt8
-            switch character {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = character - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = character - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            if let first = high {
-                bytes.append(first << 4 | value)
-                high = nil
-            } else {
-                high = value
-            }
-        }
-        return bytes
     }
 }
