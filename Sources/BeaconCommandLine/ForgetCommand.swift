@@ -4,6 +4,7 @@ import BeaconDaemonConfiguration
 import BeaconGateway
 import BeaconStore
 import FoundationEssentials
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -83,12 +84,11 @@ struct ForgetCommand: ParsableCommand {
         output.flush()
     }
 
-    /// The identities `text` names in `configuration`: a person's members, or one identity.
+    /// The identities `text` names in `configuration`: a person's members, or one identity (a
+    /// beacon id of a device no longer enrolled too: its data may still be kept).
     static func identities(_ text: String, in configuration: GatewayConfiguration) -> [BeaconID]? {
         if let person = configuration.people.first(where: { $0.name == text }) { return person.members }
-        if let device = BeaconID.device(named: text), configuration.beacons[device] != nil { return [device] }
-        if let named = configuration.beacons.beacons.first(where: { $0.name == text }) { return [named.id] }
-        return BeaconID(text).map { [$0] }
+        return (configuration.beacons.identity(named: text) ?? BeaconID(text)).map { [$0] }
     }
 
     /// Rewrites the presence file at `path` without the lines of `beacons` (a temporary file renamed
@@ -115,22 +115,12 @@ struct ForgetCommand: ParsableCommand {
         var status = stat()
         let mode = stat(path, &status) == 0 ? status.st_mode & 0o777 : 0o640
         let temporary = path + ".forget"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard descriptor >= 0 else { throw CommandProblem(String(cString: strerror(errno))) }
-        var written = 0
-        while written < kept.count {
-            let count = kept[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else {
-                close(descriptor)
-                throw CommandProblem(String(cString: strerror(errno)))
-            }
-            written += count
+        let file = try FileDescriptor.open(
+            temporary, .writeOnly, options: [.create, .truncate, .closeOnExec], permissions: FilePermissions(rawValue: mode))
+        try file.closeAfter {
+            try file.writeAll(kept)
+            guard fsync(file.rawValue) == 0 else { throw Errno(rawValue: errno) }
         }
-        guard fsync(descriptor) == 0 else {
-            close(descriptor)
-            throw CommandProblem(String(cString: strerror(errno)))
-        }
-        close(descriptor)
         guard rename(temporary, path) == 0 else { throw CommandProblem(String(cString: strerror(errno))) }
         return removed
     }

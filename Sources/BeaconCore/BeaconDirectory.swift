@@ -28,6 +28,15 @@ public struct BeaconDirectory: Hashable, Sendable {
     /// The named beacon with identity `id`, or `nil` for an unknown one.
     public subscript(id: BeaconID) -> NamedBeacon? { byID[id].map { beacons[$0] } }
 
+    /// The identity `text` names here: an enrolled device's id (`ada-phone`), a named beacon's
+    /// name, or a beacon id (`ibeacon:…`; a `device:` id only when it is named here); `nil` else.
+    public func identity(named text: String) -> BeaconID? {
+        if let device = BeaconID.device(named: text), self[device] != nil { return device }
+        if let named = beacons.first(where: { $0.name == text }) { return named.id }
+        guard let id = BeaconID(text), id.kind != .device || self[id] != nil else { return nil }
+        return id
+    }
+
     /// The identities of the beacons tagged `tag`.
     public func ids(tagged tag: String) -> Set<BeaconID> {
         Set(beacons.lazy.filter { $0.tags.contains(tag) }.map(\.id))

@@ -32,18 +32,25 @@ extension BeaconDirectory {
             if beacons.contains(where: { $0.name == name }) {
                 throw nameNode.error("two beacons are named '\(name)'; names must be unique (Home Assistant shows them)")
             }
-            var tags: [String] = []
-            if let list = item["tags"] {
-                for tagNode in try list.sequence(of: "tags (words such as staff, visitor)") {
-                    let tag = try tagNode.string()
-                    guard !tag.isEmpty, tag.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
-                        throw tagNode.error("'\(tag)' is not a tag: use letters, digits, '-', '_' or '.'")
-                    }
-                    if !tags.contains(tag) { tags.append(tag) }
-                }
-            }
-            beacons.append(NamedBeacon(id: id, name: name, tags: tags))
+            beacons.append(NamedBeacon(id: id, name: name, tags: try NamedBeacon.tags(item["tags"])))
         }
         self.init(beacons)
+    }
+}
+
+extension NamedBeacon {
+    /// A `tags:` list (of a named beacon or an enrolled device), in the order written, without
+    /// repeats; none when `list` is absent.
+    static func tags(_ list: ConfigNode?) throws(ConfigurationError) -> [String] {
+        guard let list else { return [] }
+        var tags: [String] = []
+        for tagNode in try list.sequence(of: "tags (words such as staff, visitor)") {
+            let tag = try tagNode.string()
+            guard !tag.isEmpty, tag.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+                throw tagNode.error("'\(tag)' is not a tag: use letters, digits, '-', '_' or '.'")
+            }
+            if !tags.contains(tag) { tags.append(tag) }
+        }
+        return tags
     }
 }

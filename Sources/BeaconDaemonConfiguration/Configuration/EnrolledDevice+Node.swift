@@ -65,16 +65,7 @@ extension EnrolledDevice {
             }
             let power = try item["measuredPower"].map { n throws(ConfigurationError) in Int8(try n.integer(in: -100...20)) }
             let corroborates = try item["corroborate"]?.bool() ?? true
-            var tags: [String] = []
-            if let list = item["tags"] {
-                for tagNode in try list.sequence(of: "tags (words such as family, staff)") {
-                    let tag = try tagNode.string()
-                    guard !tag.isEmpty, tag.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
-                        throw tagNode.error("'\(tag)' is not a tag: use letters, digits, '-', '_' or '.'")
-                    }
-                    if !tags.contains(tag) { tags.append(tag) }
-                }
-            }
+            let tags = try NamedBeacon.tags(item["tags"])
             devices.append(
                 EnrolledDevice(id: id, candidates: candidates, measuredPower: power, corroborates: corroborates))
             named.append(NamedBeacon(id: id, name: name, tags: tags))

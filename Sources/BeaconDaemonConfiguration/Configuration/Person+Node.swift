@@ -20,11 +20,7 @@ extension Person {
             let list = try item.required("devices")
             for entry in try list.sequence(of: "what they carry: enrolled device ids, beacon ids or beacon names") {
                 let text = try entry.string()
-                let found =
-                    BeaconID.device(named: text).flatMap { beacons[$0] != nil ? $0 : nil }
-                    ?? BeaconID(text).flatMap { $0.kind == .device && beacons[$0] == nil ? nil : $0 }
-                    ?? beacons.beacons.first(where: { $0.name == text })?.id
-                guard let id = found else {
+                guard let id = beacons.identity(named: text) else {
                     throw entry.error(
                         "'\(text)' is neither an enrolled device (devices:), a beacon id, nor a named beacon (beacons:)")
                 }
