@@ -9,7 +9,8 @@ import BeaconCore
 /// (a single gateway, or `unknown`) does not decide a room; with no member in a room, a present
 /// person's room is `nil` (on a single gateway: present, no more).
 ///
-/// Time comes from the updates. Allocates per cycle only for people whose member changed room.
+/// Time comes from the updates. A cycle looks up each ranged beacon once among the members and
+/// keeps only theirs, in a table whose capacity is kept between cycles.
 public struct PeoplePlaces: Sendable {
     /// One person's place after the latest cycle.
     public struct Place: Sendable, Equatable {
@@ -33,25 +34,35 @@ public struct PeoplePlaces: Sendable {
 
     /// The people, in configuration order.
     public let people: [Person]
+    /// Per member: the index of the person who carries it.
+    private let owners: [BeaconID: Int]
     /// Per member: its room and when that room began (the member's latest room change).
     private var memberRooms: [BeaconID: (room: String?, since: Timestamp)] = [:]
+    /// The members ranged in the cycle being taken, with their rooms (kept between cycles).
+    private var cycleRooms: [BeaconID: String?] = [:]
     /// The people's places after the latest cycle, in ``people`` order.
     public private(set) var places: [Place]
 
     /// Places for `people`, all absent until a cycle says otherwise.
     public init(people: [Person]) {
         self.people = people
+        var owners: [BeaconID: Int] = [:]
+        for (index, person) in people.enumerated() { for member in person.members { owners[member] = index } }
+        self.owners = owners
         places = people.map { Place(person: $0.name, present: false, room: nil, by: nil) }
     }
 
     /// Takes one cycle's update: each member's room, then each person's place.
     public mutating func update(_ update: RangingUpdate) {
         guard !people.isEmpty else { return }
-        var tracked: [BeaconID: String?] = [:]
-        for beacon in update.beacons { tracked[beacon.id] = beacon.roomUnknown ? nil : beacon.room }
+        cycleRooms.removeAll(keepingCapacity: true)
+        for beacon in update.beacons where owners[beacon.id] != nil {
+            // updateValue: a member without a room is kept, as tracked.
+            cycleRooms.updateValue(beacon.roomUnknown ? nil : beacon.room, forKey: beacon.id)
+        }
         for index in people.indices {
             for member in people[index].members {
-                if let room = tracked[member] {
+                if let room = cycleRooms[member] {
                     note(member, room: room, at: update.time)
                 } else {
                     memberRooms[member] = nil
@@ -66,7 +77,7 @@ public struct PeoplePlaces: Sendable {
     /// place it may change, or `nil` when `member` is nobody's.
     @discardableResult
     public mutating func apply(member: BeaconID, tracked: Bool, room: String?, at time: Timestamp) -> Int? {
-        guard let index = people.firstIndex(where: { $0.members.contains(member) }) else { return nil }
+        guard let index = owners[member] else { return nil }
         if tracked { note(member, room: room, at: time) } else { memberRooms[member] = nil }
         places[index] = place(of: index)
         return index

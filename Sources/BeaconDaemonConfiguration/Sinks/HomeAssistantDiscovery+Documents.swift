@@ -69,16 +69,9 @@ extension HomeAssistantDiscovery {
                 doc.array { array in for alert in alertIDs { array.value(alert) } }
                 doc.member("icon", "mdi:bell-ring")
             }
-            doc.key("device")
-            doc.object { device in
-                device.key("identifiers")
-                device.array { $0.value(uniqueID(id)) }
-                device.member("name", beacon.name)
-                device.member("manufacturer", "beacond")
-                device.member("model", "BLE beacon (\(id.kind.name))")
-                device.member("serial_number", id.description)
-                device.member("via_device", "beacond_\(gateway)")
-            }
+            writeDevice(
+                to: &doc, identifier: uniqueID(id), name: beacon.name, model: "BLE beacon (\(id.kind.name))",
+                serial: id.description)
         }
         return json.string
     }

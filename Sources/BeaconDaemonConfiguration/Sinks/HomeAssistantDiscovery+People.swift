@@ -33,17 +33,24 @@ extension HomeAssistantDiscovery {
             doc.member("payload_home", "home")
             doc.member("payload_not_home", "not_home")
             doc.member("icon", "mdi:account")
-            doc.key("device")
-            doc.object { device in
-                device.key("identifiers")
-                device.array { $0.value(unique) }
-                device.member("name", person)
-                device.member("manufacturer", "beacond")
-                device.member("model", "Person (people:)")
-                device.member("via_device", "beacond_\(gateway)")
-            }
+            writeDevice(to: &doc, identifier: unique, name: person, model: "Person (people:)")
         }
         return ("\(prefix)/device_tracker/\(unique)/tracker/config", json.string)
+    }
+
+    /// A discovery document's `device`: one Home Assistant device per beacon, person or room,
+    /// reached through the gateway's (or hub's) own device.
+    func writeDevice(to doc: inout JSONWriter, identifier: String, name: String, model: String, serial: String? = nil) {
+        doc.key("device")
+        doc.object { device in
+            device.key("identifiers")
+            device.array { $0.value(identifier) }
+            device.member("name", name)
+            device.member("manufacturer", "beacond")
+            device.member("model", model)
+            device.member("serial_number", serial)
+            device.member("via_device", "beacond_\(gateway)")
+        }
     }
 
     /// The discovery topic and document of a room's occupancy sensor (`sensor.<room>_people`): the
@@ -59,15 +66,7 @@ extension HomeAssistantDiscovery {
             doc.member("state_class", "measurement")
             doc.member("unit_of_measurement", "people")
             doc.member("icon", "mdi:account-group")
-            doc.key("device")
-            doc.object { device in
-                device.key("identifiers")
-                device.array { $0.value(unique) }
-                device.member("name", room)
-                device.member("manufacturer", "beacond")
-                device.member("model", "Room")
-                device.member("via_device", "beacond_\(gateway)")
-            }
+            writeDevice(to: &doc, identifier: unique, name: room, model: "Room")
         }
         return ("\(prefix)/sensor/\(unique)/people/config", json.string)
     }
