@@ -14,7 +14,11 @@ made by onboarding, a token from /auth/token):
 - its room, distance and position sensors exist and read the hub's room;
 - the hub's `shop-browse` alert arrives as the walker's event entity (event_type shop-browse);
 - the `mqtt_room` sensor configured for the walker's id reads the same room;
-- the desk tag, heard all along but not named, has no entity at all.
+- the desk tag, heard all along but not named, has no entity at all;
+- Vera, the person who carries the walker's badge (`people:`), is a device tracker following the
+  same rooms, and the shop's occupancy sensor counts her while she is there;
+- `beacond forget Vera`, once the hub has stopped, makes Home Assistant drop her tracker and her
+  badge's entities (their discovery topics cleared at the broker).
 
 Exit 0 = passed; every failure says what Home Assistant showed.
 """
@@ -234,6 +238,8 @@ hub:
 state: {self.path("hub.sqlite")}
 beacons:
   - {{id: "{WALKER}", name: Walker, tags: [visitor]}}
+people:
+  - {{name: Vera, devices: [Walker]}}
 sinks:
   - {{type: jsonl, path: {self.path("events.jsonl")}}}
   - {{type: mqtt, host: 127.0.0.1, port: {broker_port}, gateway: hub, homeAssistant: true, commands: true, timeout: 5s}}
@@ -252,6 +258,7 @@ alerts:
         # Follow the tracker while the site runs: the rooms Home Assistant showed, in order.
         # Once the alert has fired, someone presses its Acknowledge button in Home Assistant.
         seen, event = [], None
+        self.vera, self.shop_people = [], []
         self.pressed = None
         end = start.timestamp() + 40 + 5
         while time.time() < end:
@@ -259,6 +266,12 @@ alerts:
             tracker = states.get("device_tracker.walker")
             if tracker and (not seen or seen[-1] != tracker["state"]):
                 seen.append(tracker["state"])
+            vera = self.entity(states, "device_tracker.", "Vera")
+            if vera and (not self.vera or self.vera[-1] != vera["state"]):
+                self.vera.append(vera["state"])
+            shop = self.entity(states, "sensor.", "shop People")
+            if shop and (not self.shop_people or self.shop_people[-1] != shop["state"]):
+                self.shop_people.append(shop["state"])
             # (The event entity's state is the time of its latest event: "unavailable" and
             # "unknown" until the first.)
             if self.pressed is None and states.get("event.walker_alert", {}).get("state", "")[:2] == "20":
@@ -274,6 +287,42 @@ alerts:
             time.sleep(1)
         final = self.states().get("device_tracker.walker", {}).get("state")
         self.check(final == "not_home", f"device_tracker.walker is not_home after the away timeout ({final})")
+        self.forget_vera()
+
+    @staticmethod
+    def entity(states, domain, friendly_name):
+        """The state of the entity of `domain` whose friendly name is `friendly_name`, if any."""
+        for entity_id, state in states.items():
+            if entity_id.startswith(domain) and state.get("attributes", {}).get("friendly_name") == friendly_name:
+                return dict(state, entity_id=entity_id)
+        return None
+
+    @staticmethod
+    def vera_entities(states):
+        """Vera's tracker and her badge's entities (the walker's, but for the mqtt_room sensor, which is YAML's)."""
+        return sorted(eid for eid, s in states.items()
+                      if (eid.startswith(("device_tracker.walker", "sensor.walker", "event.walker", "button.walker"))
+                          and eid != "sensor.walker_mqtt_room")
+                      or s.get("attributes", {}).get("friendly_name") == "Vera")
+
+    def forget_vera(self):
+        """Stops the hub (forget refuses while a daemon holds the state file), forgets Vera, and
+        waits for Home Assistant to drop her tracker and her badge's entities."""
+        hub = dict(self.processes)["hub"]
+        hub.terminate()
+        hub.wait(timeout=30)
+        before = self.vera_entities(self.states())
+        forget = subprocess.run([self.args.beacond, "forget", "--config", self.path("hub.yaml"), "Vera"], cwd=self.dir,
+                                capture_output=True, text=True, timeout=120)
+        print(f"beacond forget Vera: status {forget.returncode}\n{forget.stdout}{forget.stderr}", flush=True)
+        self.check(forget.returncode == 0 and "retained topics cleared" in forget.stdout,
+                   f"beacond forget Vera cleared her retained topics (status {forget.returncode})")
+        deadline = time.time() + 60
+        left = self.vera_entities(self.states())
+        while left and time.time() < deadline:
+            time.sleep(1)
+            left = self.vera_entities(self.states())
+        self.check(not left, f"Home Assistant dropped Vera's tracker and her badge's entities after forget (left: {left}; before: {before})")
 
     def report(self, states, seen):
         presence = []
@@ -334,8 +383,17 @@ alerts:
                 if "1_2" in eid or s.get("attributes", {}).get("id") == DESK or "desk" in eid]
         self.check(desk == [], f"the unnamed desk tag has no entity ({desk})")
         ours = sorted(eid for eid in states if eid.startswith(("device_tracker.", "event.")) or eid.startswith("sensor.walker"))
-        self.check(ours == ["device_tracker.walker", "event.walker_alert", "sensor.walker_distance", "sensor.walker_mqtt_room",
-                            "sensor.walker_position", "sensor.walker_room"], f"exactly the walker's entities ({ours})")
+        vera = self.entity(states, "device_tracker.", "Vera")
+        self.check(ours == sorted(["device_tracker.walker", "event.walker_alert", "sensor.walker_distance", "sensor.walker_mqtt_room",
+                                   "sensor.walker_position", "sensor.walker_room", vera["entity_id"] if vera else "(Vera's tracker)"]),
+                   f"exactly the walker's and Vera's entities ({ours})")
+        # The person: her tracker follows the rooms of what she carries; the shop counts her.
+        vera_rooms = [s for s in self.vera if s in ("hall", "shop")]
+        self.check("hall" in vera_rooms and "shop" in vera_rooms and vera_rooms.index("hall") < vera_rooms.index("shop"),
+                   f"Vera's device tracker showed hall, then shop ({self.vera})")
+        self.check(vera is not None and vera["state"] == tracker.get("state") and vera["attributes"].get("source_type") == "bluetooth_le",
+                   f"Vera's tracker ends in her badge's room ({vera and vera['state']} vs {tracker.get('state')})")
+        self.check("1" in self.shop_people, f"the shop's occupancy sensor counted her ({self.shop_people})")
 
 
 def main():

@@ -64,9 +64,10 @@ BIN=${BEACOND_BINARY:-$(swift build -c release --show-bin-path)/beacond}
 # alert on that iBeacon is delivered (check-run), provoke the user-facing errors on the real kernel (no such adapter, no permission, adapter down)
 # and take the adapter down and up under a running scan (watchdog, backoff, reopen), and finally
 # run a site gateway with `site.advertise: true` on the scanned controller while `beacond scan`
-# on the other one must hear the gateway's identity (check-advertise).
+# on the other one must hear the gateway's identity (check-advertise); last, the advertiser moves to
+# a phone's resolvable private address, which `beacond run` resolves with its key (check-rpa).
 "$VHCI_VM/make-swift-payload.sh" "$PAYLOAD_DIR" \
-    'beacond scan --adapter hci$VHCI_SCAN_INDEX --duration 6s --format jsonl --record /tmp/scan.btsnoop > /tmp/scan.jsonl; check-ibeacon /tmp/scan.jsonl; beacond parse /tmp/scan.btsnoop > /tmp/recorded.jsonl; check-ibeacon /tmp/recorded.jsonl; check-sigint; check-run; check-errors; check-recovery; check-advertise' \
+    'beacond scan --adapter hci$VHCI_SCAN_INDEX --duration 6s --format jsonl --record /tmp/scan.btsnoop > /tmp/scan.jsonl; check-ibeacon /tmp/scan.jsonl; beacond parse /tmp/scan.btsnoop > /tmp/recorded.jsonl; check-ibeacon /tmp/recorded.jsonl; check-sigint; check-run; check-errors; check-recovery; check-advertise; check-rpa' \
     "$BIN"
 # make-swift-payload.sh copies the system libraries the VM image lacks only when the image's
 # rootfs is already built (it compares with /tmp/vhci-vm/rootfs); on a fresh machine it is not
@@ -222,9 +223,70 @@ if [ "$status" = 0 ] && grep -q "advertising stopped" /tmp/advertise.log; then e
 else echo "FAIL[advertise]: after SIGINT the gateway exited $status without stopping advertising"; fail=1; fi
 exit $fail
 CHECK
+cat > "$PAYLOAD_DIR/opt/payload/bin/check-rpa" <<'CHECK'
+#!/bin/sh
+# A phone on the radio: the advertiser takes the Core specification's sample resolvable private
+# address 70:81:94:0D:FB:AA (of the key ec0234a357c8ad05341010a60a397d9b, Vol 3, Part H, 2.2.2)
+# and advertises a phone's frame (flags and Apple's manufacturer data, no beacon) from it as a
+# random address. `beacond run` with that key enrolled as vm-phone must deliver a dwell alert on
+# device:vm-phone, and `beacond irk check` must find the key's order in the run's recording.
+ADV=hci$VHCI_ADV_INDEX
+# The payload's loop switches advertising off and on every 0.5 s, and a controller refuses these
+# settings (Command Disallowed) while it advertises: each is sent, with advertising off, until the
+# controller's Command Complete says 00.
+send() {
+    i=0
+    while [ $i -lt 40 ]; do
+        hcitool -i $ADV cmd 0x08 0x000A 00 > /dev/null
+        set -- $(hcitool -i $ADV cmd "$@" | tail -n 1)
+        [ "${4:-}" = "00" ] && return 0
+        i=$((i+1)); sleep 0.1
+    done
+    echo "FAIL[rpa]: the advertiser refused $*"; exit 1
+}
+# LE Set Random Address (little-endian), LE Set Advertising Parameters (100 ms, ADV_NONCONN_IND,
+# own address random), LE Set Advertising Data (11 bytes, padded to 31).
+send 0x08 0x0005 AA FB 0D 94 81 70
+send 0x08 0x0006 A0 00 A0 00 03 01 00 00 00 00 00 00 00 07 00
+send 0x08 0x0008 0B 02 01 1A 07 FF 4C 00 10 02 0B 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+hcitool -i $ADV cmd 0x08 0x000A 01 > /dev/null
+echo "the advertiser is a phone at 70:81:94:0D:FB:AA (random)"
+printf 'ec0234a357c8ad05341010a60a397d9b\n' > /tmp/vm-phone.irk
+chmod 600 /tmp/vm-phone.irk
+# One address only (it never rotates here): no second address to wait for.
+cat > /tmp/rpa.yaml <<YAML
+source: {hci: hci$VHCI_SCAN_INDEX, record: /tmp/rpa.btsnoop}
+state: /tmp/rpa-state.sqlite
+devices: [{id: vm-phone, irk: /tmp/vm-phone.irk, corroborate: false}]
+sinks: [{type: jsonl, path: /tmp/rpa-alerts.jsonl}]
+alerts:
+  - {id: vm-phone-here, match: {device: vm-phone}, strategy: time, parameters: {dwell: 2s, gap: 5s, maxTimeBeforeReset: 30s}}
+YAML
+beacond check-config /tmp/rpa.yaml || { echo "FAIL[rpa]: check-config refused /tmp/rpa.yaml"; exit 1; }
+status=0
+timeout --foreground -s INT --preserve-status 10 beacond run --config /tmp/rpa.yaml 2> /tmp/rpa.log || status=$?
+tail -n 5 /tmp/rpa.log
+fail=0
+if [ "$status" = 0 ] && grep -q '"event":"delivered","alert":"vm-phone-here"' /tmp/rpa-alerts.jsonl \
+    && grep -q '"device":"vm-phone"' /tmp/rpa-alerts.jsonl; then
+    echo "PASS[rpa]: the phone's private address resolved to device:vm-phone, and its dwell alert was delivered"
+else
+    echo "FAIL[rpa]: no delivered vm-phone-here alert on device:vm-phone (status $status):"; cat /tmp/rpa-alerts.jsonl; fail=1
+fi
+if grep -q "ec0234a357c8ad05341010a60a397d9b\|9b7d390aa6101034" /tmp/rpa.log /tmp/rpa-alerts.jsonl; then
+    echo "FAIL[rpa]: the key appears in the log or the events"; fail=1
+fi
+beacond irk check /tmp/vm-phone.irk /tmp/rpa.btsnoop > /tmp/irk-check.txt 2>&1; irk=$?
+cat /tmp/irk-check.txt
+if [ "$irk" = 0 ] && grep -q "msb-first.*resolves [1-9]" /tmp/irk-check.txt; then
+    echo "PASS[rpa]: beacond irk check finds the key msb-first in the recording"
+else echo "FAIL[rpa]: beacond irk check exited $irk"; fail=1; fi
+exit $fail
+CHECK
 chmod +x "$PAYLOAD_DIR/opt/payload/bin/check-ibeacon" "$PAYLOAD_DIR/opt/payload/bin/check-sigint" \
     "$PAYLOAD_DIR/opt/payload/bin/check-errors" "$PAYLOAD_DIR/opt/payload/bin/check-recovery" \
-    "$PAYLOAD_DIR/opt/payload/bin/check-run" "$PAYLOAD_DIR/opt/payload/bin/check-advertise"
+    "$PAYLOAD_DIR/opt/payload/bin/check-run" "$PAYLOAD_DIR/opt/payload/bin/check-advertise" \
+    "$PAYLOAD_DIR/opt/payload/bin/check-rpa"
 # Debian 12 is merged-/usr: /lib and /lib64 are symlinks into /usr. Libraries the payload tool
 # copied to lib/ (libsqlite3, libmosquitto) would replace the /lib symlink with a directory when
 # the payload is unpacked over the image, and the VM would lose its dynamic loader.

@@ -167,6 +167,22 @@ public struct AlertEngine: Sendable {
         run(world: EmptyAlertWorld(), into: &output) { step in step.take(fact, now: now) }
     }
 
+    /// Retention: forgets the histories of alerts and beacons idle since before `cutoff`, so that
+    /// what the engine keeps about a person's tag or phone is bounded in time. A history is kept
+    /// while anything still rests on it — a pending instance, a suppression or a cooldown still in
+    /// force at `now`, a `firstStart: quiet` beacon not yet gone — and otherwise goes once its
+    /// latest moment (first firing, last delivery, instance, answer, end of suppression) is
+    /// before `cutoff`. A forgotten beacon is new to the alert again: `first` and
+    /// `once-per-beacon` count from there. Appends the removals to `output`; returns how many.
+    @discardableResult
+    public mutating func forgetHistories(idleSince cutoff: Timestamp, now: Timestamp, into output: inout AlertEngineOutput)
+        -> Int
+    {
+        var removed = 0
+        run(world: EmptyAlertWorld(), into: &output) { step in removed = step.forgetHistories(idleSince: cutoff, now: now) }
+        return removed
+    }
+
     /// `firstStart: quiet`: the alert `alertID` starts for the first time and `beacons` are
     /// already in range. Their firings are ignored (``FiringObstacle/quietAtFirstStart``) until
     /// each has gone (its ``EngineFact/beaconExit(_:)``); a beacon the alert already has a

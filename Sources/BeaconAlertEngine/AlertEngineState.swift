@@ -31,6 +31,7 @@ public struct AlertEngineState: Hashable, Sendable {
         case .putPending(let alert): pending[alert.key] = alert
         case .removePending(let key): pending[key] = nil
         case .putHistory(let record): history[record.key] = record
+        case .removeHistory(let key): history[key] = nil
         case .putStrategyState(let saved): strategyStates[saved.key] = saved
         case .removeStrategyState(let key): strategyStates[key] = nil
         case .removeStrategyStates(let alertID): strategyStates = strategyStates.filter { $0.key.alertID != alertID }

@@ -9,6 +9,9 @@ public enum AlertStateChange: Hashable, Sendable {
     case removePending(AlertKey)
     /// Insert or replace the history of its key.
     case putHistory(AlertHistory)
+    /// Remove the history of a key (kept no longer than the retention: see
+    /// ``AlertEngine/forgetHistories(idleSince:now:into:)``).
+    case removeHistory(AlertKey)
     /// Insert or replace a beacon's saved strategy state.
     case putStrategyState(SavedStrategyState)
     /// Remove a beacon's saved strategy state (the strategy forgot it).

@@ -30,7 +30,7 @@ struct EngineStep {
 
     mutating func record(_ change: AlertStateChange) {
         switch change {
-        case .putPending, .removePending, .putHistory:
+        case .putPending, .removePending, .putHistory, .removeHistory:
             break
         case .putStrategyState, .removeStrategyState, .removeStrategyStates, .putStrategyClock:
             preconditionFailure("the engine records no strategy state: the pipeline saves it")

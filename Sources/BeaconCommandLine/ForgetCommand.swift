@@ -14,18 +14,21 @@ import Musl
 
 /// `beacond forget --config FILE WHO…`: erases a person's, device's or beacon's data from the files
 /// the daemon keeps, and says what it removed.
-struct ForgetCommand: ParsableCommand {
+struct ForgetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "forget",
-        abstract: "Erase a person's, a device's or a beacon's data from the state file and the presence file.",
+        abstract: "Erase a person's, a device's or a beacon's data from the state file, the presence file and MQTT brokers.",
         discussion: """
             WHO is a person of people: (everything they carry), an enrolled device's id, a named beacon's name or \
             a beacon id (ibeacon:UUID:MAJOR:MINOR, device:NAME …). Stop the daemon first (systemctl stop beacond): \
             it keeps its state in memory and would write it back, so the command refuses while it runs. From the \
             state file it erases the pending alerts, alert histories, strategies' state, outbox events and dead \
             letters about them, then rewrites the file (VACUUM) so that no freed page keeps them; from the hub's \
-            presence file (hub.presence), their lines. What was delivered is the receivers' (webhooks, JSON-lines \
-            files, Home Assistant): the command lists what it cannot reach. See Docs/Devices.md.
+            presence file (hub.presence) and its older part (FILE.1), their lines; at the broker of every mqtt \
+            sink, the retained topics the daemon published of them (presence, and with Home Assistant discovery \
+            their entities, which Home Assistant then removes). What was delivered is the receivers' (webhooks, \
+            JSON-lines files, alert events): the command lists what it cannot reach. Exit status 69 when a broker \
+            could not be reached (the rest is erased; run it again once it is up). See Docs/Devices.md.
             """)
 
     @OptionGroup var stateFile: StateFileOption
@@ -33,9 +36,10 @@ struct ForgetCommand: ParsableCommand {
     @Argument(help: "People, devices or beacons to forget.")
     var who: [String]
 
-    func run() throws {
+    func run() async throws {
         let (configuration, path) = try stateFile.load(missing: "there is no state to erase from")
         var beacons: [BeaconID] = []
+        let people = configuration.people.filter { person in who.contains(where: person.isNamed) }.map(\.name)
         for text in who {
             guard let ids = Self.identities(text, in: configuration) else {
                 printError(
@@ -66,28 +70,69 @@ struct ForgetCommand: ParsableCommand {
                 + "\(report.strategyStates) strategy states, \(report.outboxEvents) outbox events, "
                 + "\(report.deadLetters) dead letters; the file was rewritten (VACUUM)")
         if let presence = configuration.hub?.presencePath {
+            for part in [presence, RotationSchedule.olderPart(of: presence)] {
+                do {
+                    let removed = try Self.filterPresence(part, without: beacons)
+                    if part == presence || removed > 0 { output.write("  \(part): \(removed) presence lines") }
+                } catch {
+                    output.flush()
+                    printError("error: cannot rewrite the presence file \(part): \(error)")
+                    throw ExitCode(74)
+                }
+            }
+        }
+        var unreachable: [String] = []
+        for sink in configuration.sinks {
+            guard let settings = sink.settings as? MQTTSinkSettings else { continue }
             do {
-                let removed = try Self.filterPresence(presence, without: beacons)
-                output.write("  \(presence): \(removed) presence lines")
+                let removed = try RetainedTopicErasure.forgetInLedger(beacons, settings: settings)
+                if removed > 0, let ledger = settings.homeAssistantLedgerPath {
+                    output.write("  \(ledger): \(removed) announced ids")
+                }
             } catch {
                 output.flush()
-                printError("error: cannot rewrite the presence file \(presence): \(error)")
+                printError("error: cannot rewrite the Home Assistant ledger \(settings.homeAssistantLedgerPath ?? ""): \(error)")
                 throw ExitCode(74)
             }
+            let erasure = RetainedTopicErasure(beacons: beacons, people: people, settings: settings)
+            guard !erasure.topics.isEmpty else { continue }
+            do {
+                let cleared = try await erasure.erase()
+                let entities = settings.homeAssistant == nil ? "" : " (Home Assistant removes their entities)"
+                output.write(
+                    "  sink '\(sink.name)' (\(settings.host):\(settings.port)): \(cleared) retained topics cleared\(entities)")
+            } catch {
+                unreachable.append(sink.name)
+                output.write("  sink '\(sink.name)' (\(settings.host):\(settings.port)): NOT cleared: \(error)")
+            }
+        }
+        if let record = configuration.source?.recordPath {
+            let limit =
+                configuration.retention.recordings.map { "; they are kept \($0.approximate) at most (retention.recordings)" }
+                ?? ""
+            output.write(
+                "  not reached: the radio's recording \(record) holds raw packets, which are not edited\(limit); delete it to erase them now"
+            )
         }
         let receivers = configuration.sinks.map(\.name)
         if !receivers.isEmpty {
             output.write(
-                "  not reached: what the sinks delivered (\(receivers.joined(separator: ", "))) belongs to their receivers; "
-                    + "Home Assistant keeps a beacon's retained entities until its discovery topics are cleared")
+                "  not reached: the alert events the sinks delivered (\(receivers.joined(separator: ", "))) belong to their receivers"
+                    + " (Home Assistant's recorder keeps its own history until it purges it)")
         }
         output.flush()
+        if !unreachable.isEmpty {
+            printError(
+                "error: the broker of \(unreachable.map { "'\($0)'" }.joined(separator: ", ")) could not be reached: its retained "
+                    + "topics are not cleared; run the same command again once it is up (the rest is erased)")
+            throw ExitCode(69)
+        }
     }
 
     /// The identities `text` names in `configuration`: a person's members, or one identity (a
     /// beacon id of a device no longer enrolled too: its data may still be kept).
     static func identities(_ text: String, in configuration: GatewayConfiguration) -> [BeaconID]? {
-        if let person = configuration.people.first(where: { $0.name == text }) { return person.members }
+        if let person = configuration.people.first(where: { $0.isNamed(text) }) { return person.members }
         return (configuration.beacons.identity(named: text) ?? BeaconID(text)).map { [$0] }
     }
 

@@ -99,7 +99,8 @@ struct ReplayCommand: AsyncParsableCommand {
         let presenceFile: PresenceFile?
         do {
             let document = try SiteReplayDocument.load(path: path)
-            let alerts = try config.map { file in try GatewayConfiguration.load(path: file).pipelineAlerts() } ?? []
+            let configuration = try config.map { file in try GatewayConfiguration.load(path: file) } ?? GatewayConfiguration()
+            let alerts = try configuration.pipelineAlerts()
             presenceFile = try presence.map { try PresenceFile(path: $0) }
             guard let mode = SiteReplay.Calibration(rawValue: calibration) else {
                 printError("error: --calibration must be prefit, live or off, not '\(calibration)'")
@@ -107,7 +108,7 @@ struct ReplayCommand: AsyncParsableCommand {
             }
             replay = try SiteReplay(
                 document: document, alerts: alerts, registry: registry, presence: presenceFile.map { file in { file.write($0) } },
-                calibration: mode)
+                calibration: mode, beacons: configuration.beacons, people: configuration.people, devices: configuration.devices)
         } catch {
             printError("error: \(error)")
             throw ExitCode(2)

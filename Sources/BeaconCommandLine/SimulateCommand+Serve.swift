@@ -26,7 +26,9 @@ extension SimulateCommand {
                     "--serve \(address) is reachable from other machines; serve on 127.0.0.1, or run beacond run "
                         + "with http: {listen: …, tokenFile: …} to require a token")
             }
-            var configuration = try configPath.map { try GatewayConfiguration.load(path: $0) } ?? GatewayConfiguration()
+            var configuration =
+                try configPath.map { try GatewayConfiguration.load(path: $0, scenarioPhoneKeys: loaded.phoneKeys) }
+                ?? GatewayConfiguration()
             let pace: Double? =
                 switch speed.flatMap(SimulationSpeed.init) ?? .factor(1) {
                 case .factor(let factor): factor
@@ -84,7 +86,7 @@ extension SimulateCommand {
         let fusion = configuration.siteFusion ?? SiteFusionConfiguration()
         let simulation = try SiteSimulation(
             scenario: scenario, seed: seed, ranging: configuration.ranging, fusion: fusion, alerts: [], registry: registry,
-            beacons: configuration.beacons)
+            beacons: configuration.beacons, devices: configuration.devices)
         var hub = configuration
         hub.source = .hub
         hub.hub = HubSettings(layout: simulation.layout, fusion: fusion)

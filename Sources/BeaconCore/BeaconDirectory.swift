@@ -4,11 +4,15 @@
 public struct BeaconDirectory: Hashable, Sendable {
     /// The named beacons, in configuration order.
     public let beacons: [NamedBeacon]
+    /// Other words for identities, which ``identity(named:)`` takes too: with pseudonyms, the
+    /// names the configuration wrote (`ada-phone`, `Ada's phone`), which appear in no output.
+    public let aliases: [String: BeaconID]
     private let byID: [BeaconID: Int]
 
     /// A directory of `beacons`; for an identity given twice the first entry counts (the
     /// configuration reader refuses duplicates before this).
-    public init(_ beacons: [NamedBeacon] = []) {
+    public init(_ beacons: [NamedBeacon] = [], aliases: [String: BeaconID] = [:]) {
+        self.aliases = aliases
         var byID: [BeaconID: Int] = [:]
         var kept: [NamedBeacon] = []
         for beacon in beacons where byID[beacon.id] == nil {
@@ -29,8 +33,9 @@ public struct BeaconDirectory: Hashable, Sendable {
     public subscript(id: BeaconID) -> NamedBeacon? { byID[id].map { beacons[$0] } }
 
     /// The identity `text` names here: an enrolled device's id (`ada-phone`), a named beacon's
-    /// name, or a beacon id (`ibeacon:…`; a `device:` id only when it is named here); `nil` else.
+    /// name, or a beacon id (`ibeacon:…`; a `device:` id only when it is named here), or an alias; `nil` else.
     public func identity(named text: String) -> BeaconID? {
+        if let alias = aliases[text] { return alias }
         if let device = BeaconID.device(named: text), self[device] != nil { return device }
         if let named = beacons.first(where: { $0.name == text }) { return named.id }
         guard let id = BeaconID(text), id.kind != .device || self[id] != nil else { return nil }

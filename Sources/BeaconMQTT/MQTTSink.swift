@@ -144,6 +144,19 @@ public final class MQTTSink: AlertSink, @unchecked Sendable {
         try await waitForAcknowledgement(try publish(topic: topic, bytes: Array(payload.utf8), retain: false))
     }
 
+    /// Clears the retained message of `topic` at the broker (an empty retained payload) and
+    /// returns once the broker acknowledged it: what an erasure waits for. The topic is no longer
+    /// republished after a reconnection.
+    /// - Throws: ``MQTTSinkError`` when not connected within the timeout, refused or not acknowledged.
+    public func clearRetained(topic: String) async throws {
+        state.withLock { state in
+            state.retained[topic] = nil
+            state.clears.remove(topic)
+        }
+        try await waitForConnection()
+        try await waitForAcknowledgement(try publish(topic: topic, bytes: [], retain: true))
+    }
+
     /// Waits for the connection (up to the timeout) so that the retained state is out, then
     /// announces `offline` on the status topic (waiting for the broker's acknowledgement, which
     /// also confirms everything published before it) and disconnects; deliveries after it fail.

@@ -1,6 +1,7 @@
 import BeaconAlertEngine
 import BeaconCore
 import BeaconDaemonConfiguration
+import BeaconDevices
 import BeaconForeignNodes
 import BeaconPipeline
 import BeaconRanging
@@ -62,18 +63,27 @@ public final class SiteReplay {
     ///   - presence: when given, receives the presence lines of every fused cycle (one JSON
     ///     object and a newline per beacon; see Docs/Site.md).
     ///   - calibration: how the hub's radio model is calibrated (default: ``Calibration/prefit``).
+    ///   - beacons: the named beacons (names and tags in events and presence lines).
+    ///   - people: the people the hub places (`people:`).
+    ///   - devices: the enrolled phones and watches every gateway and foreign node resolves.
     public init(
         document: SiteReplayDocument, alerts: [PipelineAlert], registry: StrategyRegistry,
-        presence: ((String) -> Void)? = nil, calibration: Calibration = .prefit
+        presence: ((String) -> Void)? = nil, calibration: Calibration = .prefit, beacons: BeaconDirectory = .empty,
+        people: [Person] = [], devices: [EnrolledDevice] = []
     ) throws {
         var document = document
         if calibration == .off { document.hub.fusion.calibration.enabled = false }
         self.document = document
         self.calibration = calibration
         self.registry = registry
+        self.devices = devices
         site = try SiteRun(
-            settings: document.hub, ranging: document.ranging, alerts: alerts, registry: registry, presence: presence)
+            settings: document.hub, ranging: document.ranging, alerts: alerts, registry: registry, presence: presence,
+            beacons: beacons, people: people, devices: devices)
     }
+
+    /// The enrolled devices the gateways resolve (the calibration's first pass resolves them too).
+    private let devices: [EnrolledDevice]
 
     /// Runs every capture to its end; alert events go to `emit`, in order; `progress` is told
     /// the share of the work done (0…1), now and then.
@@ -113,7 +123,8 @@ public final class SiteReplay {
         }.map(\.element)
         if calibration == .prefit, document.hub.fusion.calibration.enabled, let last = packets.last?.timestamp {
             let first = try SiteRun(
-                settings: document.hub, ranging: document.ranging, alerts: [], registry: registry, presence: nil)
+                settings: document.hub, ranging: document.ranging, alerts: [], registry: registry, presence: nil,
+                devices: devices)
             try feed(packets, to: first, emit: { _ in }) { progress?($0 / 2) }
             first.fusion.calibrateNow(at: last)
             site.fusion.restore(first.fusion.calibrationStatus)

@@ -71,7 +71,7 @@ final class SiteRun {
         gatewayIDs = settings.layout.gateways.map(\.id)
         for (index, gateway) in settings.layout.gateways.enumerated() {
             guard let endpoint = settings.foreignNodes[gateway.id] else { continue }
-            nodes[index] = try ForeignGatewayNode(gateway: gateway.id, endpoint: endpoint, ranging: ranging)
+            nodes[index] = try ForeignGatewayNode(gateway: gateway.id, endpoint: endpoint, ranging: ranging, devices: devices)
         }
     }
 

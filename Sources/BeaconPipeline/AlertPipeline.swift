@@ -206,6 +206,17 @@ public final class AlertPipeline {
         set { decisions.beacons = newValue }
     }
 
+    /// How long an alert history is kept once nothing rests on it (`retention.history`): the
+    /// engine's `forgetHistories(idleSince:now:into:)` runs on cycle time every tenth of it
+    /// (between a minute and an hour); `nil` (the default) keeps them for good.
+    public var historyRetention: Duration? {
+        get { decisions.historyRetention }
+        set { decisions.historyRetention = newValue }
+    }
+
+    /// How many alert histories retention has removed since the start.
+    public var historiesForgotten: Int { decisions.historiesForgotten }
+
     /// Whether beacons' presence changes are kept for ``takePresenceChanges()`` (off: no cost).
     public var recordsPresence: Bool {
         get { decisions.recordsPresence }

@@ -1,3 +1,4 @@
+import BeaconCore
 import Synchronization
 
 /// An ``Outbox`` in memory (for tests and for runs without a state file): same ordering, bound
@@ -103,6 +104,14 @@ public final class InMemoryOutbox: Outbox {
         state.withLock { state in
             let before = state.dead.count
             state.dead.removeAll { $0.sink == sink && (ids?.contains($0.id) ?? true) }
+            return before - state.dead.count
+        }
+    }
+
+    public func dropDeadLetters(eventsBefore cutoff: Timestamp) throws -> Int {
+        state.withLock { state in
+            let before = state.dead.count
+            state.dead.removeAll { letter in OutboundEvent.time(ofKey: letter.event.key).map { $0 < cutoff } ?? false }
             return before - state.dead.count
         }
     }

@@ -43,3 +43,13 @@ public struct OutboundEvent: Hashable, Sendable {
             escalatedTo: routed.event.escalatedTo, origin: routed.origin, alertID: timed ? routed.event.alertID : nil)
     }
 }
+
+extension OutboundEvent {
+    /// The time an idempotency key carries (`alert|beacon|kind|nanoseconds[|attempt]`: the
+    /// instance's due time, or the event's own); `nil` for a key of another form.
+    public static func time(ofKey key: String) -> Timestamp? {
+        let fields = key.utf8.split(separator: UInt8(ascii: "|"), omittingEmptySubsequences: false)
+        guard fields.count >= 4, let nanoseconds = Int64(Substring(fields[3])) else { return nil }
+        return Timestamp(nanosecondsSinceEpoch: nanoseconds)
+    }
+}

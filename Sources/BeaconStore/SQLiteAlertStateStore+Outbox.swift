@@ -140,6 +140,19 @@ extension SQLiteAlertStateStore: Outbox {
         }
     }
 
+    /// Retention: forgets every sink's dead letters whose event is older than `cutoff`.
+    public func dropDeadLetters(eventsBefore cutoff: Timestamp) throws -> Int {
+        try database.write { db in
+            var old: [Int64] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, eventKey FROM deadLetter")
+            while let row = try rows.next() {
+                if let time = OutboundEvent.time(ofKey: row["eventKey"]), time < cutoff { old.append(row["id"]) }
+            }
+            for id in old { try db.execute(sql: "DELETE FROM deadLetter WHERE id = ?", arguments: [id]) }
+            return old.count
+        }
+    }
+
     private static func deadLetterIDs(sink: String, ids: [Int64]?, in db: Database) throws -> [Int64] {
         let all = try Int64.fetchAll(db, sql: "SELECT id FROM deadLetter WHERE sink = ? ORDER BY id", arguments: [sink])
         guard let ids else { return all }

@@ -154,6 +154,12 @@ public final class SQLiteAlertStateStore: AlertStateStore {
                         WHERE alertID = ? AND beaconKind = ? AND beaconHigh = ? AND beaconLow = ? AND beaconTail = ?
                         """, arguments: StatementArguments([key.alertID] + BeaconColumns(key.beacon).values))
             case .putHistory(let record): try Self.insert(record, into: db)
+            case .removeHistory(let key):
+                try db.execute(
+                    sql: """
+                        DELETE FROM alertHistory
+                        WHERE alertID = ? AND beaconKind = ? AND beaconHigh = ? AND beaconLow = ? AND beaconTail = ?
+                        """, arguments: StatementArguments([key.alertID] + BeaconColumns(key.beacon).values))
             case .putStrategyState(let saved): try Self.insert(saved, into: db)
             case .removeStrategyState(let key):
                 try db.execute(

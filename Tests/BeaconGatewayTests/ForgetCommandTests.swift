@@ -24,7 +24,7 @@ struct ForgetCommandTests {
 
     /// A directory with the configuration, its key file, a presence file with both people's lines,
     /// and a state file holding both people's alerts (delivered, reminding, and in the outbox).
-    static func directory() throws -> String {
+    static func directory(sinks: String = "[{type: jsonl, name: log, path: alerts.jsonl}]") throws -> String {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-forget-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try "ec0234a357c8ad05341010a60a397d9b".write(toFile: directory + "/ada.irk", atomically: false, encoding: .utf8)
@@ -38,7 +38,7 @@ struct ForgetCommandTests {
               - {name: Bo, devices: [Bo's badge]}
             gateways: [{id: hall, room: hall, position: [0, 0, 2]}]
             hub: {presence: presence.jsonl}
-            sinks: [{type: jsonl, name: log, path: alerts.jsonl}]
+            sinks: \(sinks)
             alerts:
               - {id: home, match: any, strategy: time, parameters: {dwell: 5s, gap: 10s, maxTimeBeforeReset: 1m}, remind: {every: 1m, max: 5}}
             """

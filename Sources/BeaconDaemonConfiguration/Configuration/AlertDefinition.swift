@@ -94,14 +94,20 @@ extension BeaconMatch {
         in beacons: BeaconDirectory, people: [Person] = [], at node: ConfigNode
     ) throws(ConfigurationError) -> BeaconMatch {
         if case .person(let name, _) = constraint {
-            guard let person = people.first(where: { $0.name == name }) else {
+            guard let person = people.first(where: { $0.isNamed(name) }) else {
                 throw node.error(
                     "no person is named '\(name)'"
                         + (people.isEmpty
                             ? "; name them with people: [{name: …, devices: […]}]"
                             : "; people: \(people.map(\.name).joined(separator: ", "))"))
             }
-            return BeaconMatch(.person(name, ids: Set(person.members)))
+            return BeaconMatch(.person(person.name, ids: Set(person.members)))
+        }
+        // With pseudonyms, a device is known by the id the configuration wrote as an alias.
+        if case .identity(let id) = constraint, id.kind == .device, beacons[id] == nil,
+            let name = id.deviceName, let alias = beacons.aliases[name]
+        {
+            return BeaconMatch(.identity(alias))
         }
         if case .identity(let id) = constraint, id.kind == .device, beacons[id] == nil {
             let enrolled = beacons.beacons.compactMap(\.id.deviceName)

@@ -19,6 +19,9 @@ public struct GatewayConfiguration: Sendable {
     public var devices: [EnrolledDevice] = []
     /// The people (`people:`): what each carries, whose rooms decide theirs (`Person`).
     public var people: [Person] = []
+    /// Whether devices, people and the names of what people carry are under pseudonyms
+    /// (`pseudonyms:`, BeaconDevices' `Pseudonyms`): the written names are then only aliases.
+    public var pseudonymous = false
     /// At most this many alerts are scheduled at once (what the cap refuses is an `error` event).
     public var maxPending: Int
     /// Where advertisements come from (`beacond run` needs one).
@@ -36,6 +39,9 @@ public struct GatewayConfiguration: Sendable {
     public var shadowPath: String?
     /// The latency promised for delivered alerts (`latency:`), checked per sink; `nil`: none.
     public var latency: LatencyObjective?
+
+    /// How long histories, dead letters, presence lines and recordings are kept (`retention:`).
+    public var retention: RetentionSettings = .defaults
 
     /// The HTTP control endpoint (`http:`): metrics, health, posted events; `nil` when off.
     public var control: ControlConfiguration?
@@ -75,7 +81,7 @@ public struct GatewayConfiguration: Sendable {
     static let keys = [
         "source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging", "http", "layouts", "site", "gateways",
         "anchors",
-        "hub", "beacons", "devices", "people", "shadow", "latency",
+        "hub", "beacons", "devices", "people", "shadow", "latency", "retention", "pseudonyms",
     ]
 
     /// Reads and validates a configuration document; `sinks:` entries are read by the kinds
@@ -93,6 +99,16 @@ public struct GatewayConfiguration: Sendable {
         }
         let beaconsRead = beacons
         people = try node["people"].map { n throws(ConfigurationError) in try Person.read(n, beacons: beaconsRead) } ?? []
+        if let pseudonymsNode = node["pseudonyms"] {
+            try pseudonymsNode.checkKeys(allowed: ["key", "keyFile"], in: "pseudonyms")
+            guard let key = try GatewayKey.read(from: pseudonymsNode) else {
+                throw pseudonymsNode.error(
+                    "pseudonyms needs the site's secret: keyFile: FILE (or key: HEX), the same on every gateway and hub of the site"
+                )
+            }
+            (devices, beacons, people) = Pseudonyms(key: key.bytes).apply(devices: devices, beacons: beacons, people: people)
+            pseudonymous = true
+        }
         var alerts: [AlertDefinition] = []
         /// The first callback key of each alert that has one, to point at it.
         var callbackNodes: [(alertID: String, node: ConfigNode)] = []
@@ -161,6 +177,7 @@ public struct GatewayConfiguration: Sendable {
                     + "(it posts each event to its callback URL) or an exec sink (it gets the URL as BEACOND_DESTINATION)")
         }
         maxBacklog = try node["maxBacklog"]?.integer(in: 1...10_000_000) ?? 10_000
+        retention = try node["retention"].map { n throws(ConfigurationError) in try RetentionSettings(node: n) } ?? .defaults
         control = try node["http"].map { node throws(ConfigurationError) in try ControlConfiguration.read(node) } ?? nil
         if let list = node["layouts"] {
             for item in try list.sequence() { layouts.append(try BeaconLayout(node: item)) }

@@ -47,6 +47,12 @@ public enum SourceDefinition: Hashable, Sendable, CustomStringConvertible {
 
     static let kinds = ["simulate", "replay", "hci", "hub"]
 
+    /// The radio's recording (`record:`), if any.
+    public var recordPath: String? {
+        guard case .hci(let radio) = self else { return nil }
+        return radio.record
+    }
+
     /// Whether the source starts where a saved state ends (a simulation off the wall clock, or a
     /// replay, unless `resume: false`).
     public var resumes: Bool {

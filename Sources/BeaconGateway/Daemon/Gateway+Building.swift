@@ -51,7 +51,8 @@ public func buildGateway(
             configuration, feed: .site(subscription), registry: registry, clock: clock, metrics: metrics, logger: logger)
     }
     let (source, isLive) = try makeSource(
-        sourceDefinition, site: configuration.site, clock: clock, metrics: metrics, logger: logger)
+        sourceDefinition, site: configuration.site, recordingRetention: configuration.retention.recordings, clock: clock,
+        metrics: metrics, logger: logger)
     return try buildGateway(
         configuration, feed: .advertisements(source, isLive: isLive), resume: sourceDefinition.resumes,
         registry: registry, clock: clock, metrics: metrics, logger: logger)
@@ -195,9 +196,20 @@ func buildGateway(
         }
     } else if feed.isHub, let hub = configuration.hub {
         let observers = try hubCycleObservers(
-            pipeline, hub: hub, statePath: configuration.statePath, sinks: sinkNames, notices: notices, logger: logger)
+            pipeline, hub: hub, statePath: configuration.statePath, sinks: sinkNames, notices: notices,
+            presenceRetention: configuration.retention.presence, logger: logger)
         if !observers.isEmpty {
             pipeline.cycleObserver = { update in for observer in observers { observer(update) } }
+        }
+    }
+
+    pipeline.historyRetention = configuration.retention.history
+    if let keep = configuration.retention.deadLetters {
+        let sweeper = DeadLetterSweeper(outbox: outbox, retention: keep, logger: logger)
+        let earlier = pipeline.cycleClockObserver
+        pipeline.cycleClockObserver = { time in
+            earlier?(time)
+            sweeper.sweep(at: time)
         }
     }
 

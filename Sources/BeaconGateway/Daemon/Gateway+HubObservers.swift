@@ -13,7 +13,7 @@ import Logging
 /// (`hub.calibration.file`).
 func hubCycleObservers(
     _ pipeline: AlertPipeline, hub: HubSettings, statePath: String?, sinks: [String], notices: NoticeWriter,
-    logger: Logger
+    presenceRetention: Duration?, logger: Logger
 ) throws(GatewayError) -> [(RangingUpdate) -> Void] {
     var observers: [(RangingUpdate) -> Void] = []
     // A gateway that goes offline or comes back: a lifecycle event to every sink, through
@@ -34,14 +34,16 @@ func hubCycleObservers(
         }
     }
     if let path = hub.presencePath {
-        // A hub's presence lines: every fused beacon, every cycle, flushed with the cycle.
+        // A hub's presence lines: every fused beacon, every cycle, flushed with the cycle; a new
+        // part every half of `retention.presence`.
         let file: PresenceFile
         do {
-            file = try PresenceFile(path: path)
+            file = try PresenceFile(path: path, retention: presenceRetention)
         } catch {
             throw .source("hub.presence: cannot create \(path) (\(error)); check the directory exists and is writable")
         }
         observers.append { [unowned pipeline] update in
+            file.rotateIfDue(at: update.time)
             PresenceLine.write(update, hub: pipeline, to: file.write)
             file.flush()
         }

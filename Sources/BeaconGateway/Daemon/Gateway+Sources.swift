@@ -6,10 +6,11 @@ import Logging
 
 /// The daemon's advertisement source of a `source:` definition: a simulation (paced, on the
 /// daemon's clock), a capture replay, or the BlueZ scanner (recording what it hears when asked);
-/// and whether it is live (a radio, on the wall clock).
+/// and whether it is live (a radio, on the wall clock). A recording keeps packets for
+/// `recordingRetention` (`nil`: for good).
 func makeSource(
-    _ definition: SourceDefinition, site: SiteSettings?, clock: AnyTimestampClock, metrics: GatewayMetrics,
-    logger: Logger
+    _ definition: SourceDefinition, site: SiteSettings?, recordingRetention: Duration? = nil, clock: AnyTimestampClock,
+    metrics: GatewayMetrics, logger: Logger
 ) throws(GatewayError) -> (any AdvertisementSource, Bool) {
     switch definition {
     case .simulate(let path, let speed, let gatewayName, let onWallClock, _, let startFile):
@@ -51,7 +52,7 @@ func makeSource(
                 }
             }
             guard let record = radio.record else { return (scanner, true) }
-            return (try RecordingSource(scanner, path: record), true)
+            return (try RecordingSource(scanner, path: record, retention: recordingRetention), true)
         } catch {
             throw .source("\(error)")
         }

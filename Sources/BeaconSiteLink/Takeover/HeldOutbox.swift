@@ -1,3 +1,4 @@
+import BeaconCore
 import BeaconSinks
 
 /// A sink's outbox as a hub of a share with takeover shows it to its dispatcher: only the entries
@@ -26,6 +27,9 @@ package struct HeldOutbox: Outbox {
     package func recordFailure(_ id: Int64, error: String) throws -> Int { try outbox.recordFailure(id, error: error) }
     package func deadLetter(_ id: Int64, error: String) throws { try outbox.deadLetter(id, error: error) }
     package func deadLetters(sink: String) throws -> [DeadLetter] { try outbox.deadLetters(sink: sink) }
+    package func dropDeadLetters(eventsBefore cutoff: Timestamp) throws -> Int {
+        try outbox.dropDeadLetters(eventsBefore: cutoff)
+    }
     package func retryDeadLetters(sink: String, ids: [Int64]?) throws -> Int {
         try outbox.retryDeadLetters(sink: sink, ids: ids)
     }
