@@ -173,7 +173,8 @@ public struct AlertEngine: Sendable {
     /// force at `now`, a `firstStart: quiet` beacon not yet gone — and otherwise goes once its
     /// latest moment (first firing, last delivery, instance, answer, end of suppression) is
     /// before `cutoff`. A forgotten beacon is new to the alert again: `first` and
-    /// `once-per-beacon` count from there. Appends the removals to `output`; returns how many.
+    /// `once-per-beacon` count from there. A `firstStart: quiet` alert keeps its latest history
+    /// (what says it has started). Appends the removals to `output`; returns how many.
     @discardableResult
     public mutating func forgetHistories(idleSince cutoff: Timestamp, now: Timestamp, into output: inout AlertEngineOutput)
         -> Int

@@ -39,7 +39,10 @@ struct ForgetCommand: AsyncParsableCommand {
     func run() async throws {
         let (configuration, path) = try stateFile.load(missing: "there is no state to erase from")
         var beacons: [BeaconID] = []
-        let people = configuration.people.filter { person in who.contains(where: person.isNamed) }.map(\.name)
+        // A person's topics are named by their name, and under pseudonyms by the written one too.
+        let people = configuration.people.filter { person in who.contains(where: person.isNamed) }.flatMap {
+            [$0.name] + $0.aliases
+        }
         for text in who {
             guard let ids = Self.identities(text, in: configuration) else {
                 printError(
@@ -84,16 +87,6 @@ struct ForgetCommand: AsyncParsableCommand {
         var unreachable: [String] = []
         for sink in configuration.sinks {
             guard let settings = sink.settings as? MQTTSinkSettings else { continue }
-            do {
-                let removed = try RetainedTopicErasure.forgetInLedger(beacons, settings: settings)
-                if removed > 0, let ledger = settings.homeAssistantLedgerPath {
-                    output.write("  \(ledger): \(removed) announced ids")
-                }
-            } catch {
-                output.flush()
-                printError("error: cannot rewrite the Home Assistant ledger \(settings.homeAssistantLedgerPath ?? ""): \(error)")
-                throw ExitCode(74)
-            }
             let erasure = RetainedTopicErasure(beacons: beacons, people: people, settings: settings)
             guard !erasure.topics.isEmpty else { continue }
             do {
@@ -104,6 +97,18 @@ struct ForgetCommand: AsyncParsableCommand {
             } catch {
                 unreachable.append(sink.name)
                 output.write("  sink '\(sink.name)' (\(settings.host):\(settings.port)): NOT cleared: \(error)")
+                // The ledger keeps them: the daemon clears what it remembers announcing once they are un-named.
+                continue
+            }
+            do {
+                let removed = try RetainedTopicErasure.forgetInLedger(beacons, settings: settings)
+                if removed > 0, let ledger = settings.homeAssistantLedgerPath {
+                    output.write("  \(ledger): \(removed) announced ids")
+                }
+            } catch {
+                output.flush()
+                printError("error: cannot rewrite the Home Assistant ledger \(settings.homeAssistantLedgerPath ?? ""): \(error)")
+                throw ExitCode(74)
             }
         }
         if let record = configuration.source?.recordPath {
@@ -132,8 +137,20 @@ struct ForgetCommand: AsyncParsableCommand {
     /// The identities `text` names in `configuration`: a person's members, or one identity (a
     /// beacon id of a device no longer enrolled too: its data may still be kept).
     static func identities(_ text: String, in configuration: GatewayConfiguration) -> [BeaconID]? {
-        if let person = configuration.people.first(where: { $0.isNamed(text) }) { return person.members }
-        return (configuration.beacons.identity(named: text) ?? BeaconID(text)).map { [$0] }
+        var ids: [BeaconID]
+        if let person = configuration.people.first(where: { $0.isNamed(text) }) {
+            ids = person.members
+        } else if let id = configuration.beacons.identity(named: text) ?? BeaconID(text) {
+            ids = [id]
+        } else {
+            return nil
+        }
+        guard configuration.pseudonymous else { return ids }
+        // Under pseudonyms, what was kept before they were turned on carries the written ids.
+        for (alias, id) in configuration.beacons.aliases where ids.contains(id) {
+            if let written = BeaconID(alias), written.kind == .device, !ids.contains(written) { ids.append(written) }
+        }
+        return ids
     }
 
     /// Rewrites the presence file at `path` without the lines of `beacons` (a temporary file renamed

@@ -8,9 +8,11 @@ public struct RotationSchedule: Sendable, Hashable {
     /// When the current part began (its first time); `nil` before the first.
     public private(set) var partStart: Timestamp?
 
-    /// A schedule keeping data for at most `limit`.
-    public init(keeping limit: Duration) {
+    /// A schedule keeping data for at most `limit`; `partStart` is the time of the first data
+    /// of a part already there (a file appended to after a restart).
+    public init(keeping limit: Duration, partStart: Timestamp? = nil) {
         period = limit / 2
+        self.partStart = partStart
     }
 
     /// The path of the older part of `path`.

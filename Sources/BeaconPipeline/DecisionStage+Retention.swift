@@ -14,6 +14,9 @@ extension DecisionStage {
         guard let retention = historyRetention else { return }
         if let next = nextHistorySweep, now < next { return }
         nextHistorySweep = now + Self.historySweepInterval(for: retention)
-        historiesForgotten += engine.forgetHistories(idleSince: now - retention, now: now, into: &output)
+        let forgotten = engine.forgetHistories(idleSince: now - retention, now: now, into: &output)
+        historiesForgotten += forgotten
+        // A history with an answer may have gone: the unanswered are counted again.
+        if forgotten > 0 { unansweredMayHaveChanged = true }
     }
 }

@@ -111,7 +111,9 @@ public final class InMemoryOutbox: Outbox {
     public func dropDeadLetters(eventsBefore cutoff: Timestamp) throws -> Int {
         state.withLock { state in
             let before = state.dead.count
-            state.dead.removeAll { letter in OutboundEvent.time(ofKey: letter.event.key).map { $0 < cutoff } ?? false }
+            state.dead.removeAll { letter in
+                OutboundEvent.time(ofBody: letter.event.body, key: letter.event.key).map { $0 < cutoff } ?? false
+            }
             return before - state.dead.count
         }
     }

@@ -45,6 +45,17 @@ public struct OutboundEvent: Hashable, Sendable {
 }
 
 extension OutboundEvent {
+    /// When the event happened: its body's `time` (RFC 3339), else the time its key carries;
+    /// `nil` when neither says. What dead letters are aged by (`retention.deadLetters`).
+    public static func time(ofBody body: String, key: String) -> Timestamp? {
+        if let start = body.firstRange(of: #""time":""#)?.upperBound, let end = body[start...].firstIndex(of: "\""),
+            let time = Timestamp(rfc3339: String(body[start..<end]))
+        {
+            return time
+        }
+        return time(ofKey: key)
+    }
+
     /// The time an idempotency key carries (`alert|beacon|kind|nanoseconds[|attempt]`: the
     /// instance's due time, or the event's own); `nil` for a key of another form.
     public static func time(ofKey key: String) -> Timestamp? {

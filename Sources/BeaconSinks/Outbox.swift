@@ -30,7 +30,7 @@ public protocol Outbox: Sendable {
     func retryDeadLetters(sink: String, ids: [Int64]?) throws -> Int
     /// Forgets dead letters of `sink` (`ids` nil: all); returns how many.
     func dropDeadLetters(sink: String, ids: [Int64]?) throws -> Int
-    /// Retention: forgets every sink's dead letters whose event happened before `cutoff` (the time
-    /// in its key, ``OutboundEvent/time(ofKey:)``; a key without one is kept); returns how many.
+    /// Retention: forgets every sink's dead letters whose event happened before `cutoff`
+    /// (``OutboundEvent/time(ofBody:key:)``; one that says no time is kept); returns how many.
     func dropDeadLetters(eventsBefore cutoff: Timestamp) throws -> Int
 }

@@ -10,10 +10,10 @@ import Musl
 /// A file of presence lines (one JSON object per line; the format is in `Docs/Site.md`), buffered: what `replay --site --presence FILE`,
 /// `simulate --presence FILE` and a hub's `presence:` write.
 ///
-/// With a retention (a hub's `retention.presence`), the file rotates on the cycles' time
-/// (BeaconCore's `RotationSchedule`): every half of the limit it becomes `FILE.1` and a new file starts, and
-/// the file found at the start becomes `FILE.1` too, so no line outlives the limit by more than
-/// a cycle and a restart keeps the lines it finds.
+/// With a retention (a hub's `retention.presence`), the file is appended to across restarts and
+/// rotates on the cycles' time (BeaconCore's `RotationSchedule`): every half of the limit it
+/// becomes `FILE.1` and a new file starts. The part found at a start counts from its first
+/// line's time, so no line outlives the limit by more than a cycle and a restart loses nothing.
 public final class PresenceFile {
     /// The path written to.
     public let path: String
@@ -21,42 +21,67 @@ public final class PresenceFile {
     private var buffer: [UInt8] = []
     private var failure: Errno?
     private var rotation: RotationSchedule?
+    /// Why the last rotation failed (the file is then written on, and the rotation tried again a
+    /// period later); `nil` when it did not.
+    public private(set) var rotationFailure: String?
 
-    /// Creates (or truncates) the file; with `retention`, a file already there is kept as
-    /// `FILE.1` first.
+    /// Creates (or truncates) the file; with `retention`, appends to a file already there.
     /// - Throws: `Errno` when it cannot be created.
     public init(path: String, retention: Duration? = nil) throws {
         self.path = path
-        rotation = retention.map(RotationSchedule.init(keeping:))
-        if retention != nil { try Self.keepOlderPart(path) }
-        descriptor = try Self.create(path)
+        if let retention {
+            rotation = RotationSchedule(keeping: retention, partStart: Self.firstTime(in: path))
+            descriptor = try Self.open(path, options: [.create, .append, .closeOnExec])
+        } else {
+            descriptor = try Self.open(path, options: [.create, .truncate, .closeOnExec])
+        }
         buffer.reserveCapacity(1 << 16)
     }
 
-    private static func create(_ path: String) throws -> FileDescriptor {
+    private static func open(_ path: String, options: FileDescriptor.OpenOptions) throws -> FileDescriptor {
         try FileDescriptor.open(
-            FilePath(path), .writeOnly, options: [.create, .truncate, .closeOnExec],
-            permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            FilePath(path), .writeOnly, options: options, permissions: [.ownerReadWrite, .groupRead, .otherRead])
     }
 
-    /// Moves `path` (when it exists) over its older part.
-    private static func keepOlderPart(_ path: String) throws {
-        guard rename(path, RotationSchedule.olderPart(of: path)) == 0 || errno == ENOENT else { throw Errno(rawValue: errno) }
+    /// The `time` of the first line of the file at `path`; `nil` when it has none (no file, an
+    /// empty one, or a first line without a readable time).
+    static func firstTime(in path: String) -> Timestamp? {
+        guard let file = try? FileDescriptor.open(FilePath(path), .readOnly) else { return nil }
+        defer { try? file.close() }
+        var head = [UInt8](repeating: 0, count: 4096)
+        let count = (try? head.withUnsafeMutableBytes { try file.read(into: $0) }) ?? 0
+        let line = head.prefix(count).prefix { $0 != UInt8(ascii: "\n") }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let start = text.firstRange(of: #""time":""#)?.upperBound,
+            let end = text[start...].firstIndex(of: "\"")
+        else { return nil }
+        return Timestamp(rfc3339: String(text[start..<end]))
     }
 
     /// Starts a new part when the retention's schedule says so at `time` (a cycle's end): what
-    /// is buffered goes to the current part, which becomes `FILE.1`. A failure is kept for
-    /// ``close()``, like a write's.
-    public func rotateIfDue(at time: Timestamp) {
-        guard rotation?.startsNewPart(at: time) == true else { return }
+    /// is buffered goes to the current part, which becomes `FILE.1`. When the rename fails the
+    /// file is written on (``rotationFailure`` says why, and so does the return value) and the
+    /// rotation is tried a period later.
+    @discardableResult
+    public func rotateIfDue(at time: Timestamp) -> String? {
+        guard rotation?.startsNewPart(at: time) == true else { return nil }
         flush()
-        do {
-            try descriptor.close()
-            try Self.keepOlderPart(path)
-            descriptor = try Self.create(path)
-        } catch {
-            failure = failure ?? (error as? Errno ?? .ioError)
+        // Renamed while open: the lines go on to the old part until the new one is open.
+        guard rename(path, RotationSchedule.olderPart(of: path)) == 0 else {
+            rotationFailure =
+                "cannot rename \(path) to \(RotationSchedule.olderPart(of: path)): \(String(cString: strerror(errno)))"
+            return rotationFailure
         }
+        do {
+            let next = try Self.open(path, options: [.create, .truncate, .closeOnExec])
+            try? descriptor.close()
+            descriptor = next
+            rotationFailure = nil
+        } catch {
+            rotationFailure =
+                "cannot create \(path) after rotating it: \(error); writing on to \(RotationSchedule.olderPart(of: path))"
+        }
+        return rotationFailure
     }
 
     /// Appends a line (with its newline); the first write error is kept for ``close()``.

@@ -144,9 +144,11 @@ extension SQLiteAlertStateStore: Outbox {
     public func dropDeadLetters(eventsBefore cutoff: Timestamp) throws -> Int {
         try database.write { db in
             var old: [Int64] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, eventKey FROM deadLetter")
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, eventKey, body FROM deadLetter")
             while let row = try rows.next() {
-                if let time = OutboundEvent.time(ofKey: row["eventKey"]), time < cutoff { old.append(row["id"]) }
+                if let time = OutboundEvent.time(ofBody: row["body"], key: row["eventKey"]), time < cutoff {
+                    old.append(row["id"])
+                }
             }
             for id in old { try db.execute(sql: "DELETE FROM deadLetter WHERE id = ?", arguments: [id]) }
             return old.count

@@ -90,4 +90,17 @@ struct AlertEngineRetentionTests {
         #expect(engine.forgetHistories(idleSince: now - Self.day, now: now, into: &output) == 0)
         #expect(engine.state.history.count == 1)
     }
+
+    @Test("firstStart: quiet keeps its latest history, so a restart does not take the alert for new; the others go")
+    func quietAlertStaysStarted() throws {
+        var engine = try Self.engine(try AlertPolicy(firstStart: .quiet))
+        var output = AlertEngineOutput()
+        engine.quietAtFirstStart([F.beaconA, F.beaconB], alertID: "a", into: &output)
+        _ = engine.handle(.beaconExit(F.beaconA), now: F.t0)
+        _ = engine.handle(.beaconExit(F.beaconB), now: F.t0)
+        try Self.deliver(&engine, F.beaconC, at: F.t0 + .seconds(60))
+        let later = F.t0 + Self.day * 200
+        #expect(engine.forgetHistories(idleSince: later - Self.day * 90, now: later, into: &output) == 2)
+        #expect(engine.state.history.keys.map(\.beacon) == [F.beaconC], "the latest stays: the alert has started")
+    }
 }

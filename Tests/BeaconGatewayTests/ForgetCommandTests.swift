@@ -116,6 +116,25 @@ struct ForgetCommandTests {
         #expect(presence.split(separator: "\n").count == 1 && presence.contains("6E0C5A2B"))
     }
 
+    @Test("under pseudonyms, forgetting Ada by her written name also erases what was kept before they were turned on")
+    func forgetsUnderPseudonyms() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // The state and presence file hold her written id (kept before pseudonyms were on).
+        let config = try String(contentsOfFile: directory + "/gateway.yaml", encoding: .utf8)
+        try (config + "\npseudonyms: {key: \"00112233445566778899aabbccddeeff\"}\n").write(
+            toFile: directory + "/gateway.yaml", atomically: false, encoding: .utf8)
+        let state = directory + "/state.sqlite"
+        let files = [state, state + "-wal", directory + "/presence.jsonl"]
+        #expect(Self.anyHolds(files, "ada-phone"))
+        let run = try await CommandRun.run(
+            TestPaths.beacond, ["forget", "--config", "gateway.yaml", "Ada"], directory: directory)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("device:p-a59e2cdb6754fc98"), "the pseudonymous id: \(run.standardOutput)")
+        for needle in ["ada-phone", "ada-phon"] { #expect(!Self.anyHolds(files, needle), "\(needle) is still in the files") }
+        #expect(Self.anyHolds(files, "6E0C5A2B") || Self.anyHolds(files, "6e0c5a2b"), "Bo's are kept")
+    }
+
     @Test("refused while another process holds the state file, naming its pid; an unknown name is refused too")
     func refusedWhileHeld() async throws {
         let directory = try Self.directory()

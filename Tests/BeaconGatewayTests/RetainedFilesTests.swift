@@ -31,31 +31,75 @@ struct RetainedFilesTests {
         #expect(schedule.partStart == Self.t0 + Self.day * 5)
     }
 
-    /// The hours (since t0) the lines of `path` name.
-    static func hours(in path: String) throws -> [Int] {
-        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { Int($0.dropFirst("hour ".count))! }
+    /// A presence line of `hour` (since t0): its time, and the hour to read back.
+    static func line(_ hour: Int) -> String {
+        #"{"time":"\#((t0 + RetainedFilesTests.hour * hour).rfc3339String)","hour":\#(hour)}"# + "\n"
     }
 
-    @Test("ten days of hourly presence lines kept 4 days: the file and FILE.1 hold the last 2–4 days, nothing older")
+    /// The hours (since t0) the lines of `path` name.
+    static func hours(in path: String) throws -> [Int] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { line in
+            Int(line.split(separator: ":").last!.dropLast())!
+        }
+    }
+
+    /// Writes `hours` as presence lines through a file kept `retention`, one flush an hour.
+    static func writePresence(_ path: String, hours: Range<Int>, retention: Duration?) throws {
+        let file = try PresenceFile(path: path, retention: retention)
+        for hour in hours {
+            #expect(file.rotateIfDue(at: Self.t0 + Self.hour * hour) == nil)
+            file.write(Self.line(hour))
+            file.flush()
+        }
+        try file.close()
+    }
+
+    @Test(
+        "nine and a half days of hourly presence lines kept 4 days, over a restart: the file and FILE.1 hold the last 2–4 days, nothing older"
+    )
     func presenceRotates() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/presence.jsonl"
-        try "hour -1\n".write(toFile: path, atomically: false, encoding: .utf8) // a previous run's line
-        let file = try PresenceFile(path: path, retention: Self.day * 4)
-        #expect(try Self.hours(in: path + ".1") == [-1], "the file found at the start is kept as FILE.1")
-        for hour in 0..<240 {
-            file.rotateIfDue(at: Self.t0 + Self.hour * hour)
-            file.write("hour \(hour)\n")
-            file.flush()
-        }
-        try file.close()
+        try Self.writePresence(path, hours: -1..<30, retention: Self.day * 4)
+        // A restart appends: the part found counts from its first line (hour -1).
+        try Self.writePresence(path, hours: 30..<230, retention: Self.day * 4)
         let current = try Self.hours(in: path)
         let older = try Self.hours(in: path + ".1")
-        #expect(current == Array(192..<240), "the part begun at day 8")
-        #expect(older == Array(144..<192), "the part of days 6 to 8")
-        #expect((older + current).allSatisfy { 239 - $0 <= 4 * 24 }, "nothing older than the limit")
+        // Parts begin at the first line 2 days after the last part began: -1, 47, 95, 143, 191.
+        #expect(current == Array(191..<230))
+        #expect(older == Array(143..<191))
+        #expect((older + current).allSatisfy { 229 - $0 <= 4 * 24 }, "nothing older than the limit")
         #expect(!FileManager.default.fileExists(atPath: path + ".2"))
+    }
+
+    @Test("restarts that write nothing keep FILE.1 and the current part as they are")
+    func emptyRestartsLoseNothing() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/presence.jsonl"
+        try Self.writePresence(path, hours: 0..<60, retention: Self.day * 4)
+        for _ in 0..<3 { try PresenceFile(path: path, retention: Self.day * 4).close() }
+        #expect(try Self.hours(in: path + ".1") == Array(0..<48))
+        #expect(try Self.hours(in: path) == Array(48..<60))
+    }
+
+    @Test("a rotation that cannot rename says why and writes on to the current file")
+    func rotationFailureKeepsWriting() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/presence.jsonl"
+        // FILE.1 is a non-empty directory: rename(2) cannot replace it.
+        try FileManager.default.createDirectory(atPath: path + ".1/x", withIntermediateDirectories: true)
+        let file = try PresenceFile(path: path, retention: Self.day * 4)
+        var failures: [String] = []
+        for hour in 0..<60 {
+            if let failure = file.rotateIfDue(at: Self.t0 + Self.hour * hour) { failures.append(failure) }
+            file.write(Self.line(hour))
+        }
+        try file.close()
+        #expect(failures.count == 1 && failures[0].contains("cannot rename"), "\(failures)")
+        #expect(try Self.hours(in: path) == Array(0..<60), "no line lost")
     }
 
     @Test("without a retention the presence file is truncated at the start and never rotated")
@@ -63,23 +107,18 @@ struct RetainedFilesTests {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/presence.jsonl"
-        try "hour -1\n".write(toFile: path, atomically: false, encoding: .utf8)
-        let file = try PresenceFile(path: path)
-        for hour in 0..<100 {
-            file.rotateIfDue(at: Self.t0 + Self.hour * hour)
-            file.write("hour \(hour)\n")
-        }
-        try file.close()
+        try Self.writePresence(path, hours: -5..<0, retention: nil)
+        try Self.writePresence(path, hours: 0..<100, retention: nil)
         #expect(try Self.hours(in: path) == Array(0..<100))
         #expect(!FileManager.default.fileExists(atPath: path + ".1"))
     }
 
     /// A source of one advertisement an hour for `hours` hours.
     struct HourlySource: AdvertisementSource {
-        let hours: Int
+        let hours: Range<Int>
         var name: String { "hourly" }
         func run(deliver: (borrowing PacketBatch) async throws -> Void) async throws {
-            for hour in 0..<hours {
+            for hour in hours {
                 var batch = PacketBatch()
                 batch.append(timestamp: RetainedFilesTests.t0 + RetainedFilesTests.hour * hour) { bytes in
                     HCIEventEncoder.appendLEAdvertisingReport(
@@ -102,14 +141,17 @@ struct RetainedFilesTests {
         return hours
     }
 
-    @Test("ten days of a radio's recording kept 4 days: two btsnoop parts, each readable, nothing older than the limit")
+    @Test(
+        "ten days of a radio's recording kept 4 days, over a restart: two btsnoop parts, each readable, nothing older than the limit"
+    )
     func recordingRotates() async throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/air.btsnoop"
-        let source = try RecordingSource(HourlySource(hours: 240), path: path, retention: Self.day * 4)
         var delivered = 0
-        try await source.run { _ in delivered += 1 }
+        try await RecordingSource(HourlySource(hours: 0..<30), path: path, retention: Self.day * 4).run { _ in delivered += 1 }
+        // A restart (a second source on the same file) appends, counting the part from hour 0.
+        try await RecordingSource(HourlySource(hours: 30..<240), path: path, retention: Self.day * 4).run { _ in delivered += 1 }
         #expect(delivered == 240, "every batch still reaches the pipeline")
         #expect(try Self.recordedHours(path) == Array(192..<240))
         #expect(try Self.recordedHours(path + ".1") == Array(144..<192))

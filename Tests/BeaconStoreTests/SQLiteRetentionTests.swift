@@ -12,11 +12,12 @@ struct SQLiteRetentionTests {
     static let beacon = BeaconID.iBeacon(uuidHigh: 0xE2C5_6DB5_DFFB_48D2, uuidLow: 0xB060_D0F5_A710_96E0, major: 1, minor: 1)
     static let t0 = Timestamp(rfc3339: "2026-11-01T09:00:00Z")!
 
-    static func event(_ minor: UInt16, at time: Timestamp) -> RoutedEvent {
+    static func event(_ minor: UInt16, at time: Timestamp, instanceDue: Timestamp? = nil) -> RoutedEvent {
         let beacon = BeaconID.iBeacon(uuidHigh: 1, uuidLow: 2, major: 1, minor: minor)
         return RoutedEvent(
             event: AlertEvent(
-                kind: .delivered, alertID: "dwell", beacon: beacon, strategy: "time", time: time, scheduledFor: time),
+                kind: .delivered, alertID: "dwell", beacon: beacon, strategy: "time", time: time,
+                scheduledFor: instanceDue ?? time),
             destination: nil)
     }
 
@@ -37,11 +38,16 @@ struct SQLiteRetentionTests {
         #expect(try SQLiteAlertStateStore(path: path).load().history.keys.sorted() == [kept])
     }
 
-    @Test("dead letters whose event is older than the cutoff go, in either store; newer ones and the outbox stay")
+    @Test("dead letters whose event happened before the cutoff go, in either store; later ones and the outbox stay")
     func deadLettersDropped() throws {
         let sqlite = try SQLiteAlertStateStore(outbox: OutboxConfiguration(sinks: ["hook"]))
         let memory = InMemoryOutbox(configuration: OutboxConfiguration(sinks: ["hook"]))
-        let events = [Self.event(1, at: Self.t0), Self.event(2, at: Self.t0 + .seconds(40 * 86_400)), Self.event(3, at: Self.t0)]
+        // The second happened 40 days on about an instance due at t0 (a reminder, an answer): its
+        // own time counts, not the instance's.
+        let events = [
+            Self.event(1, at: Self.t0), Self.event(2, at: Self.t0 + .seconds(40 * 86_400), instanceDue: Self.t0),
+            Self.event(3, at: Self.t0),
+        ]
         try sqlite.apply([], emitting: events)
         memory.enqueue(events.map(OutboundEvent.init))
         for outbox in [sqlite as any Outbox, memory] {

@@ -43,7 +43,11 @@ func hubCycleObservers(
             throw .source("hub.presence: cannot create \(path) (\(error)); check the directory exists and is writable")
         }
         observers.append { [unowned pipeline] update in
-            file.rotateIfDue(at: update.time)
+            if let failure = file.rotateIfDue(at: update.time) {
+                logger.error(
+                    "hub.presence: \(failure); the lines go on to the current file, and the rotation is tried again in half of retention.presence"
+                )
+            }
             PresenceLine.write(update, hub: pipeline, to: file.write)
             file.flush()
         }
