@@ -101,9 +101,9 @@ struct ForgetCommand: AsyncParsableCommand {
                 continue
             }
             do {
-                let removed = try RetainedTopicErasure.forgetInLedger(beacons, settings: settings)
+                let removed = try RetainedTopicErasure.forgetInLedger(beacons, people: people, settings: settings)
                 if removed > 0, let ledger = settings.homeAssistantLedgerPath {
-                    output.write("  \(ledger): \(removed) announced ids")
+                    output.write("  \(ledger): \(removed) announced entries")
                 }
             } catch {
                 output.flush()

@@ -54,4 +54,29 @@ struct HomeAssistantPeopleTests {
         #expect(away["beacond/hub/rooms/kitchen/people"] == "0")
         await observer.finish()
     }
+
+    @Test("a person no longer in people: has their tracker removed at the next start (the ledger remembers them)")
+    func removedPersonCleared() async throws {
+        let broker = try MosquittoBroker()
+        defer { broker.stop() }
+        let ledger = broker.directory.appendingPathComponent("state.sqlite.homeassistant.hub").path
+        let tracker = "homeassistant/device_tracker/beacond_hub_person_ada/tracker/config"
+        var settings = HA.settings(broker, named: [NamedBeacon(id: Self.phone, name: "Ada's phone")], ledger: ledger)
+        settings.people = [Person(name: "Ada", members: [Self.phone])]
+        let first = try #require(try settings.makeSink().stateObserver as? MQTTBeaconState)
+        let announced = try await HA.retained(broker, "homeassistant/#", id: "ledger-before") { $0[tracker] != nil }
+        #expect(announced[tracker] != nil)
+        await first.finish()
+        #expect(try String(contentsOfFile: ledger, encoding: .utf8).contains("person:Ada\n"))
+
+        // The next start without her: her tracker's document and state are cleared, the phone stays named.
+        settings.people = []
+        let second = try #require(try settings.makeSink().stateObserver as? MQTTBeaconState)
+        #expect(second.notes.contains { $0.contains("Ada is no longer in people:") }, "\(second.notes)")
+        let after = try await HA.retained(broker, "#", id: "ledger-after") { $0[tracker] == nil }
+        #expect(after[tracker] == nil && after["beacond/hub/people/ada/location"] == nil, "\(after.keys.sorted())")
+        #expect(after.keys.contains { $0.contains("beacond_hub_device_ada-phone") || $0.contains("ada-phone") })
+        #expect(try !String(contentsOfFile: ledger, encoding: .utf8).contains("person:"))
+        await second.finish()
+    }
 }

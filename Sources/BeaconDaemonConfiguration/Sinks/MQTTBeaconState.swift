@@ -66,12 +66,18 @@ final class MQTTBeaconState: BeaconStateObserver {
         let named = settings.beacons.beacons
         if let path = settings.homeAssistantLedgerPath {
             let ledger = HomeAssistantLedger(path: path)
-            for id in ledger.read() where settings.beacons[id] == nil {
+            let announced = ledger.read()
+            for id in announced.beacons where settings.beacons[id] == nil {
                 remove(id, discovery: discovery, settings: settings, sink: sink)
                 notes.append("homeAssistant: \(id) is no longer named; its entities are removed")
             }
+            for person in announced.people where !settings.people.contains(where: { $0.name == person }) {
+                sink.publishRetained(topic: discovery.personDocument(person).topic, payload: "")
+                sink.publishRetained(topic: discovery.personLocationTopic(person), payload: "")
+                notes.append("homeAssistant: \(person) is no longer in people:; their tracker is removed")
+            }
             do {
-                try ledger.write(named.map(\.id))
+                try ledger.write(beacons: named.map(\.id), people: settings.people.map(\.name))
             } catch {
                 notes.append("homeAssistant: cannot write \(path) (\(error)); a beacon un-named later keeps its entities")
             }

@@ -33,16 +33,20 @@ public struct RetainedTopicErasure: Sendable {
         self.topics = topics
     }
 
-    /// Removes `beacons` from the sink's Home Assistant ledger (the file beside the state file that
-    /// remembers which beacons were announced); returns how many ids went.
-    public static func forgetInLedger(_ beacons: [BeaconID], settings: MQTTSinkSettings) throws -> Int {
+    /// Removes `beacons` and `people` from the sink's Home Assistant ledger (the file beside the
+    /// state file that remembers what was announced); returns how many entries went.
+    public static func forgetInLedger(_ beacons: [BeaconID], people: [String] = [], settings: MQTTSinkSettings) throws
+        -> Int
+    {
         guard let path = settings.homeAssistantLedgerPath else { return 0 }
         let ledger = HomeAssistantLedger(path: path)
-        let ids = ledger.read()
-        let kept = ids.filter { !beacons.contains($0) }
-        guard kept.count < ids.count else { return 0 }
-        try ledger.write(kept)
-        return ids.count - kept.count
+        let announced = ledger.read()
+        let keptBeacons = announced.beacons.filter { !beacons.contains($0) }
+        let keptPeople = announced.people.filter { !people.contains($0) }
+        let removed = announced.beacons.count - keptBeacons.count + announced.people.count - keptPeople.count
+        guard removed > 0 else { return 0 }
+        try ledger.write(beacons: keptBeacons, people: keptPeople)
+        return removed
     }
 
     /// Connects to the sink's broker (as a client of its own, without the sink's status topic, so
