@@ -207,11 +207,11 @@ public final class AlertPipeline {
     }
 
     /// How long an alert history is kept once nothing rests on it (`retention.history`): the
-    /// engine's `forgetHistories(idleSince:now:into:)` runs on cycle time every tenth of it
-    /// (between a minute and an hour); `nil` (the default) keeps them for good.
+    /// engine's `forgetHistories(idleSince:now:into:)` runs on cycle time (BeaconCore's
+    /// `RetentionSweep`); `nil` (the default) keeps them for good.
     public var historyRetention: Duration? {
-        get { decisions.historyRetention }
-        set { decisions.historyRetention = newValue }
+        get { decisions.historySweep?.limit }
+        set { decisions.historySweep = newValue.map(RetentionSweep.init(limit:)) }
     }
 
     /// How many alert histories retention has removed since the start.

@@ -47,9 +47,8 @@ final class DecisionStage {
     var unansweredMayHaveChanged = true
     /// Called with each cycle's update before strategies see it.
     var cycleObserver: ((RangingUpdate) -> Void)?
-    /// How long an idle alert history is kept (`nil`: for good), and when it is next looked at.
-    var historyRetention: Duration?
-    var nextHistorySweep: Timestamp?
+    /// How long an idle alert history is kept, and when it is next looked at (`nil`: for good).
+    var historySweep: RetentionSweep?
     /// How many histories retention removed.
     var historiesForgotten = 0
     /// Where each configured person is, updated every cycle (`nil`: no `people:`).
@@ -133,7 +132,7 @@ final class DecisionStage {
             if decidedThrough == nil { decidedThrough = reached } else { try runIdleCycles(through: reached) }
             cycleClockObserver?(reached)
             // An idle gateway closes no cycles: its histories still age.
-            if historyRetention != nil { sweepHistories(now: reached) }
+            if historySweep != nil { sweepHistories(now: reached) }
         }
         if let engineTime { try catchUpEngine(to: engineTime) }
         try finishInput(emit)
@@ -229,7 +228,7 @@ final class DecisionStage {
         if hasConditions || engine.configuration.contentNeedsBeacons { world.take(update) }
         let now = update.time
         try catchUpEngine(to: now)
-        if historyRetention != nil { sweepHistories(now: now) }
+        if historySweep != nil { sweepHistories(now: now) }
         for event in update.regionEvents {
             if let fact = EngineFact(event) { engine.handle(fact, now: now, into: &output) }
         }

@@ -48,12 +48,7 @@ extension OutboundEvent {
     /// When the event happened: its body's `time` (RFC 3339), else the time its key carries;
     /// `nil` when neither says. What dead letters are aged by (`retention.deadLetters`).
     public static func time(ofBody body: String, key: String) -> Timestamp? {
-        if let start = body.firstRange(of: #""time":""#)?.upperBound, let end = body[start...].firstIndex(of: "\""),
-            let time = Timestamp(rfc3339: String(body[start..<end]))
-        {
-            return time
-        }
-        return time(ofKey: key)
+        Timestamp(timeMemberOf: body) ?? time(ofKey: key)
     }
 
     /// The time an idempotency key carries (`alert|beacon|kind|nanoseconds[|attempt]`: the

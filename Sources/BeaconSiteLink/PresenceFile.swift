@@ -51,11 +51,7 @@ public final class PresenceFile {
         var head = [UInt8](repeating: 0, count: 4096)
         let count = (try? head.withUnsafeMutableBytes { try file.read(into: $0) }) ?? 0
         let line = head.prefix(count).prefix { $0 != UInt8(ascii: "\n") }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let start = text.firstRange(of: #""time":""#)?.upperBound,
-            let end = text[start...].firstIndex(of: "\"")
-        else { return nil }
-        return Timestamp(rfc3339: String(text[start..<end]))
+        return Timestamp(timeMemberOf: String(decoding: line, as: UTF8.self))
     }
 
     /// Starts a new part when the retention's schedule says so at `time` (a cycle's end): what

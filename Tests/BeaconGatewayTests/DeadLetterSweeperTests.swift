@@ -28,8 +28,8 @@ struct DeadLetterSweeperTests {
         outbox.enqueue([Self.event(1, at: Self.t0), Self.event(2, at: Self.t0 + .seconds(3600))])
         for entry in try outbox.pending(sink: "hook", limit: 10) { try outbox.deadLetter(entry.id, error: "HTTP 500") }
         let sweeper = DeadLetterSweeper(outbox: outbox, retention: Self.day * 30, logger: Logger(label: "test"))
-        #expect(DeadLetterSweeper.interval(for: Self.day * 30) == .seconds(3600))
-        #expect(DeadLetterSweeper.interval(for: .seconds(120)) == .seconds(60))
+        #expect(RetentionSweep(limit: Self.day * 30).interval == .seconds(3600))
+        #expect(RetentionSweep(limit: .seconds(120)).interval == .seconds(60))
         // 30 days and 30 minutes on: the first letter is past the limit, the second not yet.
         let first = Self.t0 + Self.day * 30 + .seconds(1800)
         sweeper.sweep(at: first)

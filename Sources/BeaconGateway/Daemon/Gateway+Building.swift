@@ -120,20 +120,7 @@ func buildGateway(
 
     let outboxConfiguration = OutboxConfiguration(
         sinks: sinks.map(\.name), maxBacklog: configuration.maxBacklog, escalationSinks: configuration.escalationSinks)
-    let store: any AlertStateStore
-    let outbox: any Outbox
-    if let path = configuration.statePath {
-        do {
-            let sqlite = try SQLiteAlertStateStore(path: path, outbox: outboxConfiguration, exclusive: true)
-            (store, outbox) = (sqlite, sqlite)
-        } catch {
-            throw .state(path: path, message: "\(error)")
-        }
-    } else {
-        let memory = InMemoryOutboxStore(outbox: outboxConfiguration)
-        (store, outbox) = (memory, memory.outbox)
-        logger.warning("no 'state:' file: alert state and undelivered events are kept in memory and lost on exit")
-    }
+    let (store, outbox) = try openStateStore(configuration.statePath, outbox: outboxConfiguration, logger: logger)
 
     // Filled once the dispatchers exist: a dead letter's notice wakes the other sinks' dispatchers
     // (and a hub's gateway events wake them all).
@@ -203,15 +190,7 @@ func buildGateway(
         }
     }
 
-    pipeline.historyRetention = configuration.retention.history
-    if let keep = configuration.retention.deadLetters {
-        let sweeper = DeadLetterSweeper(outbox: outbox, retention: keep, logger: logger)
-        let earlier = pipeline.cycleClockObserver
-        pipeline.cycleClockObserver = { time in
-            earlier?(time)
-            sweeper.sweep(at: time)
-        }
-    }
+    applyRetention(configuration.retention, to: pipeline, outbox: outbox, logger: logger)
 
     let dispatchers = sinks.map { name, sink in
         (
