@@ -28,12 +28,13 @@ struct EvaluateSiteCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Site scenarios to simulate too, each with its NAME.alerts.yaml if there is one (default: the bundled "
-                + "site.yaml, site-calibration.yaml, two-floors.yaml, site-espresense.yaml and hall-session.yaml); repeat "
+                + "site.yaml, site-calibration.yaml, two-floors.yaml, site-espresense.yaml, hall-session.yaml and hall-aisles.yaml); repeat "
                 + "the option for several.",
             valueName: "file"))
     var scenario: [String] = [
         "Simulator/Scenarios/site.yaml", "Simulator/Scenarios/site-calibration.yaml", "Simulator/Scenarios/two-floors.yaml",
         "Simulator/Scenarios/site-espresense.yaml", "Simulator/Scenarios/hall-session.yaml",
+        "Simulator/Scenarios/hall-aisles.yaml",
     ]
 
     @OptionGroup var plugins: PluginOptions

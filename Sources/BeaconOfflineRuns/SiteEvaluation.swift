@@ -17,7 +17,8 @@ public enum SiteEvaluation {
         /// The recording or scenario.
         public var site: String
         /// What was run: `self-calibrated`, `fixed defaults`, `as configured`, `grid filter` (as
-        /// configured, or self-calibrated, with the grid filter on), `strongest gateway`, `centroid of 4`.
+        /// configured, or self-calibrated, with the grid filter on), `grid filter, no plan` (the
+        /// same without the scenario's walls and blocks), `strongest gateway`, `centroid of 4`.
         public var variant: String
         /// The scores.
         public var report: SiteScoring.Report
@@ -101,17 +102,22 @@ public enum SiteEvaluation {
         var gridded = handTuned ?? SiteFusionConfiguration()
         gridded.positioning.grid = gridded.positioning.grid ?? GridTracking()
         variants.append(("grid filter", gridded))
+        // A scenario with a floor plan: the grid filter also without it, to show what it gives.
+        var unplanned = scenario
+        unplanned.obstacles = []
+        if !scenario.obstacles.isEmpty { variants.append(("grid filter, no plan", gridded)) }
         var rows: [Row] = []
         for (variant, fusion) in variants {
             progress?("\(name): \(variant)")
             var lines: [String] = []
             let simulation = try SiteSimulation(
-                scenario: scenario, fusion: fusion, alerts: [], registry: registry, presence: { lines.append($0) })
+                scenario: variant == "grid filter, no plan" ? unplanned : scenario, fusion: fusion, alerts: [],
+                registry: registry, presence: { lines.append($0) })
             _ = try simulation.run { _ in }
             rows.append(
                 Row(
                     site: name, variant: variant, report: try score(lines, truth: truth),
-                    calibration: variant == "grid filter" ? nil : simulation.calibrationStatus?.summary))
+                    calibration: variant.hasPrefix("grid filter") ? nil : simulation.calibrationStatus?.summary))
             if variant == "fixed defaults" {
                 let layout = try SiteLayout(
                     gateways: scenario.gateways.map {

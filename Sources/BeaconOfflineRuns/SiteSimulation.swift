@@ -80,7 +80,7 @@ public final class SiteSimulation {
                 SiteGateway(
                     id: gateway.name, room: gateway.room,
                     position: gateway.position, floor: gateway.floor)
-            }, site: scenario.name)
+            }, site: scenario.name, obstacles: scenario.obstacles)
         self.layout = layout
         var settings = HubSettings(layout: layout, fusion: fusion)
         for gateway in scenario.gateways where gateway.kind == "espresense" {

@@ -28,6 +28,9 @@ public struct Scenario: Sendable {
     public var rooms: [ScenarioRoom]
     /// The building's floors, lowest first (empty: one floor).
     public var floors: [ScenarioFloor]
+    /// The site's walls and blocks (`walls:`, `blocks:`): the plan a simulated site's hub is
+    /// given. The radio does not see them; walkers keep to them by their waypoints.
+    public var obstacles: [SiteObstacle] = []
 
     /// Creates a scenario from its parts.
     public init(

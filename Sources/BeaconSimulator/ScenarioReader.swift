@@ -7,7 +7,9 @@ import FoundationEssentials
 /// Reads a scenario's YAML tree into a ``Scenario``, expanding `count:` groups and checking
 /// every key, type and cross-reference.
 struct ScenarioReader {
-    static let topKeys = ["name", "start", "duration", "seed", "radio", "gateways", "beacons", "walkers", "rooms", "floors"]
+    static let topKeys = [
+        "name", "start", "duration", "seed", "radio", "gateways", "beacons", "walkers", "rooms", "floors", "walls", "blocks",
+    ]
     static let radioKeys = [
         "path_loss_exponent", "shadowing_sigma", "place_shadowing", "fading", "rician_k", "packet_loss",
         "collisions", "airtime", "channel_spacing", "sensitivity", "minimum_distance", "floor_loss",
@@ -58,9 +60,11 @@ struct ScenarioReader {
             beacons += try readBeacons(field, firstIndex: beacons.count, walkerGroups: walkerGroups, random: &layout)
         }
         beacons += Self.gatewayBeacons(gateways, site: name, firstIndex: beacons.count)
-        return Scenario(
+        var scenario = Scenario(
             name: name, start: start, duration: duration, seed: seedValue, radio: radio,
             gateways: gateways, beacons: beacons, walkers: walkers, rooms: rooms, floors: floors)
+        scenario.obstacles = try SiteObstacle.read(walls: top["walls"], blocks: top["blocks"], floors: floors.map(\.name))
+        return scenario
     }
 
     /// A gateway's name is its own (`--gateway NAME` and `simulate: {gateway: NAME}` pick it), and

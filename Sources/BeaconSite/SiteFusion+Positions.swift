@@ -50,7 +50,7 @@ extension SiteFusion {
             if let tracked = gridTracker?.step(
                 b, cycle: cycle, cycleSeconds: cycleSeconds, minimumReadings: positioning.minimumGateways,
                 offsetPrior: positioning.offsetPrior, missLoss: Float(power - (sensitivity ?? -127)),
-                sigma: Float(positioning.modelSigma))
+                sigma: Float(positioning.modelSigma), floor: positionFloor(of: b))
             {
                 statistics.tracked += 1
                 return BeaconPosition(
@@ -103,6 +103,18 @@ extension SiteFusion {
     /// The side of the grid filter's cells, metres (0 with the grid filter off): the configured
     /// size, or wider where the site would need more than `maxCells`.
     public var gridCellSize: Double { gridTracker?.grid.cellSize ?? 0 }
+
+    /// The grid filter's floor plans (`GridTracker.plans`): for a beacon on no known floor the
+    /// obstacles drawn for every floor, then for each floor those and its own; none for a site
+    /// without obstacles.
+    static func floorPlans(on grid: PositionGrid, layout: SiteLayout) -> [WalkableCells] {
+        guard !layout.obstacles.isEmpty else { return [] }
+        return (-1..<layout.floors.count).map { floor in
+            WalkableCells(
+                grid: grid,
+                obstacles: layout.obstacles.filter { $0.floor == nil || layout.floorIndex($0.floor) == floor })
+        }
+    }
 
     /// Fills the grid filter's path-loss tables from the radio model (at start, and whenever a
     /// calibration changes the model): each gateway at its own exponent, towards tags at the

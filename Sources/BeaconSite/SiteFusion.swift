@@ -158,10 +158,9 @@ public final class SiteFusion {
         positionScratch.reserveCapacity(gatewayCount)
         evidenceScratch.reserveCapacity(gatewayCount)
         if let grid = configuration.positioning.grid, positioned.count >= 3 {
-            gridTracker = GridTracker(
-                grid: PositionGrid(
-                    bounds: bounds, cellSize: grid.cellSize, maxCells: grid.maxCells, gatewayCount: gatewayCount),
-                settings: grid)
+            let cells = PositionGrid(
+                bounds: bounds, cellSize: grid.cellSize, maxCells: grid.maxCells, gatewayCount: gatewayCount)
+            gridTracker = GridTracker(grid: cells, settings: grid, plans: Self.floorPlans(on: cells, layout: layout))
             remodelGrid()
         }
     }

@@ -26,6 +26,8 @@ public struct SiteLayout: Sendable {
     public let anchors: [SiteAnchor]
     /// The anchor with each identity, as an index into ``anchors``.
     let anchorIndexByID: [BeaconID: Int]
+    /// The walls and blocks people cannot pass or stand in (the grid filter's floor plan).
+    public let obstacles: [SiteObstacle]
 
     /// The most gateways a site may have (a hub's per-beacon tables are sized by it).
     public static let maxGateways = 256
@@ -36,9 +38,14 @@ public struct SiteLayout: Sendable {
     ///   - anchors: reference tags at known positions.
     ///   - site: the site's name; when given, each positioned gateway's advertised identity is an
     ///     anchor too.
+    ///   - obstacles: walls and blocks, on the gateways' floors.
     /// - Throws: `SiteConfigurationError` for no gateways, too many, a repeated id, a room named
-    ///   `unknown`, a room whose gateways name different floors, or two anchors with one identity.
-    public init(gateways: [SiteGateway], anchors: [SiteAnchor] = [], site: String? = nil) throws(SiteConfigurationError) {
+    ///   `unknown`, a room whose gateways name different floors, two anchors with one identity, or
+    ///   an obstacle with too few points, a coordinate that is not a number, or a floor no
+    ///   gateway names.
+    public init(
+        gateways: [SiteGateway], anchors: [SiteAnchor] = [], site: String? = nil, obstacles: [SiteObstacle] = []
+    ) throws(SiteConfigurationError) {
         guard !gateways.isEmpty else { throw .noGateways }
         guard gateways.count <= Self.maxGateways else { throw .tooManyGateways(gateways.count, limit: Self.maxGateways) }
         var index: [String: Int] = [:]
@@ -108,6 +115,10 @@ public struct SiteLayout: Sendable {
                 throw .invalid("\(name(allAnchors[other])) and \(name(anchor)) advertise the same identity: rename one")
             }
         }
+        for (i, obstacle) in obstacles.enumerated() {
+            try Self.check(obstacle, number: i + 1, floors: floors)
+        }
+        self.obstacles = obstacles
         self.gateways = gateways
         self.rooms = rooms
         self.roomOfGateway = roomOfGateway
@@ -119,6 +130,27 @@ public struct SiteLayout: Sendable {
         self.anchors = allAnchors
         self.anchorIndexByID = anchorIndex
     }
+
+    private static func check(_ obstacle: SiteObstacle, number: Int, floors: [String]) throws(SiteConfigurationError) {
+        let (kind, least) =
+            switch obstacle.shape {
+            case .wall: ("wall", 2)
+            case .block: ("block", 3)
+            }
+        guard obstacle.points.count >= least else {
+            throw .invalid("\(kind) \(number) has \(obstacle.points.count) points: a \(kind) needs at least \(least)")
+        }
+        guard obstacle.points.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
+            throw .invalid("\(kind) \(number) has a coordinate that is not a number")
+        }
+        if let floor = obstacle.floor, !floors.contains(floor) {
+            let known = floors.isEmpty ? "no gateway names a floor" : "the gateways' floors are \(floors.joined(separator: ", "))"
+            throw .invalid("\(kind) \(number) is on floor '\(floor)', but \(known)")
+        }
+    }
+
+    /// The index into ``floors`` of `name` (-1: `nil`, every floor).
+    func floorIndex(_ name: String?) -> Int { name.flatMap { floors.firstIndex(of: $0) } ?? -1 }
 
     /// What a hub reports as the room of a beacon it cannot place (no room may have this name).
     public static let unknownRoom = "unknown"

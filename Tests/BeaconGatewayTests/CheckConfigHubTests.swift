@@ -1,3 +1,4 @@
+import BeaconCore
 import BeaconDaemonConfiguration
 import BeaconSite
 import BeaconTestSupport
@@ -49,6 +50,16 @@ struct CheckConfigHubTests {
             description: "a grid cell of no size", line: 7, replacing: "2.0}", with: "2.0, grid: {cellSize: 0}}",
             says: "a cell side from 0.1 to 10 m"),
         Breakage(
+            description: "a wall of one point", line: 8, replacing: "sinks:", with: "walls: [[[0, 0]]]\nsinks:",
+            says: "a wall needs at least 2 points [x, y], not 1"),
+        Breakage(
+            description: "a block on a floor no gateway names", line: 8, replacing: "sinks:",
+            with: "blocks: [{min: [0, 0], max: [2, 2], floor: attic}]\nsinks:",
+            says: "floor 'attic' is not one of the site's: the site names no floors"),
+        Breakage(
+            description: "a block whose max lies below its min", line: 8, replacing: "sinks:",
+            with: "blocks: [{min: [3, 3], max: [2, 4]}]\nsinks:", says: "must lie above and right of its min"),
+        Breakage(
             description: "a partition larger than the site's buckets", line: 7,
             replacing: "  position: {tagHeight: 1.2, pathLossExponent: 2.0}", with: "  partition: {index: 0, of: 64}",
             says: "exceeds site.buckets"),
@@ -91,6 +102,35 @@ struct CheckConfigHubTests {
                 == GridTracking(
                     cellSize: 0.4, maxCells: 2048, walkingSpeed: 1.5, stillShare: 0.6, sensitivity: nil, momentum: 0.5))
         #expect(try grid("{sensitivity: -90}") == GridTracking(sensitivity: -90))
+    }
+
+    @Test("walls: and blocks: beside gateways: are the layout's obstacles, as drawn")
+    func floorPlanObstacles() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("floor-plan-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("hub.yaml").path
+        let plan = [
+            "walls: [[[0, 0], [8, 0], [8, 3]], {line: [[4, 4], [4, 9]]}]",
+            "blocks: [[[1, 1], [3, 1], [2, 3]], {min: [10, 2], max: [12, 6]}]",
+        ]
+        try ((Self.hub + plan).joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let obstacles = try #require(try GatewayConfiguration.load(path: path).hub).layout.obstacles
+        #expect(
+            obstacles == [
+                SiteObstacle(.wall([SIMD2(0, 0), SIMD2(8, 0), SIMD2(8, 3)])),
+                SiteObstacle(.wall([SIMD2(4, 4), SIMD2(4, 9)])),
+                SiteObstacle(.block([SIMD2(1, 1), SIMD2(3, 1), SIMD2(2, 3)])),
+                SiteObstacle(.block([SIMD2(10, 2), SIMD2(12, 2), SIMD2(12, 6), SIMD2(10, 6)])),
+            ])
+    }
+
+    @Test("walls: without gateways: (an alerts file) is refused: the plan belongs beside the gateways")
+    func wallsWithoutGateways() async throws {
+        let run = try await Self.check(["hub: {position: {grid: on}}", "walls: [[[0, 0], [1, 0]]]", "alerts: []"])
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("hub.yaml:2"), "\(run.standardError)")
+        #expect(run.standardError.contains("they need the site's gateways: beside them"), "\(run.standardError)")
     }
 
     @Test("the same hub with source: hub is accepted as a hub, for beacond hub or run")

@@ -80,6 +80,7 @@ public struct GatewayConfiguration: Sendable {
 
     static let keys = [
         "source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging", "http", "layouts", "site", "gateways",
+        "walls", "blocks",
         "anchors",
         "hub", "beacons", "devices", "people", "shadow", "latency", "retention", "pseudonyms",
     ]
@@ -198,7 +199,13 @@ public struct GatewayConfiguration: Sendable {
             try Self.checkAdvertising(source: source, at: field)
         }
         if let gateways = node["gateways"] {
-            hub = try HubSettings.read(gateways: gateways, hub: node["hub"], anchors: node["anchors"], site: site?.topics.site)
+            hub = try HubSettings.read(
+                gateways: gateways, hub: node["hub"], anchors: node["anchors"], walls: node["walls"], blocks: node["blocks"],
+                site: site?.topics.site)
+        } else if let stray = node["walls"] ?? node["blocks"] {
+            throw stray.error(
+                "walls: and blocks: draw a hub's floor plan: they need the site's gateways: beside them (a simulated site takes them from its scenario)"
+            )
         } else if let hubNode = node["hub"] {
             guard node["source"] == nil else {
                 throw hubNode.error("a hub needs its gateways: add gateways: [{id: …, room: …, position: [x, y, z]}, …]")

@@ -14,6 +14,8 @@ import Foundation
 ///   - {id: hall-nw, room: hall, position: [5, 5, 3]}
 ///   - {id: shop, room: shop, position: [35, 5, 3], rssiOffset: 4, keyFile: keys/shop.hex}   # signs its reports
 ///   - {id: office, kind: espresense, room: office, position: [20, 5, 2]}   # an ESPresense node (Docs/ForeignNodes.md)
+/// walls: [[[0, 0], [40, 0], [40, 20]]]   # the grid filter's floor plan (Docs/Site.md, "The floor plan")
+/// blocks: [{min: [10, 8], max: [14, 12]}]
 /// hub:
 ///   cycle: 1s
 ///   lateness: 1s
@@ -73,7 +75,7 @@ public struct HubSettings: Sendable {
 
     static func read(
         gateways gatewaysNode: ConfigNode, hub hubNode: ConfigNode?, anchors anchorsNode: ConfigNode? = nil,
-        site: String? = nil, gatewayKeys: [String] = []
+        walls: ConfigNode? = nil, blocks: ConfigNode? = nil, site: String? = nil, gatewayKeys: [String] = []
     ) throws(ConfigurationError) -> HubSettings {
         var gateways: [SiteGateway] = []
         var foreignNodes: [String: ForeignNodeEndpoint] = [:]
@@ -108,9 +110,12 @@ public struct HubSettings: Sendable {
         }
         try checkFloors(gateways, entries: try gatewaysNode.sequence(of: "gateways"))
         let anchors = try anchorsNode.map { node throws(ConfigurationError) in try readAnchors(node) } ?? []
+        var floors: [String] = []
+        for floor in gateways.compactMap(\.floor) where !floors.contains(floor) { floors.append(floor) }
+        let obstacles = try SiteObstacle.read(walls: walls, blocks: blocks, floors: floors)
         let layout: SiteLayout
         do {
-            layout = try SiteLayout(gateways: gateways, anchors: anchors, site: site)
+            layout = try SiteLayout(gateways: gateways, anchors: anchors, site: site, obstacles: obstacles)
         } catch {
             throw (anchorsNode ?? gatewaysNode).error(error.description)
         }

@@ -11,6 +11,8 @@ import FoundationEssentials
 ///   - {id: Room201, room: Room201, position: [0, 0, 2], capture: Room201.btsnoop}
 ///   - {id: esp-office, kind: espresense, room: office, capture: nodes.jsonl}   # beacond record-mqtt
 ///   - …
+/// walls: [[[0, 0], [10, 0]]]                 # optional, as for beacond hub: the grid filter's floor plan
+/// blocks: [{min: [2, 2], max: [4, 6]}]
 /// hub: {room: {margin: 4, minDwell: 2s}}     # optional, as for beacond hub
 /// ranging: {filter: arma}                    # optional: every gateway's ranging
 /// ```
@@ -27,10 +29,11 @@ public struct SiteReplayDocument: Sendable {
     /// Reads a site replay file.
     public static func load(path: String) throws(ConfigurationError) -> SiteReplayDocument {
         let node = try ConfigNode.load(path: path)
-        try node.checkKeys(allowed: ["gateways", "hub", "ranging", "anchors"])
+        try node.checkKeys(allowed: ["gateways", "hub", "ranging", "anchors", "walls", "blocks"])
         let gatewaysNode = try node.required("gateways")
         let hub = try HubSettings.read(
-            gateways: gatewaysNode, hub: node["hub"], anchors: node["anchors"], gatewayKeys: ["capture"])
+            gateways: gatewaysNode, hub: node["hub"], anchors: node["anchors"], walls: node["walls"], blocks: node["blocks"],
+            gatewayKeys: ["capture"])
         var captures: [String] = []
         for entry in try gatewaysNode.sequence() { captures.append(try entry.required("capture").filePath()) }
         let ranging =

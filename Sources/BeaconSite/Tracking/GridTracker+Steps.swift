@@ -3,12 +3,13 @@ import BeaconCore
 extension GridTracker {
     typealias Lanes = SIMD8<Float>
 
-    /// A uniform posterior over the whole grid.
-    mutating func start(_ b: Int, cycle: Int64) -> GridBox {
+    /// A uniform posterior over the walkable cells of floor plan `plan` (an index into ``plans``).
+    mutating func start(_ b: Int, cycle: Int64, plan: Int = 0) -> GridBox {
         let cells = grid.cellCount
-        let uniform = 1 / Float(cells)
+        let walkable = plans[plan]
+        let uniform = 1 / Float(walkable.walkableCount)
         posteriors.withUnsafeMutableBufferPointer { p in
-            for c in 0..<cells { p[b * cells + c] = uniform }
+            for c in 0..<cells { p[b * cells + c] = walkable.isWalkable(c) ? uniform : 0 }
         }
         return GridBox.full(columns: grid.columns, rows: grid.rows, cycle: cycle)
     }
@@ -26,8 +27,11 @@ extension GridTracker {
     }
 
     /// The motion model: the still share stays; the walking share moves by `drift` (cells, the
-    /// beacon's recent heading times the time) and is blurred by σ = `spread`.
-    mutating func predict(_ b: Int, box old: GridBox, spread: Double, drift: (x: Double, y: Double) = (0, 0)) -> GridBox {
+    /// beacon's recent heading times the time) and is blurred by σ = `spread`, within the
+    /// walkable runs of floor plan `plan` where it has walls or blocks.
+    mutating func predict(
+        _ b: Int, box old: GridBox, spread: Double, drift: (x: Double, y: Double) = (0, 0), plan: Int = 0
+    ) -> GridBox {
         let sigmaCells = spread / grid.cellSize
         guard sigmaCells >= 0.25 else { return old }
         let radius = min(Int((2 * sigmaCells + max(abs(drift.x), abs(drift.y))).rounded(.up)), Self.maximumRadius)
@@ -41,6 +45,10 @@ extension GridTracker {
             lastColumn: Int16(min(columns - 1, (Int(old.lastColumn) + radius) / lanes * lanes + lanes - 1)),
             firstRow: Int16(max(0, Int(old.firstRow) - radius)), lastRow: Int16(min(grid.rows - 1, Int(old.lastRow) + radius)),
             cycle: old.cycle)
+        guard plans[plan].isOpen else {
+            blurWithinWalls(b, from: old, into: box, radius: radius, plan: plans[plan])
+            return box
+        }
         let base = b * grid.cellCount
         let still = Float(settings.stillShare)
         let walking = 1 - still

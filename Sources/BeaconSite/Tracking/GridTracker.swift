@@ -33,6 +33,9 @@ struct GridTracker {
 
     private(set) var grid: PositionGrid
     let settings: GridTracking
+    /// The floor plan per floor: index 0 for a beacon on no known floor (the obstacles drawn
+    /// for every floor), then one per layout floor (those and the floor's own).
+    let plans: [WalkableCells]
     /// The beacons' posteriors, `cellCount` each, in the hub's beacon order.
     var posteriors: [Float] = []
     private(set) var boxes: [GridBox] = []
@@ -73,9 +76,11 @@ struct GridTracker {
     /// Past this much spread in one step (the beacon unheard for long), the track restarts.
     static let maximumSpread = 6.0
 
-    init(grid: PositionGrid, settings: GridTracking) {
+    /// A tracker over `grid`; `plans` as ``plans`` (empty: every cell walkable).
+    init(grid: PositionGrid, settings: GridTracking, plans: [WalkableCells] = []) {
         self.grid = grid
         self.settings = settings
+        self.plans = plans.isEmpty ? [WalkableCells(grid: grid)] : plans
         logLikelihoods = Array(repeating: 0, count: grid.cellCount)
         scratch = Array(repeating: 0, count: grid.cellCount)
         missTable = (0...128).map { i in
@@ -137,11 +142,14 @@ struct GridTracker {
     ///   - missLoss: the path loss past which a gateway cannot hear this beacon (its measured
     ///     power minus the sensitivity), dB.
     ///   - sigma: the model's spread, dB (for misses).
+    ///   - floor: the beacon's floor (an index into the layout's floors; -1: none known), whose
+    ///     walls and blocks the motion keeps to.
     mutating func step(
         _ b: Int, cycle: Int64, cycleSeconds: Double, minimumReadings: Int, offsetPrior: Double, missLoss: Float,
-        sigma: Float
+        sigma: Float, floor: Int = -1
     ) -> (x: Double, y: Double, radius90: Double)? {
         let cells = grid.cellCount
+        let plan = floor + 1 < plans.count ? max(floor + 1, 0) : 0
         if boxes.count <= b {
             headings.append(contentsOf: repeatElement(Heading(), count: b + 1 - boxes.count))
             boxes.append(contentsOf: repeatElement(GridBox(), count: b + 1 - boxes.count))
@@ -151,18 +159,18 @@ struct GridTracker {
         let seconds = Double(cycle - box.cycle) * cycleSeconds
         if box.isEmpty {
             guard readings.count >= minimumReadings else { return nil }
-            box = start(b, cycle: cycle)
+            box = start(b, cycle: cycle, plan: plan)
             headings[b] = Heading()
         } else if !readings.isEmpty {
             let spread = settings.walkingSpeed * seconds
             if spread > Self.maximumSpread {
                 clear(b, box: box)
-                box = start(b, cycle: cycle)
+                box = start(b, cycle: cycle, plan: plan)
                 headings[b] = Heading()
             } else {
                 let carried = settings.momentum * seconds / grid.cellSize
                 box = predict(
-                    b, box: box, spread: spread, drift: (headings[b].vx * carried, headings[b].vy * carried))
+                    b, box: box, spread: spread, drift: (headings[b].vx * carried, headings[b].vy * carried), plan: plan)
             }
         }
         var moments: Moments?
@@ -172,7 +180,7 @@ struct GridTracker {
             if moments == nil {
                 // Lost: the best cell in the box misfits; start again from the whole grid.
                 clear(b, box: box)
-                box = start(b, cycle: cycle)
+                box = start(b, cycle: cycle, plan: plan)
                 headings[b] = Heading()
                 moments = update(b, box: &box, offsetPrior: offsetPrior, missLoss: missLoss, sigma: sigma)
             }

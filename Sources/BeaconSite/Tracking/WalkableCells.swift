@@ -1,0 +1,112 @@
+import BeaconCore
+
+/// Where a person can be on one floor of a `PositionGrid`, and how far one can walk from a cell
+/// along its row or its column before a wall or a block stops them: the floor plan as the grid
+/// filter's motion model sees it.
+///
+/// A block takes the cells whose centres lie inside it; a wall takes every cell it passes
+/// through (sampled every quarter cell), so that each row and each column it crosses is cut.
+/// The grid filter moves probability along rows, then along columns, only within a run of
+/// walkable cells: nothing crosses a wall or enters a block in one step, and probability goes
+/// round a wall's end in two. A block narrower than a cell may hold no cell's centre: draw it
+/// as walls.
+struct WalkableCells {
+    /// No cell is blocked: the grid filter takes its plain path.
+    let isOpen: Bool
+    /// Per cell: the first and last column of the walkable run along its row that holds it;
+    /// first > last for a blocked cell. Empty when ``isOpen``.
+    private(set) var rowRunStart: [Int16] = []
+    private(set) var rowRunEnd: [Int16] = []
+    /// Per cell: the first and last row of the walkable run along its column.
+    private(set) var columnRunStart: [Int16] = []
+    private(set) var columnRunEnd: [Int16] = []
+    /// Walkable cells (all of them when ``isOpen``).
+    let walkableCount: Int
+
+    /// Every cell walkable.
+    init(grid: PositionGrid) {
+        isOpen = true
+        walkableCount = grid.cellCount
+    }
+
+    /// The cells `obstacles` leave free on `grid`.
+    init(grid: PositionGrid, obstacles: [SiteObstacle]) {
+        let columns = grid.columns
+        let rows = grid.rows
+        var blocked = Array(repeating: false, count: grid.cellCount)
+        func column(_ x: Double) -> Int { Int(((x - grid.originX) / grid.cellSize).rounded()) }
+        func row(_ y: Double) -> Int { Int(((y - grid.originY) / grid.cellSize).rounded()) }
+        for obstacle in obstacles {
+            switch obstacle.shape {
+            case .block(let corners):
+                let xs = corners.map(\.x)
+                let ys = corners.map(\.y)
+                let columnRange = max(0, column(xs.min()!))...min(columns - 1, column(xs.max()!))
+                let rowRange = max(0, row(ys.min()!))...min(rows - 1, row(ys.max()!))
+                guard !columnRange.isEmpty, !rowRange.isEmpty else { continue }
+                for r in rowRange {
+                    for c in columnRange where obstacle.encloses(SIMD2(grid.x(column: c), grid.y(row: r))) {
+                        blocked[r * columns + c] = true
+                    }
+                }
+            case .wall(let points):
+                for (a, b) in zip(points, points.dropFirst()) {
+                    let length = ((b - a) * (b - a)).sum().squareRoot()
+                    let steps = max(1, Int((4 * length / grid.cellSize).rounded(.up)))
+                    for i in 0...steps {
+                        let point = a + (b - a) * (Double(i) / Double(steps))
+                        let c = column(point.x)
+                        let r = row(point.y)
+                        if c >= 0, c < columns, r >= 0, r < rows { blocked[r * columns + c] = true }
+                    }
+                }
+            }
+        }
+        walkableCount = blocked.lazy.filter { !$0 }.count
+        guard walkableCount < grid.cellCount else {
+            isOpen = true
+            return
+        }
+        isOpen = false
+        rowRunStart = Array(repeating: 1, count: grid.cellCount)
+        rowRunEnd = Array(repeating: 0, count: grid.cellCount)
+        columnRunStart = Array(repeating: 1, count: grid.cellCount)
+        columnRunEnd = Array(repeating: 0, count: grid.cellCount)
+        for r in 0..<rows {
+            var c = 0
+            while c < columns {
+                guard !blocked[r * columns + c] else {
+                    c += 1
+                    continue
+                }
+                var end = c
+                while end + 1 < columns, !blocked[r * columns + end + 1] { end += 1 }
+                for i in c...end {
+                    rowRunStart[r * columns + i] = Int16(c)
+                    rowRunEnd[r * columns + i] = Int16(end)
+                }
+                c = end + 1
+            }
+        }
+        for c in 0..<columns {
+            var r = 0
+            while r < rows {
+                guard !blocked[r * columns + c] else {
+                    r += 1
+                    continue
+                }
+                var end = r
+                while end + 1 < rows, !blocked[(end + 1) * columns + c] { end += 1 }
+                for i in r...end {
+                    columnRunStart[i * columns + c] = Int16(r)
+                    columnRunEnd[i * columns + c] = Int16(end)
+                }
+                r = end + 1
+            }
+        }
+    }
+
+    /// Whether cell `cell` (row × columns + column) can hold a person.
+    @inline(__always)
+    func isWalkable(_ cell: Int) -> Bool { isOpen || rowRunStart[cell] <= rowRunEnd[cell] }
+}

@@ -1,0 +1,120 @@
+import BeaconCore
+import BeaconSiteReport
+import Testing
+
+@testable import BeaconSite
+
+/// The grid filter on a floor with walls and blocks (`SiteObstacle`, `WalkableCells`): its
+/// motion keeps to the walkable cells, and a tag in an aisle is placed in the aisle.
+@Suite("Grid filter: the floor plan as evidence")
+struct GridTrackerFloorPlanTests {
+    /// The grid of `GridTrackerTests` (−2…14 × −2…10 m, 0.5 m cells) with `obstacles` drawn.
+    static func tracker(
+        _ obstacles: [SiteObstacle], settings: GridTracking = GridTracking(sensitivity: nil, momentum: 0)
+    ) -> GridTracker {
+        let open = GridTrackerTests.tracker(settings: settings)
+        var tracker = GridTracker(
+            grid: open.grid, settings: settings, plans: [WalkableCells(grid: open.grid, obstacles: obstacles)])
+        for (g, antenna) in GridTrackerTests.antennas.enumerated() {
+            tracker.model(
+                gateway: g, antenna: antenna, exponent: GridTrackerTests.exponent, tagHeight: GridTrackerTests.tagHeight)
+        }
+        return tracker
+    }
+
+    /// Beacon 0's probability in the cells where `inside` holds for the cell's centre.
+    static func mass(_ tracker: GridTracker, where inside: (Double, Double) -> Bool) -> Double {
+        let grid = tracker.grid
+        var total = 0.0
+        for row in 0..<grid.rows {
+            for column in 0..<grid.columns where inside(grid.x(column: column), grid.y(row: row)) {
+                total += Double(tracker.posteriors[row * grid.columns + column])
+            }
+        }
+        return total
+    }
+
+    static let wallAtSix = SiteObstacle(.wall([SIMD2(6, -5), SIMD2(6, 15)]))
+
+    @Test("a new track starts spread over the walkable cells only: none inside a block")
+    func startsOnWalkableCells() {
+        let block = SiteObstacle(.block([SIMD2(2, 2), SIMD2(10, 2), SIMD2(10, 6), SIMD2(2, 6)]))
+        var tracker = Self.tracker([block])
+        tracker.posteriors = Array(repeating: 0, count: tracker.grid.cellCount)
+        _ = tracker.start(0, cycle: 1)
+        #expect(Self.mass(tracker) { x, y in x > 2 && x < 10 && y > 2 && y < 6 } == 0)
+        #expect(abs(Self.mass(tracker) { _, _ in true } - 1) < 1e-3)
+        let open = Self.tracker([])
+        #expect(tracker.plans[0].walkableCount < open.plans[0].walkableCount - 100, "the block's cells are taken out")
+    }
+
+    @Test("the motion model moves no probability across a wall, and loses none against it")
+    func motionStopsAtWalls() {
+        var tracker = Self.tracker([Self.wallAtSix])
+        // A tag found west of the wall, then unheard for 2.5 s: a 5 m spread, far past the wall.
+        for cycle in 1...6 { GridTrackerTests.step(&tracker, x: 4.5, y: 4, cycle: Int64(cycle)) }
+        let westBefore = Self.mass(tracker) { x, _ in x < 6 }
+        _ = tracker.predict(0, box: tracker.boxes[0], spread: 5)
+        #expect(westBefore > 0.9, "the readings placed it west of the wall: \(westBefore)")
+        #expect(abs(Self.mass(tracker) { x, _ in x < 6 } - westBefore) < 1e-4, "nothing crossed the wall either way")
+        #expect(abs(Self.mass(tracker) { _, _ in true } - 1) < 1e-3, "nothing was lost")
+        // Without the wall the same spread carries a good share across.
+        var open = Self.tracker([])
+        for cycle in 1...6 { GridTrackerTests.step(&open, x: 4.5, y: 4, cycle: Int64(cycle)) }
+        let openWestBefore = Self.mass(open) { x, _ in x < 6 }
+        _ = open.predict(0, box: open.boxes[0], spread: 5)
+        #expect(Self.mass(open) { x, _ in x < 6 } < openWestBefore - 0.1)
+    }
+
+    @Test("probability goes round a wall's end: a wall with a gap lets the tag through, in steps")
+    func goesRoundAWallsEnd() {
+        // The wall stops 2 m short of the room's north side (y = 8): a door at 6…8.
+        var tracker = Self.tracker([SiteObstacle(.wall([SIMD2(6, -5), SIMD2(6, 6)]))])
+        for cycle in 1...6 { GridTrackerTests.step(&tracker, x: 4.5, y: 7, cycle: Int64(cycle)) }
+        var box = tracker.boxes[0]
+        for _ in 0..<4 { box = tracker.predict(0, box: box, spread: 2) }
+        #expect(Self.mass(tracker) { x, y in x > 6.25 && y > 6.25 } > 0.05, "through the door")
+        // South of the door, east of the wall, it arrives only by going round: less than through the door.
+        #expect(Self.mass(tracker) { x, y in x > 6.25 && y < 3 } < Self.mass(tracker) { x, y in x > 6.25 && y > 6.25 })
+    }
+
+    @Test("a tag walking along an aisle between blocks is placed nearer the truth with the plan than without it")
+    func aisleBeatsOpenFloor() {
+        // An aisle y ∈ [3, 5] between two blocks; the tag walks along it at 1 m/s, its readings
+        // off by a fixed few dB per gateway, as a real site's are: the south side's receivers
+        // hot, the north side's deaf, which pulls an open floor's estimate south of the aisle.
+        let blocks = [
+            SiteObstacle(.block([SIMD2(-5, -5), SIMD2(15, -5), SIMD2(15, 3), SIMD2(-5, 3)])),
+            SiteObstacle(.block([SIMD2(-5, 5), SIMD2(15, 5), SIMD2(15, 12), SIMD2(-5, 12)])),
+        ]
+        func meanError(_ obstacles: [SiteObstacle]) -> Double {
+            var tracker = Self.tracker(obstacles, settings: GridTracking(sensitivity: nil))
+            var errors: [Double] = []
+            for cycle in 1...10 {
+                let x = 1.0 + Double(cycle)
+                let estimate = GridTrackerTests.step(&tracker, x: x, y: 4, cycle: Int64(cycle), errors: [-4, -4, 4, 4])
+                errors.append(GridTrackerTests.distance(estimate, x, 4))
+            }
+            return errors.reduce(0, +) / Double(errors.count)
+        }
+        let planned = meanError(blocks)
+        let open = meanError([])
+        #expect(planned < open * 0.8, "with the plan \(planned) m, without \(open) m")
+    }
+
+    @Test("a wall drawn across the grid cuts every row and column it crosses, diagonals too")
+    func wallsCutEveryLine() {
+        let tracker = Self.tracker([SiteObstacle(.wall([SIMD2(0, 0), SIMD2(12, 8)]))])
+        let grid = tracker.grid
+        let plan = tracker.plans[0]
+        // Every row the wall spans has a blocked cell between its ends, so no run holds both.
+        for row in 0..<grid.rows {
+            let y = grid.y(row: row)
+            guard y > 0.5, y < 7.5 else { continue }
+            let wallX = y * 12 / 8
+            let west = row * grid.columns + Int(((wallX - 1.5 - grid.originX) / grid.cellSize).rounded())
+            let east = row * grid.columns + Int(((wallX + 1.5 - grid.originX) / grid.cellSize).rounded())
+            #expect(plan.rowRunEnd[west] < plan.rowRunStart[east], "row at y = \(y)")
+        }
+    }
+}
