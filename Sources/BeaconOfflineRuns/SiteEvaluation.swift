@@ -18,7 +18,8 @@ public enum SiteEvaluation {
         public var site: String
         /// What was run: `self-calibrated`, `fixed defaults`, `as configured`, `grid filter` (as
         /// configured, or self-calibrated, with the grid filter on), `grid filter, no plan` (the
-        /// same without the scenario's walls and blocks), `strongest gateway`, `centroid of 4`.
+        /// same without the scenario's walls and blocks), `per-cycle fit` (self-calibrated, the grid
+        /// filter off where a floor plan would turn it on), `strongest gateway`, `centroid of 4`.
         public var variant: String
         /// The scores.
         public var report: SiteScoring.Report
@@ -105,7 +106,12 @@ public enum SiteEvaluation {
         // A scenario with a floor plan: the grid filter also without it, to show what it gives.
         var unplanned = scenario
         unplanned.obstacles = []
-        if !scenario.obstacles.isEmpty { variants.append(("grid filter, no plan", gridded)) }
+        if !scenario.obstacles.isEmpty {
+            var perCycle = SiteFusionConfiguration()
+            perCycle.positioning.gridOnFloorPlan = false
+            variants.append(("grid filter, no plan", gridded))
+            variants.append(("per-cycle fit", perCycle))
+        }
         var rows: [Row] = []
         for (variant, fusion) in variants {
             progress?("\(name): \(variant)")

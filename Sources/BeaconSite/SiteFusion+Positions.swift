@@ -12,7 +12,7 @@ extension SiteFusion {
         let sampling = samplesFix(b, cycle: cycle)
         if sampling { calibrator?.measurements.removeAll(keepingCapacity: true) }
         let gridding = gridTracker != nil
-        let sensitivity = positioning.grid?.sensitivity
+        let sensitivity = gridTracker?.settings.sensitivity
         let collectsMisses = gridding && sensitivity != nil
         if gridding {
             gridTracker?.readings.removeAll(keepingCapacity: true)

@@ -157,7 +157,9 @@ public final class SiteFusion {
         offlineNanoseconds = configuration.gatewayOfflineAfter.nanoseconds
         positionScratch.reserveCapacity(gatewayCount)
         evidenceScratch.reserveCapacity(gatewayCount)
-        if let grid = configuration.positioning.grid, positioned.count >= 3 {
+        let positioning = configuration.positioning
+        let planned = positioning.gridOnFloorPlan && !layout.obstacles.isEmpty ? GridTracking() : nil
+        if let grid = positioning.grid ?? planned, positioned.count >= 3 {
             let cells = PositionGrid(
                 bounds: bounds, cellSize: grid.cellSize, maxCells: grid.maxCells, gatewayCount: gatewayCount)
             gridTracker = GridTracker(grid: cells, settings: grid, plans: Self.floorPlans(on: cells, layout: layout))

@@ -214,8 +214,14 @@ public struct PositioningConfiguration: Hashable, Sendable {
     /// the same box.
     public var boundsMargin: Double
     /// The grid filter that tracks each beacon heard by at least ``minimumGateways`` gateways;
-    /// `nil` (the default): per-cycle fixes smoothed by a Kalman filter (``tracking``).
+    /// `nil` (the default): per-cycle fixes smoothed by a Kalman filter (``tracking``), unless
+    /// ``gridOnFloorPlan`` and the site draws walls or blocks.
     public var grid: GridTracking?
+    /// Whether a site whose layout draws walls or blocks (`SiteLayout.obstacles`) is tracked by
+    /// the grid filter with its default settings when ``grid`` is not set (default `true`;
+    /// `hub.position.grid: off` sets it `false`): the floor plan is evidence only the grid filter
+    /// can use.
+    public var gridOnFloorPlan = true
 
     /// Creates the configuration.
     public init(

@@ -102,6 +102,18 @@ struct CheckConfigHubTests {
                 == GridTracking(
                     cellSize: 0.4, maxCells: 2048, walkingSpeed: 1.5, stillShare: 0.6, sensitivity: nil, momentum: 0.5))
         #expect(try grid("{sensitivity: -90}") == GridTracking(sensitivity: -90))
+        // Unset, a floor plan turns it on; off keeps it off even then.
+        func onFloorPlan(_ value: String?) throws -> Bool {
+            let path = directory.appendingPathComponent("hub.yaml").path
+            let lines = Self.hub.map { line in
+                value.map { line.replacingOccurrences(of: "2.0}", with: "2.0, grid: \($0)}") } ?? line
+            }
+            try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            return try #require(try GatewayConfiguration.load(path: path).hub).fusion.positioning.gridOnFloorPlan
+        }
+        #expect(try onFloorPlan(nil))
+        #expect(try !onFloorPlan("off"))
+        #expect(try onFloorPlan("on"))
     }
 
     @Test("walls: and blocks: beside gateways: are the layout's obstacles, as drawn")

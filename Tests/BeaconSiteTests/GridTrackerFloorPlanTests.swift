@@ -102,6 +102,34 @@ struct GridTrackerFloorPlanTests {
         #expect(planned < open * 0.8, "with the plan \(planned) m, without \(open) m")
     }
 
+    @Test(
+        "a hub whose layout draws a block tracks through the grid filter unless told grid off; one without keeps the Kalman path")
+    func floorPlanTurnsTheGridOn() throws {
+        let gateways = GridTrackerTests.antennas.enumerated().map {
+            SiteGateway(id: "g\($0.offset)", room: "room", position: $0.element)
+        }
+        let block = SiteObstacle(.block([SIMD2(6, 0), SIMD2(8, 0), SIMD2(8, 3), SIMD2(6, 3)]))
+        let planned = try SiteLayout(gateways: gateways, obstacles: [block])
+        let open = try SiteLayout(gateways: gateways)
+        var defaults = SiteFusionConfiguration()
+        defaults.calibration.enabled = false
+        var off = defaults
+        off.positioning.gridOnFloorPlan = false
+        for (layout, configuration, tracks) in [(planned, defaults, true), (planned, off, false), (open, defaults, false)] {
+            let fusion = try SiteFusion(layout: layout, configuration: configuration)
+            for t in 1...5 {
+                for g in GridTrackerTests.antennas.indices {
+                    let rssi = -59 - Double(GridTrackerTests.loss(g, x: 4, y: 6))
+                    SiteFusionTests.report(fusion, gateway: "g\(g)", at: Double(t), rssi: rssi)
+                }
+                fusion.advance(to: SiteFusionTests.at(Double(t) + 0.5)) { _ in }
+            }
+            #expect(
+                (fusion.statistics.tracked > 0) == tracks, "\(layout.obstacles.count) obstacles, \(configuration.positioning)")
+            #expect((fusion.statistics.multilaterations > 0) == !tracks)
+        }
+    }
+
     @Test("a wall drawn across the grid cuts every row and column it crosses, diagonals too")
     func wallsCutEveryLine() {
         let tracker = Self.tracker([SiteObstacle(.wall([SIMD2(0, 0), SIMD2(12, 8)]))])

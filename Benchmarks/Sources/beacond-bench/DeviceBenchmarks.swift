@@ -31,7 +31,7 @@ enum DeviceBenchmarks {
         let t0 = Timestamp(nanosecondsSinceEpoch: 1_800_000_000_000_000_000)
         // A new address against 1,000 keys (orders settled, then open).
         for ambiguous in [false, true] {
-            let resolver = PrivateAddressResolver(devices: devices(1000, ambiguous: ambiguous, seed: 1), cacheCapacity: 1 << 16)
+            var resolver = PrivateAddressResolver(devices: devices(1000, ambiguous: ambiguous, seed: 1), cacheCapacity: 1 << 16)
             var random = SplitMix64(seed: 2)
             let addresses = (0..<400).map { _ in strangerAddress(&random) }
             var offset = 0
@@ -47,7 +47,7 @@ enum DeviceBenchmarks {
             results.append(result)
         }
         // A known address, per packet.
-        let resolver = PrivateAddressResolver(devices: devices(1000, ambiguous: false, seed: 1))
+        var resolver = PrivateAddressResolver(devices: devices(1000, ambiguous: false, seed: 1))
         var random = SplitMix64(seed: 3)
         let known = (0..<256).map { _ in strangerAddress(&random) }
         for address in known { _ = resolver.resolvedDevice(for: address, type: .random) }
@@ -67,7 +67,7 @@ enum DeviceBenchmarks {
     /// addresses that resolved by chance and the arrivals the resolver let through.
     static func street(t0: Timestamp) -> BenchResult {
         let keys = 1000
-        let resolver = PrivateAddressResolver(devices: devices(keys, ambiguous: false, seed: 11), cacheCapacity: 1 << 14)
+        var resolver = PrivateAddressResolver(devices: devices(keys, ambiguous: false, seed: 11), cacheCapacity: 1 << 14)
         var random = SplitMix64(seed: 12)
         let hours = 7 * 24
         var taken = 0

@@ -24,10 +24,15 @@ enum SiteBenchmarks {
 
     static func run() throws -> [BenchResult] {
         let arguments = CommandLine.arguments.dropFirst()
-        if arguments.contains("grid") { return [try throughput(format: .binary, grid: true)] }
+        if arguments.contains("grid") {
+            return [try throughput(format: .binary, grid: true, walls: arguments.contains("walls"))]
+        }
         let only = GatewayReportFormat.allCases.filter { arguments.contains($0.rawValue) }
         var results = try (only.isEmpty ? GatewayReportFormat.allCases : only).map { try throughput(format: $0) }
-        if only.isEmpty { results.append(try throughput(format: .binary, grid: true)) }
+        if only.isEmpty {
+            results.append(try throughput(format: .binary, grid: true))
+            results.append(try throughput(format: .binary, grid: true, walls: true))
+        }
         if only.isEmpty || only == [.json] { results += try jsonDecoding() }
         return results
     }
@@ -50,7 +55,7 @@ enum SiteBenchmarks {
         return [reader]
     }
 
-    static func layout() throws -> SiteLayout {
+    static func layout(walls: Bool = false) throws -> SiteLayout {
         // Two rows of four on the ceiling; a room per quarter of the hall.
         let gateways = (0..<gatewayCount).map { g in
             let x = 5.0 + Double(g % 4) * 10
@@ -58,7 +63,19 @@ enum SiteBenchmarks {
             return SiteGateway(
                 id: "gw-\(g)", room: "room-\(g % 4 / 2 + (g < 4 ? 0 : 2))", position: Vector3(x: x, y: y, z: 3))
         }
-        return try SiteLayout(gateways: gateways)
+        guard walls else { return try SiteLayout(gateways: gateways) }
+        // With a floor plan: six shelves of 4 m × 6 m, and a wall across the hall with a 4 m door.
+        var obstacles: [SiteObstacle] = []
+        for column in 0..<3 {
+            for row in 0..<2 {
+                let x = 8.0 + Double(column) * 10
+                let y = 11.0 + Double(row) * 11
+                obstacles.append(SiteObstacle(.block([SIMD2(x, y), SIMD2(x + 4, y), SIMD2(x + 4, y + 6), SIMD2(x, y + 6)])))
+            }
+        }
+        obstacles.append(SiteObstacle(.wall([SIMD2(0, 20), SIMD2(18, 20)])))
+        obstacles.append(SiteObstacle(.wall([SIMD2(22, 20), SIMD2(45, 20)])))
+        return try SiteLayout(gateways: gateways, obstacles: obstacles)
     }
 
     /// One cycle's reports of every gateway, encoded in `format`.
@@ -70,8 +87,17 @@ enum SiteBenchmarks {
                 uuidHigh: 0x7A1E_0C33_52B4_4F6D, uuidLow: 0x9E8A_2C3B_4D5E_6F70, major: UInt16(i >> 16),
                 minor: UInt16(truncatingIfNeeded: i))
         }
-        // Tags anywhere the gateways cover (their hull, as a site plans it), not outside it.
-        let positions = ids.indices.map { _ in (x: 5 + random.nextUnit() * 30, y: 8 + random.nextUnit() * 24) }
+        // Tags anywhere the gateways cover (their hull, as a site plans it), not outside it, nor
+        // inside a shelf or on a wall's line.
+        let positions = ids.indices.map { _ in
+            while true {
+                let point = SIMD2(5 + random.nextUnit() * 30, 8 + random.nextUnit() * 24)
+                let blocked =
+                    layout.obstacles.contains { $0.encloses(point) }
+                    || (!layout.obstacles.isEmpty && abs(point.y - 20) < 0.6)
+                if !blocked { return (x: point.x, y: point.y) }
+            }
+        }
         var reports: [[UInt8]] = []
         for (g, gateway) in layout.gateways.enumerated() {
             var encoders = (0..<bucketCount).map { _ in GatewayReportEncoder(gateway: gateway.id, format: format) }
@@ -135,9 +161,10 @@ enum SiteBenchmarks {
     }
 
     /// Records per second through the fusion; with `grid`, every beacon tracked by the grid
-    /// filter (`hub.position.grid: on`) instead of multilaterated and Kalman-smoothed.
-    static func throughput(format: GatewayReportFormat, grid: Bool = false) throws -> BenchResult {
-        let layout = try layout()
+    /// filter (`hub.position.grid: on`) instead of multilaterated and Kalman-smoothed; with
+    /// `walls`, on a floor plan of shelves and a wall (`beacond-bench site grid walls`).
+    static func throughput(format: GatewayReportFormat, grid: Bool = false, walls: Bool = false) throws -> BenchResult {
+        let layout = try layout(walls: walls)
         // Calibrated to the hall, as a site is: the path-loss exponent and the tags' height of the model.
         var configuration = SiteFusionConfiguration()
         configuration.positioning.pathLossExponent = 2
@@ -180,7 +207,7 @@ enum SiteBenchmarks {
         fusing = .zero
         var result = try Bench.measure(
             "site fusion: \(beaconCount) beacons × \(gatewayCount) gateways, \(format) reports"
-                + (grid ? ", grid filter" : ""),
+                + (grid ? ", grid filter" : "") + (walls ? " with 6 shelves and a wall" : ""),
             items: recordsPerCycle * cyclesPerRun, unit: "records"
         ) { try feed() }
         precondition(fusion.trackedCount == beaconCount && fused > 0 && positioned > 0)

@@ -6,7 +6,7 @@ import BeaconSiteReport
 
 extension StatusAPI {
     /// `GET /api/site?limit=`: a site's gateways, its rooms with their occupancy, the beacons'
-    /// positions, the floor plan and the hub's report counts (for one gateway: `site` false,
+    /// positions, the floor plan (image, walls and blocks) and the hub's report counts (for one gateway: `site` false,
     /// empty lists and zero counts).
     enum Site: StatusAPIEndpoint {
         /// How many positions.
@@ -114,6 +114,8 @@ extension StatusAPI {
                 }
                 object.key("floorPlan")
                 if let floorPlan = routes.floorPlan { write(floorPlan, to: &object) } else { object.null() }
+                object.key("obstacles")
+                object.array { array in for obstacle in inspection.site?.obstacles ?? [] { write(obstacle, to: &array) } }
                 write(inspection.statistics.site ?? SiteFusionStatistics(), to: &object)
                 object.key("calibration")
                 if let calibration = inspection.statistics.site?.calibration {
@@ -182,6 +184,26 @@ extension StatusAPI {
                 c.member("applied", status.applied)
                 c.key("fittedAt")
                 if let time = status.fittedAt { c.value(time.rfc3339String) } else { c.null() }
+            }
+        }
+
+        /// `{kind: wall|block, points: [[x, y], …], floor}`: a wall or block of the floor plan.
+        private static func write(_ obstacle: SiteObstacle, to array: inout JSONWriter) {
+            array.object { row in
+                switch obstacle.shape {
+                case .wall: row.member("kind", "wall")
+                case .block: row.member("kind", "block")
+                }
+                row.key("points")
+                row.array { points in
+                    for point in obstacle.points {
+                        points.array {
+                            $0.value(point.x, decimals: 3)
+                            $0.value(point.y, decimals: 3)
+                        }
+                    }
+                }
+                row.member("floor", obstacle.floor)
             }
         }
 

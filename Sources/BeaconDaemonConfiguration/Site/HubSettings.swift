@@ -24,7 +24,8 @@ import Foundation
 ///   room: {margin: 4, minDwell: 2s, floorMargin: 8, floorMinDwell: 5s, minRSSI: -95, minConfidence: 0, minGateways: 1, scoreSigma: 6}
 ///   gatewayOffline: 10s            # no report for this long: the gateway is offline
 ///   position: {minGateways: 3, tagHeight: 1.2, pathLossExponent: 1.5, modelSigma: 6, offsetPrior: 10, tracking: 0.5,
-///              grid: off}   # grid: on, or {cellSize: 0.5, maxCells: 1024, walkingSpeed: 2, stillShare: 0.2, sensitivity: -95}
+///              grid: off}   # on, off, or {cellSize: 0.5, maxCells: 1024, walkingSpeed: 2, stillShare: 0.2, sensitivity: -95};
+///                           # unset: on where walls: or blocks: draw the floor plan
 ///   maxRecordsPerReport: 4096      # a longer report is refused whole
 ///   maxBeaconsPerGateway: 20000    # new beacons one gateway may bring in
 ///   clockTolerance: 5s             # a report claiming a time this far past its gateway's clock is refused
@@ -238,7 +239,10 @@ public struct HubSettings: Sendable {
                         n.scalarText == "off" ? nil : try n.number(in: 0.001...100, "off or a process noise from 0.001 to 100")
                 }
                 if let n = position["boundsMargin"] { fusion.positioning.boundsMargin = try n.number(in: 0...100, "metres") }
-                if let n = position["grid"] { fusion.positioning.grid = try readGrid(n) }
+                if let n = position["grid"] {
+                    fusion.positioning.grid = try readGrid(n)
+                    fusion.positioning.gridOnFloorPlan = fusion.positioning.grid != nil
+                }
             }
             if let n = hub["calibration"] { fusion.calibration = try readCalibration(n, fusion.calibration) }
             if let n = hub["proximity"] { fusion.proximity = try ProximityBands(node: n) }

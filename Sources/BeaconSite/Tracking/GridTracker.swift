@@ -48,6 +48,9 @@ struct GridTracker {
     /// The motion kernels along rows and along columns (reused: sized for the widest).
     var kernel: [Float] = []
     var kernelRows: [Float] = []
+    /// Their running sums, on a floor with walls (`blurWithinWalls`).
+    var kernelSums: [Float] = []
+    var kernelRowSums: [Float] = []
     /// Each beacon's recent heading, in the hub's beacon order.
     private(set) var headings: [Heading] = []
     var radii: [Float] = Array(repeating: 0, count: GridTracker.radiusBins)
