@@ -24,13 +24,7 @@ extension SiteObstacle {
             let corners: [SIMD2<Double>]
             if entry.isMapping, entry["min"] != nil || entry["max"] != nil {
                 try entry.checkKeys(allowed: ["min", "max", "floor"], in: "blocks[]")
-                let low = try entry.required("min").numbers(count: 2...2, "a corner [x, y] in metres")
-                let high = try entry.required("max").numbers(count: 2...2, "a corner [x, y] in metres")
-                guard high[0] > low[0], high[1] > low[1] else {
-                    throw entry.error(
-                        "a block's max [\(high[0]), \(high[1])] must lie above and right of its min [\(low[0]), \(low[1])]")
-                }
-                corners = [SIMD2(low[0], low[1]), SIMD2(high[0], low[1]), SIMD2(high[0], high[1]), SIMD2(low[0], high[1])]
+                corners = try entry.rectangleCorners(what: "a block")
             } else {
                 corners = try readPoints(entry, key: "area", least: 3, what: "a block")
             }
@@ -49,16 +43,7 @@ extension SiteObstacle {
         } else {
             list = entry
         }
-        let items = try list.sequence(of: "points [x, y] in metres")
-        guard items.count >= least else {
-            throw list.error("\(what) needs at least \(least) points [x, y], not \(items.count)")
-        }
-        var points: [SIMD2<Double>] = []
-        for item in items {
-            let xy = try item.numbers(count: 2...2, "a point [x, y] in metres")
-            points.append(SIMD2(xy[0], xy[1]))
-        }
-        return points
+        return try list.planarPoints(least: least, what: what)
     }
 
     private static func readFloor(_ entry: ConfigNode, floors: [String]) throws(ConfigurationError) -> String? {

@@ -38,17 +38,7 @@ public struct SiteObstacle: Hashable, Sendable {
 
     /// Whether `point` lies inside the block (even-odd rule); `false` for a wall.
     public func encloses(_ point: SIMD2<Double>) -> Bool {
-        guard case .block(let corners) = shape, corners.count >= 3 else { return false }
-        var inside = false
-        var j = corners.count - 1
-        for i in corners.indices {
-            let a = corners[i]
-            let b = corners[j]
-            if (a.y > point.y) != (b.y > point.y), point.x < (b.x - a.x) * (point.y - a.y) / (b.y - a.y) + a.x {
-                inside.toggle()
-            }
-            j = i
-        }
-        return inside
+        guard case .block(let corners) = shape else { return false }
+        return SiteRoomOutline.polygon(corners, encloses: point)
     }
 }

@@ -75,12 +75,20 @@ public final class SiteSimulation {
         self.seed = seed ?? scenario.seed
         // Named by the scenario, the site gives every gateway the identity it advertises
         // (`SiteGatewayBeacon`), as an anchor at its position: heard when it has `advertise: true`.
+        // The scenario's rooms are drawn for the hub too: the outlines of those its gateways name.
+        let gateways = scenario.gateways.map { gateway in
+            SiteGateway(id: gateway.name, room: gateway.room, position: gateway.position, floor: gateway.floor)
+        }
+        let outlines = scenario.rooms.filter { room in gateways.contains { $0.room == room.name } }.map { room in
+            SiteRoomOutline(
+                room: room.name,
+                corners: [
+                    SIMD2(room.minimum.x, room.minimum.y), SIMD2(room.maximum.x, room.minimum.y),
+                    SIMD2(room.maximum.x, room.maximum.y), SIMD2(room.minimum.x, room.maximum.y),
+                ])
+        }
         let layout = try SiteLayout(
-            gateways: scenario.gateways.map { gateway in
-                SiteGateway(
-                    id: gateway.name, room: gateway.room,
-                    position: gateway.position, floor: gateway.floor)
-            }, site: scenario.name, obstacles: scenario.obstacles)
+            gateways: gateways, site: scenario.name, obstacles: scenario.obstacles, roomOutlines: outlines)
         self.layout = layout
         var settings = HubSettings(layout: layout, fusion: fusion)
         for gateway in scenario.gateways where gateway.kind == "espresense" {

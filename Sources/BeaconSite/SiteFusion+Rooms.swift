@@ -38,8 +38,21 @@ extension SiteFusion {
                 roomScores[room] = max(roomScores[room], score + Float(model.receiveOffsets[g]))
             }
         }
-        decideRoom(b, gateways: evidenceScratch.count, at: time)
-        let position = beacons[b].rooms.unknown ? nil : locate(b, cycle: cycle)
+        var position: BeaconPosition?
+        if gridTracker?.rooms.isEmpty == false {
+            // Rooms outlined: the grid filter places the beacon first, and where it tracks it, its
+            // posterior's share in each outline decides the room.
+            position = locate(b, cycle: cycle)
+            if gridTracker?.roomShares(b, floor: positionFloor(of: b), roomCount: roomNames.count) == true {
+                decideRoomByShares(b, gateways: evidenceScratch.count, at: time)
+            } else {
+                decideRoom(b, gateways: evidenceScratch.count, at: time)
+                if beacons[b].rooms.unknown { position = nil }
+            }
+        } else {
+            decideRoom(b, gateways: evidenceScratch.count, at: time)
+            position = beacons[b].rooms.unknown ? nil : locate(b, cycle: cycle)
+        }
         if let position {
             beacons[b].lastX = Float(position.x)
             beacons[b].lastY = Float(position.y)
@@ -71,6 +84,19 @@ extension SiteFusion {
         let step = roomDecider.decide(&beacons[b].rooms, scores: roomScores, gateways: gateways, now: now) { room in
             silence(ofRoom: room, at: now)
         }
+        apply(step, to: b, at: time)
+    }
+
+    /// Decides beacon `b`'s room from the grid filter's shares of its posterior in the rooms'
+    /// outlines (``RoomDecider/decide(_:shares:gateways:now:)``), and reports and counts it.
+    func decideRoomByShares(_ b: Int, gateways: Int, at time: Timestamp) {
+        guard !roomNames.isEmpty, let shares = gridTracker?.shares else { return }
+        let step = roomDecider.decide(&beacons[b].rooms, shares: shares, gateways: gateways, now: time.nanosecondsSinceEpoch)
+        apply(step, to: b, at: time)
+    }
+
+    /// Counts and reports what one cycle of the room rule did to beacon `b`.
+    private func apply(_ step: RoomStep, to b: Int, at time: Timestamp) {
         if step.changed {
             statistics.roomChanges += 1
             if step.changedFloor { statistics.floorChanges += 1 }

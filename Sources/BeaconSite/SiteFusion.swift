@@ -162,7 +162,9 @@ public final class SiteFusion {
         if let grid = positioning.grid ?? planned, positioned.count >= 3 {
             let cells = PositionGrid(
                 bounds: bounds, cellSize: grid.cellSize, maxCells: grid.maxCells, gatewayCount: gatewayCount)
-            gridTracker = GridTracker(grid: cells, settings: grid, plans: Self.floorPlans(on: cells, layout: layout))
+            gridTracker = GridTracker(
+                grid: cells, settings: grid, plans: Self.floorPlans(on: cells, layout: layout),
+                rooms: Self.roomCells(on: cells, layout: layout))
             remodelGrid()
         }
     }

@@ -28,6 +28,9 @@ public struct SiteLayout: Sendable {
     let anchorIndexByID: [BeaconID: Int]
     /// The walls and blocks people cannot pass or stand in (the grid filter's floor plan).
     public let obstacles: [SiteObstacle]
+    /// The rooms' outlines, where the site draws them (each of a room in ``rooms``, at most one
+    /// per room): the grid filter decides a tracked beacon's room from them.
+    public let roomOutlines: [SiteRoomOutline]
 
     /// The most gateways a site may have (a hub's per-beacon tables are sized by it).
     public static let maxGateways = 256
@@ -39,12 +42,14 @@ public struct SiteLayout: Sendable {
     ///   - site: the site's name; when given, each positioned gateway's advertised identity is an
     ///     anchor too.
     ///   - obstacles: walls and blocks, on the gateways' floors.
+    ///   - roomOutlines: outlines of the gateways' rooms.
     /// - Throws: `SiteConfigurationError` for no gateways, too many, a repeated id, a room named
     ///   `unknown`, a room whose gateways name different floors, two anchors with one identity, or
     ///   an obstacle with too few points, a coordinate that is not a number, or a floor no
-    ///   gateway names.
+    ///   gateway names, or an outline of a room no gateway names (or of one room twice).
     public init(
-        gateways: [SiteGateway], anchors: [SiteAnchor] = [], site: String? = nil, obstacles: [SiteObstacle] = []
+        gateways: [SiteGateway], anchors: [SiteAnchor] = [], site: String? = nil, obstacles: [SiteObstacle] = [],
+        roomOutlines: [SiteRoomOutline] = []
     ) throws(SiteConfigurationError) {
         guard !gateways.isEmpty else { throw .noGateways }
         guard gateways.count <= Self.maxGateways else { throw .tooManyGateways(gateways.count, limit: Self.maxGateways) }
@@ -119,6 +124,16 @@ public struct SiteLayout: Sendable {
             try Self.check(obstacle, number: i + 1, floors: floors)
         }
         self.obstacles = obstacles
+        var outlined: Set<String> = []
+        for outline in roomOutlines {
+            guard rooms.contains(outline.room), outlined.insert(outline.room).inserted else {
+                throw .invalid("room '\(outline.room)' is outlined twice, or has no gateway: outline each gateway's room once")
+            }
+            guard outline.corners.count >= 3, outline.corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
+                throw .invalid("room '\(outline.room)': an outline needs at least 3 corners, each a number")
+            }
+        }
+        self.roomOutlines = roomOutlines
         self.gateways = gateways
         self.rooms = rooms
         self.roomOfGateway = roomOfGateway

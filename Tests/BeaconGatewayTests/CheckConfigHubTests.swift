@@ -60,6 +60,15 @@ struct CheckConfigHubTests {
             description: "a block whose max lies below its min", line: 8, replacing: "sinks:",
             with: "blocks: [{min: [3, 3], max: [2, 4]}]\nsinks:", says: "must lie above and right of its min"),
         Breakage(
+            description: "an outline of a room no gateway names", line: 8, replacing: "sinks:",
+            with: "rooms: [{name: cellar, min: [0, 0], max: [2, 2]}]\nsinks:",
+            says: "room 'cellar' has an outline but no gateway: the gateways' rooms are hall, shop"),
+        Breakage(
+            description: "a room outlined twice", line: 10, replacing: "sinks:",
+            with:
+                "rooms:\n  - {name: hall, min: [0, 0], max: [2, 2]}\n  - {name: hall, outline: [[0, 0], [1, 0], [1, 1]]}\nsinks:",
+            says: "room 'hall' is outlined twice"),
+        Breakage(
             description: "a partition larger than the site's buckets", line: 7,
             replacing: "  position: {tagHeight: 1.2, pathLossExponent: 2.0}", with: "  partition: {index: 0, of: 64}",
             says: "exceeds site.buckets"),
@@ -116,7 +125,7 @@ struct CheckConfigHubTests {
         #expect(try onFloorPlan("on"))
     }
 
-    @Test("walls: and blocks: beside gateways: are the layout's obstacles, as drawn")
+    @Test("walls:, blocks: and rooms: beside gateways: are the layout's obstacles and outlines, as drawn")
     func floorPlanObstacles() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("floor-plan-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -125,9 +134,16 @@ struct CheckConfigHubTests {
         let plan = [
             "walls: [[[0, 0], [8, 0], [8, 3]], {line: [[4, 4], [4, 9]]}]",
             "blocks: [[[1, 1], [3, 1], [2, 3]], {min: [10, 2], max: [12, 6]}]",
+            "rooms: [{name: hall, outline: [[0, 0], [10, 0], [10, 10]]}, {name: shop, min: [10, 0], max: [16, 10]}]",
         ]
         try ((Self.hub + plan).joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        let obstacles = try #require(try GatewayConfiguration.load(path: path).hub).layout.obstacles
+        let layout = try #require(try GatewayConfiguration.load(path: path).hub).layout
+        #expect(
+            layout.roomOutlines == [
+                SiteRoomOutline(room: "hall", corners: [SIMD2(0, 0), SIMD2(10, 0), SIMD2(10, 10)]),
+                SiteRoomOutline(room: "shop", corners: [SIMD2(10, 0), SIMD2(16, 0), SIMD2(16, 10), SIMD2(10, 10)]),
+            ])
+        let obstacles = layout.obstacles
         #expect(
             obstacles == [
                 SiteObstacle(.wall([SIMD2(0, 0), SIMD2(8, 0), SIMD2(8, 3)])),

@@ -84,7 +84,7 @@ struct SiteSimulationTests {
         #expect(summary.hub.site?.roomChanges == 4 * Self.visitors)
     }
 
-    @Test("the grid filter places the shop's visitors closer than per-cycle fixes do, rooms as right, its radius honest")
+    @Test("the grid filter places the shop's visitors closer than per-cycle fixes do, rooms at least as right, its radius honest")
     func gridFilter() throws {
         let fixes = try Self.shared.get()
         let tracked = try Self.run(grid: true)
@@ -93,10 +93,10 @@ struct SiteSimulationTests {
         #expect(try #require(after.medianPositionError) < (try #require(before.medianPositionError)) - 0.1, "\(after.text)")
         #expect(try #require(after.p90PositionError) < (try #require(before.p90PositionError)) - 0.2, "\(after.text)")
         #expect(try #require(after.radiusCoverage) >= 0.85, "\(after.text)")
-        // Rooms do not use positions; calibration counts its fixes by where they were placed, so
-        // the offsets (and rooms) may move a little.
+        // The scenario's rooms are outlined for the hub: the tracked visitors' rooms come from the
+        // posterior's share in each outline, and are at least as right, with no more flaps.
         let rooms = (try #require(after.roomAccuracy), try #require(before.roomAccuracy))
-        #expect(abs(rooms.0 - rooms.1) < 0.005 && after.flaps == before.flaps, "\(after.text)")
+        #expect(rooms.0 >= rooms.1 && after.flaps <= before.flaps, "\(after.text)")
         #expect(tracked.summary.hub.site?.tracked ?? 0 > 0)
     }
 

@@ -130,6 +130,38 @@ struct GridTrackerFloorPlanTests {
         }
     }
 
+    @Test("with rooms outlined, a tracked beacon's room is the outline holding its position, not its loudest gateway's room")
+    func roomsFromOutlines() throws {
+        // Gateway g0 (the south-west corner) is the stand's; the stand is the middle of the room,
+        // where no gateway is. The tag at (7, 4.5) is nearest g3 (the hall's), inside the stand.
+        let gateways = GridTrackerTests.antennas.enumerated().map { g, antenna in
+            SiteGateway(id: "g\(g)", room: g == 0 ? "stand" : "hall", position: antenna)
+        }
+        let outlines = [
+            SiteRoomOutline(room: "stand", corners: [SIMD2(3, 1), SIMD2(11, 1), SIMD2(11, 7.5), SIMD2(3, 7.5)]),
+            SiteRoomOutline(room: "hall", corners: [SIMD2(-2, -2), SIMD2(14, -2), SIMD2(14, 10), SIMD2(-2, 10)]),
+        ]
+        var configuration = SiteFusionConfiguration()
+        configuration.calibration.enabled = false
+        configuration.positioning.grid = GridTracking(sensitivity: nil)
+        configuration.positioning.pathLossExponent = GridTrackerTests.exponent
+        configuration.positioning.tagHeight = GridTrackerTests.tagHeight
+        var rooms: [String?] = []
+        for layout in [try SiteLayout(gateways: gateways, roomOutlines: outlines), try SiteLayout(gateways: gateways)] {
+            let fusion = try SiteFusion(layout: layout, configuration: configuration)
+            var room: String?
+            for t in 1...8 {
+                for g in GridTrackerTests.antennas.indices {
+                    let rssi = -59 - Double(GridTrackerTests.loss(g, x: 7, y: 4.5))
+                    SiteFusionTests.report(fusion, gateway: "g\(g)", at: Double(t), rssi: rssi)
+                }
+                fusion.advance(to: SiteFusionTests.at(Double(t) + 0.5)) { room = $0.beacons.first?.room ?? room }
+            }
+            rooms.append(room)
+        }
+        #expect(rooms == ["stand", "hall"])
+    }
+
     @Test("a wall drawn across the grid cuts every row and column it crosses, diagonals too")
     func wallsCutEveryLine() {
         let tracker = Self.tracker([SiteObstacle(.wall([SIMD2(0, 0), SIMD2(12, 8)]))])

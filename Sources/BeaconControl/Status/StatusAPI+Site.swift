@@ -70,6 +70,10 @@ extension StatusAPI {
                             row.member("floor", inspection.site?.floor(ofRoom: room))
                             row.key("beacons")
                             row.array { ids in for id in inside.prefix(50) { ids.value("\(id)") } }
+                            if let outline = inspection.site?.roomOutlines.first(where: { $0.room == room }) {
+                                row.key("outline")
+                                write(outline.corners, to: &row)
+                            }
                             if !inspection.people.isEmpty {
                                 row.key("people")
                                 row.array { names in
@@ -195,15 +199,20 @@ extension StatusAPI {
                 case .block: row.member("kind", "block")
                 }
                 row.key("points")
-                row.array { points in
-                    for point in obstacle.points {
-                        points.array {
-                            $0.value(point.x, decimals: 3)
-                            $0.value(point.y, decimals: 3)
-                        }
+                write(obstacle.points, to: &row)
+                row.member("floor", obstacle.floor)
+            }
+        }
+
+        /// `[[x, y], …]`, to the millimetre.
+        private static func write(_ points: [SIMD2<Double>], to object: inout JSONWriter) {
+            object.array { array in
+                for point in points {
+                    array.array {
+                        $0.value(point.x, decimals: 3)
+                        $0.value(point.y, decimals: 3)
                     }
                 }
-                row.member("floor", obstacle.floor)
             }
         }
 

@@ -80,7 +80,7 @@ public struct GatewayConfiguration: Sendable {
 
     static let keys = [
         "source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging", "http", "layouts", "site", "gateways",
-        "walls", "blocks",
+        "walls", "blocks", "rooms",
         "anchors",
         "hub", "beacons", "devices", "people", "shadow", "latency", "retention", "pseudonyms",
     ]
@@ -201,7 +201,7 @@ public struct GatewayConfiguration: Sendable {
         if let gateways = node["gateways"] {
             hub = try HubSettings.read(
                 gateways: gateways, hub: node["hub"], anchors: node["anchors"], walls: node["walls"], blocks: node["blocks"],
-                site: site?.topics.site)
+                rooms: node["rooms"], site: site?.topics.site)
         } else if let stray = node["walls"] ?? node["blocks"] {
             throw stray.error(
                 "walls: and blocks: draw a hub's floor plan: they need the site's gateways: beside them (a simulated site takes them from its scenario)"

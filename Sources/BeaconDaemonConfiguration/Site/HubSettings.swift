@@ -16,6 +16,7 @@ import Foundation
 ///   - {id: office, kind: espresense, room: office, position: [20, 5, 2]}   # an ESPresense node (Docs/ForeignNodes.md)
 /// walls: [[[0, 0], [40, 0], [40, 20]]]   # the grid filter's floor plan (Docs/Site.md, "The floor plan")
 /// blocks: [{min: [10, 8], max: [14, 12]}]
+/// rooms: [{name: hall, min: [0, 0], max: [25, 20]}]   # outlines: rooms decided from the grid filter's positions
 /// hub:
 ///   cycle: 1s
 ///   lateness: 1s
@@ -76,7 +77,8 @@ public struct HubSettings: Sendable {
 
     static func read(
         gateways gatewaysNode: ConfigNode, hub hubNode: ConfigNode?, anchors anchorsNode: ConfigNode? = nil,
-        walls: ConfigNode? = nil, blocks: ConfigNode? = nil, site: String? = nil, gatewayKeys: [String] = []
+        walls: ConfigNode? = nil, blocks: ConfigNode? = nil, rooms: ConfigNode? = nil, site: String? = nil,
+        gatewayKeys: [String] = []
     ) throws(ConfigurationError) -> HubSettings {
         var gateways: [SiteGateway] = []
         var foreignNodes: [String: ForeignNodeEndpoint] = [:]
@@ -114,9 +116,13 @@ public struct HubSettings: Sendable {
         var floors: [String] = []
         for floor in gateways.compactMap(\.floor) where !floors.contains(floor) { floors.append(floor) }
         let obstacles = try SiteObstacle.read(walls: walls, blocks: blocks, floors: floors)
+        var roomNames: [String] = []
+        for room in gateways.compactMap(\.room) where !roomNames.contains(room) { roomNames.append(room) }
+        let outlines = try SiteRoomOutline.read(rooms, rooms: roomNames)
         let layout: SiteLayout
         do {
-            layout = try SiteLayout(gateways: gateways, anchors: anchors, site: site, obstacles: obstacles)
+            layout = try SiteLayout(
+                gateways: gateways, anchors: anchors, site: site, obstacles: obstacles, roomOutlines: outlines)
         } catch {
             throw (anchorsNode ?? gatewaysNode).error(error.description)
         }

@@ -13,6 +13,7 @@ import FoundationEssentials
 ///   - …
 /// walls: [[[0, 0], [10, 0]]]                 # optional, as for beacond hub: the grid filter's floor plan
 /// blocks: [{min: [2, 2], max: [4, 6]}]
+/// rooms: [{name: Room201, min: [0, 0], max: [5, 4]}]   # optional: rooms' outlines
 /// hub: {room: {margin: 4, minDwell: 2s}}     # optional, as for beacond hub
 /// ranging: {filter: arma}                    # optional: every gateway's ranging
 /// ```
@@ -29,11 +30,11 @@ public struct SiteReplayDocument: Sendable {
     /// Reads a site replay file.
     public static func load(path: String) throws(ConfigurationError) -> SiteReplayDocument {
         let node = try ConfigNode.load(path: path)
-        try node.checkKeys(allowed: ["gateways", "hub", "ranging", "anchors", "walls", "blocks"])
+        try node.checkKeys(allowed: ["gateways", "hub", "ranging", "anchors", "walls", "blocks", "rooms"])
         let gatewaysNode = try node.required("gateways")
         let hub = try HubSettings.read(
             gateways: gatewaysNode, hub: node["hub"], anchors: node["anchors"], walls: node["walls"], blocks: node["blocks"],
-            gatewayKeys: ["capture"])
+            rooms: node["rooms"], gatewayKeys: ["capture"])
         var captures: [String] = []
         for entry in try gatewaysNode.sequence() { captures.append(try entry.required("capture").filePath()) }
         let ranging =

@@ -140,7 +140,7 @@ struct RoomDecider {
     }
 
     /// Puts the beacon in `room` (its first room, or a change the rule counts).
-    private func take(_ memory: inout RoomMemory, room: Int32, scores: [Float], step: inout RoomStep, counted: Bool) {
+    func take(_ memory: inout RoomMemory, room: Int32, scores: [Float], step: inout RoomStep, counted: Bool) {
         let floor = Int32(floorOfRoom[Int(room)])
         if counted {
             step.changed = true
@@ -155,7 +155,7 @@ struct RoomDecider {
 
     /// Reports the room, or unknown: an exit of the room shown before and an entry of the room
     /// shown now, when they differ.
-    private func show(_ memory: inout RoomMemory, unknown: Bool, step: inout RoomStep) {
+    func show(_ memory: inout RoomMemory, unknown: Bool, step: inout RoomStep) {
         let shown = unknown ? -1 : memory.room
         memory.unknown = unknown
         if unknown {

@@ -36,6 +36,8 @@ struct GridTracker {
     /// The floor plan per floor: index 0 for a beacon on no known floor (the obstacles drawn
     /// for every floor), then one per layout floor (those and the floor's own).
     let plans: [WalkableCells]
+    /// The rooms' outlines per floor, indexed as ``plans`` (empty: the site outlines no rooms).
+    let rooms: [RoomCells]
     /// The beacons' posteriors, `cellCount` each, in the hub's beacon order.
     var posteriors: [Float] = []
     private(set) var boxes: [GridBox] = []
@@ -54,6 +56,8 @@ struct GridTracker {
     /// Each beacon's recent heading, in the hub's beacon order.
     private(set) var headings: [Heading] = []
     var radii: [Float] = Array(repeating: 0, count: GridTracker.radiusBins)
+    /// Each room's share of the latest beacon asked (``roomShares(_:floor:roomCount:)``).
+    private(set) var shares: [Float] = []
     /// log P(miss) by standardised margin, from −4σ to +4σ in 1/16 σ steps.
     let missTable: [Float]
 
@@ -79,11 +83,13 @@ struct GridTracker {
     /// Past this much spread in one step (the beacon unheard for long), the track restarts.
     static let maximumSpread = 6.0
 
-    /// A tracker over `grid`; `plans` as ``plans`` (empty: every cell walkable).
-    init(grid: PositionGrid, settings: GridTracking, plans: [WalkableCells] = []) {
+    /// A tracker over `grid`; `plans` as ``plans`` (empty: every cell walkable), `rooms` as
+    /// ``rooms``.
+    init(grid: PositionGrid, settings: GridTracking, plans: [WalkableCells] = [], rooms: [RoomCells] = []) {
         self.grid = grid
         self.settings = settings
         self.plans = plans.isEmpty ? [WalkableCells(grid: grid)] : plans
+        self.rooms = rooms
         logLikelihoods = Array(repeating: 0, count: grid.cellCount)
         scratch = Array(repeating: 0, count: grid.cellCount)
         missTable = (0...128).map { i in
@@ -192,6 +198,40 @@ struct GridTracker {
         let estimated = estimate(b, box: box, moments: moments)
         if let estimated, !readings.isEmpty { follow(b, to: estimated, after: seconds) }
         return estimated
+    }
+
+    /// Computes each of `roomCount` rooms' share of beacon `b`'s posterior on `floor` (the cells
+    /// of its outline) into ``shares``; `false` when the site outlines no rooms or `b` is not
+    /// tracked, or no room on its floor (none known: the rooms without a floor) is outlined.
+    mutating func roomShares(_ b: Int, floor: Int, roomCount: Int) -> Bool {
+        guard !rooms.isEmpty, isTracking(b) else { return false }
+        let floorRooms = rooms[floor + 1 < rooms.count ? max(floor + 1, 0) : 0]
+        guard !floorRooms.isEmpty else { return false }
+        let cells = floorRooms.roomOfCell
+        if shares.count != roomCount { shares = Array(repeating: 0, count: roomCount) }
+        for i in shares.indices { shares[i] = 0 }
+        let box = boxes[b]
+        let columns = grid.columns
+        let base = b * grid.cellCount
+        var total: Float = 0
+        posteriors.withUnsafeBufferPointer { p in
+            cells.withUnsafeBufferPointer { room in
+                shares.withUnsafeMutableBufferPointer { shares in
+                    for row in Int(box.firstRow)...Int(box.lastRow) {
+                        for column in Int(box.firstColumn)...Int(box.lastColumn) {
+                            let cell = row * columns + column
+                            let value = p[base + cell]
+                            total += value
+                            let r = Int(room[cell])
+                            if r >= 0 { shares[r] += value }
+                        }
+                    }
+                }
+            }
+        }
+        guard total > 0 else { return false }
+        for i in shares.indices { shares[i] /= total }
+        return true
     }
 
     /// Corrects beacon `b`'s heading by where the estimate landed against where the heading
