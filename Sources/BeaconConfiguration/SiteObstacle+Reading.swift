@@ -11,7 +11,10 @@ extension SiteObstacle {
     ///   - [[2, 2], [6, 2], [6, 4], [2, 4]]          # a polygon
     ///   - {min: [8, 2], max: [12, 4], floor: ground} # a rectangle
     /// ```
-    /// - Parameter floors: the site's floors (an obstacle's `floor:` must be one).
+    /// - Parameters:
+    ///   - walls: the `walls:` node, if any.
+    ///   - blocks: the `blocks:` node, if any.
+    ///   - floors: the site's floors (an obstacle's `floor:` must be one).
     public static func read(walls: ConfigNode?, blocks: ConfigNode?, floors: [String]) throws(ConfigurationError)
         -> [SiteObstacle]
     {

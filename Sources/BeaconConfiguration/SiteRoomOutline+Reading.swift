@@ -3,7 +3,9 @@ import BeaconCore
 extension SiteRoomOutline {
     /// Reads `rooms:` beside `gateways:`: each room's outline, `{name, outline: [[x, y], …]}` or
     /// `{name, min: [x, y], max: [x, y]}`, checked at its line.
-    /// - Parameter rooms: the rooms the gateways name (an outline's room must be one, once).
+    /// - Parameters:
+    ///   - node: the `rooms:` node, if any.
+    ///   - rooms: the rooms the gateways name (an outline's room must be one, once).
     public static func read(_ node: ConfigNode?, rooms: [String]) throws(ConfigurationError) -> [SiteRoomOutline] {
         var outlines: [SiteRoomOutline] = []
         for entry in try node?.sequence(of: "rooms, each {name: …, outline: [[x, y], …]} or {name: …, min: [x, y], max: [x, y]}")

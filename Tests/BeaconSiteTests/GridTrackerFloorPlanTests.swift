@@ -162,6 +162,24 @@ struct GridTrackerFloorPlanTests {
         #expect(rooms == ["stand", "hall"])
     }
 
+    @Test(
+        "absurd coordinates never crash: a wall reaching 1e300 m is clipped to the grid, a gateway at 1e300 m leaves the grid off"
+    )
+    func absurdCoordinates() throws {
+        let tracker = Self.tracker([SiteObstacle(.wall([SIMD2(-1e300, 4), SIMD2(1e300, 4)]))])
+        let grid = tracker.grid
+        let row = Int(((4 - grid.originY) / grid.cellSize).rounded())
+        #expect(
+            (0..<grid.columns).allSatisfy { !tracker.plans[0].isWalkable(row * grid.columns + $0) }, "the row at y = 4 is cut")
+        var gateways = GridTrackerTests.antennas.enumerated().map {
+            SiteGateway(id: "g\($0.offset)", room: "room", position: $0.element)
+        }
+        gateways[3].position = Vector3(x: 1e300, y: 8, z: 3)
+        let block = SiteObstacle(.block([SIMD2(6, 0), SIMD2(8, 0), SIMD2(8, 3), SIMD2(6, 3)]))
+        let fusion = try SiteFusion(layout: try SiteLayout(gateways: gateways, obstacles: [block]))
+        #expect(fusion.gridCellSize == 0, "no grid over a site 1e300 m wide")
+    }
+
     @Test("a wall drawn across the grid cuts every row and column it crosses, diagonals too")
     func wallsCutEveryLine() {
         let tracker = Self.tracker([SiteObstacle(.wall([SIMD2(0, 0), SIMD2(12, 8)]))])

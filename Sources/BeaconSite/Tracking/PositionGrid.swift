@@ -23,10 +23,23 @@ struct PositionGrid {
 
     var cellCount: Int { columns * rows }
 
+    /// The widest site a grid is laid over, metres a side: beyond it (a gateway's position
+    /// mistyped by orders of magnitude) the hub positions without the grid filter.
+    static let largestSide = 10_000.0
+
+    /// Whether `bounds` can hold a grid: finite, and at most ``largestSide`` a side.
+    static func canCover(_ bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)) -> Bool {
+        let width = bounds.maxX - bounds.minX
+        let height = bounds.maxY - bounds.minY
+        return width.isFinite && height.isFinite && width <= largestSide && height <= largestSide
+            && (bounds.minX + bounds.maxX).isFinite && (bounds.minY + bounds.maxY).isFinite
+    }
+
     /// The cells a row is processed in at once (`SIMD8<Float>`): ``columns`` is a multiple of it.
     static let lanes = 8
 
-    /// A grid over `bounds` with cells of `cellSize` metres (widened to keep at most `maxCells`).
+    /// A grid over `bounds` with cells of `cellSize` metres (widened to keep at most `maxCells`);
+    /// `bounds` must pass ``canCover(_:)``.
     init(
         bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), cellSize: Double, maxCells: Int,
         gatewayCount: Int

@@ -34,8 +34,17 @@ struct WalkableCells {
         let columns = grid.columns
         let rows = grid.rows
         var blocked = Array(repeating: false, count: grid.cellCount)
-        func column(_ x: Double) -> Int { Int(((x - grid.originX) / grid.cellSize).rounded()) }
-        func row(_ y: Double) -> Int { Int(((y - grid.originY) / grid.cellSize).rounded()) }
+        // Cell indices, held to −1…count (outside the grid) before they become integers: an
+        // obstacle may lie anywhere, however far.
+        func index(_ cells: Double, _ count: Int) -> Int {
+            let rounded = cells.rounded()
+            return rounded.isNaN ? -1 : Int(min(max(rounded, -1), Double(count)))
+        }
+        func column(_ x: Double) -> Int { index((x - grid.originX) / grid.cellSize, columns) }
+        func row(_ y: Double) -> Int { index((y - grid.originY) / grid.cellSize, rows) }
+        // The grid's rectangle with a cell's margin: a wall is sampled only where it crosses it.
+        let low = SIMD2(grid.originX - grid.cellSize, grid.originY - grid.cellSize)
+        let high = SIMD2(grid.x(column: columns), grid.y(row: rows))
         for obstacle in obstacles {
             switch obstacle.shape {
             case .block(let corners):
@@ -50,7 +59,8 @@ struct WalkableCells {
                     }
                 }
             case .wall(let points):
-                for (a, b) in zip(points, points.dropFirst()) {
+                for (start, end) in zip(points, points.dropFirst()) {
+                    guard let (a, b) = Self.clip(start, end, low: low, high: high) else { continue }
                     let length = ((b - a) * (b - a)).sum().squareRoot()
                     let steps = max(1, Int((4 * length / grid.cellSize).rounded(.up)))
                     for i in 0...steps {
@@ -104,6 +114,35 @@ struct WalkableCells {
                 r = end + 1
             }
         }
+    }
+
+    /// The part of the segment `a`–`b` inside the rectangle `low`…`high` (Liang–Barsky), `nil`
+    /// when none is. A clipped end is computed on the side it crosses (its other coordinate from
+    /// the segment's slope), so that a wall drawn from −10³⁰⁰ to 10³⁰⁰ m keeps its line.
+    static func clip(_ a: SIMD2<Double>, _ b: SIMD2<Double>, low: SIMD2<Double>, high: SIMD2<Double>)
+        -> (SIMD2<Double>, SIMD2<Double>)?
+    {
+        let d = b - a
+        var enter = (t: 0.0, point: a)
+        var leave = (t: 1.0, point: b)
+        // Each side: p·t ≤ q, and the point where the segment meets it.
+        let sides: [(p: Double, q: Double, meet: () -> SIMD2<Double>)] = [
+            (-d.x, a.x - low.x, { SIMD2(low.x, a.y + (low.x - a.x) * (d.y / d.x)) }),
+            (d.x, high.x - a.x, { SIMD2(high.x, a.y + (high.x - a.x) * (d.y / d.x)) }),
+            (-d.y, a.y - low.y, { SIMD2(a.x + (low.y - a.y) * (d.x / d.y), low.y) }),
+            (d.y, high.y - a.y, { SIMD2(a.x + (high.y - a.y) * (d.x / d.y), high.y) }),
+        ]
+        for side in sides {
+            if side.p == 0 {
+                guard side.q >= 0 else { return nil }
+                continue
+            }
+            let t = side.q / side.p
+            if side.p < 0, t > enter.t { enter = (t, side.meet()) }
+            if side.p > 0, t < leave.t { leave = (t, side.meet()) }
+        }
+        guard enter.t <= leave.t, enter.t.isFinite, leave.t.isFinite else { return nil }
+        return (enter.point, leave.point)
     }
 
     /// Whether cell `cell` (row × columns + column) can hold a person.
