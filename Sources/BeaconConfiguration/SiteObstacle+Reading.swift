@@ -9,6 +9,7 @@ extension SiteObstacle {
     ///   - {line: [[8, 0], [8, 5]], floor: ground}
     /// blocks:                                       # areas nobody stands in
     ///   - [[2, 2], [6, 2], [6, 4], [2, 4]]          # a polygon
+    ///   - {area: [[7, 2], [8, 2], [8, 4]], floor: ground}   # a polygon on one floor
     ///   - {min: [8, 2], max: [12, 4], floor: ground} # a rectangle
     /// ```
     /// - Parameters:

@@ -107,20 +107,16 @@ extension SiteFusion {
     /// The grid filter's floor plans (`GridTracker.plans`): for a beacon on no known floor the
     /// obstacles drawn for every floor, then for each floor those and its own; none for a site
     /// without obstacles.
-    /// The grid filter's room outlines (`GridTracker.rooms`), indexed as its floor plans: for a
-    /// beacon on no known floor the rooms without a floor, then for each floor its rooms and
-    /// those; none for a site that outlines no rooms, or that has more than one floor (the grid
+    /// The grid filter's room outlines (`GridTracker.rooms`): every outlined room's cells, on a
+    /// site of at most one floor (a room naming the one floor and a room naming none are on the
+    /// same floor); none for a site that outlines no rooms, or that has several floors (the grid
     /// does not tell floors apart: there the gateways' rule decides rooms and floors).
     static func roomCells(on grid: PositionGrid, layout: SiteLayout) -> [RoomCells] {
         guard !layout.roomOutlines.isEmpty, layout.floors.count <= 1 else { return [] }
         let outlines = layout.roomOutlines.compactMap { outline in
             layout.rooms.firstIndex(of: outline.room).map { (room: $0, corners: outline.corners) }
         }
-        return (-1..<layout.floors.count).map { floor in
-            RoomCells(
-                grid: grid,
-                outlines: outlines.filter { layout.floorOfRoom[$0.room] < 0 || layout.floorOfRoom[$0.room] == floor })
-        }
+        return [RoomCells(grid: grid, outlines: outlines)]
     }
 
     static func floorPlans(on grid: PositionGrid, layout: SiteLayout) -> [WalkableCells] {

@@ -43,7 +43,7 @@ extension SiteFusion {
             // Rooms outlined: the grid filter places the beacon first, and where it tracks it, its
             // posterior's share in each outline decides the room.
             position = locate(b, cycle: cycle)
-            if gridTracker?.roomShares(b, floor: positionFloor(of: b), roomCount: roomNames.count) == true {
+            if gridTracker?.roomShares(b, roomCount: roomNames.count) == true {
                 decideRoomByShares(b, gateways: evidenceScratch.count, at: time)
             } else {
                 decideRoom(b, gateways: evidenceScratch.count, at: time)

@@ -57,6 +57,12 @@ struct CheckConfigHubTests {
             with: "blocks: [{min: [0, 0], max: [2, 2], floor: attic}]\nsinks:",
             says: "floor 'attic' is not one of the site's: the site names no floors"),
         Breakage(
+            description: "a wall's point 10^12 m away", line: 8, replacing: "sinks:",
+            with: "walls: [[[0, 0], [1e12, 0]]]\nsinks:", says: "a point of a floor plan within 10,000 km of the origin"),
+        Breakage(
+            description: "rooms: without gateways:", line: 3, replacing: "gateways:", with: "rooms:",
+            says: "walls:, blocks: and rooms: draw a hub's floor plan"),
+        Breakage(
             description: "a block whose max lies below its min", line: 8, replacing: "sinks:",
             with: "blocks: [{min: [3, 3], max: [2, 4]}]\nsinks:", says: "must lie above and right of its min"),
         Breakage(
@@ -111,7 +117,8 @@ struct CheckConfigHubTests {
                 == GridTracking(
                     cellSize: 0.4, maxCells: 2048, walkingSpeed: 1.5, stillShare: 0.6, sensitivity: nil, momentum: 0.5))
         #expect(try grid("{sensitivity: -90}") == GridTracking(sensitivity: -90))
-        // Unset, a floor plan turns it on; off keeps it off even then.
+        // Unset or on, a drawn floor plan would turn it on (SiteFusion's own test shows that);
+        // off keeps it off even then.
         func onFloorPlan(_ value: String?) throws -> Bool {
             let path = directory.appendingPathComponent("hub.yaml").path
             let lines = Self.hub.map { line in

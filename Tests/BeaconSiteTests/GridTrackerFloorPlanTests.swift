@@ -163,14 +163,26 @@ struct GridTrackerFloorPlanTests {
     }
 
     @Test(
-        "absurd coordinates never crash: a wall reaching 1e300 m is clipped to the grid, a gateway at 1e300 m leaves the grid off"
+        "absurd coordinates never crash: walls reaching 1e300 or 1e308 m are clipped, blocks off the grid ignored, a gateway at 1e300 m leaves the grid off"
     )
     func absurdCoordinates() throws {
-        let tracker = Self.tracker([SiteObstacle(.wall([SIMD2(-1e300, 4), SIMD2(1e300, 4)]))])
-        let grid = tracker.grid
+        let open = Self.tracker([])
+        let grid = open.grid
         let row = Int(((4 - grid.originY) / grid.cellSize).rounded())
-        #expect(
-            (0..<grid.columns).allSatisfy { !tracker.plans[0].isWalkable(row * grid.columns + $0) }, "the row at y = 4 is cut")
+        for reach in [1e300, 1e308] {
+            let plan = WalkableCells(grid: grid, obstacles: [SiteObstacle(.wall([SIMD2(-reach, 4), SIMD2(reach, 4)]))])
+            #expect(
+                (0..<grid.columns).allSatisfy { !plan.isWalkable(row * grid.columns + $0) }, "the row at y = 4 is cut (\(reach))")
+        }
+        // Blocks wholly west, south, east and north of the grid take no cell; nor a wall far off.
+        let outside = [
+            SiteObstacle(.block([SIMD2(-50, 0), SIMD2(-40, 0), SIMD2(-40, 5)])),
+            SiteObstacle(.block([SIMD2(0, -50), SIMD2(5, -50), SIMD2(5, -40)])),
+            SiteObstacle(.block([SIMD2(40, 0), SIMD2(50, 0), SIMD2(50, 5)])),
+            SiteObstacle(.block([SIMD2(0, 40), SIMD2(5, 40), SIMD2(5, 50)])),
+            SiteObstacle(.wall([SIMD2(-1e308, -1e308), SIMD2(-1e307, -1e308)])),
+        ]
+        #expect(WalkableCells(grid: grid, obstacles: outside).isOpen)
         var gateways = GridTrackerTests.antennas.enumerated().map {
             SiteGateway(id: "g\($0.offset)", room: "room", position: $0.element)
         }
@@ -180,19 +192,84 @@ struct GridTrackerFloorPlanTests {
         #expect(fusion.gridCellSize == 0, "no grid over a site 1e300 m wide")
     }
 
+    @Test("with a heading (a shifted kernel), the walled blur equals the open one wherever no wall is near")
+    func walledBlurMatchesOpenBlur() {
+        let settings = GridTracking(sensitivity: nil)
+        var open = Self.tracker([], settings: settings)
+        // Readings of σ = 1 dB at the middle of the room: a posterior far from the grid's edges,
+        // where the open path lets probability fall off and the walled one keeps it.
+        for cycle in 1...6 {
+            open.readings = GridTrackerTests.antennas.indices.map { g in
+                .init(gateway: g, loss: GridTrackerTests.loss(g, x: 6, y: 4), weight: 1)
+            }
+            _ = open.step(0, cycle: Int64(cycle), cycleSeconds: 1, minimumReadings: 3, offsetPrior: 10, missLoss: 0, sigma: 6)
+        }
+        // One blocked cell in the far corner, beyond anything the blur reaches.
+        let corner = SiteObstacle(.block([SIMD2(13.3, 9.3), SIMD2(13.9, 9.3), SIMD2(13.9, 9.9), SIMD2(13.3, 9.9)]))
+        var walled = Self.tracker([corner], settings: settings)
+        #expect(!walled.plans[0].isOpen)
+        walled.posteriors = open.posteriors
+        let box = open.boxes[0]
+        #expect(box.cellCount < open.grid.cellCount / 2, "\(box)")
+        _ = open.predict(0, box: box, spread: 1.5, drift: (3, -2))
+        _ = walled.predict(0, box: box, spread: 1.5, drift: (3, -2))
+        let largest = open.posteriors.max() ?? 0
+        let worst = zip(open.posteriors, walled.posteriors).map { abs($0 - $1) }.max() ?? 0
+        #expect(largest > 0.001 && worst < largest * 1e-4, "largest \(largest), worst difference \(worst)")
+    }
+
+    @Test("a beacon whose floor changes to a plan that blocks where it was restarts, and follows its readings")
+    func planChangeRestarts() {
+        // Plan 0 (no floor known) is open; floor 0's blocks the west half.
+        let grid = Self.tracker([]).grid
+        let westBlocked = WalkableCells(
+            grid: grid, obstacles: [SiteObstacle(.block([SIMD2(-5, -5), SIMD2(6, -5), SIMD2(6, 15), SIMD2(-5, 15)]))])
+        var tracker = GridTracker(
+            grid: grid, settings: GridTracking(sensitivity: nil), plans: [WalkableCells(grid: grid), westBlocked])
+        for (g, antenna) in GridTrackerTests.antennas.enumerated() {
+            tracker.model(
+                gateway: g, antenna: antenna, exponent: GridTrackerTests.exponent, tagHeight: GridTrackerTests.tagHeight)
+        }
+        func step(x: Double, cycle: Int64, floor: Int) -> (x: Double, y: Double, radius90: Double)? {
+            tracker.readings.removeAll()
+            for g in GridTrackerTests.antennas.indices {
+                tracker.readings.append(.init(gateway: g, loss: GridTrackerTests.loss(g, x: x, y: 4), weight: 1 / 36))
+            }
+            return tracker.step(
+                0, cycle: cycle, cycleSeconds: 1, minimumReadings: 3, offsetPrior: 10, missLoss: 0, sigma: 6, floor: floor)
+        }
+        for cycle in 1...8 { _ = step(x: 3, cycle: Int64(cycle), floor: -1) }
+        var last: (x: Double, y: Double, radius90: Double)?
+        for cycle in 9...14 { last = step(x: 10, cycle: Int64(cycle), floor: 0) }
+        #expect(GridTrackerTests.distance(last, 10, 4) < 1.5, "\(String(describing: last))")
+    }
+
     @Test("a wall drawn across the grid cuts every row and column it crosses, diagonals too")
     func wallsCutEveryLine() {
         let tracker = Self.tracker([SiteObstacle(.wall([SIMD2(0, 0), SIMD2(12, 8)]))])
         let grid = tracker.grid
         let plan = tracker.plans[0]
-        // Every row the wall spans has a blocked cell between its ends, so no run holds both.
+        func cell(_ x: Double, _ y: Double) -> Int {
+            Int(((y - grid.originY) / grid.cellSize).rounded()) * grid.columns
+                + Int(((x - grid.originX) / grid.cellSize).rounded())
+        }
+        // Every row the wall spans: walkable cells 1.5 m west and east of it lie in different runs.
         for row in 0..<grid.rows {
             let y = grid.y(row: row)
             guard y > 0.5, y < 7.5 else { continue }
-            let wallX = y * 12 / 8
-            let west = row * grid.columns + Int(((wallX - 1.5 - grid.originX) / grid.cellSize).rounded())
-            let east = row * grid.columns + Int(((wallX + 1.5 - grid.originX) / grid.cellSize).rounded())
+            let west = cell(y * 12 / 8 - 1.5, y)
+            let east = cell(y * 12 / 8 + 1.5, y)
+            #expect(plan.isWalkable(west) && plan.isWalkable(east), "row at y = \(y)")
             #expect(plan.rowRunEnd[west] < plan.rowRunStart[east], "row at y = \(y)")
+        }
+        // Every column likewise: 1.5 m south and north of it.
+        for column in 0..<grid.columns {
+            let x = grid.x(column: column)
+            guard x > 0.5, x < 11.5 else { continue }
+            let south = cell(x, x * 8 / 12 - 1.5)
+            let north = cell(x, x * 8 / 12 + 1.5)
+            #expect(plan.isWalkable(south) && plan.isWalkable(north), "column at x = \(x)")
+            #expect(plan.columnRunEnd[south] < plan.columnRunStart[north], "column at x = \(x)")
         }
     }
 }

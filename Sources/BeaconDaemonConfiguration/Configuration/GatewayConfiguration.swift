@@ -202,9 +202,9 @@ public struct GatewayConfiguration: Sendable {
             hub = try HubSettings.read(
                 gateways: gateways, hub: node["hub"], anchors: node["anchors"], walls: node["walls"], blocks: node["blocks"],
                 rooms: node["rooms"], site: site?.topics.site)
-        } else if let stray = node["walls"] ?? node["blocks"] {
+        } else if let stray = node["walls"] ?? node["blocks"] ?? node["rooms"] {
             throw stray.error(
-                "walls: and blocks: draw a hub's floor plan: they need the site's gateways: beside them (a simulated site takes them from its scenario)"
+                "walls:, blocks: and rooms: draw a hub's floor plan: they need the site's gateways: beside them (a simulated site takes them from its scenario)"
             )
         } else if let hubNode = node["hub"] {
             guard node["source"] == nil else {

@@ -47,7 +47,9 @@ extension RoomDecider {
             memory.candidate = -1
         }
         let share = shares[Int(memory.room)]
-        memory.roomScore = share
+        // The gateways' rule reads roomScore as dBm: a share there would hold the room against any
+        // RSSI should the beacon fall back to that rule; it counts as not heard.
+        memory.roomScore = -.infinity
         memory.confidence = share
         show(&memory, unknown: bestShare < Self.majority || Double(share) < rule.minimumConfidence, step: &step)
         return step

@@ -71,11 +71,14 @@ extension GridTracker {
                                     }
                                 }
                             }
-                            // Mixed with the still share.
+                            // Mixed with the still share. A blocked cell holds nothing, even probability
+                            // left there by another floor's plan (the beacon changed floor): a
+                            // posterior wholly in blocked cells is then lost, and its track restarts.
                             for row in firstRow...lastRow {
                                 let line = base + row * columns
                                 for c in firstColumn...lastColumn {
-                                    p[line + c] = still * p[line + c] + walking * v[row * columns + c]
+                                    let cell = row * columns + c
+                                    p[line + c] = plan.isWalkable(cell) ? still * p[line + c] + walking * v[cell] : 0
                                 }
                             }
                         }

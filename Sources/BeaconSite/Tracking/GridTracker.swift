@@ -36,7 +36,8 @@ struct GridTracker {
     /// The floor plan per floor: index 0 for a beacon on no known floor (the obstacles drawn
     /// for every floor), then one per layout floor (those and the floor's own).
     let plans: [WalkableCells]
-    /// The rooms' outlines per floor, indexed as ``plans`` (empty: the site outlines no rooms).
+    /// The rooms' outlines (one site-wide table; empty: the site outlines no rooms, or has several
+    /// floors).
     let rooms: [RoomCells]
     /// The beacons' posteriors, `cellCount` each, in the hub's beacon order.
     var posteriors: [Float] = []
@@ -200,14 +201,11 @@ struct GridTracker {
         return estimated
     }
 
-    /// Computes each of `roomCount` rooms' share of beacon `b`'s posterior on `floor` (the cells
-    /// of its outline) into ``shares``; `false` when the site outlines no rooms or `b` is not
-    /// tracked, or no room on its floor (none known: the rooms without a floor) is outlined.
-    mutating func roomShares(_ b: Int, floor: Int, roomCount: Int) -> Bool {
-        guard !rooms.isEmpty, isTracking(b) else { return false }
-        let floorRooms = rooms[floor + 1 < rooms.count ? max(floor + 1, 0) : 0]
-        guard !floorRooms.isEmpty else { return false }
-        let cells = floorRooms.roomOfCell
+    /// Computes each of `roomCount` rooms' share of beacon `b`'s posterior (the cells of its
+    /// outline) into ``shares``; `false` when no room is outlined or `b` is not tracked.
+    mutating func roomShares(_ b: Int, roomCount: Int) -> Bool {
+        guard let outlined = rooms.first, !outlined.isEmpty, isTracking(b) else { return false }
+        let cells = outlined.roomOfCell
         if shares.count != roomCount { shares = Array(repeating: 0, count: roomCount) }
         for i in shares.indices { shares[i] = 0 }
         let box = boxes[b]

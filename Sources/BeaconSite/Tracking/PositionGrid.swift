@@ -49,7 +49,12 @@ struct PositionGrid {
         // Columns in whole lanes of `lanes` cells, so that every row is whole vectors.
         func columnCount(_ side: Double) -> Int { (Int((width / side).rounded(.up)) + Self.lanes - 1) / Self.lanes * Self.lanes }
         var side = cellSize
-        while columnCount(side) * Int((height / side).rounded(.up)) > maxCells { side *= 1.05 }
+        // Boxes index cells with Int16: a long thin site widens its cells until both sides fit too.
+        func fits(_ side: Double) -> Bool {
+            let rows = Int((height / side).rounded(.up))
+            return columnCount(side) * rows <= maxCells && columnCount(side) <= Int(Int16.max) && rows <= Int(Int16.max)
+        }
+        while !fits(side) { side *= 1.05 }
         columns = columnCount(side)
         rows = Int((height / side).rounded(.up))
         self.cellSize = side

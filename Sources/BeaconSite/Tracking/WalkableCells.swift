@@ -50,11 +50,11 @@ struct WalkableCells {
             case .block(let corners):
                 let xs = corners.map(\.x)
                 let ys = corners.map(\.y)
-                let columnRange = max(0, column(xs.min()!))...min(columns - 1, column(xs.max()!))
-                let rowRange = max(0, row(ys.min()!))...min(rows - 1, row(ys.max()!))
-                guard !columnRange.isEmpty, !rowRange.isEmpty else { continue }
-                for r in rowRange {
-                    for c in columnRange where obstacle.encloses(SIMD2(grid.x(column: c), grid.y(row: r))) {
+                let (c0, c1) = (max(0, column(xs.min()!)), min(columns - 1, column(xs.max()!)))
+                let (r0, r1) = (max(0, row(ys.min()!)), min(rows - 1, row(ys.max()!)))
+                guard c0 <= c1, r0 <= r1 else { continue } // wholly outside the grid
+                for r in r0...r1 {
+                    for c in c0...c1 where obstacle.encloses(SIMD2(grid.x(column: c), grid.y(row: r))) {
                         blocked[r * columns + c] = true
                     }
                 }
@@ -62,6 +62,7 @@ struct WalkableCells {
                 for (start, end) in zip(points, points.dropFirst()) {
                     guard let (a, b) = Self.clip(start, end, low: low, high: high) else { continue }
                     let length = ((b - a) * (b - a)).sum().squareRoot()
+                    guard length.isFinite else { continue }
                     let steps = max(1, Int((4 * length / grid.cellSize).rounded(.up)))
                     for i in 0...steps {
                         let point = a + (b - a) * (Double(i) / Double(steps))
@@ -122,15 +123,16 @@ struct WalkableCells {
     static func clip(_ a: SIMD2<Double>, _ b: SIMD2<Double>, low: SIMD2<Double>, high: SIMD2<Double>)
         -> (SIMD2<Double>, SIMD2<Double>)?
     {
-        let d = b - a
+        // Halves throughout: b − a overflows for ends near ±1.8·10³⁰⁸, their halves do not.
+        let d = b * 0.5 - a * 0.5
         var enter = (t: 0.0, point: a)
         var leave = (t: 1.0, point: b)
         // Each side: p·t ≤ q, and the point where the segment meets it.
         let sides: [(p: Double, q: Double, meet: () -> SIMD2<Double>)] = [
-            (-d.x, a.x - low.x, { SIMD2(low.x, a.y + (low.x - a.x) * (d.y / d.x)) }),
-            (d.x, high.x - a.x, { SIMD2(high.x, a.y + (high.x - a.x) * (d.y / d.x)) }),
-            (-d.y, a.y - low.y, { SIMD2(a.x + (low.y - a.y) * (d.x / d.y), low.y) }),
-            (d.y, high.y - a.y, { SIMD2(a.x + (high.y - a.y) * (d.x / d.y), high.y) }),
+            (-d.x, low.x * -0.5 + a.x * 0.5, { SIMD2(low.x, a.y + (low.x - a.x) * (d.y / d.x)) }),
+            (d.x, high.x * 0.5 - a.x * 0.5, { SIMD2(high.x, a.y + (high.x - a.x) * (d.y / d.x)) }),
+            (-d.y, low.y * -0.5 + a.y * 0.5, { SIMD2(a.x + (low.y - a.y) * (d.x / d.y), low.y) }),
+            (d.y, high.y * 0.5 - a.y * 0.5, { SIMD2(a.x + (high.y - a.y) * (d.x / d.y), high.y) }),
         ]
         for side in sides {
             if side.p == 0 {
