@@ -1,3 +1,5 @@
+import BeaconCore
+
 extension ConfigNode {
     /// The farthest a floor plan's point may lie from the origin, metres (10,000 km): a typo
     /// beyond it is refused rather than laid over the grid.
@@ -30,6 +32,6 @@ extension ConfigNode {
         guard high[0] > low[0], high[1] > low[1] else {
             throw error("\(what)'s max [\(high[0]), \(high[1])] must lie above and right of its min [\(low[0]), \(low[1])]")
         }
-        return [SIMD2(low[0], low[1]), SIMD2(high[0], low[1]), SIMD2(high[0], high[1]), SIMD2(low[0], high[1])]
+        return SiteRoomOutline.rectangle(SIMD2(low[0], low[1]), SIMD2(high[0], high[1]))
     }
 }

@@ -20,6 +20,11 @@ public struct SiteRoomOutline: Hashable, Sendable {
         self.corners = corners
     }
 
+    /// The corners of the rectangle from `min` to `max`, counter-clockwise from `min`.
+    public static func rectangle(_ min: SIMD2<Double>, _ max: SIMD2<Double>) -> [SIMD2<Double>] {
+        [min, SIMD2(max.x, min.y), max, SIMD2(min.x, max.y)]
+    }
+
     /// Whether `point` lies inside the outline (even-odd rule).
     public func encloses(_ point: SIMD2<Double>) -> Bool { Self.polygon(corners, encloses: point) }
 

@@ -82,10 +82,7 @@ public final class SiteSimulation {
         let outlines = scenario.rooms.filter { room in gateways.contains { $0.room == room.name } }.map { room in
             SiteRoomOutline(
                 room: room.name,
-                corners: [
-                    SIMD2(room.minimum.x, room.minimum.y), SIMD2(room.maximum.x, room.minimum.y),
-                    SIMD2(room.maximum.x, room.maximum.y), SIMD2(room.minimum.x, room.maximum.y),
-                ])
+                corners: SiteRoomOutline.rectangle(SIMD2(room.minimum.x, room.minimum.y), SIMD2(room.maximum.x, room.maximum.y)))
         }
         let layout = try SiteLayout(
             gateways: gateways, site: scenario.name, obstacles: scenario.obstacles, roomOutlines: outlines)

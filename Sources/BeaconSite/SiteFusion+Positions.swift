@@ -109,14 +109,15 @@ extension SiteFusion {
     /// without obstacles.
     /// The grid filter's room outlines (`GridTracker.rooms`): every outlined room's cells, on a
     /// site of at most one floor (a room naming the one floor and a room naming none are on the
-    /// same floor); none for a site that outlines no rooms, or that has several floors (the grid
-    /// does not tell floors apart: there the gateways' rule decides rooms and floors).
-    static func roomCells(on grid: PositionGrid, layout: SiteLayout) -> [RoomCells] {
-        guard !layout.roomOutlines.isEmpty, layout.floors.count <= 1 else { return [] }
+    /// same floor); `nil` for a site whose outlines hold no cell, or that has several floors (the
+    /// grid does not tell floors apart: there the gateways' rule decides rooms and floors).
+    static func roomCells(on grid: PositionGrid, layout: SiteLayout) -> RoomCells? {
+        guard !layout.roomOutlines.isEmpty, layout.floors.count <= 1 else { return nil }
         let outlines = layout.roomOutlines.compactMap { outline in
             layout.rooms.firstIndex(of: outline.room).map { (room: $0, corners: outline.corners) }
         }
-        return [RoomCells(grid: grid, outlines: outlines)]
+        let cells = RoomCells(grid: grid, outlines: outlines)
+        return cells.isEmpty ? nil : cells
     }
 
     static func floorPlans(on grid: PositionGrid, layout: SiteLayout) -> [WalkableCells] {

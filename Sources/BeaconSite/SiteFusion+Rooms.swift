@@ -39,7 +39,7 @@ extension SiteFusion {
             }
         }
         var position: BeaconPosition?
-        if gridTracker?.rooms.isEmpty == false {
+        if gridTracker?.rooms != nil {
             // Rooms outlined: the grid filter places the beacon first, and where it tracks it, its
             // posterior's share in each outline decides the room.
             position = locate(b, cycle: cycle)

@@ -27,10 +27,10 @@ public struct SiteLayout: Sendable {
     /// The anchor with each identity, as an index into ``anchors``.
     let anchorIndexByID: [BeaconID: Int]
     /// The walls and blocks people cannot pass or stand in (the grid filter's floor plan).
-    public let obstacles: [SiteObstacle]
+    public private(set) var obstacles: [SiteObstacle] = []
     /// The rooms' outlines, where the site draws them (each of a room in ``rooms``, at most one
     /// per room): the grid filter decides a tracked beacon's room from them.
-    public let roomOutlines: [SiteRoomOutline]
+    public private(set) var roomOutlines: [SiteRoomOutline] = []
 
     /// The most gateways a site may have (a hub's per-beacon tables are sized by it).
     public static let maxGateways = 256
@@ -45,8 +45,7 @@ public struct SiteLayout: Sendable {
     ///   - roomOutlines: outlines of the gateways' rooms.
     /// - Throws: `SiteConfigurationError` for no gateways, too many, a repeated id, a room named
     ///   `unknown`, a room whose gateways name different floors, two anchors with one identity, or
-    ///   an obstacle with too few points, a coordinate that is not a number, or a floor no
-    ///   gateway names, or an outline of a room no gateway names (or of one room twice).
+    ///   a floor plan ``draw(obstacles:roomOutlines:)`` refuses.
     public init(
         gateways: [SiteGateway], anchors: [SiteAnchor] = [], site: String? = nil, obstacles: [SiteObstacle] = [],
         roomOutlines: [SiteRoomOutline] = []
@@ -120,20 +119,6 @@ public struct SiteLayout: Sendable {
                 throw .invalid("\(name(allAnchors[other])) and \(name(anchor)) advertise the same identity: rename one")
             }
         }
-        for (i, obstacle) in obstacles.enumerated() {
-            try Self.check(obstacle, number: i + 1, floors: floors)
-        }
-        self.obstacles = obstacles
-        var outlined: Set<String> = []
-        for outline in roomOutlines {
-            guard rooms.contains(outline.room), outlined.insert(outline.room).inserted else {
-                throw .invalid("room '\(outline.room)' is outlined twice, or has no gateway: outline each gateway's room once")
-            }
-            guard outline.corners.count >= 3, outline.corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
-                throw .invalid("room '\(outline.room)': an outline needs at least 3 corners, each a number")
-            }
-        }
-        self.roomOutlines = roomOutlines
         self.gateways = gateways
         self.rooms = rooms
         self.roomOfGateway = roomOfGateway
@@ -144,6 +129,29 @@ public struct SiteLayout: Sendable {
         self.indexByID = index
         self.anchors = allAnchors
         self.anchorIndexByID = anchorIndex
+        try draw(obstacles: obstacles, roomOutlines: roomOutlines)
+    }
+
+    /// Draws the site's floor plan, in place of any drawn before: `obstacles` on the gateways'
+    /// floors, `roomOutlines` of the gateways' rooms.
+    /// - Throws: `SiteConfigurationError` for an obstacle with too few points, a coordinate that
+    ///   is not a number, or a floor no gateway names, or an outline of a room no gateway names
+    ///   (or of one room twice).
+    public mutating func draw(obstacles: [SiteObstacle], roomOutlines: [SiteRoomOutline]) throws(SiteConfigurationError) {
+        for (i, obstacle) in obstacles.enumerated() {
+            try Self.check(obstacle, number: i + 1, floors: floors)
+        }
+        var outlined: Set<String> = []
+        for outline in roomOutlines {
+            guard rooms.contains(outline.room), outlined.insert(outline.room).inserted else {
+                throw .invalid("room '\(outline.room)' is outlined twice, or has no gateway: outline each gateway's room once")
+            }
+            guard outline.corners.count >= 3, outline.corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
+                throw .invalid("room '\(outline.room)': an outline needs at least 3 corners, each a number")
+            }
+        }
+        self.obstacles = obstacles
+        self.roomOutlines = roomOutlines
     }
 
     private static func check(_ obstacle: SiteObstacle, number: Int, floors: [String]) throws(SiteConfigurationError) {

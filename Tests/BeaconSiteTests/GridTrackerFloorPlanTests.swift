@@ -117,13 +117,7 @@ struct GridTrackerFloorPlanTests {
         off.positioning.gridOnFloorPlan = false
         for (layout, configuration, tracks) in [(planned, defaults, true), (planned, off, false), (open, defaults, false)] {
             let fusion = try SiteFusion(layout: layout, configuration: configuration)
-            for t in 1...5 {
-                for g in GridTrackerTests.antennas.indices {
-                    let rssi = -59 - Double(GridTrackerTests.loss(g, x: 4, y: 6))
-                    SiteFusionTests.report(fusion, gateway: "g\(g)", at: Double(t), rssi: rssi)
-                }
-                fusion.advance(to: SiteFusionTests.at(Double(t) + 0.5)) { _ in }
-            }
+            GridTrackerTests.hear(fusion, x: 4, y: 6, seconds: 1...5)
             #expect(
                 (fusion.statistics.tracked > 0) == tracks, "\(layout.obstacles.count) obstacles, \(configuration.positioning)")
             #expect((fusion.statistics.multilaterations > 0) == !tracks)
@@ -150,13 +144,7 @@ struct GridTrackerFloorPlanTests {
         for layout in [try SiteLayout(gateways: gateways, roomOutlines: outlines), try SiteLayout(gateways: gateways)] {
             let fusion = try SiteFusion(layout: layout, configuration: configuration)
             var room: String?
-            for t in 1...8 {
-                for g in GridTrackerTests.antennas.indices {
-                    let rssi = -59 - Double(GridTrackerTests.loss(g, x: 7, y: 4.5))
-                    SiteFusionTests.report(fusion, gateway: "g\(g)", at: Double(t), rssi: rssi)
-                }
-                fusion.advance(to: SiteFusionTests.at(Double(t) + 0.5)) { room = $0.beacons.first?.room ?? room }
-            }
+            GridTrackerTests.hear(fusion, x: 7, y: 4.5, seconds: 1...8) { room = $0.beacons.first?.room ?? room }
             rooms.append(room)
         }
         #expect(rooms == ["stand", "hall"])

@@ -57,6 +57,20 @@ struct GridTrackerTests {
         return tracker.step(b, cycle: cycle, cycleSeconds: 1, minimumReadings: 3, offsetPrior: 10, missLoss: missLoss, sigma: 6)
     }
 
+    /// Feeds `fusion` every gateway's report of a tag at (`x`, `y`) for each second of `seconds`
+    /// (gateways `g0`…`g3`, readings exactly as the model says), closing each cycle; `each` sees
+    /// every update.
+    static func hear(
+        _ fusion: SiteFusion, x: Double, y: Double, seconds: ClosedRange<Int>, each: (RangingUpdate) -> Void = { _ in }
+    ) {
+        for t in seconds {
+            for g in antennas.indices {
+                SiteFusionTests.report(fusion, gateway: "g\(g)", at: Double(t), rssi: -59 - Double(loss(g, x: x, y: y)))
+            }
+            fusion.advance(to: SiteFusionTests.at(Double(t) + 0.5), onUpdate: each)
+        }
+    }
+
     static func distance(_ estimate: (x: Double, y: Double, radius90: Double)?, _ x: Double, _ y: Double) -> Double {
         guard let estimate else { return .infinity }
         return ((estimate.x - x) * (estimate.x - x) + (estimate.y - y) * (estimate.y - y)).squareRoot()
@@ -215,13 +229,7 @@ struct GridTrackerTests {
         for configuration in [on, off] {
             let fusion = try SiteFusion(layout: layout, configuration: configuration)
             var last: BeaconPosition?
-            for t in 1...15 {
-                for g in Self.antennas.indices {
-                    let rssi = -59 - Double(Self.loss(g, x: 4, y: 6))
-                    SiteFusionTests.report(fusion, gateway: "g\(g)", at: Double(t), rssi: rssi)
-                }
-                fusion.advance(to: SiteFusionTests.at(Double(t) + 0.5)) { last = $0.beacons.first?.position ?? last }
-            }
+            Self.hear(fusion, x: 4, y: 6, seconds: 1...15) { last = $0.beacons.first?.position ?? last }
             let position = try #require(last)
             estimates.append(((position.x - 4) * (position.x - 4) + (position.y - 6) * (position.y - 6)).squareRoot())
             #expect(

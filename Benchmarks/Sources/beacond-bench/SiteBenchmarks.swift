@@ -70,7 +70,7 @@ enum SiteBenchmarks {
             for row in 0..<2 {
                 let x = 8.0 + Double(column) * 10
                 let y = 11.0 + Double(row) * 11
-                obstacles.append(SiteObstacle(.block([SIMD2(x, y), SIMD2(x + 4, y), SIMD2(x + 4, y + 6), SIMD2(x, y + 6)])))
+                obstacles.append(SiteObstacle(.block(SiteRoomOutline.rectangle(SIMD2(x, y), SIMD2(x + 4, y + 6)))))
             }
         }
         obstacles.append(SiteObstacle(.wall([SIMD2(0, 20), SIMD2(18, 20)])))

@@ -78,12 +78,11 @@ public struct GatewayConfiguration: Sendable {
         self.ranging = ranging
     }
 
-    static let keys = [
-        "source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging", "http", "layouts", "site", "gateways",
-        "walls", "blocks", "rooms",
-        "anchors",
-        "hub", "beacons", "devices", "people", "shadow", "latency", "retention", "pseudonyms",
-    ]
+    static let keys =
+        [
+            "source", "state", "sinks", "maxBacklog", "alerts", "maxPending", "ranging", "http", "layouts", "site", "gateways",
+            "anchors", "hub", "beacons", "devices", "people", "shadow", "latency", "retention", "pseudonyms",
+        ] + HubSettings.floorPlanKeys
 
     /// Reads and validates a configuration document; `sinks:` entries are read by the kinds
     /// `sinkKinds` has, and `devices:` entries with `irk: scenario` take their keys from
@@ -202,10 +201,10 @@ public struct GatewayConfiguration: Sendable {
             hub = try HubSettings.read(
                 gateways: gateways, hub: node["hub"], anchors: node["anchors"], walls: node["walls"], blocks: node["blocks"],
                 rooms: node["rooms"], site: site?.topics.site)
-        } else if let stray = node["walls"] ?? node["blocks"] ?? node["rooms"] {
+        } else if let stray = HubSettings.floorPlanKeys.lazy.compactMap({ node[$0] }).first {
             throw stray.error(
-                "walls:, blocks: and rooms: draw a hub's floor plan: they need the site's gateways: beside them (a simulated site takes them from its scenario)"
-            )
+                "walls:, blocks: and rooms: draw a hub's floor plan: they need the site's gateways: beside them "
+                    + "(a simulated site takes them from its scenario)")
         } else if let hubNode = node["hub"] {
             guard node["source"] == nil else {
                 throw hubNode.error("a hub needs its gateways: add gateways: [{id: …, room: …, position: [x, y, z]}, …]")

@@ -113,19 +113,13 @@ public struct HubSettings: Sendable {
         }
         try checkFloors(gateways, entries: try gatewaysNode.sequence(of: "gateways"))
         let anchors = try anchorsNode.map { node throws(ConfigurationError) in try readAnchors(node) } ?? []
-        var floors: [String] = []
-        for floor in gateways.compactMap(\.floor) where !floors.contains(floor) { floors.append(floor) }
-        let obstacles = try SiteObstacle.read(walls: walls, blocks: blocks, floors: floors)
-        var roomNames: [String] = []
-        for room in gateways.compactMap(\.room) where !roomNames.contains(room) { roomNames.append(room) }
-        let outlines = try SiteRoomOutline.read(rooms, rooms: roomNames)
-        let layout: SiteLayout
+        var layout: SiteLayout
         do {
-            layout = try SiteLayout(
-                gateways: gateways, anchors: anchors, site: site, obstacles: obstacles, roomOutlines: outlines)
+            layout = try SiteLayout(gateways: gateways, anchors: anchors, site: site)
         } catch {
             throw (anchorsNode ?? gatewaysNode).error(error.description)
         }
+        try drawFloorPlan(on: &layout, walls: walls, blocks: blocks, rooms: rooms)
         var options = try readOptions(hubNode)
         // A gateway's rssiOffset set by hand stays as given.
         for entry in try gatewaysNode.sequence(of: "gateways").enumerated() where entry.element["rssiOffset"] != nil {
@@ -287,17 +281,4 @@ public struct HubSettings: Sendable {
     }
 
     /// `{image: PATH, min: [x, y], max: [x, y]}`: the image must be readable now.
-    private static func readFloorPlan(_ node: ConfigNode) throws(ConfigurationError) -> FloorPlan {
-        try node.checkKeys(allowed: ["image", "min", "max"], in: "hub.floorPlan")
-        let image = try node.required("image").filePath()
-        if let reason = UnreadableFile.reason(image) {
-            throw node["image"]!.error("cannot read the floor plan image \(image): it \(reason)")
-        }
-        let min = try node.required("min").numbers(count: 2...2, "the image's bottom-left corner [x, y] in metres")
-        let max = try node.required("max").numbers(count: 2...2, "the image's top-right corner [x, y] in metres")
-        guard max[0] > min[0], max[1] > min[1] else {
-            throw node.error("the floor plan's max [x, y] must be above and right of its min")
-        }
-        return FloorPlan(image: image, min: (min[0], min[1]), max: (max[0], max[1]))
-    }
 }

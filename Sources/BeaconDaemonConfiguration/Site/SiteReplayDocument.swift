@@ -30,7 +30,7 @@ public struct SiteReplayDocument: Sendable {
     /// Reads a site replay file.
     public static func load(path: String) throws(ConfigurationError) -> SiteReplayDocument {
         let node = try ConfigNode.load(path: path)
-        try node.checkKeys(allowed: ["gateways", "hub", "ranging", "anchors", "walls", "blocks", "rooms"])
+        try node.checkKeys(allowed: ["gateways", "hub", "ranging", "anchors"] + HubSettings.floorPlanKeys)
         let gatewaysNode = try node.required("gateways")
         let hub = try HubSettings.read(
             gateways: gatewaysNode, hub: node["hub"], anchors: node["anchors"], walls: node["walls"], blocks: node["blocks"],

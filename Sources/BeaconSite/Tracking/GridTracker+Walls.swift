@@ -35,16 +35,9 @@ extension GridTracker {
                                             guard value > 0 else { continue }
                                             let lo = max(Int(plan.rowRunStart[line + s]), s - radius, firstColumn)
                                             let hi = min(Int(plan.rowRunEnd[line + s]), s + radius, lastColumn)
-                                            guard lo <= hi else { continue }
-                                            // Taps radius − (hi − s) … radius − (lo − s), summed.
-                                            let total = ks[radius - lo + s + 1] - ks[radius - hi + s]
-                                            guard total > 0 else {
-                                                out[s] += value
-                                                continue
-                                            }
-                                            let scale = value / total
-                                            let taps = k.baseAddress! + radius + s
-                                            for c in lo...hi { out[c] += scale * taps[-c] }
+                                            Self.spread(
+                                                value, at: s, over: lo, hi, radius: radius, kernel: k, sums: ks, into: out,
+                                                stride: 1)
                                         }
                                     }
                                     // Along columns: `t` → `v`, over the new box's rows.
@@ -58,15 +51,9 @@ extension GridTracker {
                                             guard value > 0 else { continue }
                                             let lo = max(Int(plan.columnRunStart[cell]), row - radius, firstRow)
                                             let hi = min(Int(plan.columnRunEnd[cell]), row + radius, lastRow)
-                                            guard lo <= hi else { continue }
-                                            let total = krs[radius - lo + row + 1] - krs[radius - hi + row]
-                                            guard total > 0 else {
-                                                v[cell] += value
-                                                continue
-                                            }
-                                            let scale = value / total
-                                            let taps = kr.baseAddress! + radius + row
-                                            for r in lo...hi { v[r * columns + c] += scale * taps[-r] }
+                                            Self.spread(
+                                                value, at: row, over: lo, hi, radius: radius, kernel: kr, sums: krs,
+                                                into: v.baseAddress! + c, stride: columns)
                                         }
                                     }
                                 }
@@ -86,6 +73,27 @@ extension GridTracker {
                 }
             }
         }
+    }
+
+    /// Hands `value`, at position `s` of a line, to positions `lo`…`hi` of `out` (`stride` cells
+    /// apart) by the kernel's weights for those moves (a move of m takes tap radius − m),
+    /// renormalised by their sum from the running sums `sums`; keeps it at `s` when the kernel
+    /// gives them nothing. Nothing when `lo` > `hi` (a blocked cell).
+    @inline(__always)
+    private static func spread(
+        _ value: Float, at s: Int, over lo: Int, _ hi: Int, radius: Int, kernel: UnsafeBufferPointer<Float>,
+        sums: UnsafeBufferPointer<Float>, into out: UnsafeMutablePointer<Float>, stride: Int
+    ) {
+        guard lo <= hi else { return }
+        // Taps radius − (hi − s) … radius − (lo − s), summed.
+        let total = sums[radius - lo + s + 1] - sums[radius - hi + s]
+        guard total > 0 else {
+            out[s * stride] += value
+            return
+        }
+        let scale = value / total
+        let taps = kernel.baseAddress! + radius + s
+        for i in lo...hi { out[i * stride] += scale * taps[-i] }
     }
 
     /// `sums[i]` = the first `i` of `kernel`'s `taps` weights, summed (`sums[0]` = 0).

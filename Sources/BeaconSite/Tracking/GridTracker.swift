@@ -36,9 +36,9 @@ struct GridTracker {
     /// The floor plan per floor: index 0 for a beacon on no known floor (the obstacles drawn
     /// for every floor), then one per layout floor (those and the floor's own).
     let plans: [WalkableCells]
-    /// The rooms' outlines (one site-wide table; empty: the site outlines no rooms, or has several
+    /// Which room's outline holds each cell (`nil`: the site outlines no rooms, or has several
     /// floors).
-    let rooms: [RoomCells]
+    let rooms: RoomCells?
     /// The beacons' posteriors, `cellCount` each, in the hub's beacon order.
     var posteriors: [Float] = []
     private(set) var boxes: [GridBox] = []
@@ -86,7 +86,7 @@ struct GridTracker {
 
     /// A tracker over `grid`; `plans` as ``plans`` (empty: every cell walkable), `rooms` as
     /// ``rooms``.
-    init(grid: PositionGrid, settings: GridTracking, plans: [WalkableCells] = [], rooms: [RoomCells] = []) {
+    init(grid: PositionGrid, settings: GridTracking, plans: [WalkableCells] = [], rooms: RoomCells? = nil) {
         self.grid = grid
         self.settings = settings
         self.plans = plans.isEmpty ? [WalkableCells(grid: grid)] : plans
@@ -204,8 +204,8 @@ struct GridTracker {
     /// Computes each of `roomCount` rooms' share of beacon `b`'s posterior (the cells of its
     /// outline) into ``shares``; `false` when no room is outlined or `b` is not tracked.
     mutating func roomShares(_ b: Int, roomCount: Int) -> Bool {
-        guard let outlined = rooms.first, !outlined.isEmpty, isTracking(b) else { return false }
-        let cells = outlined.roomOfCell
+        guard let rooms, isTracking(b) else { return false }
+        let cells = rooms.roomOfCell
         if shares.count != roomCount { shares = Array(repeating: 0, count: roomCount) }
         for i in shares.indices { shares[i] = 0 }
         let box = boxes[b]

@@ -1,12 +1,12 @@
 import BeaconCore
 
-/// Which room's outline holds each cell of a `PositionGrid`, on one floor: how the grid filter's
+/// Which room's outline holds each cell of a `PositionGrid`: how the grid filter's
 /// posterior becomes each room's share (`RoomDecider.decide(_:shares:gateways:now:)`).
 struct RoomCells {
     /// Per cell: the index of the room (into the layout's rooms) whose outline holds the cell's
     /// centre, -1 for none (the first outline drawn wins where two overlap).
     let roomOfCell: [Int16]
-    /// No cell lies in an outline (a floor whose rooms are not drawn).
+    /// No cell lies in an outline (the outlines lie off the grid).
     let isEmpty: Bool
 
     /// The cells of `outlines` (each with its room's index) on `grid`.

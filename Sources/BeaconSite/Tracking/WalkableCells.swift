@@ -79,42 +79,35 @@ struct WalkableCells {
             return
         }
         isOpen = false
-        rowRunStart = Array(repeating: 1, count: grid.cellCount)
-        rowRunEnd = Array(repeating: 0, count: grid.cellCount)
-        columnRunStart = Array(repeating: 1, count: grid.cellCount)
-        columnRunEnd = Array(repeating: 0, count: grid.cellCount)
-        for r in 0..<rows {
-            var c = 0
-            while c < columns {
-                guard !blocked[r * columns + c] else {
-                    c += 1
+        (rowRunStart, rowRunEnd) = Self.runs(blocked, lines: rows, length: columns) { row, i in row * columns + i }
+        (columnRunStart, columnRunEnd) = Self.runs(blocked, lines: columns, length: rows) { column, i in i * columns + column }
+    }
+
+    /// Along each of `lines` lines of `length` cells (the i-th of line l is cell `cell(l, i)`),
+    /// the first and last position of the walkable run holding each cell; first > last for a
+    /// blocked cell.
+    private static func runs(_ blocked: [Bool], lines: Int, length: Int, cell: (Int, Int) -> Int) -> (
+        start: [Int16], end: [Int16]
+    ) {
+        var start = Array(repeating: Int16(1), count: blocked.count)
+        var end = Array(repeating: Int16(0), count: blocked.count)
+        for line in 0..<lines {
+            var first = 0
+            while first < length {
+                guard !blocked[cell(line, first)] else {
+                    first += 1
                     continue
                 }
-                var end = c
-                while end + 1 < columns, !blocked[r * columns + end + 1] { end += 1 }
-                for i in c...end {
-                    rowRunStart[r * columns + i] = Int16(c)
-                    rowRunEnd[r * columns + i] = Int16(end)
+                var last = first
+                while last + 1 < length, !blocked[cell(line, last + 1)] { last += 1 }
+                for i in first...last {
+                    start[cell(line, i)] = Int16(first)
+                    end[cell(line, i)] = Int16(last)
                 }
-                c = end + 1
+                first = last + 1
             }
         }
-        for c in 0..<columns {
-            var r = 0
-            while r < rows {
-                guard !blocked[r * columns + c] else {
-                    r += 1
-                    continue
-                }
-                var end = r
-                while end + 1 < rows, !blocked[(end + 1) * columns + c] { end += 1 }
-                for i in r...end {
-                    columnRunStart[i * columns + c] = Int16(r)
-                    columnRunEnd[i * columns + c] = Int16(end)
-                }
-                r = end + 1
-            }
-        }
+        return (start, end)
     }
 
     /// The part of the segment `a`–`b` inside the rectangle `low`…`high` (Liang–Barsky), `nil`
