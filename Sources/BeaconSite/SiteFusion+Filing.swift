@@ -1,4 +1,5 @@
 import BeaconCore
+import BeaconRanging
 import BeaconSiteReport
 import CBeaconPrefetch
 
@@ -36,9 +37,10 @@ extension SiteFusion {
     }
 
     /// Files every record of the admitted report, in three passes over it so that memory is
-    /// read in parallel rather than one miss after another: the index entries of the records'
-    /// beacons are fetched; then each beacon's index is looked up into ``known`` and the
-    /// evidence slot and state its record writes are fetched; then each record is filed.
+    /// read in parallel rather than one miss after another: the index buckets of the records'
+    /// beacons are fetched; then each beacon's index is looked up into ``known`` (confirmed
+    /// against ``ids``, which stays in cache) and the evidence slot and state its record writes
+    /// are fetched; then each record is filed.
     func fileRecords(_ records: Records, _ filing: Filing) {
         let count =
             switch records {
@@ -50,20 +52,20 @@ extension SiteFusion {
             statistics.staleRecords += count
             return
         }
-        indexByID.withPrefetch { prefetch in
-            switch records {
-            case .staged: for record in staged { prefetch(record.beacon) }
-            case .binary(let view): view.forEachBeacon(prefetch)
-            }
+        switch records {
+        case .staged: for record in staged { indexByID.prefetchHome(of: record.beacon) }
+        case .binary(let view): view.forEachBeacon { indexByID.prefetchHome(of: $0) }
         }
         known.removeAll(keepingCapacity: true)
         let lane = filing.gateway * EvidenceSlot.perGateway + Int(filing.cycle & EvidenceSlot.mask)
         let stride = gatewayCount * EvidenceSlot.perGateway
         slots.withUnsafeBufferPointer { slots in
             beacons.withUnsafeBufferPointer { beacons in
-                switch records {
-                case .staged: for record in staged { look(record.beacon, slots, beacons, lane: lane, stride: stride) }
-                case .binary(let view): view.forEachBeacon { look($0, slots, beacons, lane: lane, stride: stride) }
+                ids.withUnsafeBufferPointer { ids in
+                    switch records {
+                    case .staged: for record in staged { look(record.beacon, ids, slots, beacons, lane: lane, stride: stride) }
+                    case .binary(let view): view.forEachBeacon { look($0, ids, slots, beacons, lane: lane, stride: stride) }
+                    }
                 }
             }
         }
@@ -85,10 +87,10 @@ extension SiteFusion {
     /// Looks a record's beacon up into ``known``; starts fetching the memory its filing writes.
     @inline(__always)
     private func look(
-        _ id: BeaconID, _ slots: UnsafeBufferPointer<EvidenceSlot>, _ beacons: UnsafeBufferPointer<FusedBeaconState>,
-        lane: Int, stride: Int
+        _ id: BeaconID, _ ids: UnsafeBufferPointer<BeaconID>, _ slots: UnsafeBufferPointer<EvidenceSlot>,
+        _ beacons: UnsafeBufferPointer<FusedBeaconState>, lane: Int, stride: Int
     ) {
-        let b = indexByID[id] ?? -1
+        let b = indexByID.slot(of: id) { ids[$0] } ?? -1
         known.append(b)
         guard b >= 0 else { return }
         beacon_prefetch(slots.baseAddress! + (b * stride + lane))
@@ -105,7 +107,7 @@ extension SiteFusion {
         let b: Int
         if known >= 0 {
             b = known
-        } else if let existing = indexByID[record.beacon] {
+        } else if let existing = indexByID.slot(of: record.beacon, idAt: { ids[$0] }) {
             b = existing // a beacon this report brought in already
         } else {
             guard beacons.count < configuration.maxTracked else {
@@ -117,7 +119,8 @@ extension SiteFusion {
                 return
             }
             b = beacons.count
-            indexByID[record.beacon] = b
+            indexByID.insert(record.beacon, slot: b) { ids[$0] }
+            ids.append(record.beacon)
             beaconsIntroduced[gateway] += 1
             beacons.append(
                 FusedBeaconState(

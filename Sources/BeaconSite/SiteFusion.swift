@@ -51,6 +51,9 @@ public final class SiteFusion {
     @exclusivity(unchecked) var update = RangingUpdate(cycleStart: .epoch, time: .epoch)
     @exclusivity(unchecked) var indexByID = BeaconIndex()
     @exclusivity(unchecked) var beacons: [FusedBeaconState] = []
+    /// Each tracked beacon's identity, beside ``beacons``: what a lookup in ``indexByID`` is
+    /// confirmed against (24 bytes a beacon, so it stays in cache while ``beacons`` does not).
+    @exclusivity(unchecked) var ids: [BeaconID] = []
     @exclusivity(unchecked) var slots: [EvidenceSlot] = []
     @exclusivity(unchecked) var clocks: [GatewayClock]
     @exclusivity(unchecked) var positionScratch: [PositionEvidence] = []
@@ -212,7 +215,7 @@ public final class SiteFusion {
     /// index and its RSSI (offset applied) — the cycle's mean when it heard the beacon in that
     /// cycle, else its latest filtered value (a gateway within its grace).
     public func forEachEvidence(of beacon: BeaconID, _ body: (_ gateway: Int, _ rssi: Double?) -> Void) {
-        guard let b = indexByID[beacon], let start = currentCycleStart else { return }
+        guard let b = indexByID.slot(of: beacon, idAt: { ids[$0] }), let start = currentCycleStart else { return }
         let cycle = start.nanosecondsSinceEpoch / cycleNanoseconds
         for g in 0..<gatewayCount {
             if let s = newestSlot(beacon: b, gateway: g, cycle: cycle) {
@@ -269,16 +272,18 @@ public final class SiteFusion {
         if owner >= 0 { beaconsIntroduced[owner] -= 1 }
         leaveRoom(b, at: update.time)
         update.evicted.append(id)
-        indexByID[id] = nil
+        ids.withUnsafeBufferPointer { ids in indexByID.remove(id, slot: b) { ids[$0] } }
         let last = beacons.count - 1
         gridTracker?.move(last, to: b)
         let width = gatewayCount * EvidenceSlot.perGateway
         if b != last {
+            indexByID.move(ids[last], from: last, to: b)
             beacons.swapAt(b, last)
-            indexByID[beacons[b].id] = b
+            ids.swapAt(b, last)
             for i in 0..<width { slots[b * width + i] = slots[last * width + i] }
         }
         beacons.removeLast()
+        ids.removeLast()
         slots.removeLast(width)
     }
 }

@@ -1,21 +1,23 @@
 import BeaconCore
 import CBeaconPrefetch
 
-/// An open-addressing hash index from ``BeaconCore/BeaconID`` to a slot in the tracked-beacon
-/// array. Buckets hold only the slot (4 bytes), and a probe confirms the key by reading the
-/// identity stored in the tracked beacon itself, which the caller reads next anyway.
+/// An open-addressing hash index from ``BeaconCore/BeaconID`` to a slot in a caller's array of
+/// tracked beacons: the ranging loop's and the site hub's one table. Buckets hold only the slot
+/// (4 bytes), and a probe confirms the key by reading the identity stored in the tracked beacon
+/// itself, which the caller reads next anyway.
 ///
 /// Linear probing over a power-of-two table kept at most half full; deletion shifts the
 /// following entries back (no tombstones). The hash is a multiply–xorshift mix of the identity's
 /// words with a per-index random seed, so crafted identities cannot force collisions across runs.
-struct BeaconIndex: Sendable {
+package struct BeaconIndex: Sendable {
     private static let empty: Int32 = -1
     private var buckets: [Int32]
     private var mask: Int
-    private(set) var count = 0
+    /// Entries held.
+    package private(set) var count = 0
     private let seed: UInt64
 
-    init(minimumCapacity: Int = 16) {
+    package init(minimumCapacity: Int = 16) {
         var size = 16
         while size < minimumCapacity * 2 { size *= 2 }
         buckets = Array(repeating: Self.empty, count: size)
@@ -25,7 +27,7 @@ struct BeaconIndex: Sendable {
     }
 
     /// Bytes held by the bucket array.
-    var reservedBytes: Int { buckets.capacity * MemoryLayout<Int32>.stride }
+    package var reservedBytes: Int { buckets.capacity * MemoryLayout<Int32>.stride }
 
     @inline(__always)
     private func bucket(of id: BeaconID) -> Int {
@@ -40,26 +42,26 @@ struct BeaconIndex: Sendable {
 
     /// Asks the processor to start fetching `id`'s home bucket (a hint; changes nothing).
     @inline(__always)
-    func prefetchHome(of id: BeaconID) {
+    package func prefetchHome(of id: BeaconID) {
         buckets.withUnsafeBufferPointer { beacon_prefetch($0.baseAddress! + bucket(of: id)) }
     }
 
     /// The slot stored in `id`'s home bucket (−1 when empty): usually `id`'s own slot, to be
     /// confirmed by the caller. Lets a batch issue all its bucket loads before any comparison.
     @inline(__always)
-    func homeCandidate(of id: BeaconID) -> Int {
+    package func homeCandidate(of id: BeaconID) -> Int {
         Int(buckets[bucket(of: id)])
     }
 
     /// The slot of `id`, reading identities through `idAt`.
     @inline(__always)
-    func slot(of id: BeaconID, idAt: (Int) -> BeaconID) -> Int? {
+    package func slot(of id: BeaconID, idAt: (Int) -> BeaconID) -> Int? {
         slot(of: id) { idAt($0) == id }
     }
 
     /// The slot of `id`, asking `holdsID` whether a candidate slot holds it.
     @inline(__always)
-    func slot(of id: BeaconID, where holdsID: (Int) -> Bool) -> Int? {
+    package func slot(of id: BeaconID, where holdsID: (Int) -> Bool) -> Int? {
         var b = bucket(of: id)
         while true {
             let s = buckets[b]
@@ -70,7 +72,7 @@ struct BeaconIndex: Sendable {
     }
 
     /// Adds `id` at `slot` (the caller guarantees it is absent).
-    mutating func insert(_ id: BeaconID, slot: Int, idAt: (Int) -> BeaconID) {
+    package mutating func insert(_ id: BeaconID, slot: Int, idAt: (Int) -> BeaconID) {
         if (count + 1) * 2 > buckets.count { grow(idAt: idAt) }
         var b = bucket(of: id)
         while buckets[b] != Self.empty { b = (b + 1) & mask }
@@ -79,14 +81,14 @@ struct BeaconIndex: Sendable {
     }
 
     /// Points `id`'s entry at a new slot (after the beacon moved in the array).
-    mutating func move(_ id: BeaconID, from old: Int, to new: Int) {
+    package mutating func move(_ id: BeaconID, from old: Int, to new: Int) {
         var b = bucket(of: id)
         while buckets[b] != Int32(old) { b = (b + 1) & mask }
         buckets[b] = Int32(new)
     }
 
     /// Removes the entry of `id`, which is at `slot`.
-    mutating func remove(_ id: BeaconID, slot: Int, idAt: (Int) -> BeaconID) {
+    package mutating func remove(_ id: BeaconID, slot: Int, idAt: (Int) -> BeaconID) {
         var hole = bucket(of: id)
         while buckets[hole] != Int32(slot) { hole = (hole + 1) & mask }
         buckets[hole] = Self.empty
@@ -109,7 +111,7 @@ struct BeaconIndex: Sendable {
 
     /// Rebuilds the table for the `count` slots `0..<count` at the size that many need (after a
     /// fall: a smaller table), keeping the seed.
-    mutating func rebuild(count: Int, idAt: (Int) -> BeaconID) {
+    package mutating func rebuild(count: Int, idAt: (Int) -> BeaconID) {
         var size = 16
         while size < count * 2 { size *= 2 }
         buckets = Array(repeating: Self.empty, count: size)
