@@ -65,7 +65,9 @@ final class SiteRun {
         self.fusion = fusion
         cycle = ranging.cycleLength
         if let presence {
-            hub.cycleObserver = { [unowned hub] update in PresenceLine.write(update, hub: hub, to: presence) }
+            try hub.observeSiteCycles(evidence: true) { update, facts in
+                PresenceLine.write(update, facts: facts, named: beacons, to: presence)
+            }
         }
         gateways = try settings.layout.gateways.map { _ in try PacketRanging(configuration: ranging, devices: devices) }
         gatewayIDs = settings.layout.gateways.map(\.id)

@@ -46,26 +46,23 @@ extension AlertPipeline {
     /// source's end adds so that the last cycle is closed.
     public var siteLateness: Duration { front.lateness }
 
-    /// The gateways that went offline or came back online in the latest fused cycle (a site hub;
-    /// read it from ``cycleObserver``): each with its new status. Empty on most cycles.
-    public var gatewayChanges: [SiteGatewayStatus] {
-        guard case .site(let site) = front, site.hasGatewayChanges else { return [] }
-        return site.gatewayChanges
-    }
-
-    /// Calls `body` with each gateway's RSSI of `beacon` in the last fused cycle (a site hub; for
-    /// presence output). Gateways are named by id.
-    /// A site hub's gateway ids, in layout order (empty for one gateway).
-    public var siteGatewayIDs: [String] {
-        guard case .site(let site) = front else { return [] }
-        return site.layout.gateways.map(\.id)
-    }
-
-    /// Cycles a site hub's fusion has fused (0 for one gateway): cheaper than ``statistics``,
-    /// which gathers every stage's counters.
-    package var siteCyclesFused: Int {
-        guard case .site(let site) = front else { return 0 }
-        return site.statistics.cycles
+    /// Calls `observer` with each cycle a site hub fuses, before strategies see it, and what the
+    /// cycle tells besides its beacons (``SiteCycleFacts``: the gateways that changed, the
+    /// calibration, with `evidence` each beacon's readings by gateway) — values filled by the
+    /// fusion, so that an observer never reads the hub while it fuses. Both are lent for the call,
+    /// on the pipeline's task. It takes the place of ``cycleObserver``.
+    /// - Throws: ``PipelineError/input(_:)`` on a gateway's pipeline, which fuses no cycles.
+    public func observeSiteCycles(
+        evidence: Bool, _ observer: @escaping (RangingUpdate, SiteCycleFacts) -> Void
+    ) throws(PipelineError) {
+        guard case .site(let site) = front else {
+            throw PipelineError.input("only a site hub's pipeline fuses cycles; this one ranges packets")
+        }
+        var facts = SiteCycleFacts(gatewayIDs: site.layout.gateways.map(\.id))
+        cycleObserver = { update in
+            site.describeCycle(update, into: &facts, evidence: evidence)
+            observer(update, facts)
+        }
     }
 
     /// A site hub's self-calibration: the model its positions are solved with and its latest
@@ -81,10 +78,5 @@ extension AlertPipeline {
     public func restoreSiteCalibration(_ saved: CalibrationStatus) -> Bool {
         guard case .site(let site) = front else { return false }
         return site.restore(saved)
-    }
-
-    public func forEachGatewayEvidence(of beacon: BeaconID, _ body: (_ gateway: String, _ rssi: Double?) -> Void) {
-        guard case .site(let site) = front else { return }
-        site.forEachEvidence(of: beacon) { index, rssi in body(site.layout.gateways[index].id, rssi) }
     }
 }

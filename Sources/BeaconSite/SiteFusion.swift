@@ -216,7 +216,11 @@ public final class SiteFusion {
     /// cycle, else its latest filtered value (a gateway within its grace).
     public func forEachEvidence(of beacon: BeaconID, _ body: (_ gateway: Int, _ rssi: Double?) -> Void) {
         guard let b = indexByID.slot(of: beacon, idAt: { ids[$0] }), let start = currentCycleStart else { return }
-        let cycle = start.nanosecondsSinceEpoch / cycleNanoseconds
+        forEachEvidence(ofIndex: b, cycle: start.nanosecondsSinceEpoch / cycleNanoseconds, body)
+    }
+
+    /// ``forEachEvidence(of:_:)`` for the beacon at index `b`, in `cycle`.
+    func forEachEvidence(ofIndex b: Int, cycle: Int64, _ body: (_ gateway: Int, _ rssi: Double?) -> Void) {
         for g in 0..<gatewayCount {
             if let s = newestSlot(beacon: b, gateway: g, cycle: cycle) {
                 let slot = slots[s]

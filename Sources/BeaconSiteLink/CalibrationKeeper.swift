@@ -42,9 +42,10 @@ package final class CalibrationKeeper {
         }
     }
 
-    /// Saves the model when a fit has happened since the last save (call after each cycle).
-    package func saveAfterFit() {
-        guard let status = hub.siteCalibration, status.fits != savedFits else { return }
+    /// Saves the model when a fit has happened since the last save (call after each cycle with
+    /// its calibration, `SiteCycleFacts.calibration`).
+    package func saveAfterFit(_ calibration: CalibrationStatus?) {
+        guard let status = calibration, status.fits != savedFits else { return }
         do {
             try file.save(status)
             savedFits = status.fits

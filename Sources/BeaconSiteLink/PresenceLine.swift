@@ -19,20 +19,21 @@ import BeaconSite
 /// "heldOut":{"before":5.1,"after":4.8}|null}}` (the model in use; `verdict` and `reason` of the
 /// latest fit).
 package enum PresenceLine {
-    /// Writes the lines of every beacon of `update` (the hub pipeline's cycle) to `write`.
-    package static func write(_ update: RangingUpdate, hub: AlertPipeline, to write: (String) -> Void) {
-        if let calibration = hub.siteCalibration,
-            calibration.fittedAt == update.time || hub.siteCyclesFused == 1
-        {
-            write(line(calibration, at: update.time, gateways: hub.siteGatewayIDs) + "\n")
+    /// Writes the lines of every beacon of `update` (the hub pipeline's cycle, with its `facts`,
+    /// their evidence filled) to `write`, naming the beacons `named` names.
+    package static func write(
+        _ update: RangingUpdate, facts: SiteCycleFacts, named: BeaconDirectory, to write: (String) -> Void
+    ) {
+        if let calibration = facts.calibration, calibration.fittedAt == update.time || facts.cycles == 1 {
+            write(line(calibration, at: update.time, gateways: facts.gatewayIDs) + "\n")
         }
-        for beacon in update.beacons {
+        for (index, beacon) in update.beacons.enumerated() {
             var json = JSONWriter()
             json.object { json in
                 json.member("time", update.time.rfc3339String)
                 json.key("beacon")
                 beacon.id.writeJSON(to: &json)
-                if let named = hub.beacons[beacon.id] {
+                if let named = named[beacon.id] {
                     json.member("name", named.name)
                     json.key("tags")
                     json.array { array in for tag in named.tags { array.value(tag) } }
@@ -69,7 +70,7 @@ package enum PresenceLine {
                 }
                 json.key("gateways")
                 json.object { json in
-                    hub.forEachGatewayEvidence(of: beacon.id) { id, rssi in
+                    facts.forEachEvidence(ofBeaconAt: index) { id, rssi in
                         json.key(id)
                         if let rssi { json.value(rssi, decimals: 1) } else { json.null() }
                     }

@@ -38,9 +38,9 @@ struct TwoFloorSiteTests {
             alerts: try configuration.pipelineAlerts(), registry: .builtIn(), presence: { presence += $0 })
         let hub = site.hub
         let write = hub.cycleObserver
-        hub.cycleObserver = { update in
-            write?(update)
-            changes += hub.gatewayChanges.map { "\($0.gateway) \($0.online ? "online" : "offline") \($0.since)" }
+        try hub.observeSiteCycles(evidence: false) { update, facts in
+            write?(update) // the presence lines
+            changes += facts.gatewayChanges.map { "\($0.gateway) \($0.online ? "online" : "offline") \($0.since)" }
         }
         try prepare(site)
         var events: [RoutedEvent] = []

@@ -32,6 +32,7 @@ struct CalibrationKeeperTests {
     /// offsets above), and the keeper is called after each cycle as the daemon does.
     static func run(_ hub: AlertPipeline, keeper: CalibrationKeeper, seconds: Int) throws {
         var random = SplitMix64(seed: 3)
+        try hub.observeSiteCycles(evidence: false) { _, facts in keeper.saveAfterFit(facts.calibration) }
         for second in 1...seconds {
             let time = base + .seconds(Int64(second))
             var reports: [GatewayReportMessage] = []
@@ -52,7 +53,6 @@ struct CalibrationKeeperTests {
             }
             try hub.ingest(reports: reports, emit: { _ in })
             try hub.advance(to: time, emit: { _ in })
-            keeper.saveAfterFit()
         }
     }
 

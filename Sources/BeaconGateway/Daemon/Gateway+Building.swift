@@ -186,7 +186,13 @@ func buildGateway(
             pipeline, hub: hub, statePath: configuration.statePath, sinks: sinkNames, notices: notices,
             presenceRetention: configuration.retention.presence, logger: logger)
         if !observers.isEmpty {
-            pipeline.cycleObserver = { update in for observer in observers { observer(update) } }
+            do {
+                try pipeline.observeSiteCycles(evidence: hub.presencePath != nil) { update, facts in
+                    for observer in observers { observer(update, facts) }
+                }
+            } catch {
+                throw .pipeline(error)
+            }
         }
     }
 

@@ -14,15 +14,15 @@ import Logging
 func hubCycleObservers(
     _ pipeline: AlertPipeline, hub: HubSettings, statePath: String?, sinks: [String], notices: NoticeWriter,
     presenceRetention: Duration?, logger: Logger
-) throws(GatewayError) -> [(RangingUpdate) -> Void] {
-    var observers: [(RangingUpdate) -> Void] = []
+) throws(GatewayError) -> [(RangingUpdate, SiteCycleFacts) -> Void] {
+    var observers: [(RangingUpdate, SiteCycleFacts) -> Void] = []
     // A gateway that goes offline or comes back: a lifecycle event to every sink, through
     // the outbox like the rest (delivered at least once).
     if !sinks.isEmpty {
         let rooms = Dictionary(
             hub.layout.gateways.map { ($0.id, $0.room) }, uniquingKeysWith: { a, _ in a })
-        observers.append { [unowned pipeline] _ in
-            let changes = pipeline.gatewayChanges
+        observers.append { _, facts in
+            let changes = facts.gatewayChanges
             guard !changes.isEmpty else { return }
             let events = changes.map { GatewayStatusNotice.event(for: $0, room: rooms[$0.gateway] ?? nil) }
             for change in changes {
@@ -42,20 +42,20 @@ func hubCycleObservers(
         } catch {
             throw .source("hub.presence: cannot create \(path) (\(error)); check the directory exists and is writable")
         }
-        observers.append { [unowned pipeline] update in
+        observers.append { [unowned pipeline] update, facts in
             if let failure = file.rotateIfDue(at: update.time) {
                 logger.error(
                     "hub.presence: \(failure); the lines go on to the current file, and the rotation is tried again in half of retention.presence"
                 )
             }
-            PresenceLine.write(update, hub: pipeline, to: file.write)
+            PresenceLine.write(update, facts: facts, named: pipeline.beacons, to: file.write)
             file.flush()
         }
     }
     if let path = hub.calibrationFile(statePath: statePath), pipeline.siteCalibration != nil {
         let keeper = CalibrationKeeper(hub: pipeline, file: CalibrationFile(path: path), logger: logger)
         keeper.takeUp()
-        observers.append { _ in keeper.saveAfterFit() }
+        observers.append { _, facts in keeper.saveAfterFit(facts.calibration) }
     }
     return observers
 }
