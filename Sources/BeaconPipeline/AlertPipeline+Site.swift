@@ -47,7 +47,7 @@ extension AlertPipeline {
     public var siteLateness: Duration { front.lateness }
 
     /// Calls `observer` with each cycle a site hub fuses, before strategies see it, and what the
-    /// cycle tells besides its beacons (``SiteCycleFacts``: the gateways that changed, the
+    /// cycle tells besides its beacons (`SiteCycleFacts`: the gateways that changed, the
     /// calibration, with `evidence` each beacon's readings by gateway) — values filled by the
     /// fusion, so that an observer never reads the hub while it fuses. Both are lent for the call,
     /// on the pipeline's task. It takes the place of ``cycleObserver``.
