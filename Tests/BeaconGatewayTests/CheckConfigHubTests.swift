@@ -175,13 +175,58 @@ struct CheckConfigHubTests {
         #expect(run.standardOutput.contains("a site hub's configuration (for beacond hub or beacond run)"))
     }
 
-    @Test("the bundled site alerts file is accepted as a simulated site's alerts, naming the rooms it uses")
-    func bundledSiteAlerts() async throws {
+    /// Every bundled site scenario's alerts file, with the rooms its alerts name.
+    static let siteAlerts: [(scenario: String, rooms: String)] = [
+        ("site", "shop, cafe"), ("site-calibration", "shop, cafe"), ("site-espresense", "shop, cafe"),
+        ("two-floors", "meeting, cafe"), ("hall-session", "north-west, south-west"), ("hall-aisles", "north-east"),
+        ("flat", "bedroom"),
+    ]
+
+    @Test(
+        "every bundled site alerts file is accepted as a simulated site's alerts, naming the rooms it uses", arguments: siteAlerts
+    )
+    func bundledSiteAlerts(scenario: String, rooms: String) async throws {
         let run = try await CommandRun.run(
-            TestPaths.beacond, ["check-config", "Simulator/Scenarios/site.alerts.yaml"], directory: TestPaths.repositoryRoot)
+            TestPaths.beacond, ["check-config", "Simulator/Scenarios/\(scenario).alerts.yaml"],
+            directory: TestPaths.repositoryRoot)
         #expect(run.status == 0, "\(run.standardError)")
         #expect(run.standardOutput.contains("a simulated site's alerts file"))
-        #expect(run.standardOutput.contains("rooms named: shop, cafe"), "\(run.standardOutput)")
+        #expect(run.standardOutput.contains("rooms named: \(rooms),"), "\(run.standardOutput)")
+    }
+
+    @Test("the list above holds every bundled site scenario (one with rooms:) that has an alerts file")
+    func everySiteAlertsFileListed() throws {
+        let directory = TestPaths.repositoryRoot + "/Simulator/Scenarios"
+        let sites = try FileManager.default.contentsOfDirectory(atPath: directory).filter { name in
+            guard name.hasSuffix(".yaml"), !name.hasSuffix(".alerts.yaml") else { return false }
+            let scenario = String(name.dropLast(".yaml".count))
+            guard FileManager.default.fileExists(atPath: "\(directory)/\(scenario).alerts.yaml") else { return false }
+            let text = try String(contentsOfFile: "\(directory)/\(name)", encoding: .utf8)
+            return text.hasPrefix("rooms:") || text.contains("\nrooms:")
+        }
+        #expect(Set(sites.map { String($0.dropLast(".yaml".count)) }) == Set(Self.siteAlerts.map(\.scenario)))
+    }
+
+    @Test("an alerts file whose devices take the scenario's keys (irk: scenario) is checked, the devices named as the scenario's")
+    func scenarioKeysInAnAlertsFile() async throws {
+        let run = try await CommandRun.run(
+            TestPaths.beacond, ["check-config", "Simulator/Scenarios/home.alerts.yaml"], directory: TestPaths.repositoryRoot)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardOutput.contains("devices with irk: scenario (ada-phone) take their keys from the scenario's phones"))
+    }
+
+    @Test("an alerts file naming rooms without hub: is refused at the alert, saying how a simulated site's alerts file says so")
+    func roomsWithoutHub() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rooms-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("alerts.yaml").path
+        try "alerts:\n  - {id: rest, strategy: time, parameters: {dwell: 10m, room: bedroom}}\n".write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let run = try await CommandRun.run(TestPaths.beacond, ["check-config", path])
+        #expect(run.status == 2)
+        #expect(run.standardError.contains("\(path):2: region 'bedroom' is not under ranging.regions"), "\(run.standardError)")
+        #expect(run.standardError.contains("say so with a hub: section (hub: {} for the defaults)"))
     }
 
     @Test("a broken hub file is refused with exit 2 at its file:line", arguments: breakages)

@@ -57,13 +57,20 @@ public struct ConfigurationCheck: Sendable {
         if node["site"] == nil, let first = (try? node["gateways"]?.sequence())?.first, first["capture"] != nil {
             return try checkSiteReplay(path: path, node: node)
         }
-        let configuration = try GatewayConfiguration(node: node)
+        let standIns = node["source"] == nil && node["site"] == nil ? standInScenarioKeys(node) : [:]
+        let configuration = try GatewayConfiguration(node: node, scenarioPhoneKeys: standIns)
         if checkingStateFile { try checkState(configuration, node: node) }
         if configuration.hub != nil, configuration.source == nil || configuration.source == .hub {
             return try checkHub(configuration, node: node, registry: registry)
         }
         guard let source = configuration.source else {
-            return try checkAlertsOnly(configuration, node: node, registry: registry)
+            var check = try checkAlertsOnly(configuration, node: node, registry: registry)
+            if !standIns.isEmpty {
+                check.summary +=
+                    "; devices with irk: scenario (\(standIns.keys.sorted().joined(separator: ", "))) take their "
+                    + "keys from the scenario's phones, which beacond simulate checks"
+            }
+            return check
         }
         try checkSourceFile(source, node: node)
         switch source {
@@ -84,6 +91,17 @@ public struct ConfigurationCheck: Sendable {
         return ConfigurationCheck(
             kind: kind,
             summary: "\(kind.rawValue) (for beacond run): source \(source)\(site ?? ""), " + tail(of: configuration))
+    }
+
+    /// For an alerts-only file (for `beacond simulate --config`): a stand-in key for each
+    /// `devices:` entry with `irk: scenario`, whose key only the scenario has, so that the rest of
+    /// the file is checked.
+    static func standInScenarioKeys(_ node: ConfigNode) -> [String: [UInt8]] {
+        var keys: [String: [UInt8]] = [:]
+        for device in (try? node["devices"]?.sequence()) ?? [] where device["irk"]?.scalarText == "scenario" {
+            if let id = try? device["id"]?.string() { keys[id] = Array(repeating: 0x5A, count: 16) }
+        }
+        return keys
     }
 
     /// A scenario or capture that can be read, or an error at the `source:` line saying why.
@@ -210,7 +228,18 @@ public struct ConfigurationCheck: Sendable {
         _ configuration: GatewayConfiguration, node: ConfigNode, registry: StrategyRegistry
     ) throws -> ConfigurationCheck {
         guard let fusion = configuration.siteFusion else {
-            try buildPipeline(configuration, node: node, registry: registry)
+            do {
+                try buildPipeline(configuration, node: node, registry: registry)
+            } catch GatewayError.pipeline(.strategy(let alertID, let message))
+                where message.contains("is not under ranging.regions")
+            {
+                // Likely a simulated site's alerts, naming the scenario's rooms: say how it says so.
+                throw GatewayError.pipeline(
+                    .strategy(
+                        alertID: alertID,
+                        message: message + "; if this is a simulated site's alerts file, whose rooms are its scenario's, "
+                            + "say so with a hub: section (hub: {} for the defaults)"))
+            }
             let kind = ConfigurationFileKind.alertsOnly
             return ConfigurationCheck(
                 kind: kind,
