@@ -228,7 +228,8 @@ let package = Package(
         .target(
             name: "BeaconSiteLink",
             dependencies: [
-                "BeaconCore", "BeaconWire", "BeaconPipeline", "BeaconSite", "BeaconSiteReport", "BeaconSinks", "BeaconMQTT",
+                "BeaconCore", "BeaconWire", "BeaconAlertEngine", "BeaconPipeline", "BeaconSite", "BeaconSiteReport",
+                "BeaconSinks", "BeaconMQTT",
                 "BeaconDaemonConfiguration", "BeaconForeignNodes",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),

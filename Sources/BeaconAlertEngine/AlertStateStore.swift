@@ -16,6 +16,11 @@ public protocol AlertStateStore: AnyObject, Sendable {
     /// process dies before the sinks have them). ``commit(_:)`` calls this for every output that
     /// changes state or emits events; the default applies `changes` alone.
     func apply(_ changes: [AlertStateChange], emitting events: [RoutedEvent]) throws
+    /// ``apply(_:emitting:)`` with `notices` (the daemon's own, a gateway offline or back) added
+    /// for the sinks each names, in the same atomic write. A pipeline calls it when an input
+    /// posted notices; the default applies `changes` and `events` as ``apply(_:emitting:)`` does
+    /// and keeps no record of the notices (a store without an outbox delivers nothing).
+    func apply(_ changes: [AlertStateChange], emitting events: [RoutedEvent], notices: [OutboundNotice]) throws
     /// Whether the store keeps the strategies' per-beacon state (``AlertStateChange/putStrategyState(_:)``
     /// and the like): a store that outlives the process should. When false, a pipeline does not
     /// collect it (no cost) and the store must ignore such changes. (Default: false.)
@@ -29,5 +34,10 @@ extension AlertStateStore {
     /// Applies `changes` (if any) and keeps no record of the events.
     public func apply(_ changes: [AlertStateChange], emitting events: [RoutedEvent]) throws {
         if !changes.isEmpty { try apply(changes) }
+    }
+
+    /// Applies `changes` and `events` as ``apply(_:emitting:)`` does; keeps no record of the notices.
+    public func apply(_ changes: [AlertStateChange], emitting events: [RoutedEvent], notices: [OutboundNotice]) throws {
+        try apply(changes, emitting: events)
     }
 }

@@ -169,6 +169,20 @@ public final class AlertPipeline {
         set { decisions.cycleObserver = newValue }
     }
 
+    /// Posts notices of the daemon's own (a gateway offline or back) to be written with this
+    /// input's alert state and events, in the same transaction (`AlertStateStore.apply(_:emitting:notices:)`):
+    /// call it from ``cycleObserver`` (or a site's cycle observer). ``noticesCommitted`` hears of
+    /// them once written; a write that fails keeps them for the next input.
+    public func post(_ notices: [OutboundNotice]) {
+        decisions.notices += notices
+    }
+
+    /// Called on the pipeline's task with the notices ``post(_:)`` queued, once they are written.
+    public var noticesCommitted: (([OutboundNotice]) -> Void)? {
+        get { decisions.noticesCommitted }
+        set { decisions.noticesCommitted = newValue }
+    }
+
     /// The length of a cycle: the ranging loop's, or a site hub's.
     public var cycleLength: Duration { decisions.cycleLength }
 

@@ -47,6 +47,11 @@ final class DecisionStage {
     var unansweredMayHaveChanged = true
     /// Called with each cycle's update before strategies see it.
     var cycleObserver: ((RangingUpdate) -> Void)?
+    /// Notices posted during the input (``AlertPipeline/post(_:)``), written with its alert state
+    /// and events; kept for the next input when that write fails.
+    var notices: [OutboundNotice] = []
+    /// Called with the notices once written.
+    var noticesCommitted: (([OutboundNotice]) -> Void)?
     /// How long an idle alert history is kept, and when it is next looked at (`nil`: for good).
     var historySweep: RetentionSweep?
     /// How many histories retention removed.
@@ -271,16 +276,24 @@ final class DecisionStage {
             for index in output.events.indices { output.events[index].event = beacons.labelled(output.events[index].event) }
         }
         if engine.configuration.hasContentVariations { renderContent() }
-        if !output.isEmpty {
+        if !output.isEmpty || !notices.isEmpty {
             do {
-                try store.apply(output.changes, emitting: output.events)
+                if notices.isEmpty {
+                    try store.apply(output.changes, emitting: output.events)
+                } else {
+                    try store.apply(output.changes, emitting: output.events, notices: notices)
+                }
             } catch {
-                // Nothing of this input is stored: go back to what is.
+                // Nothing of this input is stored: go back to what is (its notices wait for the next).
                 output.changes.removeAll(keepingCapacity: true)
                 output.events.removeAll(keepingCapacity: true)
                 reloadAfterFailedCommit()
                 throw PipelineError.engine("the state store refused the changes: \(error)")
             }
+        }
+        if !notices.isEmpty {
+            noticesCommitted?(notices)
+            notices.removeAll(keepingCapacity: true)
         }
         output.changes.removeAll(keepingCapacity: true)
         guard !output.events.isEmpty else { return }

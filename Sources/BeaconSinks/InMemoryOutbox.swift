@@ -1,3 +1,4 @@
+import BeaconAlertEngine
 import BeaconCore
 import Synchronization
 
@@ -32,23 +33,25 @@ public final class InMemoryOutbox: Outbox {
     }
 
     private func enqueue(_ events: [OutboundEvent], only sinks: [String]) {
-        state.withLock { state in
-            for sink in sinks {
-                var backlog = state.entries.lazy.filter { $0.sink == sink }.count
-                for event in events where configuration.takes(event, sink: sink) {
-                    if backlog >= configuration.maxBacklog {
-                        state.overflow[sink, default: 0] += 1
-                        state.dead.append(
-                            DeadLetter(
-                                id: state.nextDeadID, sink: sink, event: event, attempts: 0,
-                                lastError: configuration.spillError))
-                        state.nextDeadID += 1
-                        continue
-                    }
-                    state.entries.append(OutboxEntry(id: state.nextID, sink: sink, event: event))
-                    state.nextID += 1
-                    backlog += 1
+        state.withLock { state in enqueue(events, only: sinks, into: &state) }
+    }
+
+    private func enqueue(_ events: [OutboundEvent], only sinks: [String], into state: inout State) {
+        for sink in sinks {
+            var backlog = state.entries.lazy.filter { $0.sink == sink }.count
+            for event in events where configuration.takes(event, sink: sink) {
+                if backlog >= configuration.maxBacklog {
+                    state.overflow[sink, default: 0] += 1
+                    state.dead.append(
+                        DeadLetter(
+                            id: state.nextDeadID, sink: sink, event: event, attempts: 0,
+                            lastError: configuration.spillError))
+                    state.nextDeadID += 1
+                    continue
                 }
+                state.entries.append(OutboxEntry(id: state.nextID, sink: sink, event: event))
+                state.nextID += 1
+                backlog += 1
             }
         }
     }
@@ -73,7 +76,15 @@ public final class InMemoryOutbox: Outbox {
     }
 
     public func deadLetter(_ id: Int64, error: String) throws {
+        try deadLetter(id, error: error, notice: nil)
+    }
+
+    public func deadLetter(_ id: Int64, error: String, notice: OutboundNotice?) throws {
         state.withLock { state in
+            if let notice {
+                enqueue(
+                    [OutboundEvent(notice)], only: notice.sinks.filter(configuration.sinks.contains), into: &state)
+            }
             guard let index = state.entries.firstIndex(where: { $0.id == id }) else { return }
             let entry = state.entries.remove(at: index)
             state.dead.append(

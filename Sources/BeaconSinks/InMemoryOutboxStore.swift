@@ -22,4 +22,9 @@ public final class InMemoryOutboxStore: AlertStateStore {
         if !changes.isEmpty { try state.apply(changes) }
         outbox.enqueue(events.map(OutboundEvent.init))
     }
+
+    public func apply(_ changes: [AlertStateChange], emitting events: [RoutedEvent], notices: [OutboundNotice]) throws {
+        try apply(changes, emitting: events)
+        for notice in notices { try outbox.enqueue([OutboundEvent(notice)], sinks: notice.sinks) }
+    }
 }

@@ -42,6 +42,11 @@ public struct OutboundEvent: Hashable, Sendable {
             key: routed.event.idempotencyKey, body: routed.event.jsonLine, destination: routed.destination,
             escalatedTo: routed.event.escalatedTo, origin: routed.origin, alertID: timed ? routed.event.alertID : nil)
     }
+
+    /// The outbound form of a daemon's notice (its sinks are the outbox's to choose).
+    public init(_ notice: OutboundNotice) {
+        self.init(key: notice.key, body: notice.body)
+    }
 }
 
 extension OutboundEvent {

@@ -1,3 +1,4 @@
+import BeaconAlertEngine
 import BeaconCore
 
 /// Durable storage of the events each sink still has to confirm (the SQLite store implements it
@@ -23,6 +24,10 @@ public protocol Outbox: Sendable {
     func recordFailure(_ id: Int64, error: String) throws -> Int
     /// Moves entry `id` to its sink's dead letters with its last error (one transaction).
     func deadLetter(_ id: Int64, error: String) throws
+    /// Moves entry `id` to its sink's dead letters with its last error and adds `notice` (telling
+    /// the other sinks) for the sinks it names, in one transaction: the move and its notice go
+    /// through one door. (Default: ``deadLetter(_:error:)``, then the notice in a second write.)
+    func deadLetter(_ id: Int64, error: String, notice: OutboundNotice?) throws
     /// The dead letters of `sink`, oldest first.
     func deadLetters(sink: String) throws -> [DeadLetter]
     /// Moves dead letters of `sink` back to the end of its outbox (`ids` nil: all); returns how
@@ -33,4 +38,13 @@ public protocol Outbox: Sendable {
     /// Retention: forgets every sink's dead letters whose event happened before `cutoff`
     /// (``OutboundEvent/time(ofBody:key:)``; one that says no time is kept); returns how many.
     func dropDeadLetters(eventsBefore cutoff: Timestamp) throws -> Int
+}
+
+extension Outbox {
+    /// ``deadLetter(_:error:)``, then `notice` for its sinks in a second write (an outbox that
+    /// can do both in one transaction implements this itself).
+    public func deadLetter(_ id: Int64, error: String, notice: OutboundNotice?) throws {
+        try deadLetter(id, error: error)
+        if let notice { try enqueue([OutboundEvent(notice)], sinks: notice.sinks) }
+    }
 }

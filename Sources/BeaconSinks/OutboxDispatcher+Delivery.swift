@@ -69,13 +69,15 @@ extension OutboxDispatcher {
         guard machine.entryFailed(attempts: attempts, permanent: permanent) == .deadLetter else {
             return .retry(attempts: attempts)
         }
+        let notice = deadLetterNotice?(entry.event, attempts, message)
         do {
-            try outbox.deadLetter(entry.id, error: message)
+            try outbox.deadLetter(entry.id, error: message, notice: notice)
         } catch {
             report(.storageFailed(error: "\(error)"))
             return .retry(attempts: attempts)
         }
         report(.deadLettered(event: entry.event, attempts: attempts, error: message))
+        if let notice { report(.deadLetterNoticed(notice: notice)) }
         return .movedToDeadLetters
     }
 }

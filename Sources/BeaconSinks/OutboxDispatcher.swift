@@ -1,3 +1,4 @@
+import BeaconAlertEngine
 import BeaconCore
 
 /// Delivers one sink's outbox: reads the oldest entries, hands them to the sink in order, flushes
@@ -29,6 +30,9 @@ public actor OutboxDispatcher {
         /// The sink gave up on `event` after `attempts` failed attempts (the last `error`): it is
         /// among the dead letters (`beacond outbox list`).
         case deadLettered(event: OutboundEvent, attempts: Int, error: String)
+        /// The notice made of the dead letter reported just before (`deadLetterNotice`) was
+        /// written with it, in the same transaction, for the sinks it names.
+        case deadLetterNoticed(notice: OutboundNotice)
     }
 
     /// Attempts at one entry before it goes to the dead letters (a permanent failure sends it at once).
@@ -42,6 +46,9 @@ public actor OutboxDispatcher {
     private let clock: AnyTimestampClock
     private let random: @Sendable () -> Double
     let report: @Sendable (Report) -> Void
+    /// Makes the notice that tells the other sinks of a dead letter (the event, its attempts and
+    /// last error), written with the move; `nil` for none.
+    let deadLetterNotice: (@Sendable (_ event: OutboundEvent, _ attempts: Int, _ error: String) -> OutboundNotice?)?
     private let wakeups: AsyncStream<Void>
     private let wakeup: AsyncStream<Void>.Continuation
     var machine: OutboxDispatcherStateMachine
@@ -59,15 +66,20 @@ public actor OutboxDispatcher {
     ///   - clock: the backoff's clock (tests inject a manual one).
     ///   - random: numbers in `0..<1` for the backoff's jitter.
     ///   - report: told of each delivery, refusal and overflow (called on the dispatcher's task).
+    ///   - deadLetterNotice: makes the notice of an entry the sink gave up on, written to the
+    ///     sinks it names in the same transaction as the entry's move to the dead letters
+    ///     (`nil`, the default, or a `nil` notice: none).
     public init(
         sinkName: String, sink: any AlertSink, outbox: any Outbox, backoff: RetryBackoff = RetryBackoff(),
         batchSize: Int = 64, maxAttempts: Int = defaultMaxAttempts, clock: any Clock<Duration> = ContinuousClock(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        report: @escaping @Sendable (Report) -> Void = { _ in }
+        report: @escaping @Sendable (Report) -> Void = { _ in },
+        deadLetterNotice: (@Sendable (_ event: OutboundEvent, _ attempts: Int, _ error: String) -> OutboundNotice?)? = nil
     ) {
         self.init(
             sinkName: sinkName, sink: sink, outbox: outbox, backoff: backoff, batchSize: batchSize,
-            maxAttempts: maxAttempts, timestampClock: AnyTimestampClock(mapping: clock), random: random, report: report)
+            maxAttempts: maxAttempts, timestampClock: AnyTimestampClock(mapping: clock), random: random, report: report,
+            deadLetterNotice: deadLetterNotice)
     }
 
     /// Creates a dispatcher whose backoff waits on the daemon's clock (`AnyTimestampClock`); the
@@ -76,18 +88,22 @@ public actor OutboxDispatcher {
         sinkName: String, sink: any AlertSink, outbox: any Outbox, backoff: RetryBackoff = RetryBackoff(),
         batchSize: Int = 64, maxAttempts: Int = defaultMaxAttempts, clock: AnyTimestampClock,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        report: @escaping @Sendable (Report) -> Void = { _ in }
+        report: @escaping @Sendable (Report) -> Void = { _ in },
+        deadLetterNotice: (@Sendable (_ event: OutboundEvent, _ attempts: Int, _ error: String) -> OutboundNotice?)? = nil
     ) {
         self.init(
             sinkName: sinkName, sink: sink, outbox: outbox, backoff: backoff, batchSize: batchSize,
-            maxAttempts: maxAttempts, timestampClock: clock, random: random, report: report)
+            maxAttempts: maxAttempts, timestampClock: clock, random: random, report: report,
+            deadLetterNotice: deadLetterNotice)
     }
 
     private init(
         sinkName: String, sink: any AlertSink, outbox: any Outbox, backoff: RetryBackoff, batchSize: Int,
         maxAttempts: Int, timestampClock: AnyTimestampClock, random: @escaping @Sendable () -> Double,
-        report: @escaping @Sendable (Report) -> Void
+        report: @escaping @Sendable (Report) -> Void,
+        deadLetterNotice: (@Sendable (_ event: OutboundEvent, _ attempts: Int, _ error: String) -> OutboundNotice?)?
     ) {
+        self.deadLetterNotice = deadLetterNotice
         self.sinkName = sinkName
         self.sink = sink
         self.outbox = outbox

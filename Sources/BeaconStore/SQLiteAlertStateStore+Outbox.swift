@@ -1,3 +1,4 @@
+import BeaconAlertEngine
 import BeaconCore
 import BeaconSinks
 import GRDB
@@ -93,6 +94,11 @@ extension SQLiteAlertStateStore: Outbox {
 
     /// Moves entry `id` to the dead letters, in one transaction.
     public func deadLetter(_ id: Int64, error: String) throws {
+        try deadLetter(id, error: error, notice: nil)
+    }
+
+    /// Moves entry `id` to the dead letters and adds `notice` for its sinks, in one transaction.
+    public func deadLetter(_ id: Int64, error: String, notice: OutboundNotice?) throws {
         try database.write { db in
             try db.execute(
                 sql: """
@@ -100,6 +106,7 @@ extension SQLiteAlertStateStore: Outbox {
                     SELECT sink, eventKey, body, destination, origin, alertID, attempts, ? FROM outbox WHERE id = ?
                     """, arguments: [error, id])
             try db.execute(sql: "DELETE FROM outbox WHERE id = ?", arguments: [id])
+            if let notice { try enqueue([OutboundEvent(notice)], into: db, sinks: notice.sinks) }
         }
     }
 

@@ -143,6 +143,16 @@ public final class SQLiteAlertStateStore: AlertStateStore {
         }
     }
 
+    /// Applies the batch, adds the events to every sink's outbox and each notice to its sinks'
+    /// outboxes, in one write transaction.
+    public func apply(_ changes: [AlertStateChange], emitting events: [RoutedEvent], notices: [OutboundNotice]) throws {
+        try database.write { db in
+            try Self.write(changes, into: db)
+            try enqueue(events.map(OutboundEvent.init), into: db)
+            for notice in notices { try enqueue([OutboundEvent(notice)], into: db, sinks: notice.sinks) }
+        }
+    }
+
     static func write(_ changes: [AlertStateChange], into db: Database) throws {
         for change in changes {
             switch change {

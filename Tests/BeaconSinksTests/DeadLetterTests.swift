@@ -107,6 +107,33 @@ struct DeadLetterTests {
         await run.value
     }
 
+    @Test("the notice of a dead letter is written with its move, for the sinks it names, and reported after it")
+    func noticeWithTheMove() async throws {
+        let error = SinkError.httpStatus(url: "http://h/a", status: 404)
+        let outbox = InMemoryOutbox(configuration: OutboxConfiguration(sinks: ["main", "log"]))
+        let recorder = ReportRecorder()
+        let made = Mutex<[String]>([])
+        let dispatcher = OutboxDispatcher(
+            sinkName: "main", sink: PoisonSink(poison: Self.events[0].key, error: error), outbox: outbox,
+            backoff: Self.backoff, clock: ManualClock(), random: { 0.5 }, report: recorder.report,
+            deadLetterNotice: { event, attempts, message in
+                made.withLock { $0.append("\(event.key) \(attempts) \(message)") }
+                return OutboundNotice(key: "notice|\(event.key)", body: #"{"event":"error"}"#, sinks: ["log"])
+            })
+        try outbox.enqueue([Self.events[0]], sinks: ["main"])
+        let run = Task { await dispatcher.run() }
+        var reports = recorder.reports.makeAsyncIterator()
+        let notice = OutboundNotice(key: "notice|\(Self.events[0].key)", body: #"{"event":"error"}"#, sinks: ["log"])
+        #expect(await reports.next() == .deadLettered(event: Self.events[0], attempts: 1, error: "\(error)"))
+        #expect(await reports.next() == .deadLetterNoticed(notice: notice))
+        #expect(made.withLock { $0 } == ["\(Self.events[0].key) 1 \(error)"])
+        #expect(try outbox.deadLetters(sink: "main").map(\.event) == [Self.events[0]])
+        #expect(try outbox.pending(sink: "log", limit: 10).map(\.event) == [OutboundEvent(notice)])
+        #expect(try outbox.pending(sink: "main", limit: 10).isEmpty)
+        await dispatcher.finish()
+        await run.value
+    }
+
     @Test("dead letters are kept across a restart, retried at the end of the outbox, or dropped (SQLite)")
     func sqliteDeadLetters() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-dead-\(UUID().uuidString).sqlite").path

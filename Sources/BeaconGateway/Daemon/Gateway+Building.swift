@@ -183,8 +183,14 @@ func buildGateway(
         }
     } else if feed.isHub, let hub = configuration.hub {
         let observers = try hubCycleObservers(
-            pipeline, hub: hub, statePath: configuration.statePath, sinks: sinkNames, notices: notices,
+            pipeline, hub: hub, statePath: configuration.statePath, sinks: sinkNames,
             presenceRetention: configuration.retention.presence, logger: logger)
+        // The gateways' notices, once written with their cycle's alerts: claimed as the alerts
+        // are on a hub of a share with takeover, and the dispatchers woken.
+        pipeline.noticesCommitted = { written in
+            for notice in written { lease?.committed(key: notice.key) }
+            notified.notify(sinkNames)
+        }
         if !observers.isEmpty {
             do {
                 try pipeline.observeSiteCycles(evidence: hub.presencePath != nil) { update, facts in
@@ -220,12 +226,18 @@ func buildGateway(
                             metadata: ["spilled": "\(spilled)", "total": "\(total)"])
                     case .storageFailed(let error):
                         logger.error("sink '\(name)': outbox unreadable: \(error)")
+                    case .deadLetterNoticed(let notice):
+                        // Written with the move (`deadLetterNotice` below): claimed and delivered.
+                        lease?.committed(key: notice.key)
+                        notified.notify(notice.sinks)
                     case .deadLettered(let event, let attempts, let error):
                         let key = event.key
                         metrics.recordDeadLetter(sink: name)
-                        // The other sinks hear of it, as an `error` lifecycle event.
+                        // A spilled event's notice (the spill was the alert's own write): the other
+                        // sinks hear of it, as an `error` lifecycle event. One given up on after
+                        // attempts had its notice written with its move.
                         let others = sinkNames.filter { $0 != name }
-                        if !others.isEmpty,
+                        if attempts == 0, !others.isEmpty,
                             let notice = DeadLetterNotice.event(
                                 for: event, sink: name, attempts: attempts, error: error, at: clock.now)
                         {
@@ -243,6 +255,15 @@ func buildGateway(
                             "sink '\(name)': gave up on event \(key) after \(attempts) attempt(s) (\(error)); \(advice)",
                             metadata: ["event": "\(key)", "attempts": "\(attempts)"])
                     }
+                },
+                deadLetterNotice: { event, attempts, error in
+                    // The other sinks hear of it, as an `error` lifecycle event, written with the move.
+                    let others = sinkNames.filter { $0 != name }
+                    guard !others.isEmpty,
+                        let notice = DeadLetterNotice.event(
+                            for: event, sink: name, attempts: attempts, error: error, at: clock.now)
+                    else { return nil }
+                    return OutboundNotice(key: notice.key, body: notice.body, sinks: others)
                 })
         )
     }

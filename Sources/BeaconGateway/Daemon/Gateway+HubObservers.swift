@@ -1,3 +1,4 @@
+import BeaconAlertEngine
 import BeaconCore
 import BeaconDaemonConfiguration
 import BeaconPipeline
@@ -8,29 +9,34 @@ import BeaconSiteReport
 import Logging
 
 /// What a hub does after each fused cycle, besides its strategies: a lifecycle event to every
-/// sink when a gateway goes offline or comes back (through the outbox, at least once), its
+/// sink when a gateway goes offline or comes back (through the outbox, in the same transaction as
+/// the cycle's alerts: `AlertPipeline.post(_:)`; delivered at least once), its
 /// presence lines (`hub.presence`), and its calibrated model kept across restarts
 /// (`hub.calibration.file`).
 func hubCycleObservers(
-    _ pipeline: AlertPipeline, hub: HubSettings, statePath: String?, sinks: [String], notices: NoticeWriter,
+    _ pipeline: AlertPipeline, hub: HubSettings, statePath: String?, sinks: [String],
     presenceRetention: Duration?, logger: Logger
 ) throws(GatewayError) -> [(RangingUpdate, SiteCycleFacts) -> Void] {
     var observers: [(RangingUpdate, SiteCycleFacts) -> Void] = []
     // A gateway that goes offline or comes back: a lifecycle event to every sink, through
-    // the outbox like the rest (delivered at least once).
+    // the outbox with the cycle's alerts (delivered at least once).
     if !sinks.isEmpty {
         let rooms = Dictionary(
             hub.layout.gateways.map { ($0.id, $0.room) }, uniquingKeysWith: { a, _ in a })
-        observers.append { _, facts in
+        observers.append { [unowned pipeline] _, facts in
             let changes = facts.gatewayChanges
             guard !changes.isEmpty else { return }
-            let events = changes.map { GatewayStatusNotice.event(for: $0, room: rooms[$0.gateway] ?? nil) }
+            // Written with the cycle's alerts, in the same transaction.
+            pipeline.post(
+                changes.map { change in
+                    let event = GatewayStatusNotice.event(for: change, room: rooms[change.gateway] ?? nil)
+                    return OutboundNotice(key: event.key, body: event.body, sinks: sinks)
+                })
             for change in changes {
                 logger.log(
                     level: change.online ? .notice : .warning,
                     "site: gateway '\(change.gateway)' is \(change.online ? "online again" : "offline")")
             }
-            notices.write(events, to: sinks, what: "site: the gateway's lifecycle event")
         }
     }
     if let path = hub.presencePath {

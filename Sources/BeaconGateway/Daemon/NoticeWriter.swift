@@ -2,10 +2,12 @@ import BeaconSinks
 import BeaconSiteLink
 import Logging
 
-/// Writes the daemon's own notices — a gateway offline or back, a dead letter, the latency
-/// objective — to sinks through the outbox, as alerts go (at least once): claimed on a hub of a
-/// share with takeover as its alerts are (the active hub delivers them), and the sinks'
-/// dispatchers woken.
+/// Writes the daemon's notices that no alert write or dead-letter move carries — an event spilled
+/// by a full backlog, the latency objective, a failed check of remote alerts — to sinks through
+/// the outbox, as alerts go (at least once): claimed on a hub of a share with takeover as its
+/// alerts are (the active hub delivers them), and the sinks' dispatchers woken. (A gateway's
+/// offline and online events go with their cycle's alerts, `AlertPipeline.post(_:)`; a dead
+/// letter's notice with its move, `OutboxDispatcher`'s `deadLetterNotice`.)
 struct NoticeWriter: Sendable {
     let outbox: any Outbox
     /// The hub's lease, with `hub.takeover`.

@@ -1,3 +1,4 @@
+import BeaconAlertEngine
 import BeaconCore
 import BeaconSinks
 
@@ -26,6 +27,9 @@ package struct HeldOutbox: Outbox {
     package func enqueue(_ events: [OutboundEvent], sinks: [String]) throws { try outbox.enqueue(events, sinks: sinks) }
     package func recordFailure(_ id: Int64, error: String) throws -> Int { try outbox.recordFailure(id, error: error) }
     package func deadLetter(_ id: Int64, error: String) throws { try outbox.deadLetter(id, error: error) }
+    package func deadLetter(_ id: Int64, error: String, notice: OutboundNotice?) throws {
+        try outbox.deadLetter(id, error: error, notice: notice)
+    }
     package func deadLetters(sink: String) throws -> [DeadLetter] { try outbox.deadLetters(sink: sink) }
     package func dropDeadLetters(eventsBefore cutoff: Timestamp) throws -> Int {
         try outbox.dropDeadLetters(eventsBefore: cutoff)
