@@ -2,7 +2,8 @@ import BeaconCore
 
 extension SiteRoomOutline {
     /// Reads `rooms:` beside `gateways:`: each room's outline, `{name, outline: [[x, y], …]}` or
-    /// `{name, min: [x, y], max: [x, y]}`, checked at its line.
+    /// `{name, min: [x, y], max: [x, y]}`, and for a walled room its `doors: [[x, y] or {at: [x, y],
+    /// width: w}, …]` (each on the outline), checked at its line.
     /// - Parameters:
     ///   - node: the `rooms:` node, if any.
     ///   - rooms: the rooms the gateways name (an outline's room must be one, once).
@@ -11,7 +12,7 @@ extension SiteRoomOutline {
         for entry in try node?.sequence(of: "rooms, each {name: …, outline: [[x, y], …]} or {name: …, min: [x, y], max: [x, y]}")
             ?? []
         {
-            try entry.checkKeys(allowed: ["name", "outline", "min", "max"], in: "rooms[]")
+            try entry.checkKeys(allowed: ["name", "outline", "min", "max", "doors"], in: "rooms[]")
             let nameNode = try entry.required("name")
             let name = try nameNode.string()
             guard rooms.contains(name) else {
@@ -30,8 +31,35 @@ extension SiteRoomOutline {
             } else {
                 corners = try entry.rectangleCorners(what: "room '\(name)'")
             }
-            outlines.append(SiteRoomOutline(room: name, corners: corners))
+            var outline = SiteRoomOutline(room: name, corners: corners)
+            if let doors = entry["doors"] { outline.doors = try readDoors(doors, of: outline) }
+            outlines.append(outline)
         }
         return outlines
+    }
+
+    /// A walled room's `doors:`: `[x, y]` (a door of ``SiteDoor/defaultWidth``) or `{at: [x, y],
+    /// width: w}`, each within ``SiteDoor/tolerance`` of the outline.
+    static func readDoors(_ node: ConfigNode, of outline: SiteRoomOutline) throws(ConfigurationError) -> [SiteDoor] {
+        var doors: [SiteDoor] = []
+        for item in try node.sequence(of: "doors, each [x, y] or {at: [x, y], width: metres} on the room's outline") {
+            let door: SiteDoor
+            if item["at"] != nil || item["width"] != nil {
+                try item.checkKeys(allowed: ["at", "width"], in: "a door")
+                let at = try item.required("at").numbers(count: 2...2, "a door's centre [x, y] in metres")
+                let width = try item["width"]?.number(in: 0.3...50, "a door's width in metres") ?? SiteDoor.defaultWidth
+                door = SiteDoor(center: SIMD2(at[0], at[1]), width: width)
+            } else {
+                let at = try item.numbers(count: 2...2, "a door's centre [x, y] in metres, or {at: [x, y], width: metres}")
+                door = SiteDoor(center: SIMD2(at[0], at[1]))
+            }
+            guard outline.opens(door) else {
+                throw item.error(
+                    "the door at [\(door.center.x), \(door.center.y)] is not on room '\(outline.room)''s outline: put it on the "
+                        + "wall it opens (within \(SiteDoor.tolerance) m of an edge)")
+            }
+            doors.append(door)
+        }
+        return doors
     }
 }

@@ -6,18 +6,72 @@
 /// ```yaml
 /// rooms:
 ///   - {name: hall, outline: [[0, 0], [12, 0], [12, 8], [0, 8]]}
-///   - {name: shop, min: [12, 0], max: [20, 8]}
+///   - {name: shop, min: [12, 0], max: [20, 8], doors: [[12, 4]]}
 /// ```
+///
+/// An outline with `doors:` is a walled room: its edges are walls (``walls``) but where a door
+/// opens them; one without is only the room's area.
 public struct SiteRoomOutline: Hashable, Sendable {
     /// The room's name (one the gateways name).
     public var room: String
     /// The polygon's corners (at least three; the last joins the first).
     public var corners: [SIMD2<Double>]
+    /// The openings of a walled room's outline (`[]`: a walled room without a door); `nil`: the
+    /// outline is not walled.
+    public var doors: [SiteDoor]?
 
-    /// Creates an outline.
-    public init(room: String, corners: [SIMD2<Double>]) {
+    /// Creates an outline; with `doors`, a walled one.
+    public init(room: String, corners: [SIMD2<Double>], doors: [SiteDoor]? = nil) {
         self.room = room
         self.corners = corners
+        self.doors = doors
+    }
+
+    /// The outline's edges, each from a corner to the next (the last back to the first).
+    public var edges: [(SIMD2<Double>, SIMD2<Double>)] {
+        corners.indices.map { (corners[$0], corners[($0 + 1) % corners.count]) }
+    }
+
+    /// The walls of a walled room: each edge, less the stretch each door within
+    /// ``SiteDoor/tolerance`` of it opens (its width, centred where the door lies along the edge);
+    /// none for an outline that is not walled.
+    public var walls: [[SIMD2<Double>]] {
+        guard let doors else { return [] }
+        var walls: [[SIMD2<Double>]] = []
+        for (a, b) in edges {
+            let along = b - a
+            let length = (along * along).sum().squareRoot()
+            guard length > 0 else { continue }
+            // The stretches of the edge (as fractions of it) the doors open, in order.
+            let gaps = doors.filter { Self.distance($0.center, toSegment: a, b) <= SiteDoor.tolerance }
+                .map { door -> (Double, Double) in
+                    let t = min(max(((door.center - a) * along).sum() / (length * length), 0), 1)
+                    let half = door.width / 2 / length
+                    return (t - half, t + half)
+                }
+                .sorted { $0.0 < $1.0 }
+            var start = 0.0
+            for (open, close) in gaps {
+                if open > start { walls.append([a + along * start, a + along * open]) }
+                start = max(start, close)
+            }
+            if start < 1 { walls.append([a + along * start, b]) }
+        }
+        return walls
+    }
+
+    /// Whether `door` lies within ``SiteDoor/tolerance`` of one of the outline's edges.
+    public func opens(_ door: SiteDoor) -> Bool {
+        edges.contains { Self.distance(door.center, toSegment: $0.0, $0.1) <= SiteDoor.tolerance }
+    }
+
+    /// The distance from `point` to the segment from `a` to `b`.
+    static func distance(_ point: SIMD2<Double>, toSegment a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double {
+        let along = b - a
+        let squared = (along * along).sum()
+        let t = squared > 0 ? min(max(((point - a) * along).sum() / squared, 0), 1) : 0
+        let gap = point - (a + along * t)
+        return (gap * gap).sum().squareRoot()
     }
 
     /// The corners of the rectangle from `min` to `max`, counter-clockwise from `min`.

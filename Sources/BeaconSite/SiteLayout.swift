@@ -150,7 +150,11 @@ public struct SiteLayout: Sendable {
                 throw .invalid("room '\(outline.room)': an outline needs at least 3 corners, each a number")
             }
         }
-        self.obstacles = obstacles
+        // A walled room's outline is walls, on its room's floor, but where its doors open it.
+        let roomWalls = roomOutlines.flatMap { outline in
+            outline.walls.map { SiteObstacle(.wall($0), floor: floor(ofRoom: outline.room)) }
+        }
+        self.obstacles = obstacles + roomWalls
         self.roomOutlines = roomOutlines
     }
 

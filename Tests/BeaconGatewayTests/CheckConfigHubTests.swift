@@ -75,6 +75,14 @@ struct CheckConfigHubTests {
                 "rooms:\n  - {name: hall, min: [0, 0], max: [2, 2]}\n  - {name: hall, outline: [[0, 0], [1, 0], [1, 1]]}\nsinks:",
             says: "room 'hall' is outlined twice"),
         Breakage(
+            description: "a door off its room's outline", line: 8, replacing: "sinks:",
+            with: "rooms: [{name: shop, min: [10, 0], max: [16, 10], doors: [[13, 5]]}]\nsinks:",
+            says: "the door at [13.0, 5.0] is not on room 'shop''s outline: put it on the wall it opens"),
+        Breakage(
+            description: "a door 100 m wide", line: 8, replacing: "sinks:",
+            with: "rooms: [{name: shop, min: [10, 0], max: [16, 10], doors: [{at: [10, 5], width: 100}]}]\nsinks:",
+            says: "a door's width in metres"),
+        Breakage(
             description: "a partition larger than the site's buckets", line: 7,
             replacing: "  position: {tagHeight: 1.2, pathLossExponent: 2.0}", with: "  partition: {index: 0, of: 64}",
             says: "exceeds site.buckets"),
@@ -158,6 +166,33 @@ struct CheckConfigHubTests {
                 SiteObstacle(.block([SIMD2(1, 1), SIMD2(3, 1), SIMD2(2, 3)])),
                 SiteObstacle(.block([SIMD2(10, 2), SIMD2(12, 2), SIMD2(12, 6), SIMD2(10, 6)])),
             ])
+    }
+
+    @Test("a walled room's outline is walls on the layout, opened where its doors are")
+    func walledRoomWithDoors() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("doors-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("hub.yaml").path
+        let plan = ["rooms: [{name: shop, min: [10, 0], max: [16, 10], doors: [[10, 5], {at: [13, 10.2], width: 2}]}]"]
+        try ((Self.hub + plan).joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let hub = try #require(try GatewayConfiguration.load(path: path).hub)
+        #expect(
+            hub.layout.roomOutlines.first?.doors == [
+                SiteDoor(center: SIMD2(10, 5)), SiteDoor(center: SIMD2(13, 10.2), width: 2),
+            ])
+        // Bottom and right whole; the top opened from 14 to 12 m, the left from 4.5 to 5.5 m.
+        #expect(
+            hub.layout.obstacles == [
+                SiteObstacle(.wall([SIMD2(10, 0), SIMD2(16, 0)])),
+                SiteObstacle(.wall([SIMD2(16, 0), SIMD2(16, 10)])),
+                SiteObstacle(.wall([SIMD2(16, 10), SIMD2(14, 10)])),
+                SiteObstacle(.wall([SIMD2(12, 10), SIMD2(10, 10)])),
+                SiteObstacle(.wall([SIMD2(10, 10), SIMD2(10, 5.5)])),
+                SiteObstacle(.wall([SIMD2(10, 4.5), SIMD2(10, 0)])),
+            ])
+        // Walls turn the grid filter on, as drawn ones do.
+        #expect(hub.fusion.positioning.gridOnFloorPlan)
     }
 
     @Test("walls: without gateways: (an alerts file) is refused: the plan belongs beside the gateways")

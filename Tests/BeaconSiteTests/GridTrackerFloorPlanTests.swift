@@ -78,6 +78,41 @@ struct GridTrackerFloorPlanTests {
         #expect(Self.mass(tracker) { x, y in x > 6.25 && y < 3 } < Self.mass(tracker) { x, y in x > 6.25 && y > 6.25 })
     }
 
+    @Test("a walled room lets a tag's probability out only through its door; a sealed one lets none out")
+    func walledRoomLeavesByItsDoor() {
+        // A room 0…6 × 0…6 m, with a door on its east wall at y = 5, or none; a tag found at
+        // (4, 4) and known to be in the room, then unheard for a second (a 2 m spread). What the
+        // spread moves out of the room, in all and past its west and south walls:
+        func leaves(doors: [SiteDoor]?) -> (out: Double, westOrSouth: Double) {
+            let room = SiteRoomOutline(
+                room: "office", corners: SiteRoomOutline.rectangle(SIMD2(0, 0), SIMD2(6, 6)), doors: doors)
+            var tracker = Self.tracker(room.walls.map { SiteObstacle(.wall($0)) })
+            for cycle in 1...6 { GridTrackerTests.step(&tracker, x: 4, y: 4, cycle: Int64(cycle)) }
+            // All of it in the room (what the start left outside taken away), then spread.
+            let grid = tracker.grid
+            for row in 0..<grid.rows {
+                for column in 0..<grid.columns where !room.encloses(SIMD2(grid.x(column: column), grid.y(row: row))) {
+                    tracker.posteriors[row * grid.columns + column] = 0
+                }
+            }
+            let total = Float(Self.mass(tracker) { _, _ in true })
+            for c in 0..<grid.cellCount { tracker.posteriors[c] /= total }
+            _ = tracker.predict(0, box: tracker.boxes[0], spread: 2)
+            return (
+                Self.mass(tracker) { x, y in !room.encloses(SIMD2(x, y)) }, Self.mass(tracker) { x, y in x < -0.25 || y < -0.25 }
+            )
+        }
+        let sealed = leaves(doors: [])
+        #expect(abs(sealed.out) < 1e-5, "nothing leaves a room without a door: \(sealed.out)")
+        let door = leaves(doors: [SiteDoor(center: SIMD2(6, 5), width: 1.5)])
+        #expect(door.out > 0.005, "some leaves through the door: \(door.out)")
+        #expect(abs(door.westOrSouth) < 1e-5, "none through the other walls: \(door.westOrSouth)")
+        // Without walls the same spread takes more out, all round.
+        let open = leaves(doors: nil)
+        #expect(open.out > door.out + 0.02)
+        #expect(open.westOrSouth > 1e-3)
+    }
+
     @Test("a tag walking along an aisle between blocks is placed nearer the truth with the plan than without it")
     func aisleBeatsOpenFloor() {
         // An aisle y ∈ [3, 5] between two blocks; the tag walks along it at 1 m/s, its readings
