@@ -7,19 +7,20 @@ import BeaconStrategyKit
 import Foundation
 
 /// Scores a site the way a user would judge it: every site recording shipped (a directory with a
-/// `site.yaml` and its `truth.jsonl`) and the bundled simulated shop, each with self-calibration
-/// on, with the fixed defaults and through the grid filter (`hub.position.grid`), and against two plain rules computed from the same gateways'
-/// evidence — the strongest gateway's room, and the weighted centroid of the four strongest
+/// `site.yaml` and its `truth.jsonl`) and the bundled simulated sites, each with self-calibration
+/// on, with the fixed defaults (both through the grid filter, the default) and with positions
+/// solved cycle by cycle (`hub.position.grid: off`), and against two plain rules computed from the
+/// same gateways' evidence — the strongest gateway's room, and the weighted centroid of the four strongest
 /// gateways (weights 1/d, d from the default model). `beacond evaluate-site` prints the table.
 public enum SiteEvaluation {
     /// One scored variant of one site.
     public struct Row: Sendable {
         /// The recording or scenario.
         public var site: String
-        /// What was run: `self-calibrated`, `fixed defaults`, `as configured`, `grid filter` (as
-        /// configured, or self-calibrated, with the grid filter on), `grid filter, no plan` (the
-        /// same without the scenario's walls and blocks), `per-cycle fit` (self-calibrated, the grid
-        /// filter off where a floor plan would turn it on), `strongest gateway`, `centroid of 4`.
+        /// What was run: `self-calibrated`, `fixed defaults`, `as configured` (all three through
+        /// the grid filter, the default), `per-cycle fit` (as configured, or self-calibrated, with
+        /// `grid: off`), `grid filter, no plan` (as configured, without the scenario's walls and
+        /// blocks), `strongest gateway`, `centroid of 4`.
         public var variant: String
         /// The scores.
         public var report: SiteScoring.Report
@@ -49,19 +50,21 @@ public enum SiteEvaluation {
         return rows
     }
 
-    /// One recording, scored with self-calibration (prefit), with the fixed defaults, and by the
+    /// One recording, scored with self-calibration (prefit), with the fixed defaults, with the
+    /// per-cycle fit (`grid: off`, prefit), and by the
     /// two plain rules.
     public static func recording(
         _ folder: String, name: String, registry: StrategyRegistry, progress: ((String) -> Void)? = nil
     ) async throws -> [Row] {
         let document = try SiteReplayDocument.load(path: folder + "/site.yaml")
-        var gridded = document
-        gridded.hub.fusion.positioning.grid = gridded.hub.fusion.positioning.grid ?? GridTracking()
+        var perCycle = document
+        perCycle.hub.fusion.positioning.grid = nil
+        perCycle.hub.fusion.positioning.gridByDefault = false
         let truth = folder + "/truth.jsonl"
         var rows: [Row] = []
         var fixedLines: [String] = []
         let runs: [(String, SiteReplayDocument, SiteReplay.Calibration)] = [
-            ("self-calibrated", document, .prefit), ("fixed defaults", document, .off), ("grid filter", gridded, .prefit),
+            ("self-calibrated", document, .prefit), ("fixed defaults", document, .off), ("per-cycle fit", perCycle, .prefit),
         ]
         for (variant, document, mode) in runs {
             progress?("\(name): \(variant)")
@@ -73,7 +76,7 @@ public enum SiteEvaluation {
             rows.append(
                 Row(
                     site: name, variant: variant, report: report,
-                    calibration: mode == .off || variant == "grid filter" ? nil : replay.calibrationStatus?.summary))
+                    calibration: mode == .off || variant == "per-cycle fit" ? nil : replay.calibrationStatus?.summary))
             if mode == .off { fixedLines = lines }
         }
         rows += try baselines(fixedLines, layout: document.hub.layout, truth: truth, site: name)
@@ -100,17 +103,16 @@ public enum SiteEvaluation {
             ("self-calibrated", SiteFusionConfiguration()), ("fixed defaults", fixed),
         ]
         if let handTuned { variants.insert(("as configured", handTuned), at: 0) }
-        var gridded = handTuned ?? SiteFusionConfiguration()
-        gridded.positioning.grid = gridded.positioning.grid ?? GridTracking()
-        variants.append(("grid filter", gridded))
+        // The positions solved cycle by cycle instead (grid: off), as configured otherwise.
+        var perCycle = handTuned ?? SiteFusionConfiguration()
+        perCycle.positioning.grid = nil
+        perCycle.positioning.gridByDefault = false
+        variants.append(("per-cycle fit", perCycle))
         // A scenario with a floor plan: the grid filter also without it, to show what it gives.
         var unplanned = scenario
         unplanned.obstacles = []
         if !scenario.obstacles.isEmpty {
-            var perCycle = SiteFusionConfiguration()
-            perCycle.positioning.gridOnFloorPlan = false
-            variants.append(("grid filter, no plan", gridded))
-            variants.append(("per-cycle fit", perCycle))
+            variants.append(("grid filter, no plan", handTuned ?? SiteFusionConfiguration()))
         }
         var rows: [Row] = []
         for (variant, fusion) in variants {
@@ -123,7 +125,8 @@ public enum SiteEvaluation {
             rows.append(
                 Row(
                     site: name, variant: variant, report: try score(lines, truth: truth),
-                    calibration: variant.hasPrefix("grid filter") ? nil : simulation.calibrationStatus?.summary))
+                    calibration: variant == "per-cycle fit" || variant.hasPrefix("grid filter")
+                        ? nil : simulation.calibrationStatus?.summary))
             if variant == "fixed defaults" {
                 let layout = try SiteLayout(
                     gateways: scenario.gateways.map {

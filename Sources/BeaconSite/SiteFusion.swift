@@ -161,8 +161,9 @@ public final class SiteFusion {
         positionScratch.reserveCapacity(gatewayCount)
         evidenceScratch.reserveCapacity(gatewayCount)
         let positioning = configuration.positioning
-        let planned = positioning.gridOnFloorPlan && !layout.obstacles.isEmpty ? GridTracking() : nil
-        if let grid = positioning.grid ?? planned, positioned.count >= 3, PositionGrid.canCover(bounds) {
+        if let grid = positioning.grid ?? (positioning.gridByDefault ? GridTracking() : nil), positioned.count >= 3,
+            PositionGrid.canCover(bounds)
+        {
             let cells = PositionGrid(
                 bounds: bounds, cellSize: grid.cellSize, maxCells: grid.maxCells, gatewayCount: gatewayCount)
             gridTracker = GridTracker(

@@ -213,15 +213,13 @@ public struct PositioningConfiguration: Hashable, Sendable {
     /// distrusted and the centroid used instead, metres (default 2); the grid filter's cells cover
     /// the same box.
     public var boundsMargin: Double
-    /// The grid filter that tracks each beacon heard by at least ``minimumGateways`` gateways;
-    /// `nil` (the default): per-cycle fixes smoothed by a Kalman filter (``tracking``), unless
-    /// ``gridOnFloorPlan`` and the site draws walls or blocks.
+    /// The grid filter's settings, for one that tracks each beacon heard by at least
+    /// ``minimumGateways`` gateways; `nil` (the default): its default settings when
+    /// ``gridByDefault``, else per-cycle fixes smoothed by a Kalman filter (``tracking``).
     public var grid: GridTracking?
-    /// Whether a site whose layout draws walls or blocks (`SiteLayout.obstacles`) is tracked by
-    /// the grid filter with its default settings when ``grid`` is not set (default `true`;
-    /// `hub.position.grid: off` sets it `false`): the floor plan is evidence only the grid filter
-    /// can use.
-    public var gridOnFloorPlan = true
+    /// Whether the grid filter tracks beacons, with its default settings, when ``grid`` is not
+    /// set (default `true`; `hub.position.grid: off` sets it `false`, for the per-cycle fit).
+    public var gridByDefault = true
 
     /// Creates the configuration.
     public init(

@@ -125,19 +125,19 @@ struct CheckConfigHubTests {
                 == GridTracking(
                     cellSize: 0.4, maxCells: 2048, walkingSpeed: 1.5, stillShare: 0.6, sensitivity: nil, momentum: 0.5))
         #expect(try grid("{sensitivity: -90}") == GridTracking(sensitivity: -90))
-        // Unset or on, a drawn floor plan would turn it on (SiteFusion's own test shows that);
-        // off keeps it off even then.
-        func onFloorPlan(_ value: String?) throws -> Bool {
+        // Unset or on, the grid filter tracks (SiteFusion's own test shows that); off keeps the
+        // per-cycle fit.
+        func tracks(_ value: String?) throws -> Bool {
             let path = directory.appendingPathComponent("hub.yaml").path
             let lines = Self.hub.map { line in
                 value.map { line.replacingOccurrences(of: "2.0}", with: "2.0, grid: \($0)}") } ?? line
             }
             try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-            return try #require(try GatewayConfiguration.load(path: path).hub).fusion.positioning.gridOnFloorPlan
+            return try #require(try GatewayConfiguration.load(path: path).hub).fusion.positioning.gridByDefault
         }
-        #expect(try onFloorPlan(nil))
-        #expect(try !onFloorPlan("off"))
-        #expect(try onFloorPlan("on"))
+        #expect(try tracks(nil))
+        #expect(try !tracks("off"))
+        #expect(try tracks("on"))
     }
 
     @Test("walls:, blocks: and rooms: beside gateways: are the layout's obstacles and outlines, as drawn")
@@ -191,8 +191,8 @@ struct CheckConfigHubTests {
                 SiteObstacle(.wall([SIMD2(10, 10), SIMD2(10, 5.5)])),
                 SiteObstacle(.wall([SIMD2(10, 4.5), SIMD2(10, 0)])),
             ])
-        // Walls turn the grid filter on, as drawn ones do.
-        #expect(hub.fusion.positioning.gridOnFloorPlan)
+        // The grid filter (on by default) is what keeps to them.
+        #expect(hub.fusion.positioning.gridByDefault)
     }
 
     @Test("walls: without gateways: (an alerts file) is refused: the plan belongs beside the gateways")

@@ -15,14 +15,15 @@ import Testing
 /// to the targets.
 @Suite("Site replay on real recordings")
 struct SiteReplayTests {
-    static func replay(_ dataset: String) async throws -> (SiteScoring.Report, SiteReplay) {
+    static func replay(_ dataset: String, perCycle: Bool = false) async throws -> (SiteScoring.Report, SiteReplay) {
         let directory = TestPaths.repositoryRoot + "/Data/site/" + dataset
         let presence = FileManager.default.temporaryDirectory.appendingPathComponent("presence-\(UUID()).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: presence) }
         var lines = ""
+        var document = try SiteReplayDocument.load(path: directory + "/site.yaml")
+        if perCycle { document.hub.fusion.positioning.gridByDefault = false }
         let replay = try SiteReplay(
-            document: SiteReplayDocument.load(path: directory + "/site.yaml"), alerts: [], registry: StrategyRegistry(),
-            presence: { lines += $0 })
+            document: document, alerts: [], registry: StrategyRegistry(), presence: { lines += $0 })
         var progress: [Double] = []
         try await replay.run(progress: { progress.append($0) }) { _ in }
         // Progress (replay --site's bar): from the start to the end, never back, often enough to move.
@@ -45,14 +46,22 @@ struct SiteReplayTests {
         #expect((3...6).contains(changes), "\(changes) room changes")
     }
 
-    @Test("twelve sensors in a 17 m hall (philotuxo): the median position error is at most 1.5 m")
+    @Test(
+        "twelve sensors in a 17 m hall (philotuxo): the grid filter (the default) within 2.1 / 4.0 m, the per-cycle fit's median within 1.5 m"
+    )
     func positions() async throws {
+        // The default: every cycle tracked by the grid filter (Docs/Site.md: 2.03 / 3.89 m).
         let (report, replay) = try await Self.replay("philotuxo")
-        let median = try #require(report.medianPositionError)
-        #expect(median <= 1.5, "\(report.text)")
+        #expect(try #require(report.medianPositionError) <= 2.1, "\(report.text)")
+        #expect(try #require(report.p90PositionError) <= 4.0, "\(report.text)")
         #expect(report.positionErrors.count >= 24)
         #expect(report.missingPositions == 0)
-        #expect((replay.hub.statistics.site?.multilaterations ?? 0) > (replay.hub.statistics.site?.centroids ?? 0))
+        #expect((replay.hub.statistics.site?.tracked ?? 0) >= 24)
+        // grid: off: the per-cycle fit, tuned on this walk (1.47 / 4.46 m).
+        let (fixes, perCycle) = try await Self.replay("philotuxo", perCycle: true)
+        #expect(try #require(fixes.medianPositionError) <= 1.5, "\(fixes.text)")
+        #expect((perCycle.hub.statistics.site?.multilaterations ?? 0) > (perCycle.hub.statistics.site?.centroids ?? 0))
+        #expect(perCycle.hub.statistics.site?.tracked == 0)
     }
 
     @Test("a site file whose gateway has no capture, or an unknown key, is refused at its line")

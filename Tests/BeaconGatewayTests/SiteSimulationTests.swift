@@ -19,7 +19,7 @@ struct SiteSimulationTests {
     static let visitors = 6
 
     /// The bundled site, its first `duration` only when given.
-    static func run(duration: Duration? = nil, grid: Bool = false) throws -> (
+    static func run(duration: Duration? = nil, perCycle: Bool = false) throws -> (
         events: [RoutedEvent], report: SiteScoring.Report, scenario: Scenario, summary: SiteSimulation.Summary
     ) {
         var scenario = try Scenario.load(path: TestPaths.scenario("site"))
@@ -28,7 +28,7 @@ struct SiteSimulationTests {
             path: TestPaths.repositoryRoot + "/Simulator/Scenarios/site.alerts.yaml")
         var presence = ""
         var fusion = try #require(configuration.siteFusion)
-        if grid { fusion.positioning.grid = GridTracking() }
+        if perCycle { fusion.positioning.gridByDefault = false }
         let site = try SiteSimulation(
             scenario: scenario, ranging: configuration.ranging, fusion: fusion,
             alerts: try configuration.pipelineAlerts(), registry: .builtIn(), presence: { presence += $0 })
@@ -84,10 +84,10 @@ struct SiteSimulationTests {
         #expect(summary.hub.site?.roomChanges == 4 * Self.visitors)
     }
 
-    @Test("the grid filter places the shop's visitors closer than per-cycle fixes do, rooms at least as right, its radius honest")
+    @Test("the grid filter (the default) places the shop's visitors closer than per-cycle fixes do, rooms at least as right")
     func gridFilter() throws {
-        let fixes = try Self.shared.get()
-        let tracked = try Self.run(grid: true)
+        let fixes = try Self.run(perCycle: true)
+        let tracked = try Self.shared.get()
         let before = fixes.report
         let after = tracked.report
         #expect(try #require(after.medianPositionError) < (try #require(before.medianPositionError)) - 0.1, "\(after.text)")

@@ -137,8 +137,7 @@ struct GridTrackerFloorPlanTests {
         #expect(planned < open * 0.8, "with the plan \(planned) m, without \(open) m")
     }
 
-    @Test(
-        "a hub whose layout draws a block tracks through the grid filter unless told grid off; one without keeps the Kalman path")
+    @Test("a hub tracks through the grid filter with a floor plan or without one, unless told grid off")
     func floorPlanTurnsTheGridOn() throws {
         let gateways = GridTrackerTests.antennas.enumerated().map {
             SiteGateway(id: "g\($0.offset)", room: "room", position: $0.element)
@@ -149,8 +148,10 @@ struct GridTrackerFloorPlanTests {
         var defaults = SiteFusionConfiguration()
         defaults.calibration.enabled = false
         var off = defaults
-        off.positioning.gridOnFloorPlan = false
-        for (layout, configuration, tracks) in [(planned, defaults, true), (planned, off, false), (open, defaults, false)] {
+        off.positioning.gridByDefault = false
+        for (layout, configuration, tracks) in [
+            (planned, defaults, true), (planned, off, false), (open, defaults, true), (open, off, false),
+        ] {
             let fusion = try SiteFusion(layout: layout, configuration: configuration)
             GridTrackerTests.hear(fusion, x: 4, y: 6, seconds: 1...5)
             #expect(
@@ -172,7 +173,8 @@ struct GridTrackerFloorPlanTests {
         ]
         var configuration = SiteFusionConfiguration()
         configuration.calibration.enabled = false
-        configuration.positioning.grid = GridTracking(sensitivity: nil)
+        // A tight posterior (a slower walker than the default's): the rule, not the spread, is tested.
+        configuration.positioning.grid = GridTracking(walkingSpeed: 2, sensitivity: nil)
         configuration.positioning.pathLossExponent = GridTrackerTests.exponent
         configuration.positioning.tagHeight = GridTrackerTests.tagHeight
         var rooms: [String?] = []

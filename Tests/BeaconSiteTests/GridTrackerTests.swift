@@ -16,7 +16,7 @@ struct GridTrackerTests {
     static let tagHeight = 1.2
 
     static func tracker(
-        settings: GridTracking = GridTracking(sensitivity: nil),
+        settings: GridTracking = GridTracking(walkingSpeed: 2, sensitivity: nil),
         bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double) = (-2, -2, 14, 10)
     ) -> GridTracker {
         var tracker = GridTracker(
@@ -94,7 +94,7 @@ struct GridTrackerTests {
         // sway around a still tag widens the motion kernel by a cell or two.
         for (momentum, share) in [(0.0, 3), (1.0, 2)] {
             var tracker = Self.tracker(
-                settings: GridTracking(cellSize: 1, maxCells: 4096, sensitivity: nil, momentum: momentum),
+                settings: GridTracking(cellSize: 1, maxCells: 4096, walkingSpeed: 2, sensitivity: nil, momentum: momentum),
                 bounds: (-2, -2, 40, 30))
             #expect(tracker.boxes.isEmpty)
             for cycle in 1...20 { Self.step(&tracker, x: 3, y: 5, cycle: Int64(cycle)) }
@@ -119,7 +119,7 @@ struct GridTrackerTests {
     @Test("momentum: a walker is trailed by less when the heading is carried; a tag that stops loses its heading")
     func momentumKeepsUp() throws {
         func walk(momentum: Double) -> (lag: Double, tracker: GridTracker) {
-            var tracker = Self.tracker(settings: GridTracking(sensitivity: nil, momentum: momentum))
+            var tracker = Self.tracker(settings: GridTracking(walkingSpeed: 2, sensitivity: nil, momentum: momentum))
             var lag = 0.0
             for cycle in 0..<16 {
                 let x = 1 + Double(cycle) * 0.6
@@ -159,8 +159,8 @@ struct GridTrackerTests {
     func missesAreEvidence() {
         // Heard by gateways 1, 2 and 3 only, with readings that fit a tag at (6, 4) — the middle,
         // equally far from all four. Gateway 0 (at the origin) missing pushes the estimate away from it.
-        var withMisses = Self.tracker(settings: GridTracking(sensitivity: -75))
-        var without = Self.tracker(settings: GridTracking(sensitivity: nil))
+        var withMisses = Self.tracker(settings: GridTracking(walkingSpeed: 2, sensitivity: -75))
+        var without = Self.tracker(settings: GridTracking(walkingSpeed: 2, sensitivity: nil))
         var a: (x: Double, y: Double, radius90: Double)?
         var b: (x: Double, y: Double, radius90: Double)?
         for cycle in 1...5 {
@@ -210,33 +210,35 @@ struct GridTrackerTests {
         #expect(small.cellSize == 0.5 && small.rows == 20 && small.columns == 24, "whole vectors of 8 columns")
         let large = PositionGrid(bounds: (0, 0, 40, 30), cellSize: 0.5, maxCells: 1024, gatewayCount: 1)
         #expect(large.cellCount <= 1024 && large.cellSize > 1)
-        let tracker = GridTracker(grid: large, settings: GridTracking())
+        let tracker = GridTracker(grid: large, settings: GridTracking(walkingSpeed: 2))
         #expect(tracker.bytesPerBeacon <= 4096 + 16)
     }
 
-    @Test("a hub with the grid on positions through it, and one without keeps the Kalman path")
+    @Test("a hub positions through the grid by default or as set, and keeps the Kalman path with grid off")
     func throughTheHub() throws {
         let layout = try SiteLayout(
             gateways: Self.antennas.enumerated().map { SiteGateway(id: "g\($0.offset)", room: "room", position: $0.element) })
-        var on = SiteFusionConfiguration()
-        on.positioning.grid = GridTracking()
-        on.positioning.pathLossExponent = Self.exponent
-        on.positioning.tagHeight = Self.tagHeight
-        on.calibration.enabled = false
-        var off = on
-        off.positioning.grid = nil
+        var byDefault = SiteFusionConfiguration()
+        byDefault.positioning.pathLossExponent = Self.exponent
+        byDefault.positioning.tagHeight = Self.tagHeight
+        byDefault.calibration.enabled = false
+        var set = byDefault
+        set.positioning.grid = GridTracking(walkingSpeed: 2)
+        var off = byDefault
+        off.positioning.gridByDefault = false
         var estimates: [Double] = []
-        for configuration in [on, off] {
+        for configuration in [byDefault, set, off] {
             let fusion = try SiteFusion(layout: layout, configuration: configuration)
             var last: BeaconPosition?
             Self.hear(fusion, x: 4, y: 6, seconds: 1...15) { last = $0.beacons.first?.position ?? last }
             let position = try #require(last)
             estimates.append(((position.x - 4) * (position.x - 4) + (position.y - 6) * (position.y - 6)).squareRoot())
             #expect(
-                configuration.positioning.grid == nil
-                    ? fusion.statistics.tracked == 0 && fusion.statistics.multilaterations > 0
-                    : fusion.statistics.tracked > 10 && fusion.statistics.multilaterations == 0)
+                configuration.positioning.gridByDefault
+                    ? fusion.statistics.tracked > 10 && fusion.statistics.multilaterations == 0
+                    : fusion.statistics.tracked == 0 && fusion.statistics.multilaterations > 0)
+            #expect((fusion.gridCellSize > 0) == configuration.positioning.gridByDefault)
         }
-        #expect(estimates[0] < 0.5, "\(estimates)")
+        #expect(estimates[0] < 0.6 && estimates[1] < 0.5, "\(estimates)")
     }
 }

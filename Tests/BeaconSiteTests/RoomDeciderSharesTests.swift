@@ -6,7 +6,7 @@ import Testing
 /// The room rule on outlined rooms (`RoomDecider.decide(_:shares:gateways:now:)`), as a table:
 /// rooms A and B on one floor, C on another; one cycle a second. Each row gives every cycle's
 /// share of the posterior in A, B and C and says what room is shown after each (`?` unknown).
-@Suite("Room rule on outlined rooms: the posterior's majority, with the minimum dwell")
+@Suite("Room rule on outlined rooms: the posterior's majority, with a lead and the minimum dwell")
 struct RoomDeciderSharesTests {
     struct Row: Sendable, CustomTestStringConvertible {
         let name: String
@@ -40,6 +40,12 @@ struct RoomDeciderSharesTests {
             name: "another floor's room waits for the floor's dwell (5 s)",
             cycles: [[0.9, 0, 0.1]] + Array(repeating: [0.1, 0, 0.9], count: 5) + [[0.1, 0, 0.9]], trace: "A A A A A A C",
             changes: 1),
+        Row(
+            name: "a majority that does not lead the room by 0.3 never moves it, however long it lasts",
+            cycles: [[0.9, 0.1, 0]] + Array(repeating: [0.38, 0.62, 0], count: 5), trace: "A A A A A A"),
+        Row(
+            name: "one that leads by 0.3 does, after the dwell",
+            cycles: [[0.9, 0.1, 0]] + Array(repeating: [0.34, 0.66, 0], count: 3), trace: "A A A B", changes: 1),
         Row(name: "fewer gateways than the rule's minimum: unknown", cycles: [[0.9, 0.1, 0]], gateways: 0, trace: "?"),
     ]
 

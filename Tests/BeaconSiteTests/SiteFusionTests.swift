@@ -108,10 +108,10 @@ struct SiteFusionTests {
             gateways: corners.enumerated().map { i, c in
                 SiteGateway(id: "g\(i)", room: "hall", position: Vector3(x: c.0, y: c.1, z: 1.5))
             })
+        var positioning = PositioningConfiguration(tagHeight: 1.5, tracking: tracking)
+        positioning.gridByDefault = false // the per-cycle fit, which these tests are about
         return try SiteFusion(
-            layout: layout,
-            configuration: SiteFusionConfiguration(
-                lateness: .zero, positioning: PositioningConfiguration(tagHeight: 1.5, tracking: tracking)))
+            layout: layout, configuration: SiteFusionConfiguration(lateness: .zero, positioning: positioning))
     }
 
     /// The RSSI the hub's model expects at `d` metres from a beacon of measured power -59 dBm.

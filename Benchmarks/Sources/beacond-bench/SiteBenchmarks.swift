@@ -161,7 +161,7 @@ enum SiteBenchmarks {
     }
 
     /// Records per second through the fusion; with `grid`, every beacon tracked by the grid
-    /// filter (`hub.position.grid: on`) instead of multilaterated and Kalman-smoothed; with
+    /// filter (the default), else multilaterated and Kalman-smoothed (`hub.position.grid: off`); with
     /// `walls`, on a floor plan of shelves and a wall (`beacond-bench site grid walls`).
     static func throughput(format: GatewayReportFormat, grid: Bool = false, walls: Bool = false) throws -> BenchResult {
         let layout = try layout(walls: walls)
@@ -169,7 +169,7 @@ enum SiteBenchmarks {
         var configuration = SiteFusionConfiguration()
         configuration.positioning.pathLossExponent = 2
         configuration.positioning.tagHeight = 1.2
-        if grid { configuration.positioning.grid = GridTracking() }
+        if grid { configuration.positioning.grid = GridTracking() } else { configuration.positioning.gridByDefault = false }
         let fusion = try SiteFusion(layout: layout, configuration: configuration)
         let cycle: Int64 = 1_000_000_000
         var time = Timestamp(nanosecondsSinceEpoch: 1_700_000_000 * cycle)
@@ -207,7 +207,7 @@ enum SiteBenchmarks {
         fusing = .zero
         var result = try Bench.measure(
             "site fusion: \(beaconCount) beacons × \(gatewayCount) gateways, \(format) reports"
-                + (grid ? ", grid filter" : "") + (walls ? " with 6 shelves and a wall" : ""),
+                + (grid ? ", grid filter" : ", per-cycle fit") + (walls ? " with 6 shelves and a wall" : ""),
             items: recordsPerCycle * cyclesPerRun, unit: "records"
         ) { try feed() }
         precondition(fusion.trackedCount == beaconCount && fused > 0 && positioned > 0)

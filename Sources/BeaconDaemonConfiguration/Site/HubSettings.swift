@@ -241,7 +241,7 @@ public struct HubSettings: Sendable {
                 if let n = position["boundsMargin"] { fusion.positioning.boundsMargin = try n.number(in: 0...100, "metres") }
                 if let n = position["grid"] {
                     fusion.positioning.grid = try readGrid(n)
-                    fusion.positioning.gridOnFloorPlan = fusion.positioning.grid != nil
+                    fusion.positioning.gridByDefault = fusion.positioning.grid != nil
                 }
             }
             if let n = hub["calibration"] { fusion.calibration = try readCalibration(n, fusion.calibration) }

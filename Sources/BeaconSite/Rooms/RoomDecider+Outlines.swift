@@ -3,6 +3,10 @@ import BeaconCore
 extension RoomDecider {
     /// The share of a beacon's position probability a room needs to be its room: a majority.
     static let majority: Float = 0.5
+    /// How far another room's share must lead the current room's for it to take over (with the
+    /// majority, for the minimum dwell): the shares' hysteresis, as `RoomHysteresis/margin` is the
+    /// gateways' rule's.
+    static let switchMargin: Float = 0.3
 
     /// One cycle of the rule for a beacon the grid filter tracks on a site that outlines its
     /// rooms: each room's score is the share of the posterior inside its outline (0–1).
@@ -33,7 +37,9 @@ extension RoomDecider {
                 return step
             }
             take(&memory, room: Int32(best), scores: shares, step: &step, counted: false)
-        } else if best != Int(memory.room), bestShare >= Self.majority {
+        } else if best != Int(memory.room), bestShare >= Self.majority,
+            bestShare - shares[Int(memory.room)] >= Self.switchMargin
+        {
             let across = floorOfRoom[best] != floorOfRoom[Int(memory.room)]
             let dwell = across ? max(rule.minimumDwell, rule.floorMinimumDwell) : rule.minimumDwell
             if memory.candidate != Int32(best) {

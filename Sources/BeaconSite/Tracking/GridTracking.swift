@@ -5,8 +5,9 @@ public struct GridTracking: Hashable, Sendable {
     public var cellSize: Double
     /// The most cells a beacon's posterior may have (default 1,024: 4 KiB per tracked beacon).
     public var maxCells: Int
-    /// How fast a walking person moves, m/s (default 2.0): the motion model's spread per second,
-    /// and the fastest heading it carries.
+    /// How far the walking share spreads per second, m/s (default 4.0: twice a brisk walk, so that
+    /// the filter also follows a tag where the radio model is wrong for a while; see
+    /// `Docs/Site.md`, "The grid filter"), and the fastest heading it carries.
     public var walkingSpeed: Double
     /// The share of the probability that stands still between two cycles (default 0.2).
     public var stillShare: Double
@@ -21,7 +22,7 @@ public struct GridTracking: Hashable, Sendable {
 
     /// Creates the settings.
     public init(
-        cellSize: Double = 0.5, maxCells: Int = 1024, walkingSpeed: Double = 2.0, stillShare: Double = 0.2,
+        cellSize: Double = 0.5, maxCells: Int = 1024, walkingSpeed: Double = 4.0, stillShare: Double = 0.2,
         sensitivity: Double? = -95, momentum: Double = 1
     ) {
         self.cellSize = cellSize
