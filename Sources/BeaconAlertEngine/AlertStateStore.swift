@@ -17,9 +17,10 @@ public protocol AlertStateStore: AnyObject, Sendable {
     /// changes state or emits events; the default applies `changes` alone.
     func apply(_ changes: [AlertStateChange], emitting events: [RoutedEvent]) throws
     /// ``apply(_:emitting:)`` with `notices` (the daemon's own, a gateway offline or back) added
-    /// for the sinks each names, in the same atomic write. A pipeline calls it when an input
-    /// posted notices; the default applies `changes` and `events` as ``apply(_:emitting:)`` does
-    /// and keeps no record of the notices (a store without an outbox delivers nothing).
+    /// for the sinks each names, in the same atomic write. A pipeline calls it for every input
+    /// that changes state, emits events or posted notices; the default applies `changes` and
+    /// `events` as ``apply(_:emitting:)`` does and keeps no record of the notices (a store without
+    /// an outbox delivers nothing).
     func apply(_ changes: [AlertStateChange], emitting events: [RoutedEvent], notices: [OutboundNotice]) throws
     /// Whether the store keeps the strategies' per-beacon state (``AlertStateChange/putStrategyState(_:)``
     /// and the like): a store that outlives the process should. When false, a pipeline does not

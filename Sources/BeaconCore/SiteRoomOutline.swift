@@ -45,7 +45,7 @@ public struct SiteRoomOutline: Hashable, Sendable {
             // The stretches of the edge (as fractions of it) the doors open, in order.
             let gaps = doors.filter { Self.distance($0.center, toSegment: a, b) <= SiteDoor.tolerance }
                 .map { door -> (Double, Double) in
-                    let t = min(max(((door.center - a) * along).sum() / (length * length), 0), 1)
+                    let t = Self.fraction(door.center, alongSegment: a, b)
                     let half = door.width / 2 / length
                     return (t - half, t + half)
                 }
@@ -67,11 +67,15 @@ public struct SiteRoomOutline: Hashable, Sendable {
 
     /// The distance from `point` to the segment from `a` to `b`.
     static func distance(_ point: SIMD2<Double>, toSegment a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double {
+        let gap = point - (a + (b - a) * fraction(point, alongSegment: a, b))
+        return (gap * gap).sum().squareRoot()
+    }
+
+    /// How far along the segment from `a` to `b` the point nearest `point` lies, 0–1.
+    static func fraction(_ point: SIMD2<Double>, alongSegment a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double {
         let along = b - a
         let squared = (along * along).sum()
-        let t = squared > 0 ? min(max(((point - a) * along).sum() / squared, 0), 1) : 0
-        let gap = point - (a + along * t)
-        return (gap * gap).sum().squareRoot()
+        return squared > 0 ? min(max(((point - a) * along).sum() / squared, 0), 1) : 0
     }
 
     /// The corners of the rectangle from `min` to `max`, counter-clockwise from `min`.

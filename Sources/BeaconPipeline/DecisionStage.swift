@@ -278,11 +278,7 @@ final class DecisionStage {
         if engine.configuration.hasContentVariations { renderContent() }
         if !output.isEmpty || !notices.isEmpty {
             do {
-                if notices.isEmpty {
-                    try store.apply(output.changes, emitting: output.events)
-                } else {
-                    try store.apply(output.changes, emitting: output.events, notices: notices)
-                }
+                try store.apply(output.changes, emitting: output.events, notices: notices)
             } catch {
                 // Nothing of this input is stored: go back to what is (its notices wait for the next).
                 output.changes.removeAll(keepingCapacity: true)

@@ -19,12 +19,12 @@ public final class InMemoryOutboxStore: AlertStateStore {
     public func apply(_ changes: [AlertStateChange]) throws { try state.apply(changes) }
 
     public func apply(_ changes: [AlertStateChange], emitting events: [RoutedEvent]) throws {
-        if !changes.isEmpty { try state.apply(changes) }
-        outbox.enqueue(events.map(OutboundEvent.init))
+        try apply(changes, emitting: events, notices: [])
     }
 
     public func apply(_ changes: [AlertStateChange], emitting events: [RoutedEvent], notices: [OutboundNotice]) throws {
-        try apply(changes, emitting: events)
+        if !changes.isEmpty { try state.apply(changes) }
+        outbox.enqueue(events.map(OutboundEvent.init))
         for notice in notices { try outbox.enqueue([OutboundEvent(notice)], sinks: notice.sinks) }
     }
 }

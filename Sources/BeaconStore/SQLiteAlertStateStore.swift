@@ -137,10 +137,7 @@ public final class SQLiteAlertStateStore: AlertStateStore {
 
     /// Applies the batch and adds the events to every sink's outbox, in one write transaction.
     public func apply(_ changes: [AlertStateChange], emitting events: [RoutedEvent]) throws {
-        try database.write { db in
-            try Self.write(changes, into: db)
-            try enqueue(events.map(OutboundEvent.init), into: db)
-        }
+        try apply(changes, emitting: events, notices: [])
     }
 
     /// Applies the batch, adds the events to every sink's outbox and each notice to its sinks'

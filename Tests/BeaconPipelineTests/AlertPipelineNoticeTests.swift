@@ -45,14 +45,25 @@ struct AlertPipelineNoticeTests {
         }
     }
 
+    /// The keys of the notices a pipeline reported written, in order.
+    final class Committed {
+        var keys: [String] = []
+    }
+
+    /// A pipeline of the welcome alert over a recording store, its written notices recorded.
+    static func pipeline() throws -> (RecordingStore, AlertPipeline, Committed) {
+        let store = RecordingStore()
+        let pipeline = try AlertPipeline(alerts: [F.enterAlert()], registry: .builtIn(), store: store)
+        let committed = Committed()
+        pipeline.noticesCommitted = { committed.keys += $0.map(\.key) }
+        return (store, pipeline, committed)
+    }
+
     static let notice = OutboundNotice(key: "gateway|a|gatewayOffline|1", body: #"{"event":"gatewayOffline"}"#, sinks: ["log"])
 
     @Test("a notice posted in the cycle that fires an alert is written in the same write as the alert's events")
     func sameWrite() throws {
-        let store = RecordingStore()
-        let pipeline = try AlertPipeline(alerts: [F.enterAlert()], registry: .builtIn(), store: store)
-        var committed: [String] = []
-        pipeline.noticesCommitted = { committed += $0.map(\.key) }
+        let (store, pipeline, committed) = try Self.pipeline()
         var posted = false
         pipeline.cycleObserver = { [unowned pipeline] _ in
             guard !posted else { return }
@@ -60,30 +71,27 @@ struct AlertPipelineNoticeTests {
             pipeline.post([Self.notice])
         }
         try pipeline.ingest(F.batch([(0.5, 1)])) { _ in }
-        #expect(store.writes.isEmpty && committed.isEmpty) // no cycle closed, nothing written
+        #expect(store.writes.isEmpty && committed.keys.isEmpty) // no cycle closed, nothing written
         var events: [String] = []
         try pipeline.ingest(F.batch([(1.5, 1)])) { events.append($0.event.kind.rawValue) }
         #expect(events == ["created", "delivered"])
         #expect(store.writes == [RecordingStore.Write(events: ["created", "delivered"], notices: [Self.notice.key])])
-        #expect(committed == [Self.notice.key])
+        #expect(committed.keys == [Self.notice.key])
     }
 
     @Test("a refused write keeps the notice for the next input's write; it is reported written once")
     func refusedWriteKeepsTheNotice() throws {
-        let store = RecordingStore()
-        let pipeline = try AlertPipeline(alerts: [F.enterAlert()], registry: .builtIn(), store: store)
-        var committed: [String] = []
-        pipeline.noticesCommitted = { committed += $0.map(\.key) }
+        let (store, pipeline, committed) = try Self.pipeline()
         try pipeline.ingest(F.batch([(0.5, 1)])) { _ in }
         pipeline.post([Self.notice])
         store.failNextApply()
         #expect(throws: PipelineError.self) { try pipeline.ingest(F.batch([(1.5, 1)])) { _ in } }
-        #expect(store.writes.isEmpty && committed.isEmpty)
+        #expect(store.writes.isEmpty && committed.keys.isEmpty)
         // The next input writes it (with whatever that input stores), and says so once.
         try pipeline.ingest(F.batch([(2.5, 1)])) { _ in }
         try pipeline.advance(to: F.t0 + .seconds(4)) { _ in }
         #expect(store.writes.flatMap(\.notices) == [Self.notice.key])
         #expect(store.writes.first?.notices == [Self.notice.key])
-        #expect(committed == [Self.notice.key])
+        #expect(committed.keys == [Self.notice.key])
     }
 }

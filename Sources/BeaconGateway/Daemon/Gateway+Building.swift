@@ -185,12 +185,8 @@ func buildGateway(
         let observers = try hubCycleObservers(
             pipeline, hub: hub, statePath: configuration.statePath, sinks: sinkNames,
             presenceRetention: configuration.retention.presence, logger: logger)
-        // The gateways' notices, once written with their cycle's alerts: claimed as the alerts
-        // are on a hub of a share with takeover, and the dispatchers woken.
-        pipeline.noticesCommitted = { written in
-            for notice in written { lease?.committed(key: notice.key) }
-            notified.notify(sinkNames)
-        }
+        // The gateways' notices, once written with their cycle's alerts.
+        pipeline.noticesCommitted = { written in notices.written(written.map(\.key), to: sinkNames) }
         if !observers.isEmpty {
             do {
                 try pipeline.observeSiteCycles(evidence: hub.presencePath != nil) { update, facts in
@@ -227,9 +223,7 @@ func buildGateway(
                     case .storageFailed(let error):
                         logger.error("sink '\(name)': outbox unreadable: \(error)")
                     case .deadLetterNoticed(let notice):
-                        // Written with the move (`deadLetterNotice` below): claimed and delivered.
-                        lease?.committed(key: notice.key)
-                        notified.notify(notice.sinks)
+                        notices.written([notice.key], to: notice.sinks) // written with the move, below
                     case .deadLettered(let event, let attempts, let error):
                         let key = event.key
                         metrics.recordDeadLetter(sink: name)

@@ -231,9 +231,11 @@ public struct ConfigurationCheck: Sendable {
             do {
                 try buildPipeline(configuration, node: node, registry: registry)
             } catch GatewayError.pipeline(.strategy(let alertID, let message))
-                where message.contains("is not under ranging.regions")
+                where !Set(roomsNamed(by: configuration, registry: registry))
+                .isSubset(of: configuration.ranging.regions.map(\.id))
             {
-                // Likely a simulated site's alerts, naming the scenario's rooms: say how it says so.
+                // Alerts naming regions no ranging: defines: likely a simulated site's alerts, naming
+                // the scenario's rooms. Say how such a file says so.
                 throw GatewayError.pipeline(
                     .strategy(
                         alertID: alertID,

@@ -19,10 +19,17 @@ struct NoticeWriter: Sendable {
     func write(_ events: [OutboundEvent], to sinks: [String], what: String) {
         do {
             try outbox.enqueue(events, sinks: sinks)
-            for event in events { lease?.committed(key: event.key) }
-            notified.notify(sinks)
+            written(events.map(\.key), to: sinks)
         } catch {
             logger.error("\(what) cannot be written to the outbox: \(error)")
         }
+    }
+
+    /// What follows a notice's write, through this writer or another door (a cycle's commit, a
+    /// dead letter's move): the notices under `keys` are claimed on a hub with takeover, and the
+    /// dispatchers of `sinks` woken.
+    func written(_ keys: [String], to sinks: [String]) {
+        for key in keys { lease?.committed(key: key) }
+        notified.notify(sinks)
     }
 }
