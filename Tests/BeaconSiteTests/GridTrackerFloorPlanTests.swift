@@ -54,10 +54,12 @@ struct GridTrackerFloorPlanTests {
         // A tag found west of the wall, then unheard for 2.5 s: a 5 m spread, far past the wall.
         for cycle in 1...6 { GridTrackerTests.step(&tracker, x: 4.5, y: 4, cycle: Int64(cycle)) }
         let westBefore = Self.mass(tracker) { x, _ in x < 6 }
+        // (The update left out the cells below 1 % of the peak: the whole is a little under 1.)
+        let totalBefore = Self.mass(tracker) { _, _ in true }
         _ = tracker.predict(0, box: tracker.boxes[0], spread: 5)
         #expect(westBefore > 0.9, "the readings placed it west of the wall: \(westBefore)")
         #expect(abs(Self.mass(tracker) { x, _ in x < 6 } - westBefore) < 1e-4, "nothing crossed the wall either way")
-        #expect(abs(Self.mass(tracker) { _, _ in true } - 1) < 1e-3, "nothing was lost")
+        #expect(abs(Self.mass(tracker) { _, _ in true } - totalBefore) < 1e-4, "nothing was lost")
         // Without the wall the same spread carries a good share across.
         var open = Self.tracker([])
         for cycle in 1...6 { GridTrackerTests.step(&open, x: 4.5, y: 4, cycle: Int64(cycle)) }

@@ -14,7 +14,7 @@ import BeaconCore
 ///   that did not hear it is evidence too, weakly: it would have missed the beacon with
 ///   probability `ε + (1 − ε)·Φ((ρ's loss − (power − sensitivity)) / σ)`.
 /// - **Support.** Only a box of cells holds probability (`GridBox`); the box grows by the motion
-///   kernel and shrinks to the cells above 10⁻³ of the peak. A beacon whose best cell in the box
+///   kernel and shrinks to the cells above 1 % of the peak. A beacon whose best cell in the box
 ///   fits its readings badly (the track was lost: it was carried off while unheard, or the
 ///   first cycles misled it) starts again from the whole grid.
 ///
@@ -76,8 +76,10 @@ struct GridTracker {
     static let headingGain = 0.5
     /// The motion kernel's widest reach, cells each side.
     static let maximumRadius = 16
-    /// Below this share of the peak, a cell drops out of the box (its probability is set to 0).
-    static let supportFloor: Float = 1e-3
+    /// Below this share of the peak, a cell drops out of the box (its probability is set to 0):
+    /// 1 %, about 3σ of a Gaussian posterior (10⁻³ stepped a third more cells and placed tags
+    /// within 0.01 m of the same; `Docs/Site.md`, "The grid filter").
+    static let supportFloor: Float = 1e-2
     /// Misses are weak evidence: a gateway misses a beacon it should hear this often anyway
     /// (scanning windows, collisions, a busy radio).
     static let missFloor = 0.5
