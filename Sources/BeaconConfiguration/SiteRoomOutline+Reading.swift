@@ -4,10 +4,16 @@ extension SiteRoomOutline {
     /// Reads `rooms:` beside `gateways:`: each room's outline, `{name, outline: [[x, y], …]}` or
     /// `{name, min: [x, y], max: [x, y]}`, and for a walled room its `doors: [[x, y] or {at: [x, y],
     /// width: w}, …]` (each on the outline), checked at its line.
+    ///
+    /// An outline may name a room no gateway is in (a corridor, a store room): the grid filter's
+    /// posterior is then the only evidence of it, so such a room needs a site of one floor.
     /// - Parameters:
     ///   - node: the `rooms:` node, if any.
-    ///   - rooms: the rooms the gateways name (an outline's room must be one, once).
-    public static func read(_ node: ConfigNode?, rooms: [String]) throws(ConfigurationError) -> [SiteRoomOutline] {
+    ///   - rooms: the rooms the gateways name (each outlined once at most).
+    ///   - floors: the floors the gateways name (a room without a gateway needs at most one).
+    public static func read(_ node: ConfigNode?, rooms: [String], floors: [String] = []) throws(ConfigurationError)
+        -> [SiteRoomOutline]
+    {
         var outlines: [SiteRoomOutline] = []
         for entry in try node?.sequence(of: "rooms, each {name: …, outline: [[x, y], …]} or {name: …, min: [x, y], max: [x, y]}")
             ?? []
@@ -15,9 +21,15 @@ extension SiteRoomOutline {
             try entry.checkKeys(allowed: ["name", "outline", "min", "max", "doors"], in: "rooms[]")
             let nameNode = try entry.required("name")
             let name = try nameNode.string()
-            guard rooms.contains(name) else {
-                let known = rooms.isEmpty ? "no gateway names a room" : "the gateways' rooms are \(rooms.joined(separator: ", "))"
-                throw nameNode.error("room '\(name)' has an outline but no gateway: \(known)")
+            if !rooms.contains(name) {
+                guard name != unknownRoom else {
+                    throw nameNode.error("'\(name)' cannot name a room: it is what the hub says when it cannot tell")
+                }
+                guard floors.count <= 1 else {
+                    throw nameNode.error(
+                        "room '\(name)' has an outline but no gateway, on a site of \(floors.count) floors: only the grid "
+                            + "filter can place a tag in such a room, and it does not tell floors apart; give the room a gateway")
+                }
             }
             guard !outlines.contains(where: { $0.room == name }) else {
                 throw nameNode.error("room '\(name)' is outlined twice: give each room one outline")

@@ -12,7 +12,11 @@
 /// An outline with `doors:` is a walled room: its edges are walls (``walls``) but where a door
 /// opens them; one without is only the room's area.
 public struct SiteRoomOutline: Hashable, Sendable {
-    /// The room's name (one the gateways name).
+    /// What a hub reports as the room of a beacon it cannot place: no room may have this name.
+    public static let unknownRoom = "unknown"
+
+    /// The room's name: one the gateways name, or, on a site of one floor, a room of its own that
+    /// no gateway is in (the grid filter places tags in it).
     public var room: String
     /// The polygon's corners (at least three; the last joins the first).
     public var corners: [SIMD2<Double>]

@@ -75,11 +75,13 @@ public final class SiteSimulation {
         self.seed = seed ?? scenario.seed
         // Named by the scenario, the site gives every gateway the identity it advertises
         // (`SiteGatewayBeacon`), as an anchor at its position: heard when it has `advertise: true`.
-        // The scenario's rooms are drawn for the hub too: the outlines of those its gateways name.
+        // The scenario's rooms are drawn for the hub too: on one floor all of them (a room no
+        // gateway is in is then the grid filter's alone), on several those its gateways name.
         let gateways = scenario.gateways.map { gateway in
             SiteGateway(id: gateway.name, room: gateway.room, position: gateway.position, floor: gateway.floor)
         }
-        let outlines = scenario.rooms.filter { room in gateways.contains { $0.room == room.name } }.map { room in
+        let oneFloor = scenario.floors.count <= 1
+        let outlines = scenario.rooms.filter { room in oneFloor || gateways.contains { $0.room == room.name } }.map { room in
             SiteRoomOutline(
                 room: room.name,
                 corners: SiteRoomOutline.rectangle(SIMD2(room.minimum.x, room.minimum.y), SIMD2(room.maximum.x, room.maximum.y)))

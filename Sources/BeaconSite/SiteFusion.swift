@@ -161,7 +161,7 @@ public final class SiteFusion {
         positionScratch.reserveCapacity(gatewayCount)
         evidenceScratch.reserveCapacity(gatewayCount)
         let positioning = configuration.positioning
-        if let grid = positioning.grid ?? (positioning.gridByDefault ? GridTracking() : nil), positioned.count >= 3,
+        if let grid = positioning.gridInUse, positioned.count >= 3,
             PositionGrid.canCover(bounds)
         {
             let cells = PositionGrid(

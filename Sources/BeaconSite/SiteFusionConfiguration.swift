@@ -221,6 +221,10 @@ public struct PositioningConfiguration: Hashable, Sendable {
     /// set (default `true`; `hub.position.grid: off` sets it `false`, for the per-cycle fit).
     public var gridByDefault = true
 
+    /// The grid filter's settings when it is on (``grid``, else the defaults where
+    /// ``gridByDefault``); `nil`: positions are per-cycle fixes.
+    public var gridInUse: GridTracking? { grid ?? (gridByDefault ? GridTracking() : nil) }
+
     /// Creates the configuration.
     public init(
         minimumGateways: Int = 3, tagHeight: Double? = nil, pathLossExponent: Double = 1.5, modelSigma: Double = 6,

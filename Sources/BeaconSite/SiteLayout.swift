@@ -6,8 +6,13 @@ import BeaconSiteReport
 public struct SiteLayout: Sendable {
     /// The gateways, in configuration order.
     public let gateways: [SiteGateway]
-    /// The distinct rooms, in order of first appearance.
-    public let rooms: [String]
+    /// The distinct rooms: the gateways', in order of first appearance, then those outlined with
+    /// no gateway in them (``draw(obstacles:roomOutlines:)``).
+    public private(set) var rooms: [String]
+    /// How many of ``rooms`` the gateways name (the first ones).
+    let gatewayRoomCount: Int
+    /// The rooms only outlined, that no gateway is in: only the grid filter places tags in them.
+    public var roomsWithoutGateway: ArraySlice<String> { rooms[gatewayRoomCount...] }
     /// Each gateway's room as an index into ``rooms`` (-1 for a gateway without a room).
     let roomOfGateway: [Int]
     /// The distinct floors the gateways name, in order of first appearance (empty for a site on
@@ -15,10 +20,11 @@ public struct SiteLayout: Sendable {
     public let floors: [String]
     /// Each gateway's floor as an index into ``floors``: its own, else its room's (-1: none).
     let floorOfGateway: [Int]
-    /// Each room's floor as an index into ``floors`` (the floor its gateways name; -1: none).
-    let floorOfRoom: [Int]
-    /// The gateways of each room.
-    let gatewaysOfRoom: [[Int]]
+    /// Each room's floor as an index into ``floors`` (the floor its gateways name, or the site's
+    /// one floor for a room without a gateway; -1: none).
+    private(set) var floorOfRoom: [Int]
+    /// The gateways of each room (none for a room only outlined).
+    private(set) var gatewaysOfRoom: [[Int]]
     private let indexByID: [String: Int]
     /// Beacons at known positions: the reference tags given, and, when the site's name is
     /// known, every positioned gateway as the beacon it advertises with `site.advertise: true`
@@ -121,6 +127,7 @@ public struct SiteLayout: Sendable {
         }
         self.gateways = gateways
         self.rooms = rooms
+        gatewayRoomCount = rooms.count
         self.roomOfGateway = roomOfGateway
         self.floors = floors
         self.floorOfGateway = floorOfGateway
@@ -133,22 +140,40 @@ public struct SiteLayout: Sendable {
     }
 
     /// Draws the site's floor plan, in place of any drawn before: `obstacles` on the gateways'
-    /// floors, `roomOutlines` of the gateways' rooms.
+    /// floors, `roomOutlines` of the gateways' rooms and of rooms no gateway is in (added to
+    /// ``rooms``, on the site's one floor).
     /// - Throws: `SiteConfigurationError` for an obstacle with too few points, a coordinate that
-    ///   is not a number, or a floor no gateway names, or an outline of a room no gateway names
-    ///   (or of one room twice).
+    ///   is not a number, or a floor no gateway names, an outline of one room twice, or of a room
+    ///   no gateway is in on a site of several floors (the grid filter, which alone can place a
+    ///   tag there, does not tell floors apart).
     public mutating func draw(obstacles: [SiteObstacle], roomOutlines: [SiteRoomOutline]) throws(SiteConfigurationError) {
         for (i, obstacle) in obstacles.enumerated() {
             try Self.check(obstacle, number: i + 1, floors: floors)
         }
+        rooms.removeSubrange(gatewayRoomCount...)
+        floorOfRoom.removeSubrange(gatewayRoomCount...)
+        gatewaysOfRoom.removeSubrange(gatewayRoomCount...)
         var outlined: Set<String> = []
         for outline in roomOutlines {
-            guard rooms.contains(outline.room), outlined.insert(outline.room).inserted else {
-                throw .invalid("room '\(outline.room)' is outlined twice, or has no gateway: outline each gateway's room once")
+            guard outlined.insert(outline.room).inserted else {
+                throw .invalid("room '\(outline.room)' is outlined twice: give each room one outline")
             }
             guard outline.corners.count >= 3, outline.corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else {
                 throw .invalid("room '\(outline.room)': an outline needs at least 3 corners, each a number")
             }
+            guard !rooms.contains(outline.room) else { continue }
+            guard outline.room != Self.unknownRoom else {
+                throw .invalid("'\(outline.room)' cannot name a room: it is what the hub says when it cannot tell")
+            }
+            guard floors.count <= 1 else {
+                throw .invalid(
+                    "room '\(outline.room)' has an outline but no gateway, on a site of \(floors.count) floors: only the "
+                        + "grid filter can place a tag in such a room, and it does not tell floors apart; give the room a gateway"
+                )
+            }
+            rooms.append(outline.room)
+            floorOfRoom.append(floors.isEmpty ? -1 : 0)
+            gatewaysOfRoom.append([])
         }
         // A walled room's outline is walls, on its room's floor, but where its doors open it.
         let roomWalls = roomOutlines.flatMap { outline in
@@ -180,7 +205,7 @@ public struct SiteLayout: Sendable {
     func floorIndex(_ name: String?) -> Int { name.flatMap { floors.firstIndex(of: $0) } ?? -1 }
 
     /// What a hub reports as the room of a beacon it cannot place (no room may have this name).
-    public static let unknownRoom = "unknown"
+    public static let unknownRoom = SiteRoomOutline.unknownRoom
 
     /// The floor `room` is on (the floor its gateways name), if it is one of the site's rooms and
     /// its gateways name one.

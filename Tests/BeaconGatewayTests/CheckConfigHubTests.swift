@@ -66,9 +66,9 @@ struct CheckConfigHubTests {
             description: "a block whose max lies below its min", line: 8, replacing: "sinks:",
             with: "blocks: [{min: [3, 3], max: [2, 4]}]\nsinks:", says: "must lie above and right of its min"),
         Breakage(
-            description: "an outline of a room no gateway names", line: 8, replacing: "sinks:",
-            with: "rooms: [{name: cellar, min: [0, 0], max: [2, 2]}]\nsinks:",
-            says: "room 'cellar' has an outline but no gateway: the gateways' rooms are hall, shop"),
+            description: "an outline of a room named unknown", line: 8, replacing: "sinks:",
+            with: "rooms: [{name: unknown, min: [0, 0], max: [2, 2]}]\nsinks:",
+            says: "'unknown' cannot name a room: it is what the hub says when it cannot tell"),
         Breakage(
             description: "a room outlined twice", line: 10, replacing: "sinks:",
             with:
@@ -138,6 +138,45 @@ struct CheckConfigHubTests {
         #expect(try tracks(nil))
         #expect(try !tracks("off"))
         #expect(try tracks("on"))
+    }
+
+    @Test(
+        "a room outlined with no gateway in it is one of the hub's rooms and regions; refused, at its line, with the grid filter off or on two floors"
+    )
+    func roomWithoutGateway() async throws {
+        let cellar = "rooms: [{name: cellar, min: [0, 0], max: [2, 2]}]"
+        // An alert may name it: it is a region like the gateways' rooms.
+        let alertInCellar = Self.hub.map { $0.replacingOccurrences(of: "room: shop}}", with: "room: cellar}}") }
+        let accepted = try await Self.check(alertInCellar + [cellar])
+        #expect(accepted.status == 0, "\(accepted.standardError)")
+        #expect(accepted.standardOutput.contains("3 gateways in 3 rooms: hall, shop, cellar"), "\(accepted.standardOutput)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cellar-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("hub.yaml").path
+        try ((Self.hub + [cellar]).joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let layout = try #require(try GatewayConfiguration.load(path: path).hub).layout
+        #expect(layout.rooms == ["hall", "shop", "cellar"])
+        #expect(Array(layout.roomsWithoutGateway) == ["cellar"])
+        // Only the grid filter can place a tag in it.
+        let gridOff = Self.hub.map { $0.replacingOccurrences(of: "2.0}", with: "2.0, grid: off}") }
+        let refused = try await Self.check(gridOff + [cellar])
+        #expect(refused.status == 2)
+        #expect(refused.standardError.contains("hub.yaml:7"), "\(refused.standardError)")
+        #expect(
+            refused.standardError.contains(
+                "room 'cellar' has no gateway: only the grid filter can place a tag in it, and hub.position.grid is off"),
+            "\(refused.standardError)")
+        // Nor does the grid filter tell floors apart.
+        let twoFloors = Self.hub.map {
+            $0.replacingOccurrences(of: "2.5]}", with: $0.contains("shop") ? "2.5], floor: first}" : "2.5], floor: ground}")
+        }
+        let onTwoFloors = try await Self.check(twoFloors + [cellar])
+        #expect(onTwoFloors.status == 2)
+        #expect(onTwoFloors.standardError.contains("hub.yaml:12"), "\(onTwoFloors.standardError)")
+        #expect(
+            onTwoFloors.standardError.contains("room 'cellar' has an outline but no gateway, on a site of 2 floors"),
+            "\(onTwoFloors.standardError)")
     }
 
     @Test("walls:, blocks: and rooms: beside gateways: are the layout's obstacles and outlines, as drawn")

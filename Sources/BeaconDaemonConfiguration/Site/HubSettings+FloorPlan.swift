@@ -14,7 +14,7 @@ extension HubSettings {
     {
         guard let drawn = walls ?? blocks ?? rooms else { return }
         let obstacles = try SiteObstacle.read(walls: walls, blocks: blocks, floors: layout.floors)
-        let outlines = try SiteRoomOutline.read(rooms, rooms: layout.rooms)
+        let outlines = try SiteRoomOutline.read(rooms, rooms: layout.rooms, floors: layout.floors)
         do {
             try layout.draw(obstacles: obstacles, roomOutlines: outlines)
         } catch {

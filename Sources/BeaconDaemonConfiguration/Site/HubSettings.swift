@@ -121,6 +121,20 @@ public struct HubSettings: Sendable {
         }
         try drawFloorPlan(on: &layout, walls: walls, blocks: blocks, rooms: rooms)
         var options = try readOptions(hubNode)
+        if let room = layout.roomsWithoutGateway.first {
+            // Only the grid filter can place a tag in it, and it needs three positioned gateways.
+            if options.fusion.positioning.gridInUse == nil {
+                throw (hubNode?["position"]?["grid"] ?? rooms ?? gatewaysNode).error(
+                    "room '\(room)' has no gateway: only the grid filter can place a tag in it, and hub.position.grid is "
+                        + "off; turn the grid filter on, or give the room a gateway")
+            }
+            let positioned = layout.gateways.filter { $0.position != nil }.count
+            if positioned < 3 {
+                throw (rooms ?? gatewaysNode).error(
+                    "room '\(room)' has no gateway: only the grid filter can place a tag in it, and it needs 3 gateways "
+                        + "with a position (\(positioned) have one); give the gateways their positions")
+            }
+        }
         // A gateway's rssiOffset set by hand stays as given.
         for entry in try gatewaysNode.sequence(of: "gateways").enumerated() where entry.element["rssiOffset"] != nil {
             options.fusion.calibration.fixedOffsets.insert(entry.offset)
