@@ -13,12 +13,19 @@ import BeaconCore
 enum Multilateration {
     /// The weighted least-squares position, or `nil` when the fit is singular, does not converge
     /// in 50 iterations or lands outside `bounds` (the caller then falls back to the centroid).
-    /// - Parameter start: where to start the fit (the track's prediction); `nil`: the centroid.
+    /// - Parameters:
+    ///   - start: where to start the fit (the track's prediction); `nil`: the centroid.
+    ///   - around: a prior on the position: its centre, and its spread (σ, metres, per axis); the
+    ///     fit starts there (self-calibration solves a fix near where the grid filter placed it).
     static func solve(
         _ evidence: UnsafeBufferPointer<PositionEvidence>, height: Double, offsetPrior: Double,
-        bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), start: (x: Double, y: Double)? = nil
+        bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double), start: (x: Double, y: Double)? = nil,
+        around: (x: Double, y: Double, sigma: Double)? = nil
     ) -> BeaconPosition? {
-        let model = Model(height: height, priorWeight: 1 / (offsetPrior * offsetPrior))
+        let model = Model(
+            height: height, priorWeight: 1 / (offsetPrior * offsetPrior),
+            place: around.map { ($0.x, $0.y) } ?? (0, 0), placeWeight: around.map { 1 / ($0.sigma * $0.sigma) } ?? 0)
+        let start = around.map { (x: $0.x, y: $0.y) } ?? start
         // Each gateway's path-loss term at the current point and at a candidate: the logarithms
         // a cost computes are the linearisation's at the point it moves to.
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * evidence.count) { terms in
@@ -82,6 +89,9 @@ enum Multilateration {
     private struct Model {
         let height: Double
         let priorWeight: Double
+        /// The position's prior: its centre and weight (1/σ²; 0: none).
+        let place: (x: Double, y: Double)
+        let placeWeight: Double
 
         /// A gateway's path-loss term at (x, y): 10·n·log10(ρ), ρ at least 0.5 m.
         @inline(__always)
@@ -112,12 +122,15 @@ enum Multilateration {
             return (r, k * dx / squared, k * dy / squared)
         }
 
-        /// Σ w r² plus the offset's prior; each gateway's term at (x, y) into `terms`.
+        /// Σ w r² plus the offset's and the position's priors; each gateway's term at (x, y) into
+        /// `terms`.
         func cost(
             _ evidence: UnsafeBufferPointer<PositionEvidence>, _ x: Double, _ y: Double, _ b: Double,
             terms: UnsafeMutableBufferPointer<Double>
         ) -> Double {
-            var sum = b * b * priorWeight
+            let px = x - place.x
+            let py = y - place.y
+            var sum = b * b * priorWeight + placeWeight * (px * px + py * py)
             for (i, e) in evidence.enumerated() {
                 let t = term(e, x, y)
                 terms[i] = t
@@ -127,15 +140,17 @@ enum Multilateration {
             return sum
         }
 
-        /// The normal matrix JᵀWJ + prior, the gradient JᵀW r + prior·b, and the misfit Σ w r²,
+        /// The normal matrix JᵀWJ + priors, the gradient JᵀW r + the priors', and the misfit Σ w r²,
         /// at (x, y, b) whose `terms` a cost has computed.
         func linearise(
             _ evidence: UnsafeBufferPointer<PositionEvidence>, _ x: Double, _ y: Double, _ b: Double,
             terms: UnsafeMutableBufferPointer<Double>
         ) -> (normal: Matrix3, gradient: (x: Double, y: Double, b: Double), misfit: Double) {
             var normal = Matrix3()
+            normal.m00 = placeWeight
+            normal.m11 = placeWeight
             normal.m22 = priorWeight
-            var g = (x: 0.0, y: 0.0, b: b * priorWeight)
+            var g = (x: placeWeight * (x - place.x), y: placeWeight * (y - place.y), b: b * priorWeight)
             var misfit = 0.0
             for (i, e) in evidence.enumerated() {
                 let (r, jx, jy) = residual(e, x, y, b, term: terms[i])

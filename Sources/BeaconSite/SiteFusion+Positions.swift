@@ -45,18 +45,20 @@ extension SiteFusion {
                     rssi: rssi))
             if gridding { gridTracker?.readings.append(.init(gateway: g, loss: Float(loss), weight: Float(weight))) }
         }
-        if sampling { takeFix(b, height: tagHeight) }
         if gridding {
             if let tracked = gridTracker?.step(
                 b, cycle: cycle, cycleSeconds: cycleSeconds, minimumReadings: positioning.minimumGateways,
                 offsetPrior: positioning.offsetPrior, missLoss: Float(power - (sensitivity ?? -127)),
                 sigma: Float(positioning.modelSigma), floor: positionFloor(of: b))
             {
+                // Self-calibration solves the fix within the posterior, not from this cycle alone.
+                if sampling { takeFix(b, height: tagHeight, posterior: tracked) }
                 statistics.tracked += 1
                 return BeaconPosition(
                     x: tracked.x, y: tracked.y, z: tagHeight, error: tracked.radius90 / BeaconPosition.radius90Factor)
             }
         }
+        if sampling { takeFix(b, height: tagHeight) }
         var fix: BeaconPosition?
         if !positionScratch.isEmpty {
             // Strongest first (insertion sort: a handful of entries).

@@ -1,8 +1,9 @@
 import BeaconCore
-import BeaconSite
 import BeaconSiteReport
 import Foundation
 import Testing
+
+@testable import BeaconSite
 
 @Suite("Site self-calibration: the radio model from the site's own traffic")
 struct SiteCalibrationTests {
@@ -142,6 +143,22 @@ struct SiteCalibrationTests {
         #expect(status.fits >= 2 && status.verdict != .degenerate, "\(status.summary)")
         for offset in fusion.radioModel.receiveOffsets {
             #expect(abs(offset) < 8, "\(status.summary)")
+        }
+    }
+
+    @Test("a tracked tag's fixes are filed with the grid filter's posterior: its mean, near the tag, and its spread")
+    func fixesCarryThePosterior() throws {
+        let fusion = try Self.fusion(SelfCalibration(interval: .seconds(20), window: 600, minimumFixes: 30))
+        #expect(fusion.gridTracker != nil, "six positioned gateways: the grid filter tracks")
+        // Along the hall's middle at 0.5 m/s.
+        let path: (Int) -> (Double, Double) = { second in (2 + Double(second % 32) * 0.5, 6) }
+        try Self.runTag(fusion, seconds: 1...60, path: path, spot: Array(repeating: 0, count: 6), parked: { _ in false })
+        let window = try #require(fusion.calibrator?.window)
+        #expect(window.mobile.count >= 30)
+        for i in 0..<window.mobile.count {
+            let place = try #require(window.mobile.fix(i).header.place)
+            #expect(place.spread > 0.1 && place.spread < 5, "σ \(place.spread) m")
+            #expect(abs(place.y - 6) < 3, "y \(place.y)")
         }
     }
 

@@ -47,6 +47,40 @@ struct SiteCalibratorTests {
         #expect(!calibrator.samples(beacon: 0, of: 40, isAnchor: false, cycle: 0))
     }
 
+    @Test(
+        "a moving fix is solved within the grid filter's posterior: near its mean when it is narrow, by the readings when it is wide"
+    )
+    func fixWithinPosterior() throws {
+        let calibrator = Self.calibrator()
+        var fit = SiteModelFit(
+            gateways: [
+                Vector3(x: 0, y: 0, z: 3), Vector3(x: 10, y: 0, z: 3), Vector3(x: 0, y: 10, z: 3),
+                Vector3(x: 10, y: 10, z: 3),
+            ], gatewayIDs: Self.gatewayIDs, settings: calibrator.settings, exponentCentre: 2, modelSigma: 6,
+            beaconPrior: 10, bounds: (-2, -2, 12, 12))
+        // Exact losses of a tag at (3, 4), at 1.2 m, under the model.
+        let truth = (x: 3.0, y: 4.0)
+        let measurements = (0..<4).map { g in
+            let gateway = fit.gateways[g]!
+            return CalibrationWindow.Measurement(
+                gateway: UInt16(g), samples: 5, loss: Float(2 * fit.logDistance(gateway, truth, 1.2)))
+        }
+        func distance(_ p: (x: Double, y: Double)?, _ q: (x: Double, y: Double)) -> Double {
+            guard let p else { return .infinity }
+            return ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y)).squareRoot()
+        }
+        let free = fit.locate(measurements[...], model: Self.model, skip: -1, height: 1.2)
+        #expect(distance(free, truth) < 0.05, "\(String(describing: free))")
+        // A posterior 0.2 m wide at (7, 6) holds the fix there; one 50 m wide leaves it to the readings.
+        let narrow = fit.locate(measurements[...], model: Self.model, skip: -1, height: 1.2, around: (7, 6, 0.2))
+        #expect(distance(narrow, (7, 6)) < 0.3, "\(String(describing: narrow))")
+        let wide = fit.locate(measurements[...], model: Self.model, skip: -1, height: 1.2, around: (7, 6, 50))
+        #expect(distance(wide, truth) < 0.1, "\(String(describing: wide))")
+        // A place without a spread (a reported position, not a posterior) is no prior.
+        let reported = fit.locate(measurements[...], model: Self.model, skip: -1, height: 1.2, around: (7, 6, 0))
+        #expect(distance(reported, truth) < 0.05, "\(String(describing: reported))")
+    }
+
     @Test("a saved model of another layout is refused; one of this layout is taken, with the hand-set exponent kept")
     func restoring() {
         var saved = CalibrationStatus(

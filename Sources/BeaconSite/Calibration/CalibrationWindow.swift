@@ -25,10 +25,15 @@ struct CalibrationWindow {
         var anchorGateway: Int = -1
         /// The beacon's height: an anchor's, or the tags' height the fix was solved at.
         var height: Double = 0
-        /// Where the hub had placed the moving beacon when the fix was taken (its latest reported
-        /// position, smoothed over cycles; `nil` before any): what the fit counts places by.
-        var place: (x: Float, y: Float)?
+        /// Where the hub placed the moving beacon when the fix was taken (`nil` before any): what
+        /// the fit counts places by. Tracked by the grid filter, the mean of its posterior that
+        /// cycle, with `spread` its σ per axis (metres), which the fit solves the fix within;
+        /// otherwise its previous reported position, with `spread` 0.
+        var place: Place?
     }
+
+    /// Where the hub placed a moving beacon (``Fix/place``).
+    typealias Place = (x: Float, y: Float, spread: Float)
 
     static let perFix = 16
 
@@ -47,7 +52,7 @@ struct CalibrationWindow {
     /// `known`, or a moving beacon's at the tags' `height`.
     mutating func append(
         _ measurements: UnsafeBufferPointer<Measurement>, known: Vector3?, height: Double, anchorGateway: Int = -1,
-        place: (x: Float, y: Float)? = nil
+        place: Place? = nil
     ) {
         if let known {
             anchored.append(measurements, known: known, height: known.z, anchorGateway: anchorGateway, place: nil)
@@ -72,7 +77,7 @@ struct CalibrationWindow {
 
         mutating func append(
             _ source: UnsafeBufferPointer<Measurement>, known: Vector3?, height: Double, anchorGateway: Int,
-            place: (x: Float, y: Float)?
+            place: Place?
         ) {
             let base = next * CalibrationWindow.perFix
             var kept = 0

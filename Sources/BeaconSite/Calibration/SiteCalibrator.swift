@@ -15,7 +15,7 @@ struct SiteCalibrator {
     /// What it has found.
     private(set) var status: CalibrationStatus
     private var fit: SiteModelFit
-    private var window: CalibrationWindow
+    private(set) var window: CalibrationWindow
     /// The sampled beacon's measurements this cycle (filled by the hub, then filed by a `take`).
     var measurements: [CalibrationWindow.Measurement] = []
     /// The hub time of the next fit (ns).
@@ -55,9 +55,9 @@ struct SiteCalibrator {
         }
     }
 
-    /// Files ``measurements`` of a moving beacon solved at the tags' `height`, last reported at
-    /// `place` (weighed by place in the fit).
-    mutating func takeFix(height: Double, place: (x: Float, y: Float)?) {
+    /// Files ``measurements`` of a moving beacon solved at the tags' `height`, placed by the hub
+    /// at `place` (``CalibrationWindow/Fix/place``).
+    mutating func takeFix(height: Double, place: CalibrationWindow.Place?) {
         guard measurements.count >= 4 else { return }
         fixesThisCycle += 1
         measurements.withUnsafeBufferPointer { window.append($0, known: nil, height: height, place: place) }

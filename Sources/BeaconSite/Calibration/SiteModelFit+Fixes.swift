@@ -28,9 +28,11 @@ extension SiteModelFit {
         return raw.map { $0 - b }
     }
 
-    /// A moving beacon's position from a fix under `model`, leaving out measurement `skip`.
+    /// A moving beacon's position from a fix under `model`, leaving out measurement `skip`;
+    /// `around`: within the grid filter's posterior (its mean and σ per axis) as a prior.
     mutating func locate(
-        _ measurements: ArraySlice<CalibrationWindow.Measurement>, model: SiteRadioModel, skip: Int, height: Double
+        _ measurements: ArraySlice<CalibrationWindow.Measurement>, model: SiteRadioModel, skip: Int, height: Double,
+        around: CalibrationWindow.Place? = nil
     ) -> (x: Double, y: Double)? {
         evidence.removeAll(keepingCapacity: true)
         for (j, m) in measurements.enumerated() where j != skip {
@@ -45,9 +47,10 @@ extension SiteModelFit {
         guard evidence.count >= 3 else { return nil }
         evidence.sort { $0.rssi > $1.rssi }
         return evidence.withUnsafeBufferPointer { buffer in
+            let prior = around.flatMap { $0.spread > 0 ? (x: Double($0.x), y: Double($0.y), sigma: Double($0.spread)) : nil }
             let fix =
                 Multilateration.solve(
-                    buffer, height: height, offsetPrior: beaconPrior, bounds: bounds)
+                    buffer, height: height, offsetPrior: beaconPrior, bounds: bounds, around: prior)
                 ?? Multilateration.centroid(buffer, height: height, strongest: 4)
             return (fix.x, fix.y)
         }

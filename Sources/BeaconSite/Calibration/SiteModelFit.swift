@@ -179,7 +179,8 @@ struct SiteModelFit {
                 if let known = header.known {
                     positions.append((known.x, known.y))
                 } else {
-                    positions.append(locate(measurements, model: model, skip: -1, height: header.height))
+                    positions.append(
+                        locate(measurements, model: model, skip: -1, height: header.height, around: header.place))
                 }
             }
             spreadWeights(items)
