@@ -9,7 +9,7 @@ extension SiteFusion {
     public func describeCycle(_ update: RangingUpdate, into facts: inout SiteCycleFacts, evidence: Bool) {
         facts.cycles = statistics.cycles
         facts.gatewayChanges.removeAll(keepingCapacity: true)
-        for g in changedGateways { facts.gatewayChanges.append(status(ofGateway: g)) }
+        for g in liveness.changed { facts.gatewayChanges.append(status(ofGateway: g)) }
         facts.calibration = isCalibrating ? calibrationStatus : nil
         facts.hasEvidence = evidence
         guard evidence else { return }

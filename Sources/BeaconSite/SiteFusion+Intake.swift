@@ -171,15 +171,14 @@ extension SiteFusion {
         guard seal.verifies(with: key) else {
             throw refuse(ReportRefusal(.badSignature, gateway: id, "the signature is not the gateway's key's"))
         }
-        guard seal.sequence > lastSequence[gateway] else {
+        switch seals[gateway].refusal(of: seal.sequence) {
+        case .notAboveFloor(let floor):
             throw refuse(
-                ReportRefusal(
-                    .replayed, gateway: id, "sequence \(seal.sequence) is not above the last taken, \(lastSequence[gateway])"))
-        }
-        guard !sequencesAhead[gateway].contains(seal.sequence) else {
+                ReportRefusal(.replayed, gateway: id, "sequence \(seal.sequence) is not above the last taken, \(floor)"))
+        case .taken:
             throw refuse(ReportRefusal(.replayed, gateway: id, "sequence \(seal.sequence) was taken already"))
+        case nil: break
         }
-        var floor = seal.sequence
         if let receivedAt {
             let sealedAt = Timestamp(nanosecondsSinceEpoch: Int64(clamping: seal.sequence))
             let age = receivedAt - sealedAt
@@ -190,18 +189,7 @@ extension SiteFusion {
                         "sealed at \(sealedAt), received at \(receivedAt): outside hub.signatureWindow (\(configuration.signatureWindow.humanReadable))"
                     ))
             }
-            // A seal ahead of the hub's clock (within the window) does not raise the floor: the
-            // gateway's next report, sealed by its own clock, must still be taken. The sequence
-            // itself is remembered, so that it is never taken twice.
-            if seal.sequence > UInt64(clamping: receivedAt.nanosecondsSinceEpoch) {
-                floor = lastSequence[gateway]
-                if sequencesAhead[gateway].count == Self.maxSequencesAhead {
-                    floor = max(floor, sequencesAhead[gateway].removeFirst())
-                }
-                sequencesAhead[gateway].append(seal.sequence)
-            }
         }
-        lastSequence[gateway] = floor
-        if !sequencesAhead[gateway].isEmpty { sequencesAhead[gateway].removeAll { $0 <= floor } }
+        seals[gateway].take(seal.sequence, clock: receivedAt.map { UInt64(clamping: $0.nanosecondsSinceEpoch) })
     }
 }

@@ -23,7 +23,7 @@ extension SiteFusion {
             let s = (b * gatewayCount + g) * EvidenceSlot.perGateway + Int(cycle & EvidenceSlot.mask)
             let slot = slots[s]
             guard slot.cycle == cycle, slot.samples > 0, !slot.mean.isNaN, let point = layout.gateways[g].position else {
-                if collectsMisses, gatewayOnline[g], layout.gateways[g].position != nil { gridTracker?.missing.append(g) }
+                if collectsMisses, liveness.online[g], layout.gateways[g].position != nil { gridTracker?.missing.append(g) }
                 continue
             }
             if sampling {

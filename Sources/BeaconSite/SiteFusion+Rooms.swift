@@ -123,7 +123,7 @@ extension SiteFusion {
         var offline = true
         for g in layout.gatewaysOfRoom[room] {
             if isReporting(g, at: now) { return .reporting }
-            if gatewayOnline[g] { offline = false }
+            if liveness.online[g] { offline = false }
         }
         return offline ? .offline : .quiet
     }

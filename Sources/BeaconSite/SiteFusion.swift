@@ -70,15 +70,8 @@ public final class SiteFusion {
     @exclusivity(unchecked) var reportTime: Int64 = 0
     /// Beacons each gateway brought in (for ``SiteFusionConfiguration/maxBeaconsPerGateway``).
     @exclusivity(unchecked) var beaconsIntroduced: [Int]
-    /// Each signing gateway's floor: a sequence must be above it (0 before any). Live, it never
-    /// goes past the hub's clock: see ``sequencesAhead``.
-    @exclusivity(unchecked) var lastSequence: [UInt64]
-    /// The sequences taken from each signing gateway that were ahead of the hub's clock (and so
-    /// above its floor): each is refused if it comes again; at most ``maxSequencesAhead``.
-    @exclusivity(unchecked) var sequencesAhead: [[UInt64]]
-    /// How many sequences ahead of the hub's clock are remembered per gateway; past that, the
-    /// floor rises to the oldest forgotten.
-    static let maxSequencesAhead = 64
+    /// The sequences each signing gateway's seals have carried: what a report's must be above.
+    @exclusivity(unchecked) var seals: [SealSequences]
     let gatewayCount: Int
     let cycleNanoseconds: Int64
     let latenessNanoseconds: Int64
@@ -99,18 +92,8 @@ public final class SiteFusion {
     let roomNames: [String]
     /// Each floor's tag height (see `floorTagHeights(layout:configured:)`).
     let floorTagHeights: [Double]
-    /// Each gateway's latest report, hub time (ns); `.min` before any.
-    @exclusivity(unchecked) var lastReport: [Int64]
-    /// Each gateway's state: reporting, or offline.
-    @exclusivity(unchecked) var gatewayOnline: [Bool]
-    /// When each gateway's state began (ns).
-    @exclusivity(unchecked) var gatewaySince: [Int64]
-    /// The gateways whose state changed in the latest fused cycle.
-    @exclusivity(unchecked) var changedGateways: [Int] = []
-    /// The hub time of the first report (ns; `.min` before it): a gateway that never reported is
-    /// offline once `gatewayOfflineAfter` has passed since.
-    @exclusivity(unchecked) var hubStart: Int64 = .min
-    let offlineNanoseconds: Int64
+    /// Which gateways are alive: their latest reports, online or offline, since when.
+    @exclusivity(unchecked) var liveness: GatewayLiveness
 
     /// Creates a hub's fusion for `layout`.
     public init(layout: SiteLayout, configuration: SiteFusionConfiguration = SiteFusionConfiguration())
@@ -122,8 +105,7 @@ public final class SiteFusion {
         gatewayCount = layout.gateways.count
         clocks = Array(repeating: GatewayClock(tolerance: configuration.clockTolerance), count: gatewayCount)
         beaconsIntroduced = Array(repeating: 0, count: gatewayCount)
-        lastSequence = Array(repeating: 0, count: gatewayCount)
-        sequencesAhead = Array(repeating: [], count: gatewayCount)
+        seals = Array(repeating: SealSequences(), count: gatewayCount)
         roomScores = Array(repeating: -.infinity, count: max(1, layout.rooms.count))
         roomDecider = RoomDecider(rule: configuration.room, floorOfRoom: layout.floorOfRoom)
         roomNames = layout.rooms
@@ -153,11 +135,8 @@ public final class SiteFusion {
                     bounds: bounds))
         }
         floorTagHeights = Self.floorTagHeights(layout: layout, configured: configuration.positioning.tagHeight)
-        lastReport = Array(repeating: .min, count: gatewayCount)
-        gatewayOnline = Array(repeating: true, count: gatewayCount)
-        gatewaySince = Array(repeating: 0, count: gatewayCount)
-        changedGateways.reserveCapacity(gatewayCount)
-        offlineNanoseconds = configuration.gatewayOfflineAfter.nanoseconds
+        liveness = GatewayLiveness(
+            count: gatewayCount, offlineAfter: configuration.gatewayOfflineAfter.nanoseconds, cycle: cycleNanoseconds)
         positionScratch.reserveCapacity(gatewayCount)
         evidenceScratch.reserveCapacity(gatewayCount)
         let positioning = configuration.positioning
