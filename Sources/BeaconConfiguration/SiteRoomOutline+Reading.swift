@@ -21,15 +21,8 @@ extension SiteRoomOutline {
             try entry.checkKeys(allowed: ["name", "outline", "min", "max", "doors"], in: "rooms[]")
             let nameNode = try entry.required("name")
             let name = try nameNode.string()
-            if !rooms.contains(name) {
-                guard name != unknownRoom else {
-                    throw nameNode.error("'\(name)' cannot name a room: it is what the hub says when it cannot tell")
-                }
-                guard floors.count <= 1 else {
-                    throw nameNode.error(
-                        "room '\(name)' has an outline but no gateway, on a site of \(floors.count) floors: only the grid "
-                            + "filter can place a tag in such a room, and it does not tell floors apart; give the room a gateway")
-                }
+            if !rooms.contains(name), let refusal = refusal(roomWithoutGateway: name, floorCount: floors.count) {
+                throw nameNode.error(refusal)
             }
             guard !outlines.contains(where: { $0.room == name }) else {
                 throw nameNode.error("room '\(name)' is outlined twice: give each room one outline")

@@ -31,6 +31,16 @@ public struct SiteRoomOutline: Hashable, Sendable {
         self.doors = doors
     }
 
+    /// Why an outline of `room`, a room no gateway is in, cannot be drawn on a site whose gateways
+    /// name `floorCount` floors; `nil` when it can (the grid filter alone places tags in such a
+    /// room, and it does not tell floors apart).
+    public static func refusal(roomWithoutGateway room: String, floorCount: Int) -> String? {
+        if room == unknownRoom { return "'\(room)' cannot name a room: it is what the hub says when it cannot tell" }
+        guard floorCount > 1 else { return nil }
+        return "room '\(room)' has an outline but no gateway, on a site of \(floorCount) floors: only the grid filter "
+            + "can place a tag in such a room, and it does not tell floors apart; give the room a gateway"
+    }
+
     /// The outline's edges, each from a corner to the next (the last back to the first).
     public var edges: [(SIMD2<Double>, SIMD2<Double>)] {
         corners.indices.map { (corners[$0], corners[($0 + 1) % corners.count]) }

@@ -18,20 +18,9 @@ extension SiteFusion {
 
     func status(ofGateway g: Int) -> SiteGatewayStatus { liveness.status(of: g, id: layout.gateways[g].id) }
 
-    /// Notes a report from gateway `g` at hub time `t` (ns).
-    @inline(__always)
-    func noteReport(gateway g: Int, at t: Int64) { liveness.noteReport(gateway: g, at: t) }
-
     /// Marks gateways offline or online again at `end` (``GatewayLiveness/update(at:)``); the
     /// changes of this cycle are in ``gatewayChanges``.
     func updateGatewayStatus(at end: Int64) {
         statistics.gatewaysOffline += liveness.update(at: end)
     }
-
-    /// Whether ``updateGatewayStatus(at:)`` would change a gateway's state at `end`.
-    func gatewayStatusChanges(at end: Int64) -> Bool { liveness.changes(at: end) }
-
-    /// Whether gateway `g` reported in the last two cycles before `end`.
-    @inline(__always)
-    func isReporting(_ g: Int, at end: Int64) -> Bool { liveness.isReporting(g, at: end) }
 }

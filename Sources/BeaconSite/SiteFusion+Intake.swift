@@ -150,7 +150,7 @@ extension SiteFusion {
         reportTime = header.time.nanosecondsSinceEpoch &+ offset
         // Alive is what arrives: a live hub counts a report at its receipt (a report stamped a
         // while before it arrived still says the gateway is there); a replay, at its time.
-        noteReport(gateway: gateway, at: receivedAt.map { max($0.nanosecondsSinceEpoch, reportTime) } ?? reportTime)
+        liveness.noteReport(gateway: gateway, at: receivedAt.map { max($0.nanosecondsSinceEpoch, reportTime) } ?? reportTime)
         if currentCycleStart == nil {
             currentCycleStart = Timestamp(
                 nanosecondsSinceEpoch: (cycleIndex(endingAtOrAfter: reportTime) &- 1) &* cycleNanoseconds)

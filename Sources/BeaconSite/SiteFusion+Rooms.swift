@@ -122,7 +122,7 @@ extension SiteFusion {
     func silence(ofRoom room: Int, at now: Int64) -> RoomSilence {
         var offline = true
         for g in layout.gatewaysOfRoom[room] {
-            if isReporting(g, at: now) { return .reporting }
+            if liveness.isReporting(g, at: now) { return .reporting }
             if liveness.online[g] { offline = false }
         }
         return offline ? .offline : .quiet

@@ -176,7 +176,7 @@ public final class SiteFusion {
                 // Nothing tracked: skip the idle stretch, but fuse its last cycle (empty) when a
                 // gateway goes offline or comes back by then, so that ``gatewayChanges`` says so.
                 let last = (limit / cycleNanoseconds) &* cycleNanoseconds
-                guard gatewayStatusChanges(at: last) else {
+                guard liveness.changes(at: last) else {
                     start = last
                     break
                 }

@@ -162,14 +162,8 @@ public struct SiteLayout: Sendable {
                 throw .invalid("room '\(outline.room)': an outline needs at least 3 corners, each a number")
             }
             guard !rooms.contains(outline.room) else { continue }
-            guard outline.room != Self.unknownRoom else {
-                throw .invalid("'\(outline.room)' cannot name a room: it is what the hub says when it cannot tell")
-            }
-            guard floors.count <= 1 else {
-                throw .invalid(
-                    "room '\(outline.room)' has an outline but no gateway, on a site of \(floors.count) floors: only the "
-                        + "grid filter can place a tag in such a room, and it does not tell floors apart; give the room a gateway"
-                )
+            if let refusal = SiteRoomOutline.refusal(roomWithoutGateway: outline.room, floorCount: floors.count) {
+                throw .invalid(refusal)
             }
             rooms.append(outline.room)
             floorOfRoom.append(floors.isEmpty ? -1 : 0)
