@@ -142,8 +142,8 @@ public enum SiteEvaluation {
     public static func table(_ rows: [Row]) -> String {
         func f(_ value: Double?, _ format: String) -> String { value.map { String(format: format, $0) } ?? "–" }
         var text = """
-            | site | variant | room right while staying | flaps/h | unknown | floor right | position median / p90 | within the 90 % radius |
-            |---|---|---|---|---|---|---|---|
+            | site | variant | room right while staying | flaps/h | unknown | floor right | position median / p90 | within the 90 % radius | smoothed median / p90 |
+            |---|---|---|---|---|---|---|---|---|
 
             """
         for row in rows {
@@ -156,9 +156,12 @@ public enum SiteEvaluation {
                 ? "\(f(r.roomAccuracy.map { $0 * 100 }, "%.1f %%")) | \(f(r.flapsPerHour, "%.1f")) | "
                     + "\(f(r.unknownShare.map { $0 * 100 }, "%.1f %%")) | \(f(r.floorAccuracy.map { $0 * 100 }, "%.1f %%"))"
                 : "– | – | – | –"
+            let smoothed =
+                r.medianSmoothedError == nil || !row.positions
+                ? "–" : f(r.medianSmoothedError, "%.2f") + " / " + f(r.p90SmoothedError, "%.2f") + " m"
             text +=
                 "| \(row.site) | \(row.variant) | \(rooms) | \(position) | "
-                + "\(f(r.radiusCoverage.map { $0 * 100 }, "%.0f %%")) |\n"
+                + "\(f(r.radiusCoverage.map { $0 * 100 }, "%.0f %%")) | \(smoothed) |\n"
         }
         let notes = rows.compactMap { row in row.calibration.map { "- \(row.site), \(row.variant): \($0)" } }
         if !notes.isEmpty { text += "\nCalibration:\n" + notes.joined(separator: "\n") + "\n" }

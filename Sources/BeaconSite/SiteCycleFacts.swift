@@ -25,6 +25,8 @@ public struct SiteCycleFacts: Sendable {
     /// `Float.infinity` where the gateway holds no evidence of it, NaN where it holds evidence
     /// without a value.
     var evidence: [Float] = []
+    /// Per beacon of the cycle's update, its smoothed position, if the grid filter has one.
+    var smoothed: [SmoothedPosition?] = []
 
     /// Facts of a site whose gateways are `gatewayIDs`, before any cycle.
     public init(gatewayIDs: [String]) {
@@ -44,5 +46,12 @@ public struct SiteCycleFacts: Sendable {
             guard rssi != .infinity else { continue }
             body(gatewayIDs[g], rssi.isNaN ? nil : Double(rssi))
         }
+    }
+
+    /// The smoothed position of the beacon at `index` in the cycle's update: where the grid
+    /// filter's fixed-lag smoother places it `hub.position.grid.lag` steps ago; `nil` while its
+    /// track is younger than that, when it was not heard in this cycle, or without the smoother.
+    public func smoothedPosition(ofBeaconAt index: Int) -> SmoothedPosition? {
+        smoothed.indices.contains(index) ? smoothed[index] : nil
     }
 }

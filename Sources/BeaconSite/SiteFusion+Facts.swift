@@ -12,9 +12,10 @@ extension SiteFusion {
         for g in liveness.changed { facts.gatewayChanges.append(status(ofGateway: g)) }
         facts.calibration = isCalibrating ? calibrationStatus : nil
         facts.hasEvidence = evidence
+        let cycle = update.time.nanosecondsSinceEpoch / cycleNanoseconds
+        describeSmoothedPositions(update, cycle: cycle, into: &facts)
         guard evidence else { return }
         let width = gatewayCount
-        let cycle = update.time.nanosecondsSinceEpoch / cycleNanoseconds
         facts.evidence.removeAll(keepingCapacity: true)
         facts.evidence.append(contentsOf: repeatElement(.infinity, count: update.beacons.count * width))
         for (i, beacon) in update.beacons.enumerated() {
@@ -22,6 +23,27 @@ extension SiteFusion {
             forEachEvidence(ofIndex: b, cycle: cycle) { g, rssi in
                 facts.evidence[i * width + g] = rssi.map(Float.init) ?? .nan
             }
+        }
+    }
+
+    /// Fills `facts`' smoothed positions, a slot per beacon of `update`.
+    private func describeSmoothedPositions(_ update: RangingUpdate, cycle: Int64, into facts: inout SiteCycleFacts) {
+        facts.smoothed.removeAll(keepingCapacity: true)
+        guard let smoother = gridTracker?.smoother else { return }
+        for beacon in update.beacons {
+            guard let b = indexByID.slot(of: beacon.id, idAt: { ids[$0] }),
+                let smoothed = smoother.smoothed(b, at: cycle, cycleSeconds: cycleSeconds)
+            else {
+                facts.smoothed.append(nil)
+                continue
+            }
+            let time = update.time - .nanoseconds((cycle - smoothed.cycle) * cycleNanoseconds)
+            let height = beacon.position?.z ?? positionHeight(of: b)
+            facts.smoothed.append(
+                SmoothedPosition(
+                    time: time,
+                    position: BeaconPosition(
+                        x: smoothed.x, y: smoothed.y, z: height, error: smoothed.radius90 / BeaconPosition.radius90Factor)))
         }
     }
 }

@@ -5,13 +5,15 @@ import BeaconSite
 /// One line of a site's presence output (`replay --site --presence FILE`): a fused beacon at the
 /// end of a hub cycle.
 ///
-/// `{"time":"…","beacon":{…},"name":"Anna's badge","tags":["staff"],"room":"hall"|"unknown"|null,"confidence":0.93,"floor":"upper","position":{"x":…,"y":…,"z":…,"error":…}|null,"gateways":{"ID":-67.5,…}}`
+/// `{"time":"…","beacon":{…},"name":"Anna's badge","tags":["staff"],"room":"hall"|"unknown"|null,"confidence":0.93,"floor":"upper","position":{"x":…,"y":…,"z":…,"error":…,"radius90":…}|null,"smoothed":{…},"gateways":{"ID":-67.5,…}}`
 /// — `name` and `tags` only for a beacon the configuration names (`beacons:`); `room` is `unknown` when the hub cannot tell (the evidence is too weak, or the room's
 /// gateways are offline); `confidence` (the room's, 0–1) is there on a site with rooms, `floor`
 /// on a site with floors while the room is known; `gateways` holds each gateway's RSSI that
 /// counted in the cycle (its mean over the cycle's sightings; a gateway within its grace gives
 /// its latest filtered value). `radius90` (in `position`) is the radius the true position lies
-/// within nine times out of ten.
+/// within nine times out of ten. `smoothed` — `{"time":"…","x":…,"y":…,"z":…,"radius90":…}`, only
+/// where the grid filter's smoother has one — is the beacon's position at that earlier `time`
+/// (`hub.position.grid.lag` steps ago), decided again with the readings since.
 ///
 /// A hub that calibrates adds a line with its radio model at its first cycle and after each
 /// fit: `{"time":"…","calibration":{"verdict":"applied","reason":"…","exponent":1.62,
@@ -67,6 +69,20 @@ package enum PresenceLine {
                     }
                 } else {
                     json.null()
+                }
+                if let smoothed = facts.smoothedPosition(ofBeaconAt: index) {
+                    json.key("smoothed")
+                    json.object { json in
+                        json.member("time", smoothed.time.rfc3339String)
+                        json.key("x")
+                        json.value(smoothed.position.x, decimals: 2)
+                        json.key("y")
+                        json.value(smoothed.position.y, decimals: 2)
+                        json.key("z")
+                        json.value(smoothed.position.z, decimals: 2)
+                        json.key("radius90")
+                        json.value(smoothed.position.radius90, decimals: 2)
+                    }
                 }
                 json.key("gateways")
                 json.object { json in

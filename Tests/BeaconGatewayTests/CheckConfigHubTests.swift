@@ -50,6 +50,9 @@ struct CheckConfigHubTests {
             description: "a grid cell of no size", line: 7, replacing: "2.0}", with: "2.0, grid: {cellSize: 0}}",
             says: "a cell side from 0.1 to 10 m"),
         Breakage(
+            description: "a smoother lag past ten steps", line: 7, replacing: "2.0}", with: "2.0, grid: {lag: 11}}",
+            says: "a whole number of steps from 0 to 10"),
+        Breakage(
             description: "a wall of one point", line: 8, replacing: "sinks:", with: "walls: [[[0, 0]]]\nsinks:",
             says: "a wall needs at least 2 points [x, y], not 1"),
         Breakage(
@@ -125,6 +128,9 @@ struct CheckConfigHubTests {
                 == GridTracking(
                     cellSize: 0.4, maxCells: 2048, walkingSpeed: 1.5, stillShare: 0.6, sensitivity: nil, momentum: 0.5))
         #expect(try grid("{sensitivity: -90}") == GridTracking(sensitivity: -90))
+        #expect(try grid("{lag: 0}") == GridTracking(lag: 0))
+        #expect(try grid("{lag: 5}")?.lag == 5)
+        #expect(GridTracking().lag == 2)
         // Unset or on, the grid filter tracks (SiteFusion's own test shows that); off keeps the
         // per-cycle fit.
         func tracks(_ value: String?) throws -> Bool {

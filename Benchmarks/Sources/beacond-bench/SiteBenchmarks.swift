@@ -25,7 +25,10 @@ enum SiteBenchmarks {
     static func run() throws -> [BenchResult] {
         let arguments = CommandLine.arguments.dropFirst()
         if arguments.contains("grid") {
-            return [try throughput(format: .binary, grid: true, walls: arguments.contains("walls"))]
+            return [
+                try throughput(
+                    format: .binary, grid: true, walls: arguments.contains("walls"), smoothing: !arguments.contains("lag0"))
+            ]
         }
         let only = GatewayReportFormat.allCases.filter { arguments.contains($0.rawValue) }
         var results = try (only.isEmpty ? GatewayReportFormat.allCases : only).map { try throughput(format: $0) }
@@ -162,15 +165,24 @@ enum SiteBenchmarks {
 
     /// Records per second through the fusion; with `grid`, every beacon tracked by the grid
     /// filter (the default), else multilaterated and Kalman-smoothed (`hub.position.grid: off`); with
-    /// `walls`, on a floor plan of shelves and a wall (`beacond-bench site grid walls`).
-    static func throughput(format: GatewayReportFormat, grid: Bool = false, walls: Bool = false) throws -> BenchResult {
+    /// `walls`, on a floor plan of shelves and a wall (`beacond-bench site grid walls`); without
+    /// `smoothing`, with no fixed-lag smoother (`beacond-bench site grid lag0`). Each cycle's facts
+    /// are described, smoothed positions included, as the hub pipeline does for its observers.
+    static func throughput(format: GatewayReportFormat, grid: Bool = false, walls: Bool = false, smoothing: Bool = true)
+        throws -> BenchResult
+    {
         let layout = try layout(walls: walls)
         // Calibrated to the hall, as a site is: the path-loss exponent and the tags' height of the model.
         var configuration = SiteFusionConfiguration()
         configuration.positioning.pathLossExponent = 2
         configuration.positioning.tagHeight = 1.2
-        if grid { configuration.positioning.grid = GridTracking() } else { configuration.positioning.gridByDefault = false }
+        if grid {
+            configuration.positioning.grid = GridTracking(lag: smoothing ? GridTracking().lag : 0)
+        } else {
+            configuration.positioning.gridByDefault = false
+        }
         let fusion = try SiteFusion(layout: layout, configuration: configuration)
+        var facts = SiteCycleFacts(gatewayIDs: layout.gateways.map(\.id))
         let cycle: Int64 = 1_000_000_000
         var time = Timestamp(nanosecondsSinceEpoch: 1_700_000_000 * cycle)
         var reports = reports(format: format, layout: layout, time: time)
@@ -178,6 +190,7 @@ enum SiteBenchmarks {
         let wireBytes = reports.reduce(0) { $0 + $1.count }
         var fused = 0
         var positioned = 0
+        var smoothed = 0
         let clock = ContinuousClock()
         var filing = Duration.zero
         var fusing = Duration.zero
@@ -193,6 +206,8 @@ enum SiteBenchmarks {
                 // Closes the cycle the reports describe (the default lateness is 1 s).
                 let closed = clock.now
                 fusion.advance(to: time + .seconds(1)) { update in
+                    fusion.describeCycle(update, into: &facts, evidence: false)
+                    for i in update.beacons.indices where facts.smoothedPosition(ofBeaconAt: i) != nil { smoothed &+= 1 }
                     fused &+= update.beacons.count
                     for beacon in update.beacons where beacon.position != nil { positioned &+= 1 }
                 }
@@ -207,10 +222,12 @@ enum SiteBenchmarks {
         fusing = .zero
         var result = try Bench.measure(
             "site fusion: \(beaconCount) beacons × \(gatewayCount) gateways, \(format) reports"
-                + (grid ? ", grid filter" : ", per-cycle fit") + (walls ? " with 6 shelves and a wall" : ""),
+                + (grid ? ", grid filter" : ", per-cycle fit") + (walls ? " with 6 shelves and a wall" : "")
+                + (grid && !smoothing ? ", no smoother" : ""),
             items: recordsPerCycle * cyclesPerRun, unit: "records"
         ) { try feed() }
         precondition(fusion.trackedCount == beaconCount && fused > 0 && positioned > 0)
+        precondition((smoothed > 0) == (grid && smoothing), "a smoothed position for every tracked beacon, with the smoother on")
         precondition(fusion.statistics.staleRecords == 0 && fusion.statistics.lateRecords == 0)
         let statistics = fusion.statistics
         result.extra = [
@@ -233,6 +250,8 @@ enum SiteBenchmarks {
         ]
         if grid {
             result.extra.append(("grid filter bytes/tracked beacon", "\(fusion.gridBytesPerBeacon)"))
+            result.extra.append(
+                ("smoothed positions per cycle", Bench.format(Double(smoothed) / Double(max(fused, 1)) * 100, 0) + " %"))
             result.extra.append(("grid cell", Bench.format(fusion.gridCellSize, 2) + " m"))
             result.extra.append(("cells stepped/beacon", Bench.format(fusion.gridCellsPerTrackedBeacon, 0)))
         }

@@ -59,6 +59,8 @@ struct GridTracker {
     var radii: [Float] = Array(repeating: 0, count: GridTracker.radiusBins)
     /// Each room's share of the latest beacon asked (``roomShares(_:floor:roomCount:)``).
     private(set) var shares: [Float] = []
+    /// Each beacon's position `settings.lag` steps ago, smoothed (`nil` with `lag: 0`).
+    private(set) var smoother: FixedLagSmoother?
     /// log P(miss) by standardised margin, from −4σ to +4σ in 1/16 σ steps.
     let missTable: [Float]
 
@@ -93,6 +95,12 @@ struct GridTracker {
         self.settings = settings
         self.plans = plans.isEmpty ? [WalkableCells(grid: grid)] : plans
         self.rooms = rooms
+        if settings.lag > 0 {
+            // Half the walking spread, as a random walk: the smoother's prediction of a step
+            // carries no heading.
+            let spread = settings.walkingSpeed / 2
+            smoother = FixedLagSmoother(lag: settings.lag, processNoise: spread * spread)
+        }
         logLikelihoods = Array(repeating: 0, count: grid.cellCount)
         scratch = Array(repeating: 0, count: grid.cellCount)
         missTable = (0...128).map { i in
@@ -104,7 +112,9 @@ struct GridTracker {
     }
 
     /// Memory per tracked beacon, bytes.
-    var bytesPerBeacon: Int { grid.cellCount * MemoryLayout<Float>.stride + MemoryLayout<GridBox>.stride }
+    var bytesPerBeacon: Int {
+        grid.cellCount * MemoryLayout<Float>.stride + MemoryLayout<GridBox>.stride + (smoother?.bytesPerBeacon ?? 0)
+    }
 
     /// The cells of the tracked beacons' boxes, on average.
     var averageBoxCells: Double {
@@ -122,6 +132,7 @@ struct GridTracker {
 
     /// Forgets beacon `b`'s posterior.
     mutating func forget(_ b: Int) {
+        smoother?.forget(b)
         guard b < boxes.count, !boxes[b].isEmpty else { return }
         clear(b, box: boxes[b])
         boxes[b] = GridBox()
@@ -130,6 +141,7 @@ struct GridTracker {
     /// Beacon `last` takes the place of beacon `b` (which the hub evicted); `last` goes.
     mutating func move(_ last: Int, to b: Int) {
         forget(b)
+        smoother?.move(last, to: b)
         if last < boxes.count {
             if last != b {
                 let cells = grid.cellCount
@@ -173,12 +185,14 @@ struct GridTracker {
             guard readings.count >= minimumReadings else { return nil }
             box = start(b, cycle: cycle, plan: plan)
             headings[b] = Heading()
+            smoother?.forget(b)
         } else if !readings.isEmpty {
             let spread = settings.walkingSpeed * seconds
             if spread > Self.maximumSpread {
                 clear(b, box: box)
                 box = start(b, cycle: cycle, plan: plan)
                 headings[b] = Heading()
+                smoother?.forget(b)
             } else {
                 let carried = settings.momentum * seconds / grid.cellSize
                 box = predict(
@@ -194,12 +208,16 @@ struct GridTracker {
                 clear(b, box: box)
                 box = start(b, cycle: cycle, plan: plan)
                 headings[b] = Heading()
+                smoother?.forget(b)
                 moments = update(b, box: &box, offsetPrior: offsetPrior, missLoss: missLoss, sigma: sigma)
             }
         }
         boxes[b] = box
         let estimated = estimate(b, box: box, moments: moments)
-        if let estimated, !readings.isEmpty { follow(b, to: estimated, after: seconds) }
+        if let estimated, !readings.isEmpty {
+            follow(b, to: estimated, after: seconds)
+            smoother?.record(b, cycle: cycle, x: estimated.x, y: estimated.y, radius90: estimated.radius90)
+        }
         return estimated
     }
 

@@ -19,11 +19,15 @@ public struct GridTracking: Hashable, Sendable {
     /// of it; 0: none, a random walk around the last estimate, which trails a walker). The heading
     /// is the estimate's move per second, half the last heading and half the latest move.
     public var momentum: Double
+    /// How many of a beacon's steps late its smoothed position is (default 2; 0: none). The live
+    /// position is unchanged; the smoothed one (`SiteCycleFacts/smoothedPosition(ofBeaconAt:)`,
+    /// `smoothed` in a presence line) is decided again with the readings of the steps after it.
+    public var lag: Int
 
     /// Creates the settings.
     public init(
         cellSize: Double = 0.5, maxCells: Int = 1024, walkingSpeed: Double = 4.0, stillShare: Double = 0.2,
-        sensitivity: Double? = -95, momentum: Double = 1
+        sensitivity: Double? = -95, momentum: Double = 1, lag: Int = 2
     ) {
         self.cellSize = cellSize
         self.maxCells = maxCells
@@ -31,5 +35,6 @@ public struct GridTracking: Hashable, Sendable {
         self.stillShare = stillShare
         self.sensitivity = sensitivity
         self.momentum = momentum
+        self.lag = lag
     }
 }
