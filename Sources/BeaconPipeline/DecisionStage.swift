@@ -63,12 +63,14 @@ final class DecisionStage {
     /// Follows alerts and beacons for explanations (nil: nothing is traced).
     var tracer: DecisionTracer?
     /// Whether beacons' presence changes are kept for `takePresenceChanges()`.
-    var recordsPresence = false
-    private var presence: [BeaconID: BeaconPresence] = [:]
+    var recordsPresence: Bool {
+        get { presence != nil }
+        set { if newValue != recordsPresence { presence = newValue ? PresenceRecorder() : nil } }
+    }
+    private var presence: PresenceRecorder?
     /// The named beacons: each event is labelled with its beacon's name and tags before it is
     /// committed (so the outbox's copy has them too).
     var beacons: BeaconDirectory = .empty
-    private var presenceChanges: [BeaconPresence] = []
     /// What the alerts' conditions look at (kept only when some alert has one).
     var world = PipelineWorld()
     /// The `firstStart: quiet` alerts starting for the first time (internal: replacing the
@@ -166,10 +168,7 @@ final class DecisionStage {
     }
 
     /// The presence changes since the last call (when `recordsPresence` is on).
-    func takePresenceChanges() -> [BeaconPresence] {
-        defer { presenceChanges.removeAll(keepingCapacity: true) }
-        return presenceChanges
-    }
+    func takePresenceChanges() -> [BeaconPresence] { presence?.take() ?? [] }
 
     // MARK: Stages
 
@@ -196,18 +195,6 @@ final class DecisionStage {
         }
     }
 
-    private func recordPresence(_ update: RangingUpdate) {
-        for beacon in update.beacons {
-            let now = BeaconPresence(beacon)
-            if let last = presence[beacon.id], !now.differsNotably(from: last) { continue }
-            presence[beacon.id] = now
-            presenceChanges.append(now)
-        }
-        for id in update.evicted where presence.removeValue(forKey: id) != nil {
-            presenceChanges.append(BeaconPresence(id: id, present: false, proximity: .unknown, lastSeen: update.time))
-        }
-    }
-
     /// Runs the cycles the front end skipped (it tracked nothing) up to `reached`, as empty
     /// cycles — while any strategy remembers a beacon; once none does, they could change nothing
     /// and are skipped. Nothing runs before the first cycle decided.
@@ -228,7 +215,7 @@ final class DecisionStage {
 
     private func evaluate(_ update: RangingUpdate) throws {
         decidedThrough = update.time
-        if recordsPresence { recordPresence(update) }
+        presence?.record(update)
         let hasConditions = engine.configuration.hasConditions
         if hasConditions || engine.configuration.contentNeedsBeacons { world.take(update) }
         let now = update.time

@@ -88,8 +88,6 @@ func buildGateway(
     clock: AnyTimestampClock, metrics: GatewayMetrics, logger: Logger
 ) throws(GatewayError) -> Gateway {
     var feed = feed
-    var sinks: [(name: String, sink: any AlertSink)] = []
-    var observers: [any BeaconStateObserver] = []
     let alertLog = AlertLog(sinks: configuration.sinks.map(\.name))
     // Advertisement-to-sink latency: measured when the feed's time is the clock's.
     let alertLatency =
@@ -103,20 +101,8 @@ func buildGateway(
             "latency: is not checked: the source runs on a time of its own (a replay, a paced simulation), which a sink's moment cannot be compared with; it is checked with a radio, speed: wall or a hub"
         )
     }
-    for definition in configuration.sinks {
-        do {
-            let built = try definition.settings.makeSink()
-            if let observer = built.stateObserver {
-                observers.append(observer)
-                for note in observer.notes { logger.notice("sink '\(definition.name)': \(note)") }
-            }
-            let metered = MeteredSink(
-                built.sink, sinkName: definition.name, metrics: metrics, log: alertLog, alertLatency: alertLatency)
-            sinks.append((definition.name, metered))
-        } catch {
-            throw .sink(name: definition.name, message: "\(error)")
-        }
-    }
+    let (sinks, observers) = try Gateway.makeSinks(
+        configuration.sinks, metrics: metrics, log: alertLog, alertLatency: alertLatency, logger: logger)
 
     let outboxConfiguration = OutboxConfiguration(
         sinks: sinks.map(\.name), maxBacklog: configuration.maxBacklog, escalationSinks: configuration.escalationSinks)
