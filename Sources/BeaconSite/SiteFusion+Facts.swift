@@ -20,7 +20,7 @@ extension SiteFusion {
         facts.evidence.append(contentsOf: repeatElement(.infinity, count: update.beacons.count * width))
         for (i, beacon) in update.beacons.enumerated() {
             guard let b = indexByID.slot(of: beacon.id, idAt: { ids[$0] }) else { continue }
-            forEachEvidence(ofIndex: b, cycle: cycle) { g, rssi in
+            self.evidence.forEachEvidence(ofBeacon: b, cycle: cycle) { g, rssi in
                 facts.evidence[i * width + g] = rssi.map(Float.init) ?? .nan
             }
         }

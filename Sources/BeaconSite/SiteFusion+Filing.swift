@@ -58,8 +58,8 @@ extension SiteFusion {
         }
         known.removeAll(keepingCapacity: true)
         let lane = filing.gateway * EvidenceSlot.perGateway + Int(filing.cycle & EvidenceSlot.mask)
-        let stride = gatewayCount * EvidenceSlot.perGateway
-        slots.withUnsafeBufferPointer { slots in
+        let stride = evidence.rowWidth
+        evidence.slots.withUnsafeBufferPointer { slots in
             beacons.withUnsafeBufferPointer { beacons in
                 ids.withUnsafeBufferPointer { ids in
                     switch records {
@@ -126,18 +126,18 @@ extension SiteFusion {
                 FusedBeaconState(
                     id: record.beacon, time: lastSeen, introducedBy: gateway,
                     anchor: layout.anchorIndexByID[record.beacon] ?? -1))
-            slots.append(contentsOf: repeatElement(EvidenceSlot(), count: gatewayCount * EvidenceSlot.perGateway))
+            evidence.appendBeacon()
         }
         if record.seen, lastSeen > beacons[b].lastSeen { beacons[b].lastSeen = lastSeen }
         if let power = record.measuredPower { beacons[b].measuredPower = power }
         let cycle = filing.cycle
-        let s = (b * gatewayCount + gateway) * EvidenceSlot.perGateway + Int(cycle & EvidenceSlot.mask)
-        guard slots[s].cycle <= cycle else { return } // a newer record holds the slot
         let offsetDB = filing.rssiOffset
-        slots[s] = EvidenceSlot(
-            cycle: cycle, rssi: record.rssi.map { Float($0 + offsetDB) } ?? .nan,
-            mean: record.meanRSSI.map { Float($0 + offsetDB) } ?? .nan,
-            distance: record.distance.map(Float.init) ?? .nan, accuracy: record.accuracy.map(Float.init) ?? .nan,
-            samples: UInt16(clamping: record.sampleCount), seen: record.seen)
+        evidence.file(
+            EvidenceSlot(
+                cycle: cycle, rssi: record.rssi.map { Float($0 + offsetDB) } ?? .nan,
+                mean: record.meanRSSI.map { Float($0 + offsetDB) } ?? .nan,
+                distance: record.distance.map(Float.init) ?? .nan, accuracy: record.accuracy.map(Float.init) ?? .nan,
+                samples: UInt16(clamping: record.sampleCount), seen: record.seen),
+            at: evidence.index(beacon: b, gateway: gateway, cycle: cycle))
     }
 }

@@ -20,8 +20,7 @@ extension SiteFusion {
         }
         for g in 0..<gatewayCount where isOnPositionFloor(gateway: g, beacon: b) {
             // This cycle's sightings only: a record within its grace repeats a stale RSSI.
-            let s = (b * gatewayCount + g) * EvidenceSlot.perGateway + Int(cycle & EvidenceSlot.mask)
-            let slot = slots[s]
+            let slot = evidence[evidence.index(beacon: b, gateway: g, cycle: cycle)]
             guard slot.cycle == cycle, slot.samples > 0, !slot.mean.isNaN, let point = layout.gateways[g].position else {
                 if collectsMisses, liveness.online[g], layout.gateways[g].position != nil { gridTracker?.missing.append(g) }
                 continue

@@ -8,11 +8,11 @@ extension SiteFusion {
         var seen = false
         var samples = 0
         for g in 0..<gatewayCount {
-            guard let s = newestSlot(beacon: b, gateway: g, cycle: cycle) else { continue }
+            guard let s = evidence.newestSlot(beacon: b, gateway: g, cycle: cycle) else { continue }
             evidenceScratch.append(s)
-            if slots[s].cycle == cycle && slots[s].seen {
+            if evidence[s].cycle == cycle && evidence[s].seen {
                 seen = true
-                samples += Int(slots[s].samples)
+                samples += Int(evidence[s].samples)
             }
         }
         guard !evidenceScratch.isEmpty else {
@@ -25,15 +25,15 @@ extension SiteFusion {
         var nearestAccuracy: Float = .nan
         for i in roomScores.indices { roomScores[i] = -.infinity }
         for s in evidenceScratch {
-            let slot = slots[s]
-            let g = (s / EvidenceSlot.perGateway) % gatewayCount
+            let slot = evidence[s]
+            let g = evidence.gateway(ofSlot: s)
             if !slot.rssi.isNaN { bestRSSI = max(bestRSSI, slot.rssi) }
             if !slot.distance.isNaN && slot.distance < nearest {
                 nearest = slot.distance
                 nearestAccuracy = slot.accuracy
             }
             let room = layout.roomOfGateway[g]
-            if room >= 0, let score = recentMean(beacon: b, gateway: g, cycle: cycle) {
+            if room >= 0, let score = evidence.recentMean(beacon: b, gateway: g, cycle: cycle) {
                 // The calibrated receive offset evens out receivers, as a configured rssiOffset does.
                 roomScores[room] = max(roomScores[room], score + Float(model.receiveOffsets[g]))
             }
@@ -126,22 +126,6 @@ extension SiteFusion {
             if liveness.online[g] { offline = false }
         }
         return offline ? .offline : .quiet
-    }
-
-    /// The mean RSSI of a gateway's sightings of beacon `b` in cycles `cycle − 1` and `cycle`,
-    /// weighted by their counts; `nil` when it heard nothing in them.
-    @inline(__always)
-    func recentMean(beacon b: Int, gateway g: Int, cycle: Int64) -> Float? {
-        let base = (b * gatewayCount + g) * EvidenceSlot.perGateway
-        var sum: Float = 0
-        var count: Float = 0
-        for i in 0..<EvidenceSlot.perGateway {
-            let slot = slots[base + i]
-            guard slot.cycle == cycle || slot.cycle == cycle - 1, slot.samples > 0, !slot.mean.isNaN else { continue }
-            sum += Float(slot.samples) * slot.mean
-            count += Float(slot.samples)
-        }
-        return count > 0 ? sum / count : nil
     }
 
     /// The beacon left the site (no gateway reports it): an exit of its room, and it starts afresh.

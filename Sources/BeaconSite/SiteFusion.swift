@@ -54,7 +54,8 @@ public final class SiteFusion {
     /// Each tracked beacon's identity, beside ``beacons``: what a lookup in ``indexByID`` is
     /// confirmed against (24 bytes a beacon, so it stays in cache while ``beacons`` does not).
     @exclusivity(unchecked) var ids: [BeaconID] = []
-    @exclusivity(unchecked) var slots: [EvidenceSlot] = []
+    /// Every gateway's recent records of every tracked beacon.
+    @exclusivity(unchecked) var evidence: EvidenceTable
     @exclusivity(unchecked) var clocks: [GatewayClock]
     @exclusivity(unchecked) var positionScratch: [PositionEvidence] = []
     @exclusivity(unchecked) var roomScores: [Float]
@@ -75,7 +76,6 @@ public final class SiteFusion {
     let gatewayCount: Int
     let cycleNanoseconds: Int64
     let latenessNanoseconds: Int64
-    let staleCycles: Int64
     let retentionNanoseconds: Int64
     /// The radio model positions are solved with: the configured one, then the self-calibrated.
     @exclusivity(unchecked) var model: SiteRadioModel {
@@ -111,7 +111,8 @@ public final class SiteFusion {
         roomNames = layout.rooms
         cycleNanoseconds = configuration.cycleLength.nanoseconds
         latenessNanoseconds = configuration.lateness.nanoseconds
-        staleCycles = max(1, configuration.staleness.nanoseconds / cycleNanoseconds)
+        evidence = EvidenceTable(
+            gatewayCount: gatewayCount, staleCycles: max(1, configuration.staleness.nanoseconds / cycleNanoseconds))
         retentionNanoseconds = configuration.retention.nanoseconds
         let positioned = layout.gateways.compactMap(\.position)
         let height = configuration.positioning.tagHeight ?? Self.defaultTagHeight(gatewayHeights: positioned.map(\.z))
@@ -196,34 +197,7 @@ public final class SiteFusion {
     /// cycle, else its latest filtered value (a gateway within its grace).
     public func forEachEvidence(of beacon: BeaconID, _ body: (_ gateway: Int, _ rssi: Double?) -> Void) {
         guard let b = indexByID.slot(of: beacon, idAt: { ids[$0] }), let start = currentCycleStart else { return }
-        forEachEvidence(ofIndex: b, cycle: start.nanosecondsSinceEpoch / cycleNanoseconds, body)
-    }
-
-    /// ``forEachEvidence(of:_:)`` for the beacon at index `b`, in `cycle`.
-    func forEachEvidence(ofIndex b: Int, cycle: Int64, _ body: (_ gateway: Int, _ rssi: Double?) -> Void) {
-        for g in 0..<gatewayCount {
-            if let s = newestSlot(beacon: b, gateway: g, cycle: cycle) {
-                let slot = slots[s]
-                let rssi = slot.cycle == cycle && slot.samples > 0 && !slot.mean.isNaN ? slot.mean : slot.rssi
-                body(g, rssi.isNaN ? nil : Double(rssi))
-            }
-        }
-    }
-
-    /// The newest slot of (`b`, `g`) for `cycle` or up to ``staleCycles`` before it.
-    @inline(__always)
-    func newestSlot(beacon b: Int, gateway g: Int, cycle: Int64) -> Int? {
-        let base = (b * gatewayCount + g) * EvidenceSlot.perGateway
-        var best: Int?
-        var bestCycle = cycle - staleCycles
-        for i in 0..<EvidenceSlot.perGateway {
-            let c = slots[base + i].cycle
-            if c > bestCycle && c <= cycle {
-                best = base + i
-                bestCycle = c
-            }
-        }
-        return best
+        evidence.forEachEvidence(ofBeacon: b, cycle: start.nanosecondsSinceEpoch / cycleNanoseconds, body)
     }
 
     func fuseCycle(endIndex cycle: Int64) {
@@ -259,15 +233,13 @@ public final class SiteFusion {
         ids.withUnsafeBufferPointer { ids in indexByID.remove(id, slot: b) { ids[$0] } }
         let last = beacons.count - 1
         gridTracker?.move(last, to: b)
-        let width = gatewayCount * EvidenceSlot.perGateway
         if b != last {
             indexByID.move(ids[last], from: last, to: b)
             beacons.swapAt(b, last)
             ids.swapAt(b, last)
-            for i in 0..<width { slots[b * width + i] = slots[last * width + i] }
         }
+        evidence.moveLast(to: b)
         beacons.removeLast()
         ids.removeLast()
-        slots.removeLast(width)
     }
 }
