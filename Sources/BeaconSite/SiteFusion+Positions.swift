@@ -45,16 +45,17 @@ extension SiteFusion {
             if gridding { gridTracker?.readings.append(.init(gateway: g, loss: Float(loss), weight: Float(weight))) }
         }
         if gridding {
+            let floor = positionFloor(of: b)
             if let tracked = gridTracker?.step(
                 b, cycle: cycle, cycleSeconds: cycleSeconds, minimumReadings: positioning.minimumGateways,
                 offsetPrior: positioning.offsetPrior, missLoss: Float(power - (sensitivity ?? -127)),
-                sigma: Float(positioning.modelSigma), floor: positionFloor(of: b))
+                sigma: Float(positioning.modelSigma), floor: floor)
             {
                 // Self-calibration solves the fix within the posterior, not from this cycle alone.
                 if sampling { takeFix(b, height: tagHeight, posterior: tracked) }
                 statistics.tracked += 1
-                return BeaconPosition(
-                    x: tracked.x, y: tracked.y, z: tagHeight, error: tracked.radius90 / BeaconPosition.radius90Factor)
+                let radius = gridTracker?.statedRadius(tracked.radius90, floor: floor) ?? tracked.radius90
+                return BeaconPosition(x: tracked.x, y: tracked.y, z: tagHeight, error: radius / BeaconPosition.radius90Factor)
             }
         }
         if sampling { takeFix(b, height: tagHeight) }

@@ -36,6 +36,33 @@ struct GridTrackerFloorPlanTests {
 
     static let wallAtSix = SiteObstacle(.wall([SIMD2(6, -5), SIMD2(6, 15)]))
 
+    @Test("a position states 0.6 of its posterior's 90 % radius on an open floor, all of it on a floor with walls or blocks")
+    func statedRadius() throws {
+        let open = GridTrackerTests.tracker()
+        #expect(abs(open.statedRadius(5, floor: -1) - 5 * GridTracker.openFloorRadiusScale) < 1e-12)
+        #expect(GridTracker.openFloorRadiusScale == 0.6)
+        let walled = Self.tracker([Self.wallAtSix])
+        #expect(walled.statedRadius(5, floor: -1) == 5)
+        // Through a hub on an open floor: the presence's radius is the scaled posterior's.
+        let layout = try SiteLayout(
+            gateways: GridTrackerTests.antennas.enumerated().map {
+                SiteGateway(id: "g\($0.offset)", room: "room", position: $0.element)
+            })
+        var configuration = SiteFusionConfiguration()
+        configuration.positioning.pathLossExponent = GridTrackerTests.exponent
+        configuration.positioning.tagHeight = GridTrackerTests.tagHeight
+        configuration.calibration.enabled = false
+        let fusion = try SiteFusion(layout: layout, configuration: configuration)
+        var last: BeaconPosition?
+        GridTrackerTests.hear(fusion, x: 4, y: 6, seconds: 1...8) { last = $0.beacons.first?.position ?? last }
+        var tracker = try #require(fusion.gridTracker)
+        let box = tracker.boxes[0]
+        let estimate = tracker.estimate(0, box: box, moments: nil)
+        let posterior = try #require(estimate)
+        let stated = try #require(last).radius90
+        #expect(abs(stated - 0.6 * posterior.radius90) < 0.01, "stated \(stated) m, posterior \(posterior.radius90) m")
+    }
+
     @Test("a new track starts spread over the walkable cells only: none inside a block")
     func startsOnWalkableCells() {
         let block = SiteObstacle(.block([SIMD2(2, 2), SIMD2(10, 2), SIMD2(10, 6), SIMD2(2, 6)]))

@@ -87,6 +87,13 @@ struct GridTracker {
     static let missFloor = 0.5
     /// Past this much spread in one step (the beacon unheard for long), the track restarts.
     static let maximumSpread = 6.0
+    /// The stated 90 % radius over the posterior's, on a floor without walls or blocks: there the
+    /// posterior is about twice as wide as the error (the model's σ of 6 dB, the walking spread's
+    /// blur each cycle), and 0.6 of it holds the truth 91–97 % of the time on the shop,
+    /// `site-calibration`, `hall-session` and the real philotuxo walk; a floor plan cuts the blur,
+    /// and there the posterior's own radius holds it 90 % of the time (`Docs/Site.md`, "Its 90 %
+    /// radius").
+    static let openFloorRadiusScale = 0.6
 
     /// A tracker over `grid`; `plans` as ``plans`` (empty: every cell walkable), `rooms` as
     /// ``rooms``.
@@ -125,6 +132,14 @@ struct GridTracker {
     /// Rebuilds gateway `g`'s path losses (the radio model changed).
     mutating func model(gateway g: Int, antenna: Vector3?, exponent: Double, tagHeight: Double) {
         grid.model(gateway: g, antenna: antenna, exponent: exponent, tagHeight: tagHeight)
+    }
+
+    /// The 90 % radius a position states for a posterior radius of `radius90` on `floor` (-1:
+    /// none known): ``openFloorRadiusScale`` of it on a floor without walls or blocks, all of it
+    /// on one with them.
+    func statedRadius(_ radius90: Double, floor: Int) -> Double {
+        let plan = floor + 1 < plans.count ? max(floor + 1, 0) : 0
+        return plans[plan].isOpen ? radius90 * Self.openFloorRadiusScale : radius90
     }
 
     /// Whether beacon `b` has a posterior.
