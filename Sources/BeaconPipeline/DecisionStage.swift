@@ -63,11 +63,8 @@ final class DecisionStage {
     /// Follows alerts and beacons for explanations (nil: nothing is traced).
     var tracer: DecisionTracer?
     /// Whether beacons' presence changes are kept for `takePresenceChanges()`.
-    var recordsPresence: Bool {
-        get { presence != nil }
-        set { if newValue != recordsPresence { presence = newValue ? PresenceRecorder() : nil } }
-    }
-    private var presence: PresenceRecorder?
+    var recordsPresence = false
+    private var presence = PresenceRecorder()
     /// The named beacons: each event is labelled with its beacon's name and tags before it is
     /// committed (so the outbox's copy has them too).
     var beacons: BeaconDirectory = .empty
@@ -168,7 +165,7 @@ final class DecisionStage {
     }
 
     /// The presence changes since the last call (when `recordsPresence` is on).
-    func takePresenceChanges() -> [BeaconPresence] { presence?.take() ?? [] }
+    func takePresenceChanges() -> [BeaconPresence] { presence.take() }
 
     // MARK: Stages
 
@@ -215,7 +212,7 @@ final class DecisionStage {
 
     private func evaluate(_ update: RangingUpdate) throws {
         decidedThrough = update.time
-        presence?.record(update)
+        if recordsPresence { presence.record(update) }
         let hasConditions = engine.configuration.hasConditions
         if hasConditions || engine.configuration.contentNeedsBeacons { world.take(update) }
         let now = update.time

@@ -43,7 +43,10 @@ extension SiteScoring {
         /// Errors (3-D, metres) of the smoothed positions (`smoothed` in a presence line), each
         /// against the truth at its own time.
         public var smoothedErrors: [Double] = []
-        /// Smoothed positions whose horizontal error was within their 90 % radius.
+        /// Smoothed positions that stated a 90 % radius, and those whose horizontal error was
+        /// within it.
+        public var smoothedStatedRadius = 0
+        /// See ``smoothedStatedRadius``.
         public var smoothedWithinRadius = 0
 
         /// The share of positions whose horizontal error was within their stated 90 % radius
@@ -64,7 +67,7 @@ extension SiteScoring {
         public var p90SmoothedError: Double? { Self.percentile(smoothedErrors, 0.9) }
         /// The share of smoothed positions whose horizontal error was within their 90 % radius.
         public var smoothedRadiusCoverage: Double? {
-            smoothedErrors.isEmpty ? nil : Double(smoothedWithinRadius) / Double(smoothedErrors.count)
+            smoothedStatedRadius > 0 ? Double(smoothedWithinRadius) / Double(smoothedStatedRadius) : nil
         }
 
         static func percentile(_ values: [Double], _ p: Double) -> Double? {

@@ -148,7 +148,10 @@ public enum SiteScoring {
                 let dy = smoothed.y - truth.y
                 let dz = smoothed.z - truth.z
                 report.smoothedErrors.append((dx * dx + dy * dy + dz * dz).squareRoot())
-                if let radius = smoothed.radius90, (dx * dx + dy * dy).squareRoot() <= radius { report.smoothedWithinRadius += 1 }
+                if let radius = smoothed.radius90 {
+                    report.smoothedStatedRadius += 1
+                    if (dx * dx + dy * dy).squareRoot() <= radius { report.smoothedWithinRadius += 1 }
+                }
             }
             guard let truth = truePosition(samples, at: line.time, tolerance: tolerance) else { continue }
             guard let estimate = line.position else {

@@ -120,6 +120,9 @@ public struct SiteFusionConfiguration: Hashable, Sendable {
             guard (0...0.99).contains(grid.stillShare) else {
                 throw .invalid("hub.position.grid.stillShare must be from 0 to 0.99")
             }
+            guard (0...10).contains(grid.lag) else {
+                throw .invalid("hub.position.grid.lag must be a whole number of steps from 0 to 10")
+            }
         }
         guard maxTracked > 0 else { throw .invalid("hub.maxTracked must be positive") }
         guard (1...GatewayReportEncoder.maxRecords).contains(maxRecordsPerReport) else {

@@ -37,6 +37,7 @@ struct SiteScoringSmoothedTests {
         #expect(try #require(report.medianSmoothedError) < 1e-9, "\(report.text)")
         #expect(abs(try #require(report.p90SmoothedError) - 0.9 * 0.2) < 1e-9, "the 90th percentile of eight 0s and a 0.9")
         #expect(abs(try #require(report.smoothedRadiusCoverage) - 8.0 / 9) < 1e-9)
+        #expect(report.smoothedStatedRadius == 9)
         #expect(report.text.contains("smoothed position median   0.00 m"), "\(report.text)")
         // Without smoothed positions, the report says nothing of them.
         let plain = presence.map { $0.replacingOccurrences(of: #","smoothed":\{[^}]*\}"#, with: "", options: .regularExpression) }

@@ -96,6 +96,18 @@ struct FixedLagSmootherTests {
         #expect(off.smoother == nil && off.bytesPerBeacon < tracker.bytesPerBeacon)
     }
 
+    @Test("a hub refuses a lag past ten steps, as check-config does: the history's count is one byte")
+    func lagBound() throws {
+        let layout = try SiteLayout(gateways: [SiteGateway(id: "g")])
+        var configuration = SiteFusionConfiguration()
+        configuration.positioning.grid = GridTracking(lag: 11)
+        #expect(throws: SiteConfigurationError.invalid("hub.position.grid.lag must be a whole number of steps from 0 to 10")) {
+            try SiteFusion(layout: layout, configuration: configuration)
+        }
+        configuration.positioning.grid = GridTracking(lag: 10)
+        _ = try SiteFusion(layout: layout, configuration: configuration)
+    }
+
     @Test("a hub's cycle facts carry the smoothed position, `lag` cycles before the cycle's end")
     func throughTheHub() throws {
         let layout = try SiteLayout(

@@ -89,7 +89,7 @@ struct GridTracker {
     static let maximumSpread = 6.0
     /// The stated 90 % radius over the posterior's, on a floor without walls or blocks: there the
     /// posterior is about twice as wide as the error (the model's σ of 6 dB, the walking spread's
-    /// blur each cycle), and 0.6 of it holds the truth 91–97 % of the time on the shop,
+    /// blur each cycle), and 0.6 of it holds the truth 90–97 % of the time on the shop,
     /// `site-calibration`, `hall-session` and the real philotuxo walk; a floor plan cuts the blur,
     /// and there the posterior's own radius holds it 90 % of the time (`Docs/Site.md`, "Its 90 %
     /// radius").
@@ -103,8 +103,9 @@ struct GridTracker {
         self.plans = plans.isEmpty ? [WalkableCells(grid: grid)] : plans
         self.rooms = rooms
         if settings.lag > 0 {
-            // Half the walking spread, as a random walk: the smoother's prediction of a step
-            // carries no heading.
+            // A random walk of (walkingSpeed / 2)² m² a second (4 m² at the default): a quarter
+            // of the filter's own walking spread over a one-second cycle, and no heading. The
+            // smoother's gain grows with it; 4 m² placed the shop best (Docs/Site.md).
             let spread = settings.walkingSpeed / 2
             smoother = FixedLagSmoother(lag: settings.lag, processNoise: spread * spread)
         }
