@@ -100,10 +100,8 @@ extension SiteFusion {
         _ header: GatewayReportHeader, _ records: Records, receivedAt: Timestamp?, origin: ReportOrigin?,
         seal: SignedReport.Parts? = nil
     ) throws(ReportRefusal) {
-        guard let gateway = layout.index(of: header.gateway) else {
-            if unknownGateways.count < 64 { unknownGateways.insert(header.gateway) }
-            throw refuse(ReportRefusal(.unknownGateway, gateway: header.gateway, "not one of the site's gateways:"))
-        }
+        let gateway: Int
+        do throws(ReportRefusal) { gateway = try admission.gateway(of: header, in: layout) } catch { throw refuse(error) }
         if let origin {
             guard origin.gateway == header.gateway else {
                 throw refuse(
@@ -125,7 +123,11 @@ extension SiteFusion {
             }
         }
         if let key = layout.gateways[gateway].key {
-            try authenticate(seal, key: key, gateway: gateway, id: header.gateway, receivedAt: receivedAt)
+            do throws(ReportRefusal) {
+                try admission.authenticate(seal, key: key, gateway: gateway, id: header.gateway, receivedAt: receivedAt)
+            } catch {
+                throw refuse(error)
+            }
         }
         let problem: String? =
             switch records {
@@ -133,18 +135,11 @@ extension SiteFusion {
             case .binary(let view): view.firstRangeProblem()
             }
         if let problem { throw refuse(ReportRefusal(.outOfRange, gateway: header.gateway, problem)) }
-        var offset: Int64 = 0
-        if let receivedAt {
-            guard
-                let aligned = clocks[gateway].observe(
-                    sent: header.time.nanosecondsSinceEpoch, received: receivedAt.nanosecondsSinceEpoch)
-            else {
-                throw refuse(
-                    ReportRefusal(
-                        .clock, gateway: header.gateway,
-                        "its time \(header.time) is later than the gateway's clock allows (received at \(receivedAt))"))
-            }
-            offset = aligned
+        let offset: Int64
+        do throws(ReportRefusal) {
+            offset = try admission.clockOffset(header, gateway: gateway, receivedAt: receivedAt)
+        } catch {
+            throw refuse(error)
         }
         statistics.reports += 1
         reportTime = header.time.nanosecondsSinceEpoch &+ offset
@@ -158,38 +153,5 @@ extension SiteFusion {
         fileRecords(records, filing(gateway: gateway, offset: offset))
         let time = Timestamp(nanosecondsSinceEpoch: reportTime)
         if latestTime.map({ time > $0 }) ?? true { latestTime = time }
-    }
-
-    /// Checks a signing gateway's seal: there, made with its key, with a sequence above the last
-    /// taken and (live) within the signature window of the hub's clock.
-    private func authenticate(
-        _ seal: SignedReport.Parts?, key: GatewayKey, gateway: Int, id: String, receivedAt: Timestamp?
-    ) throws(ReportRefusal) {
-        guard let seal else {
-            throw refuse(ReportRefusal(.unsigned, gateway: id, "the gateway has a key: its reports must be signed"))
-        }
-        guard seal.verifies(with: key) else {
-            throw refuse(ReportRefusal(.badSignature, gateway: id, "the signature is not the gateway's key's"))
-        }
-        switch seals[gateway].refusal(of: seal.sequence) {
-        case .notAboveFloor(let floor):
-            throw refuse(
-                ReportRefusal(.replayed, gateway: id, "sequence \(seal.sequence) is not above the last taken, \(floor)"))
-        case .taken:
-            throw refuse(ReportRefusal(.replayed, gateway: id, "sequence \(seal.sequence) was taken already"))
-        case nil: break
-        }
-        if let receivedAt {
-            let sealedAt = Timestamp(nanosecondsSinceEpoch: Int64(clamping: seal.sequence))
-            let age = receivedAt - sealedAt
-            guard age <= configuration.signatureWindow, age >= .zero - configuration.signatureWindow else {
-                throw refuse(
-                    ReportRefusal(
-                        .replayed, gateway: id,
-                        "sealed at \(sealedAt), received at \(receivedAt): outside hub.signatureWindow (\(configuration.signatureWindow.humanReadable))"
-                    ))
-            }
-        }
-        seals[gateway].take(seal.sequence, clock: receivedAt.map { UInt64(clamping: $0.nanosecondsSinceEpoch) })
     }
 }

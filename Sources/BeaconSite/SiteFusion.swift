@@ -56,13 +56,11 @@ public final class SiteFusion {
     @exclusivity(unchecked) var ids: [BeaconID] = []
     /// Every gateway's recent records of every tracked beacon.
     @exclusivity(unchecked) var evidence: EvidenceTable
-    @exclusivity(unchecked) var clocks: [GatewayClock]
     @exclusivity(unchecked) var positionScratch: [PositionEvidence] = []
     @exclusivity(unchecked) var roomScores: [Float]
     /// The room rule.
     let roomDecider: RoomDecider
     @exclusivity(unchecked) var evidenceScratch: [Int] = []
-    @exclusivity(unchecked) var unknownGateways: Set<String> = []
     /// The records of the report being taken, until all of it is checked.
     @exclusivity(unchecked) var staged: [GatewayRecord] = []
     /// The beacon index of each record of the report being filed (−1: not tracked yet).
@@ -71,8 +69,8 @@ public final class SiteFusion {
     @exclusivity(unchecked) var reportTime: Int64 = 0
     /// Beacons each gateway brought in (for ``SiteFusionConfiguration/maxBeaconsPerGateway``).
     @exclusivity(unchecked) var beaconsIntroduced: [Int]
-    /// The sequences each signing gateway's seals have carried: what a report's must be above.
-    @exclusivity(unchecked) var seals: [SealSequences]
+    /// The door for reports: which gateway, its seals, its clock.
+    @exclusivity(unchecked) var admission: ReportAdmission
     let gatewayCount: Int
     let cycleNanoseconds: Int64
     let latenessNanoseconds: Int64
@@ -103,9 +101,10 @@ public final class SiteFusion {
         self.layout = layout
         self.configuration = configuration
         gatewayCount = layout.gateways.count
-        clocks = Array(repeating: GatewayClock(tolerance: configuration.clockTolerance), count: gatewayCount)
+        admission = ReportAdmission(
+            gatewayCount: gatewayCount, clockTolerance: configuration.clockTolerance,
+            signatureWindow: configuration.signatureWindow)
         beaconsIntroduced = Array(repeating: 0, count: gatewayCount)
-        seals = Array(repeating: SealSequences(), count: gatewayCount)
         roomScores = Array(repeating: -.infinity, count: max(1, layout.rooms.count))
         roomDecider = RoomDecider(rule: configuration.room, floorOfRoom: layout.floorOfRoom)
         roomNames = layout.rooms
@@ -162,7 +161,7 @@ public final class SiteFusion {
     public var latestUpdate: RangingUpdate { update }
 
     /// Ids of gateways that sent reports but are not in the layout (for the log).
-    public var unknownGatewayIDs: [String] { unknownGateways.sorted() }
+    public var unknownGatewayIDs: [String] { admission.unknownGateways.sorted() }
 
     // MARK: Cycles out
 
