@@ -144,13 +144,11 @@ public enum SiteScoring {
             }
             guard let samples = positionsByBeacon[line.beacon] ?? positionsByBeacon[nil] else { continue }
             if let smoothed = line.smoothed, let truth = truePosition(samples, at: smoothed.time, tolerance: tolerance) {
-                let dx = smoothed.x - truth.x
-                let dy = smoothed.y - truth.y
-                let dz = smoothed.z - truth.z
-                report.smoothedErrors.append((dx * dx + dy * dy + dz * dz).squareRoot())
-                if let radius = smoothed.radius90 {
+                let (error, within) = miss(of: (smoothed.x, smoothed.y, smoothed.z), radius90: smoothed.radius90, truth)
+                report.smoothedErrors.append(error)
+                if let within {
                     report.smoothedStatedRadius += 1
-                    if (dx * dx + dy * dy).squareRoot() <= radius { report.smoothedWithinRadius += 1 }
+                    if within { report.smoothedWithinRadius += 1 }
                 }
             }
             guard let truth = truePosition(samples, at: line.time, tolerance: tolerance) else { continue }
@@ -158,16 +156,25 @@ public enum SiteScoring {
                 report.missingPositions += 1
                 continue
             }
-            let dx = estimate.x - truth.x
-            let dy = estimate.y - truth.y
-            let dz = estimate.z - truth.z
-            report.positionErrors.append((dx * dx + dy * dy + dz * dz).squareRoot())
-            if let radius = line.radius90 {
+            let (error, within) = miss(of: estimate, radius90: line.radius90, truth)
+            report.positionErrors.append(error)
+            if let within {
                 report.statedRadius += 1
-                if (dx * dx + dy * dy).squareRoot() <= radius { report.withinRadius += 1 }
+                if within { report.withinRadius += 1 }
             }
         }
         return report
+    }
+
+    /// How far `estimate` is from `truth` (3-D, metres), and whether its horizontal error is
+    /// within `radius90` (`nil`: no radius stated).
+    private static func miss(
+        of estimate: (x: Double, y: Double, z: Double), radius90: Double?, _ truth: TruePosition
+    ) -> (error: Double, within: Bool?) {
+        let dx = estimate.x - truth.x
+        let dy = estimate.y - truth.y
+        let dz = estimate.z - truth.z
+        return ((dx * dx + dy * dy + dz * dz).squareRoot(), radius90.map { (dx * dx + dy * dy).squareRoot() <= $0 })
     }
 
     /// The true position at `time` among one beacon's samples (in time order): interpolated

@@ -57,7 +57,7 @@ extension SiteFusion {
         case .binary(let view): view.forEachBeacon { indexByID.prefetchHome(of: $0) }
         }
         known.removeAll(keepingCapacity: true)
-        let lane = filing.gateway * EvidenceSlot.perGateway + Int(filing.cycle & EvidenceSlot.mask)
+        let lane = evidence.index(beacon: 0, gateway: filing.gateway, cycle: filing.cycle)
         let stride = evidence.rowWidth
         evidence.slots.withUnsafeBufferPointer { slots in
             beacons.withUnsafeBufferPointer { beacons in

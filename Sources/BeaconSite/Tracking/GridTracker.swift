@@ -139,9 +139,12 @@ struct GridTracker {
     /// none known): ``openFloorRadiusScale`` of it on a floor without walls or blocks, all of it
     /// on one with them.
     func statedRadius(_ radius90: Double, floor: Int) -> Double {
-        let plan = floor + 1 < plans.count ? max(floor + 1, 0) : 0
-        return plans[plan].isOpen ? radius90 * Self.openFloorRadiusScale : radius90
+        plans[plan(onFloor: floor)].isOpen ? radius90 * Self.openFloorRadiusScale : radius90
     }
+
+    /// The index in ``plans`` of `floor`'s plan (-1: none known; a floor without a plan of its
+    /// own gets the one for every floor).
+    private func plan(onFloor floor: Int) -> Int { floor + 1 < plans.count ? max(floor + 1, 0) : 0 }
 
     /// Whether beacon `b` has a posterior.
     func isTracking(_ b: Int) -> Bool { b < boxes.count && !boxes[b].isEmpty }
@@ -189,7 +192,7 @@ struct GridTracker {
         sigma: Float, floor: Int = -1
     ) -> (x: Double, y: Double, radius90: Double)? {
         let cells = grid.cellCount
-        let plan = floor + 1 < plans.count ? max(floor + 1, 0) : 0
+        let plan = plan(onFloor: floor)
         if boxes.count <= b {
             headings.append(contentsOf: repeatElement(Heading(), count: b + 1 - boxes.count))
             boxes.append(contentsOf: repeatElement(GridBox(), count: b + 1 - boxes.count))
@@ -199,16 +202,12 @@ struct GridTracker {
         let seconds = Double(cycle - box.cycle) * cycleSeconds
         if box.isEmpty {
             guard readings.count >= minimumReadings else { return nil }
-            box = start(b, cycle: cycle, plan: plan)
-            headings[b] = Heading()
-            smoother?.forget(b)
+            box = restart(b, cycle: cycle, plan: plan)
         } else if !readings.isEmpty {
             let spread = settings.walkingSpeed * seconds
             if spread > Self.maximumSpread {
                 clear(b, box: box)
-                box = start(b, cycle: cycle, plan: plan)
-                headings[b] = Heading()
-                smoother?.forget(b)
+                box = restart(b, cycle: cycle, plan: plan)
             } else {
                 let carried = settings.momentum * seconds / grid.cellSize
                 box = predict(
@@ -222,9 +221,7 @@ struct GridTracker {
             if moments == nil {
                 // Lost: the best cell in the box misfits; start again from the whole grid.
                 clear(b, box: box)
-                box = start(b, cycle: cycle, plan: plan)
-                headings[b] = Heading()
-                smoother?.forget(b)
+                box = restart(b, cycle: cycle, plan: plan)
                 moments = update(b, box: &box, offsetPrior: offsetPrior, missLoss: missLoss, sigma: sigma)
             }
         }
@@ -235,6 +232,14 @@ struct GridTracker {
             smoother?.record(b, cycle: cycle, x: estimated.x, y: estimated.y, radius90: estimated.radius90)
         }
         return estimated
+    }
+
+    /// Starts beacon `b`'s track afresh from the whole walkable grid (``start(_:cycle:plan:)``):
+    /// no heading, and no history for the smoother.
+    private mutating func restart(_ b: Int, cycle: Int64, plan: Int) -> GridBox {
+        headings[b] = Heading()
+        smoother?.forget(b)
+        return start(b, cycle: cycle, plan: plan)
     }
 
     /// Computes each of `roomCount` rooms' share of beacon `b`'s posterior (the cells of its
