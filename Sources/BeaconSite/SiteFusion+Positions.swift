@@ -103,12 +103,9 @@ extension SiteFusion {
     public var gridCellsPerTrackedBeacon: Double { gridTracker?.averageBoxCells ?? 0 }
 
     /// The side of the grid filter's cells, metres (0 with the grid filter off): the configured
-    /// size, or wider where the site would need more than `maxCells`.
+    /// size, or the least wider one that keeps a posterior within `GridTracking.cellBudget` cells.
     public var gridCellSize: Double { gridTracker?.grid.cellSize ?? 0 }
 
-    /// The grid filter's floor plans (`GridTracker.plans`): for a beacon on no known floor the
-    /// obstacles drawn for every floor, then for each floor those and its own; none for a site
-    /// without obstacles.
     /// The grid filter's room outlines (`GridTracker.rooms`): every outlined room's cells, on a
     /// site of at most one floor (a room naming the one floor and a room naming none are on the
     /// same floor); `nil` for a site whose outlines hold no cell, or that has several floors (the
@@ -122,6 +119,9 @@ extension SiteFusion {
         return cells.isEmpty ? nil : cells
     }
 
+    /// The grid filter's floor plans (`GridTracker.plans`): for a beacon on no known floor the
+    /// obstacles drawn for every floor, then for each floor those and its own; none for a site
+    /// without obstacles.
     static func floorPlans(on grid: PositionGrid, layout: SiteLayout) -> [WalkableCells] {
         guard !layout.obstacles.isEmpty else { return [] }
         return (-1..<layout.floors.count).map { floor in

@@ -144,7 +144,7 @@ public final class SiteFusion {
             PositionGrid.canCover(bounds)
         {
             let cells = PositionGrid(
-                bounds: bounds, cellSize: grid.cellSize, maxCells: grid.maxCells, gatewayCount: gatewayCount)
+                bounds: bounds, cellSize: grid.cellSize, maxCells: grid.cellBudget, gatewayCount: gatewayCount)
             gridTracker = GridTracker(
                 grid: cells, settings: grid, plans: Self.floorPlans(on: cells, layout: layout),
                 rooms: Self.roomCells(on: cells, layout: layout))

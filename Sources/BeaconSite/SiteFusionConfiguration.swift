@@ -111,7 +111,7 @@ public struct SiteFusionConfiguration: Hashable, Sendable {
             guard grid.cellSize >= 0.1, grid.cellSize <= 10 else {
                 throw .invalid("hub.position.grid.cellSize must be from 0.1 to 10 m")
             }
-            guard (16...65_536).contains(grid.maxCells) else {
+            guard (16...65_536).contains(grid.maxCells ?? 16) else {
                 throw .invalid("hub.position.grid.maxCells must be from 16 to 65536")
             }
             guard grid.walkingSpeed > 0, grid.walkingSpeed <= 10 else {

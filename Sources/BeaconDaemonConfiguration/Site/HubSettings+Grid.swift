@@ -2,7 +2,7 @@ import BeaconConfiguration
 import BeaconSite
 
 extension HubSettings {
-    /// `off`, `on`, or `{cellSize: 0.5, maxCells: 1024, walkingSpeed: 2, stillShare: 0.2, sensitivity: -95,
+    /// `off`, `on`, or `{cellSize: 0.5, maxCells: 993, walkingSpeed: 4, stillShare: 0.2, sensitivity: -95,
     /// momentum: 1, lag: 2}` (`sensitivity: off`: misses are no evidence; `momentum: 0`: a random walk;
     /// `lag: 0`: no smoothed position).
     static func readGrid(_ node: ConfigNode) throws(ConfigurationError) -> GridTracking? {

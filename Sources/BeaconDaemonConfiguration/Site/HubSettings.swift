@@ -25,8 +25,8 @@ import Foundation
 ///   room: {margin: 4, minDwell: 2s, floorMargin: 8, floorMinDwell: 5s, minRSSI: -95, minConfidence: 0, minGateways: 1, scoreSigma: 6}
 ///   gatewayOffline: 10s            # no report for this long: the gateway is offline
 ///   position: {minGateways: 3, tagHeight: 1.2, pathLossExponent: 1.5, modelSigma: 6, offsetPrior: 10, tracking: 0.5,
-///              grid: off}   # on, off, or {cellSize: 0.5, maxCells: 1024, walkingSpeed: 2, stillShare: 0.2, sensitivity: -95};
-///                           # unset: on where walls: or blocks: draw the floor plan
+///              grid: off}   # on, off, or {cellSize: 0.5, maxCells: 993, walkingSpeed: 4, stillShare: 0.2, sensitivity: -95};
+///                           # unset: on, with maxCells what a 4 KiB state per beacon leaves
 ///   maxRecordsPerReport: 4096      # a longer report is refused whole
 ///   maxBeaconsPerGateway: 20000    # new beacons one gateway may bring in
 ///   clockTolerance: 5s             # a report claiming a time this far past its gateway's clock is refused

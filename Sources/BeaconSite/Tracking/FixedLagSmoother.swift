@@ -39,7 +39,10 @@ struct FixedLagSmoother {
     }
 
     /// Memory per beacon, bytes.
-    var bytesPerBeacon: Int { (lag + 1) * MemoryLayout<Step>.stride + MemoryLayout<UInt8>.stride }
+    var bytesPerBeacon: Int { Self.bytesPerBeacon(lag: lag) }
+
+    /// Memory per beacon at `lag`, bytes: `lag + 1` steps and their count.
+    static func bytesPerBeacon(lag: Int) -> Int { (lag + 1) * MemoryLayout<Step>.stride + MemoryLayout<UInt8>.stride }
 
     /// Appends beacon `b`'s estimate at `cycle` (the filter's step with readings).
     mutating func record(_ b: Int, cycle: Int64, x: Double, y: Double, radius90: Double) {

@@ -119,9 +119,17 @@ struct GridTracker {
         missing.reserveCapacity(grid.gatewayCount)
     }
 
-    /// Memory per tracked beacon, bytes.
+    /// Memory per tracked beacon, bytes: its posterior and what ``bytesBesidePosterior(lag:)``
+    /// counts.
     var bytesPerBeacon: Int {
-        grid.cellCount * MemoryLayout<Float>.stride + MemoryLayout<GridBox>.stride + (smoother?.bytesPerBeacon ?? 0)
+        grid.cellCount * MemoryLayout<Float>.stride + Self.bytesBesidePosterior(lag: settings.lag)
+    }
+
+    /// A tracked beacon's memory besides its posterior, bytes: its box, its heading and, with
+    /// `lag` above 0, its smoothing history.
+    static func bytesBesidePosterior(lag: Int) -> Int {
+        MemoryLayout<GridBox>.stride + MemoryLayout<Heading>.stride
+            + (lag > 0 ? FixedLagSmoother.bytesPerBeacon(lag: lag) : 0)
     }
 
     /// The cells of the tracked beacons' boxes, on average.

@@ -1,10 +1,12 @@
 /// The settings of the hub's grid filter (`hub.position.grid`): how fine its cells are and how
 /// people move.
 public struct GridTracking: Hashable, Sendable {
-    /// The side of a cell, metres (default 0.5); widened on a site too large for ``maxCells``.
+    /// The side of a cell, metres (default 0.5); widened on a site too large for ``cellBudget``.
     public var cellSize: Double
-    /// The most cells a beacon's posterior may have (default 1,024: 4 KiB per tracked beacon).
-    public var maxCells: Int
+    /// The most cells a beacon's posterior may have. `nil` (the default): what ``stateBudget``
+    /// leaves once the beacon's box, heading and smoothing history are counted (993 cells at
+    /// `lag: 2`, 1,012 at `lag: 0`, 945 at `lag: 10`).
+    public var maxCells: Int?
     /// How far the walking share spreads per second, m/s (default 4.0: twice a brisk walk, so that
     /// the filter also follows a tag where the radio model is wrong for a while; see
     /// `Docs/Site.md`, "The grid filter"), and the fastest heading it carries.
@@ -26,7 +28,7 @@ public struct GridTracking: Hashable, Sendable {
 
     /// Creates the settings.
     public init(
-        cellSize: Double = 0.5, maxCells: Int = 1024, walkingSpeed: Double = 4.0, stillShare: Double = 0.2,
+        cellSize: Double = 0.5, maxCells: Int? = nil, walkingSpeed: Double = 4.0, stillShare: Double = 0.2,
         sensitivity: Double? = -95, momentum: Double = 1, lag: Int = 2
     ) {
         self.cellSize = cellSize
@@ -36,5 +38,13 @@ public struct GridTracking: Hashable, Sendable {
         self.sensitivity = sensitivity
         self.momentum = momentum
         self.lag = lag
+    }
+
+    /// The bytes a tracked beacon's whole grid state fits in unless ``maxCells`` is set: 4 KiB.
+    public static let stateBudget = 4096
+
+    /// The most cells a posterior gets: ``maxCells``, or what ``stateBudget`` leaves.
+    public var cellBudget: Int {
+        maxCells ?? (Self.stateBudget - GridTracker.bytesBesidePosterior(lag: lag)) / MemoryLayout<Float>.stride
     }
 }

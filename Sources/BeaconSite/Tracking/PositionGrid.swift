@@ -5,9 +5,10 @@ import BeaconCore
 /// each gateway's modelled path loss to every cell's centre.
 ///
 /// The cell side is the configured one unless the rectangle would then need more than
-/// `maxCells` cells (columns rounded up to a multiple of eight); then it grows until it does not (a beacon's posterior is one `Float` per
-/// cell, so `maxCells` bounds a tracked beacon's state). The path-loss table is rebuilt when the
-/// radio model changes (a calibration applied), not per beacon or cycle.
+/// `maxCells` cells (columns rounded up to a multiple of eight); then it is the least side that
+/// does not (a beacon's posterior is one `Float` per cell, so `maxCells` bounds a tracked beacon's
+/// state). The path-loss table is rebuilt when the radio model changes (a calibration applied),
+/// not per beacon or cycle.
 struct PositionGrid {
     /// The centre of column 0 and row 0, metres.
     let originX: Double
@@ -54,7 +55,18 @@ struct PositionGrid {
             let rows = Int((height / side).rounded(.up))
             return columnCount(side) * rows <= maxCells && columnCount(side) <= Int(Int16.max) && rows <= Int(Int16.max)
         }
-        while !fits(side) { side *= 1.05 }
+        if !fits(side) {
+            // Fewer cells never come with a smaller side: bisect to the least side that fits.
+            var tooSmall = side
+            while !fits(side) {
+                tooSmall = side
+                side *= 2
+            }
+            for _ in 0..<48 {
+                let middle = (tooSmall + side) / 2
+                if fits(middle) { side = middle } else { tooSmall = middle }
+            }
+        }
         columns = columnCount(side)
         rows = Int((height / side).rounded(.up))
         self.cellSize = side
