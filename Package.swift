@@ -295,7 +295,7 @@ let package = Package(
         .target(
             name: "BeaconStrategyTestSupport", dependencies: ["BeaconCore", "BeaconStrategyKit"],
             path: "Tests/BeaconStrategyTestSupport", swiftSettings: swiftSettings),
-        .testTarget(name: "BeaconCoreTests", dependencies: ["BeaconCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "BeaconCoreTests", dependencies: ["BeaconCore", "BeaconTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "BeaconCryptoTests", dependencies: ["BeaconCore", "BeaconCrypto"], swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconDevicesTests", dependencies: ["BeaconCore", "BeaconCrypto", "BeaconDevices", "BeaconWire"],
@@ -369,7 +369,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconSimulatorTests",
-            dependencies: ["BeaconCore", "BeaconCrypto", "BeaconWire", "BeaconConfiguration", "BeaconSimulator"],
+            dependencies: [
+                "BeaconCore", "BeaconCrypto", "BeaconWire", "BeaconConfiguration", "BeaconSimulator", "BeaconTestSupport",
+            ],
             exclude: ["Fixtures"], swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconGatewayTests",

@@ -1,3 +1,4 @@
+import BeaconTestSupport
 import Testing
 
 @testable import BeaconCore
@@ -11,7 +12,7 @@ struct AnyTimestampClockTests {
         #expect(clock.now == manual.now)
         let deadline = manual.now + .seconds(2)
         let sleeper = Task { try await clock.sleep(until: deadline) }
-        while manual.sleeperCount == 0 { await Task.yield() }
+        try #require(await eventually { manual.sleeperCount > 0 }, "the task under test never reached its wait")
         manual.advance(by: .seconds(1))
         #expect(manual.sleeperCount == 1)
         manual.advance(by: .seconds(1))
@@ -26,7 +27,7 @@ struct AnyTimestampClockTests {
         let clock = AnyTimestampClock(mapping: DurationClock(manual), origin: origin)
         #expect(clock.now == origin)
         let sleeper = Task { try await clock.sleep(until: origin + .seconds(3)) }
-        while manual.sleeperCount == 0 { await Task.yield() }
+        try #require(await eventually { manual.sleeperCount > 0 }, "the task under test never reached its wait")
         manual.advance(by: .seconds(3))
         try await sleeper.value
         #expect(clock.now == origin + .seconds(3))

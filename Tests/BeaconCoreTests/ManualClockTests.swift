@@ -1,3 +1,4 @@
+import BeaconTestSupport
 import Testing
 
 @testable import BeaconCore
@@ -11,7 +12,7 @@ struct ManualClockTests {
             try await clock.sleep(until: clock.now + .seconds(5), tolerance: nil)
             return clock.now
         }
-        while clock.sleeperCount == 0 { await Task.yield() }
+        try #require(await eventually { clock.sleeperCount > 0 }, "the task under test never reached its wait")
         clock.advance(by: .seconds(4))
         #expect(clock.sleeperCount == 1)
         clock.advance(by: .seconds(1))
@@ -21,10 +22,10 @@ struct ManualClockTests {
     }
 
     @Test("A cancelled sleeper throws CancellationError and leaves the clock")
-    func cancellation() async {
+    func cancellation() async throws {
         let clock = ManualClock()
         let task = Task { try await clock.sleep(until: clock.now + .seconds(60), tolerance: nil) }
-        while clock.sleeperCount == 0 { await Task.yield() }
+        try #require(await eventually { clock.sleeperCount > 0 }, "the task under test never reached its wait")
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
         #expect(clock.sleeperCount == 0)

@@ -79,15 +79,15 @@ struct SiteAuthenticationTests {
         tap.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
         tap.arguments = [
             "-h", "127.0.0.1", "-p", "\(broker.port)", "-u", "hub", "-P", "pw-hub", "-t", "beacond/site/lab/records/+/west",
-            "-C", "1", "-N",
+            "-C", "1", "-N", "-i", "tap-west",
         ]
         _ = FileManager.default.createFile(atPath: captured.path, contents: nil)
         tap.standardOutput = try FileHandle(forWritingTo: captured)
         try tap.run()
         defer { if tap.isRunning { tap.terminate() } }
-        _ = await realWorkFinishes(within: SiteProcesses.hang) {
-            broker.logContains("Sending SUBACK to auto-") || broker.logContains("SUBACK")
-        }
+        // The tap's own subscription (its client id: the hub's SUBACK is in the log already).
+        let subscribed = await realWorkFinishes(within: SiteProcesses.hang) { broker.logContains("Sending SUBACK to tap-west") }
+        #expect(subscribed, "the tap (client id tap-west) never got its SUBACK from the broker")
         let site = "site: {name: lab, \(String(format: brokerLogin, "west", "west")), key: \(Self.westKey)"
         // The walk starts when the hub and the gateway are ready (its own start is replaced).
         let startFile = directory.appendingPathComponent("start")

@@ -168,7 +168,9 @@ struct StatusPageTests {
             try browser.waitUntil(
                 "document.getElementById('detail-id').textContent === '\(visitor)' && Number(document.body.dataset.refreshed) > 2",
                 in: page)
-            usleep(2_500_000)
+            guard try browser.waitUntil("Number(document.getElementById('plot').dataset.points || 0) > 0", in: page) else {
+                return (Data(), fractions, "visitor \(visitor)'s RSSI plot never drew a point")
+            }
             return (try browser.screenshot(of: page), fractions, nil)
         }
         let (png, fractions, failure) = screenshot

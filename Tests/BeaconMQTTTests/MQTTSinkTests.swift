@@ -38,7 +38,7 @@ struct MQTTSinkTests {
         let port = try MosquittoBroker.freePort()
         let sink = try MQTTSink(host: "127.0.0.1", port: port, topic: "beacond/gw1/alerts", timeout: .seconds(3), clock: clock)
         let delivery = Task { try await sink.deliver(Self.events[0]) }
-        while clock.sleeperCount == 0 { await Task.yield() }
+        try #require(await eventually { clock.sleeperCount > 0 }, "the task under test never reached its wait")
         clock.advance(by: .seconds(3))
         await #expect(throws: MQTTSinkError.notConnected(broker: "127.0.0.1:\(port)", timeout: .seconds(3))) {
             try await delivery.value

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconSimulator
+import BeaconTestSupport
 import Foundation
 import Testing
 
@@ -39,7 +40,7 @@ struct ResumableSourceTests {
             continuation.finish()
         }
         var iterator = stream.makeAsyncIterator()
-        while clock.sleeperCount == 0 { await Task.yield() }
+        try #require(await eventually { clock.sleeperCount > 0 }, "the task under test never reached its wait")
         // One second of clock releases the first second after the resume time; unresumed, it
         // would release the scenario's first second.
         clock.advance(by: .seconds(1))

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconSimulator
+import BeaconTestSupport
 import Synchronization
 import Testing
 
@@ -37,7 +38,7 @@ struct SimulationTests {
         // Nothing is delivered before the clock moves; then each second of clock releases about
         // a second of virtual time.
         var iterator = stream.makeAsyncIterator()
-        while clock.sleeperCount == 0 { await Task.yield() }
+        try #require(await eventually { clock.sleeperCount > 0 }, "the task under test never reached its wait")
         clock.advance(by: .seconds(10))
         let first = try #require(await iterator.next())
         #expect(first <= scenario.start + .seconds(10))
@@ -58,14 +59,16 @@ struct SimulationTests {
                 delivered.withLock { $0.append(last) }
             }
         }
-        while clock.sleeperCount == 0 { await Task.yield() }
+        try #require(await eventually { clock.sleeperCount > 0 }, "the task under test never reached its wait")
         // 29 s later the scenario has still not started: nothing is delivered.
         clock.advance(by: .seconds(29))
         for _ in 0..<1000 { await Task.yield() }
         #expect(delivered.withLock { $0.isEmpty })
         // 1 s past the start: the first second's batches come, none from later.
         clock.advance(by: .seconds(2))
-        while delivered.withLock({ $0.isEmpty }) || clock.sleeperCount == 0 { await Task.yield() }
+        try #require(
+            await eventually { !delivered.withLock({ $0.isEmpty }) && clock.sleeperCount > 0 },
+            "the first batch was never delivered")
         let times = delivered.withLock { $0 }
         #expect(times.allSatisfy { $0 >= scenario.start && $0 <= clock.now })
         task.cancel()

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconSinks
+import BeaconTestSupport
 import Foundation
 import Testing
 
@@ -32,7 +33,7 @@ struct ExecSinkTests {
         let clock = ManualClock()
         let sink = ExecSink(command: "exec sleep 30", timeout: .seconds(5), clock: clock)
         let delivery = Task { try await sink.deliver(Self.event) }
-        while clock.sleeperCount == 0 { await Task.yield() }
+        try #require(await eventually { clock.sleeperCount > 0 }, "the task under test never reached its wait")
         clock.advance(by: .seconds(5))
         await #expect(throws: SinkError.commandTimedOut(command: "exec sleep 30", timeout: .seconds(5))) {
             try await delivery.value

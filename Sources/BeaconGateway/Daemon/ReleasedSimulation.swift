@@ -35,6 +35,14 @@ struct ReleasedSimulation: AdvertisementSource {
         let simulation = Simulation(scenario: released, gatewayIndex: gatewayIndex, speed: .wallClock, wallClock: clock)
         let (from, to) = (simulation.scenario.start.rfc3339String, simulation.scenario.end.rfc3339String)
         logger.notice("\(startFile) released the scenario: from \(from) to \(to) on the wall clock")
+        if let joined = simulation.resumeTime {
+            // Seen after its start (this gateway was busy, or started after the release): the
+            // walk is joined where it is, and what the other gateways heard before is not heard here.
+            let lateMilliseconds = (joined.nanosecondsSinceEpoch - released.start.nanosecondsSinceEpoch) / 1_000_000
+            logger.warning(
+                "\(startFile) was seen \(Double(lateMilliseconds) / 1000) s after the start it holds: joined the scenario under way (nothing before \(joined.rfc3339String) is delivered); write a start further ahead if every gateway must hear it whole"
+            )
+        }
         try await simulation.run(deliver: deliver)
     }
 
