@@ -41,8 +41,11 @@ struct FixedLagSmoother {
     /// Memory per beacon, bytes.
     var bytesPerBeacon: Int { Self.bytesPerBeacon(lag: lag) }
 
-    /// Memory per beacon at `lag`, bytes: `lag + 1` steps and their count.
-    static func bytesPerBeacon(lag: Int) -> Int { (lag + 1) * MemoryLayout<Step>.stride + MemoryLayout<UInt8>.stride }
+    /// Memory per beacon at `lag`, bytes: `lag + 1` steps and their count (none at `lag: 0`, which
+    /// keeps no smoother).
+    static func bytesPerBeacon(lag: Int) -> Int {
+        lag > 0 ? (lag + 1) * MemoryLayout<Step>.stride + MemoryLayout<UInt8>.stride : 0
+    }
 
     /// Appends beacon `b`'s estimate at `cycle` (the filter's step with readings).
     mutating func record(_ b: Int, cycle: Int64, x: Double, y: Double, radius90: Double) {

@@ -119,17 +119,14 @@ struct GridTracker {
         missing.reserveCapacity(grid.gatewayCount)
     }
 
-    /// Memory per tracked beacon, bytes: its posterior and what ``bytesBesidePosterior(lag:)``
-    /// counts.
+    /// Memory per tracked beacon, bytes: its posterior and what ``bytesBesidePosterior(lag:)`` counts.
     var bytesPerBeacon: Int {
         grid.cellCount * MemoryLayout<Float>.stride + Self.bytesBesidePosterior(lag: settings.lag)
     }
 
-    /// A tracked beacon's memory besides its posterior, bytes: its box, its heading and, with
-    /// `lag` above 0, its smoothing history.
+    /// A tracked beacon's memory besides its posterior, bytes: its box, heading and smoothing history.
     static func bytesBesidePosterior(lag: Int) -> Int {
-        MemoryLayout<GridBox>.stride + MemoryLayout<Heading>.stride
-            + (lag > 0 ? FixedLagSmoother.bytesPerBeacon(lag: lag) : 0)
+        MemoryLayout<GridBox>.stride + MemoryLayout<Heading>.stride + FixedLagSmoother.bytesPerBeacon(lag: lag)
     }
 
     /// The cells of the tracked beacons' boxes, on average.
