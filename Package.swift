@@ -301,7 +301,7 @@ let package = Package(
             name: "BeaconDevicesTests", dependencies: ["BeaconCore", "BeaconCrypto", "BeaconDevices", "BeaconWire"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "BeaconWireTests", dependencies: ["BeaconCore", "BeaconWire"],
+            name: "BeaconWireTests", dependencies: ["BeaconCore", "BeaconWire", "BeaconTestSupport"],
             resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "BeaconBlueZTests", dependencies: ["BeaconCore", "BeaconWire", "BeaconBlueZ"],
@@ -353,7 +353,7 @@ let package = Package(
         .testTarget(
             name: "BeaconStoreTests",
             dependencies: [
-                "BeaconCore", "BeaconAlertEngine", "BeaconStore", "BeaconSinks",
+                "BeaconCore", "BeaconAlertEngine", "BeaconStore", "BeaconSinks", "BeaconTestSupport",
                 "engine-crash-harness",
             ],
             swiftSettings: swiftSettings),

@@ -137,7 +137,7 @@ struct DaemonAnswerTests {
 
     @Test("over MQTT: an acknowledgement by beacon stops the reminders; a bad command is answered with the error")
     func acknowledgeOverMQTT() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         let directory = broker.directory
         let configuration = directory.appendingPathComponent("gateway.yaml")
@@ -158,7 +158,7 @@ struct DaemonAnswerTests {
         #expect(await daemon.errorLine(containing: "mqtt commands: connected") != nil)
         let first = try #require(await daemon.outputLine(containing: #""event":"delivered""#))
         let instance = try #require(Self.string("instance", in: first))
-        let results = try MosquittoSubscriber(broker, topic: "beacond/desk-gw/commands/result", id: "results", count: 2)
+        let results = try await MosquittoSubscriber(broker, topic: "beacond/desk-gw/commands/result", id: "results", count: 2)
         let beacon = "ibeacon:5A4BCFCE-174E-4BAC-A814-092E77F6B7E5:1:1"
         #expect(
             try await SiteProcesses.publish(

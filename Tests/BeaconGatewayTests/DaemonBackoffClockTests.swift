@@ -15,7 +15,7 @@ struct DaemonBackoffClockTests {
 
     @Test("a refused webhook delivery waits on the manual clock, and is retried once the clock has moved")
     func backoffOnTheInjectedClock() async throws {
-        let server = try WebhookTestServer(secret: "clock-secret", failFirst: 1)
+        let server = try await WebhookTestServer(secret: "clock-secret", failFirst: 1)
         defer { server.stop() }
         let configuration = try GatewayConfiguration(
             node: ConfigNode(

@@ -45,7 +45,7 @@ struct DaemonCancelTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-cancel-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let server = try WebhookTestServer(secret: "cancel-secret")
+        let server = try await WebhookTestServer(secret: "cancel-secret")
         defer { server.stop() }
         let daemon = try RunningDaemon(
             arguments: ["run", "--config", try Self.configuration(in: directory, server: server)])
@@ -125,7 +125,7 @@ struct DaemonCancelTests {
 
     @Test("over MQTT: a scheduled instance's key published to …/commands/cancel cancels it; the result says so")
     func cancelOverMQTT() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         let directory = broker.directory
         let configuration = directory.appendingPathComponent("gateway.yaml")
@@ -146,7 +146,7 @@ struct DaemonCancelTests {
         #expect(await daemon.errorLine(containing: "mqtt commands: connected") != nil)
         let created = try #require(await daemon.outputLine(containing: #""event":"created""#))
         let instance = try #require(DaemonAnswerTests.string("instance", in: created))
-        let results = try MosquittoSubscriber(broker, topic: "beacond/desk-gw/commands/result", id: "results", count: 1)
+        let results = try await MosquittoSubscriber(broker, topic: "beacond/desk-gw/commands/result", id: "results", count: 1)
         #expect(
             try await SiteProcesses.publish(
                 Array(#"{"instance": "\#(instance)", "by": "nurse-2", "id": "c-1"}"#.utf8),

@@ -10,7 +10,7 @@ import Testing
 struct DaemonDeadLetterTests {
     @Test("the 404 callback's event is a dead letter; every other event is delivered; outbox list, retry, drop")
     func poisonCallback() async throws {
-        let server = try WebhookTestServer(secret: "dead-letter-secret")
+        let server = try await WebhookTestServer(secret: "dead-letter-secret")
         defer { server.stop() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-dead-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -85,7 +85,7 @@ struct DaemonDeadLetterTests {
     func backlogSpill() async throws {
         // The webhook refuses its first four requests (retried 1, 2, 4 s apart), so its first
         // event holds its backlog of 2 for longer than the paced run takes.
-        let server = try WebhookTestServer(secret: "spill-secret", failFirst: 4)
+        let server = try await WebhookTestServer(secret: "spill-secret", failFirst: 4)
         defer { server.stop() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-spill-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

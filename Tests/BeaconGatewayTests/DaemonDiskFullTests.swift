@@ -71,7 +71,7 @@ struct DaemonDiskFullTests {
         // The second sink never confirms (its URL answers 404): every accepted event stays with it,
         // as an outbox entry or a dead letter; and it cannot keep the daemon draining if the disk
         // does not fill.
-        let server = try WebhookTestServer(secret: "full")
+        let server = try await WebhookTestServer(secret: "full")
         defer { server.stop() }
         let config = work.appendingPathComponent("gateway.yaml").path
         try """

@@ -132,7 +132,7 @@ struct DaemonReloadTests {
 
     @Test("a hub: POST /reload adds an alert on a room; an unknown room or a moved gateway keeps it whole; SIGHUP removes it")
     func hub() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         let directory = broker.directory
         let file = directory.appendingPathComponent("hub.yaml").path

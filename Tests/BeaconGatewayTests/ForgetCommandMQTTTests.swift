@@ -26,7 +26,7 @@ struct ForgetCommandMQTTTests {
 
     @Test("Ada's retained topics and Home Assistant entities are cleared at the broker; Bo's stay")
     func clearsAdaAtTheBroker() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         let directory = try Forget.directory(sinks: Self.sinks(port: broker.port))
         defer { try? FileManager.default.removeItem(atPath: directory) }

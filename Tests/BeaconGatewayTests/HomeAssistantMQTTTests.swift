@@ -67,7 +67,7 @@ struct HomeAssistantMQTTTests {
     /// Returns once the sink is connected: it announces `online` (retained) on its status topic
     /// after it took the connection, so a transient publication from then on is not dropped.
     static func waitUntilOnline(_ broker: MosquittoBroker) async {
-        let status = try? MosquittoSubscriber(
+        let status = try? await MosquittoSubscriber(
             broker, topic: "beacond/hub/status", id: "online-\(UUID().uuidString.prefix(8))", count: 1,
             waitForSubscription: false)
         _ = await status?.readToEnd()
@@ -85,7 +85,7 @@ struct HomeAssistantMQTTTests {
 
     @Test("a flood of 10,000 unknown ids creates no Home Assistant entity, and the sink keeps only the named beacon's topics")
     func spoofedFlood() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         let built = try Self.settings(broker, named: [NamedBeacon(id: Self.anna, name: "Anna's badge", tags: ["staff"])])
             .makeSink()
@@ -109,7 +109,7 @@ struct HomeAssistantMQTTTests {
 
     @Test("an orderly stop clears the retained state of the unnamed beacons still present; the named one's stays")
     func unnamedClearedAtStop() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         let built = try Self.settings(broker, named: [NamedBeacon(id: Self.anna, name: "Anna's badge", tags: ["staff"])])
             .makeSink()
@@ -127,9 +127,9 @@ struct HomeAssistantMQTTTests {
     @Test(
         "a hub's named beacon: one device with a tracker in the hub's room, room, distance and position sensors, an alert event")
     func hubDevice() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
-        let rooms = try MosquittoSubscriber(broker, topic: "room_presence/+", id: "room-sub", count: 1, arguments: ["-v"])
+        let rooms = try await MosquittoSubscriber(broker, topic: "room_presence/+", id: "room-sub", count: 1, arguments: ["-v"])
         let built = try Self.settings(broker, named: [NamedBeacon(id: Self.anna, name: "Anna's badge", tags: ["staff"])])
             .makeSink()
         let observer = try #require(built.stateObserver as? MQTTBeaconState)
@@ -176,7 +176,7 @@ struct HomeAssistantMQTTTests {
 
     @Test("a beacon no longer named at the next start has its entities and state removed (empty retained documents)")
     func unnamedAtRestart() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         let ledger = broker.directory.appendingPathComponent("state.sqlite.homeassistant.hub").path
         let both = [NamedBeacon(id: Self.anna, name: "Anna"), NamedBeacon(id: Self.ben, name: "Ben")]

@@ -16,7 +16,7 @@ struct HomeAssistantPeopleTests {
 
     @Test("Ada follows her watch when her phone stays on the desk; the rooms count her; away she is not_home")
     func personAndRooms() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         var settings = HA.settings(
             broker, named: [NamedBeacon(id: Self.phone, name: "Ada's phone"), NamedBeacon(id: Self.watch, name: "Ada's watch")])
@@ -57,7 +57,7 @@ struct HomeAssistantPeopleTests {
 
     @Test("a person no longer in people: has their tracker removed at the next start (the ledger remembers them)")
     func removedPersonCleared() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         let ledger = broker.directory.appendingPathComponent("state.sqlite.homeassistant.hub").path
         let tracker = "homeassistant/device_tracker/beacond_hub_person_ada/tracker/config"

@@ -21,9 +21,9 @@ struct HubBlackholeTests {
     }
 
     private func run() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
-        let proxy = try TCPBlackholeProxy(serverPort: broker.port)
+        let proxy = try await TCPBlackholeProxy(serverPort: broker.port)
         let directory = broker.directory
         let scenarioFile = directory.appendingPathComponent("site.yaml")
         try SiteProcessesTests.scenario(start: Timeline.start).write(to: scenarioFile, atomically: true, encoding: .utf8)

@@ -52,7 +52,7 @@ struct HubTakeoverTests {
     }
 
     private func run(killedAt moment: Moment) async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         let directory = broker.directory
         let scenarioFile = directory.appendingPathComponent("site.yaml")

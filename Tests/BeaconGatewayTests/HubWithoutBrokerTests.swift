@@ -38,7 +38,7 @@ struct HubWithoutBrokerTests {
 
         try await StatusPageTests.validate(status, as: "status", in: directory)
 
-        let broker = try MosquittoBroker(directory: directory, port: port, removesDirectory: false)
+        let broker = try await MosquittoBroker(directory: directory, port: port, removesDirectory: false)
         defer { broker.stop() }
         _ = try #require(await hub.errorLine(containing: "site: connected to 127.0.0.1:\(port)"))
         let (_, connected) = try await DaemonControlTests.get(url + "/api/status")

@@ -111,7 +111,7 @@ struct LiveGatewayTests {
 
     @Test("Remote alert definitions are checked first, then again every checkEvery of the clock")
     func remoteChecksOnTheClock() async throws {
-        let server = try ConfigServer()
+        let server = try await ConfigServer()
         defer { server.stop() }
         try server.serve(RemoteAlertDefinitionsTests.versionA)
         let clock = ManualClock(start: Self.t0)

@@ -39,7 +39,7 @@ struct MQTTCommandAuthenticationTests {
     @Test(
         "unsigned commands refused; a sealed one answered under its key's name, once; a token taken; a flood crowds out nothing")
     func authenticated() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         let directory = broker.directory
         let configuration = directory.appendingPathComponent("gateway.yaml")
@@ -77,9 +77,9 @@ struct MQTTCommandAuthenticationTests {
         try subscriber.run()
         defer {
             kill(subscriber.processIdentifier, SIGKILL)
-            blockUntilExit(subscriber)
+            reapWhenExited(subscriber)
         }
-        broker.waitForLog("results 1 \(Self.prefix)/result")
+        await broker.logged("results 1 \(Self.prefix)/result")
         func result(containing text: String) async -> String? {
             _ = await realWorkFinishes(within: SiteProcesses.hang) {
                 SiteProcesses.lines(resultsFile).contains { $0.contains(text) }

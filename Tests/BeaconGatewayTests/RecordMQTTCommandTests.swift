@@ -15,7 +15,7 @@ struct RecordMQTTCommandTests {
         "four messages published: four lines, each topic and payload as sent (a binary one in base64), stamped on arrival; other topics left out"
     )
     func records() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         let directory = broker.directory
         let output = directory.appendingPathComponent("nodes.jsonl")

@@ -41,7 +41,7 @@ struct RemoteAlertDefinitionsTests {
 
     @Test("The first fetch applies; an unchanged document costs a 304 with the ETag sent back")
     func conditionalFetch() async throws {
-        let server = try ConfigServer()
+        let server = try await ConfigServer()
         defer { server.stop() }
         try server.serve(Self.versionA)
         let remote = Self.remote(server)
@@ -67,7 +67,7 @@ struct RemoteAlertDefinitionsTests {
             ("alerts:\n  - {id: a, strategy: time, delay: 1m, notBefore: \"2025-06-01T08:00:00Z\"}\n", "delay"),
         ])
     func rejectsInvalid(document: String, reason: String) async throws {
-        let server = try ConfigServer()
+        let server = try await ConfigServer()
         defer { server.stop() }
         try server.serve(Self.versionA)
         let remote = Self.remote(server)
@@ -85,14 +85,14 @@ struct RemoteAlertDefinitionsTests {
 
     @Test("HTTP 500 and a server that is gone keep the last good set and say why")
     func unreachable() async throws {
-        let server = try ConfigServer()
+        let server = try await ConfigServer()
         try server.serve(Self.versionA)
         let remote = Self.remote(server)
         _ = await remote.check(now: Self.now)
         try server.fail(with: 500)
         let failed = await remote.check(now: Self.now + .seconds(60))
         #expect(failed == .unreachable("\(server.url) answered HTTP 500"))
-        server.stop()
+        await server.stopped()
         let gone = await remote.check(now: Self.now + .seconds(120))
         guard case .unreachable = gone else {
             Issue.record("expected unreachable, got \(gone)")
@@ -103,12 +103,12 @@ struct RemoteAlertDefinitionsTests {
 
     @Test("The last good document is cached, so a restart without network still has the alerts")
     func cacheSurvivesRestart() async throws {
-        let server = try ConfigServer()
+        let server = try await ConfigServer()
         let cache = server.directory.deletingLastPathComponent().appendingPathComponent("cache-\(UUID().uuidString).yaml").path
         defer { try? FileManager.default.removeItem(atPath: cache) }
         try server.serve(Self.versionB)
         _ = await Self.remote(server, cache: cache).check(now: Self.now)
-        server.stop()
+        await server.stopped()
         let restarted = Self.remote(server, cache: cache)
         #expect(await restarted.loadCache() == .updated(["lobby-dwell", "hello"]))
         guard case .unreachable = await restarted.check(now: Self.now + .seconds(60)) else {
@@ -180,7 +180,7 @@ struct RemoteAlertsDaemonTests {
     /// document is cached next to the state file. (Expected alert: see ReplayTests.)
     @Test("beacond run fetches the alerts, applies them and caches the document")
     func daemonUsesRemoteAlerts() async throws {
-        let server = try ConfigServer()
+        let server = try await ConfigServer()
         defer { server.stop() }
         let (run, events, state) = try await Self.runDaemon(on: server, alert: "")
         #expect(run.status == 0, "\(run.standardError)")
@@ -198,7 +198,7 @@ struct RemoteAlertsDaemonTests {
     /// but a remote set with callbacks was applied, and its callbacks went nowhere.
     @Test("a remote set with callbacks is refused when no sink of the gateway sends them; the daemon says why")
     func remoteCallbacksNeedASink() async throws {
-        let server = try ConfigServer()
+        let server = try await ConfigServer()
         defer { server.stop() }
         let (run, events, _) = try await Self.runDaemon(on: server, alert: "\n    callback: https://example.invalid/hook")
         #expect(

@@ -37,7 +37,7 @@ struct RemoteCredentialsTests {
 
     @Test("a wrong token is refused (not unreachable) and the last good set stays; the right one, read again, is taken")
     func bearerToken() async throws {
-        let server = try ConfigServer()
+        let server = try await ConfigServer()
         defer { server.stop() }
         try server.serve(RemoteAlertDefinitionsTests.versionA)
         try server.require(token: "s3cret-token-1")
@@ -79,12 +79,15 @@ struct RemoteCredentialsTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-mtls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let certificates = try TestCertificates(in: directory)
-        let client = try certificates.issueClient(named: "gateway")
         let strangerDirectory = directory.appendingPathComponent("stranger")
         try FileManager.default.createDirectory(at: strangerDirectory, withIntermediateDirectories: true)
-        let stranger = try TestCertificates(in: strangerDirectory).issueClient(named: "stranger")
-        let server = try ConfigServer(certificates: certificates)
+        // openssl, waited for on a thread of its own (not the cooperative pool).
+        let (certificates, client, stranger) = try await onOwnThread {
+            let certificates = try TestCertificates(in: directory)
+            let client = try certificates.issueClient(named: "gateway")
+            return (certificates, client, try TestCertificates(in: strangerDirectory).issueClient(named: "stranger"))
+        }
+        let server = try await ConfigServer(certificates: certificates)
         defer { server.stop() }
         try server.serve(RemoteAlertDefinitionsTests.versionA)
         #expect(server.url.hasPrefix("https://127.0.0.1:"))
@@ -107,7 +110,7 @@ struct RemoteCredentialsTests {
 
     @Test("signed documents: a good signature is taken; a wrong or missing one is a bad-signature check, the last good set kept")
     func signedDocuments() async throws {
-        let server = try ConfigServer()
+        let server = try await ConfigServer()
         defer { server.stop() }
         try server.serve(RemoteAlertDefinitionsTests.versionA)
         try server.sign(with: "document-secret")
@@ -213,7 +216,7 @@ struct RemoteCredentialsTests {
 struct RemoteCheckReportDaemonTests {
     @Test("refused: an event to the sinks, counted, on /api/status; then the right token applies the set")
     func refusedThenTaken() async throws {
-        let server = try ConfigServer()
+        let server = try await ConfigServer()
         defer { server.stop() }
         try server.serve(RemoteAlertDefinitionsTests.versionA)
         try server.require(token: "right-token")

@@ -69,7 +69,7 @@ struct RemoteStagingTests {
     /// Runs `body` with a server serving version A, a cache path, and a daemon on both with A
     /// live (the first set: nothing was in force to stage it against); removes them after.
     static func withVersionALive(_ body: (ConfigServer, String, Running) async throws -> Void) async throws {
-        let server = try ConfigServer()
+        let server = try await ConfigServer()
         defer { server.stop() }
         let cache = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-stage-\(UUID().uuidString).yaml")
             .path

@@ -31,14 +31,15 @@ struct SiteAuthenticationTests {
 
         """
 
-    static func mosquittoPasswd(_ file: URL, _ user: String, _ password: String) throws {
+    /// Adds `user` to the password `file` (made if missing); its exit status. Blocks: on a thread of its own.
+    static func mosquittoPasswd(_ file: URL, _ user: String, _ password: String) throws -> Int32 {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_passwd")
         process.arguments = (FileManager.default.fileExists(atPath: file.path) ? [] : ["-c"]) + ["-b", file.path, user, password]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         blockUntilExit(process)
-        #expect(process.terminationStatus == 0)
+        return process.terminationStatus
     }
 
     @Test("only the signing gateway's own reports reach the fusion; forgeries are denied by the broker or refused by the hub")
@@ -46,11 +47,14 @@ struct SiteAuthenticationTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-acl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let passwords = directory.appendingPathComponent("passwords")
-        for user in ["hub", "west", "east"] { try Self.mosquittoPasswd(passwords, user, "pw-\(user)") }
+        let statuses = try await onOwnThread {
+            try ["hub", "west", "east"].map { try Self.mosquittoPasswd(passwords, $0, "pw-\($0)") }
+        }
+        #expect(statuses == [0, 0, 0], "mosquitto_passwd's exit statuses")
         // The broker drops to the user `mosquitto` when started as root: it must read both files.
         chmod(passwords.path, 0o644)
         try Self.acl.write(to: directory.appendingPathComponent("acl"), atomically: true, encoding: .utf8)
-        let broker = try MosquittoBroker(
+        let broker = try await MosquittoBroker(
             configuration: "allow_anonymous false\npassword_file \(passwords.path)\nacl_file \(directory.path)/acl\n",
             directory: directory, removesDirectory: true)
         defer { broker.stop() }

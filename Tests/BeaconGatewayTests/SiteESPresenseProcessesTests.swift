@@ -26,7 +26,7 @@ struct SiteESPresenseProcessesTests {
     }
 
     private func runMixedProcesses() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         let directory = broker.directory
         let scenarioFile = directory.appendingPathComponent("site.yaml")

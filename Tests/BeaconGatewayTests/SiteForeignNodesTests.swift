@@ -27,7 +27,7 @@ struct SiteForeignNodesTests {
         "a mixed site: three nodes at −61, −79 and −86 dBm put the tag in the loudest node's room and its dwell alert comes; a beacond gateway's tag is in its room; bad payloads are counted by reason"
     )
     func strongestNodeDecides() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         let directory = broker.directory
         let events = directory.appendingPathComponent("events.jsonl")

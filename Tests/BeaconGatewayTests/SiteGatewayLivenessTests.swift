@@ -20,7 +20,7 @@ struct SiteGatewayLivenessTests {
 
     @Test("a gateway stops: one gatewayOffline event in the jsonl sink; it comes back: one gatewayOnline")
     func offlineThenOnline() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         let directory = broker.directory
         let events = directory.appendingPathComponent("events.jsonl")

@@ -35,7 +35,7 @@ struct SiteHostileReportsTests {
 
     @Test("no hostile report crashes the hub, moves a room or silences a gateway; each is counted by reason and logged")
     func hostileReports() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         let directory = broker.directory
         let events = directory.appendingPathComponent("events.jsonl")

@@ -38,7 +38,7 @@ struct SitePartitionTests {
 
     @Test("partition 0 and 1 of 2: each of 40 beacons alerts once, on the hub that owns its bucket, none twice or never")
     func twoHubs() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         let directory = broker.directory
         let scenarioFile = directory.appendingPathComponent("site.yaml")

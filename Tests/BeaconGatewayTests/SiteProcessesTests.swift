@@ -53,7 +53,7 @@ struct SiteProcessesTests {
     }
 
     private func runGatewaysAndHub() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         let directory = broker.directory
         let scenarioFile = directory.appendingPathComponent("site.yaml")

@@ -45,14 +45,22 @@ struct SiteSimulationTests {
     }
 
     /// One run shared by the tests that only read it: the bundled site is 15 minutes of six
-    /// visitors and four gateways, about 14 s of CPU in a debug build.
-    static let shared = Result { try run() }
+    /// visitors and four gateways, about 14 s of CPU in a debug build, on a thread of its own.
+    static let shared = SharedComputation { try run() }
+
+    /// ``run(duration:perCycle:)`` on a thread of its own: minutes of CPU on a loaded machine,
+    /// which the cooperative pool's two threads must not give to one test.
+    static func runOwnThread(duration: Duration? = nil, perCycle: Bool = false) async throws -> (
+        events: [RoutedEvent], report: SiteScoring.Report, scenario: Scenario, summary: SiteSimulation.Summary
+    ) {
+        try await onOwnThread { try run(duration: duration, perCycle: perCycle) }
+    }
 
     @Test(
         "every visitor alerts once per alert: 45 s into its true shop stay, on entering the café, at the counter; rooms and positions match the truth"
     )
-    func bundledSite() throws {
-        let (events, report, scenario, summary) = try Self.shared.get()
+    func bundledSite() async throws {
+        let (events, report, scenario, summary) = try await Self.shared.value
         let stays = SiteTruth(scenario: scenario).stays()
         for index in 0..<Self.visitors {
             let id = scenario.beacons[index].identity.beaconID
@@ -85,9 +93,9 @@ struct SiteSimulationTests {
     }
 
     @Test("the grid filter (the default) places the shop's visitors closer than per-cycle fixes do, rooms at least as right")
-    func gridFilter() throws {
-        let fixes = try Self.run(perCycle: true)
-        let tracked = try Self.shared.get()
+    func gridFilter() async throws {
+        let fixes = try await Self.runOwnThread(perCycle: true)
+        let tracked = try await Self.shared.value
         let before = fixes.report
         let after = tracked.report
         #expect(try #require(after.medianPositionError) < (try #require(before.medianPositionError)) - 0.1, "\(after.text)")
@@ -107,8 +115,8 @@ struct SiteSimulationTests {
     }
 
     @Test("the figures README.md and Docs/Site.md quote for the bundled site are the ones its run gives")
-    func documentedFigures() throws {
-        let report = try Self.shared.get().report
+    func documentedFigures() async throws {
+        let report = try await Self.shared.value.report
         let rooms = try #require(Self.figure("room right while staying", in: report.text), "\(report.text)")
         let median = try #require(Self.figure("position error median", in: report.text), "\(report.text)")
         let p90 = try #require(Self.figure("position error p90", in: report.text), "\(report.text)")
@@ -123,10 +131,10 @@ struct SiteSimulationTests {
     }
 
     @Test("the same scenario and seed give the same events")
-    func deterministic() throws {
+    func deterministic() async throws {
         // The first five minutes: the first visitors' every alert, at a third of the whole run's cost.
-        let first = try Self.run(duration: .seconds(300)).events.map(\.event.jsonLine)
-        let second = try Self.run(duration: .seconds(300)).events.map(\.event.jsonLine)
+        let first = try await Self.runOwnThread(duration: .seconds(300)).events.map(\.event.jsonLine)
+        let second = try await Self.runOwnThread(duration: .seconds(300)).events.map(\.event.jsonLine)
         #expect(first == second && !first.isEmpty)
     }
 

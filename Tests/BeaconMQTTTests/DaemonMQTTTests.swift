@@ -15,9 +15,9 @@ struct DaemonMQTTTests {
 
     @Test("the created and delivered events of the lobby visitor arrive on beacond/lobby/alerts")
     func endToEnd() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
-        let subscriber = try MosquittoSubscriber(broker, topic: "beacond/lobby/alerts", id: "daemon-sub", count: 2)
+        let subscriber = try await MosquittoSubscriber(broker, topic: "beacond/lobby/alerts", id: "daemon-sub", count: 2)
 
         let configuration = broker.directory.appendingPathComponent("gateway.yaml")
         try Data(
@@ -90,11 +90,12 @@ struct DaemonMQTTTests {
         "each beacon's state is retained under beacond/lobby/beacons/<id>; Home Assistant gets the named ones only, and their alert as an event; the status ends offline"
     )
     func retainedBeaconState() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         let visitor1 = "ibeacon:5A4BCFCE-174E-4BAC-A814-092E77F6B7E5:1:1"
         let visitor2 = "ibeacon:5A4BCFCE-174E-4BAC-A814-092E77F6B7E5:1:2"
-        let events = try MosquittoSubscriber(broker, topic: "beacond/lobby/beacons/\(visitor1)/alert", id: "event-sub", count: 1)
+        let events = try await MosquittoSubscriber(
+            broker, topic: "beacond/lobby/beacons/\(visitor1)/alert", id: "event-sub", count: 1)
         let configuration = try Self.configuration(
             broker, speed: "max", extra: ", homeAssistant: {roomTopic: rooms}",
             alerts: """
@@ -121,7 +122,8 @@ struct DaemonMQTTTests {
         #expect(Set(states.keys) == Set(topics))
         // Everything retained under the state topics: the broker sends it at the subscription,
         // before anything published after it, so a marker published once subscribed ends the list.
-        let all = try MosquittoSubscriber(broker, topic: "beacond/lobby/beacons/+", id: "all-sub", count: 100, arguments: ["-v"])
+        let all = try await MosquittoSubscriber(
+            broker, topic: "beacond/lobby/beacons/+", id: "all-sub", count: 100, arguments: ["-v"])
         let marker = Process()
         marker.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_pub")
         marker.arguments = [
@@ -170,9 +172,9 @@ struct DaemonMQTTTests {
 
     @Test("the status is online while the daemon runs, and the broker publishes the last will offline when it is killed")
     func lastWill() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
-        let subscriber = try MosquittoSubscriber(broker, topic: "beacond/lobby/status", id: "will-sub", count: 2)
+        let subscriber = try await MosquittoSubscriber(broker, topic: "beacond/lobby/status", id: "will-sub", count: 2)
 
         let daemon = Process()
         daemon.executableURL = Self.beacond
@@ -181,10 +183,8 @@ struct DaemonMQTTTests {
         daemon.standardError = FileHandle.nullDevice
         try daemon.run()
         defer {
-            if daemon.isRunning {
-                kill(daemon.processIdentifier, SIGKILL)
-                blockUntilExit(daemon)
-            }
+            if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) }
+            reapWhenExited(daemon)
         }
         let reader = LineReader(subscriber.output)
         #expect(await reader.read(until: ["online"]) == ["online"])

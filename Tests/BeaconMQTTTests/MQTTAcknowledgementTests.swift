@@ -17,11 +17,11 @@ struct MQTTAcknowledgementTests {
 
     @Test("a late PUBACK fails its delivery and never confirms the delivery that reuses its message id")
     func latePubackNeverConfirmsAnother() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         // Message id 1's PUBACKs are held until the test releases them: whatever the load, a
         // delivery waiting for one times out first (the sink waits 0.5 s).
-        let proxy = try MQTTDelayProxy(broker: broker, holding: [1])
+        let proxy = try await MQTTDelayProxy(broker: broker, holding: [1])
         let sink = try MQTTSink(
             host: "127.0.0.1", port: proxy.port, topic: "beacond/ack/alerts", clientID: "beacond-ack",
             timeout: .milliseconds(500))
@@ -50,7 +50,7 @@ struct MQTTAcknowledgementTests {
 
     @Test("a client's callback context is released once the client is destroyed, even with publications in flight")
     func contextReleasedAfterDestroy() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         var weakContexts: [() -> MQTTCallbackContext<MQTTSink>?] = []
         for n in 0..<20 {

@@ -35,13 +35,13 @@ struct MQTTBrokerRestartTests {
         let configuration =
             "allow_anonymous true\npersistence true\npersistence_location \(directory.path)/\n"
             + "autosave_interval 1\nautosave_on_changes true\n"
-        var broker = try MosquittoBroker(configuration: configuration, directory: directory)
+        var broker = try await MosquittoBroker(configuration: configuration, directory: directory)
         let port = broker.port
         let topic = MQTTSink.defaultTopic(gateway: "restart")
 
         // Clean session off (-c): the broker keeps the subscription and queues QoS 1 messages
         // for it across the restart; mosquitto_sub reconnects by itself.
-        let subscriber = try MosquittoSubscriber(broker, topic: topic, id: "restart-sub", count: 100, arguments: ["-c"])
+        let subscriber = try await MosquittoSubscriber(broker, topic: topic, id: "restart-sub", count: 100, arguments: ["-c"])
 
         let sink = try MQTTSink(host: "127.0.0.1", port: port, topic: topic, clientID: "beacond-restart", timeout: .seconds(2))
         let outbox = InMemoryOutbox(configuration: OutboxConfiguration(sinks: ["mqtt"], maxBacklog: 100))
@@ -56,11 +56,11 @@ struct MQTTBrokerRestartTests {
         var lines = await reader.read(until: Self.events(1...5).map(\.body))
         #expect(lines == Self.events(1...5).map(\.body))
 
-        broker.waitForLog("Saving in-memory database", after: "restart-sub 1 \(topic)")
-        broker.stop()
+        await broker.logged("Saving in-memory database", after: "restart-sub 1 \(topic)")
+        await broker.stopped()
         outbox.enqueue(Self.events(6...10))
         dispatcher.notify()
-        broker = try MosquittoBroker(configuration: configuration, directory: directory, port: port)
+        broker = try await MosquittoBroker(configuration: configuration, directory: directory, port: port)
         lines = await reader.read(until: Self.events(1...10).map(\.body))
 
         var firstSeen: [String] = []

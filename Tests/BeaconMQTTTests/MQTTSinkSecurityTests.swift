@@ -15,14 +15,18 @@ struct MQTTSinkSecurityTests {
     static let event = OutboundEvent(key: "door|beacon|delivered|1", body: #"{"event":"delivered","n":1}"#)
 
     /// A broker with a TLS listener signed by a test CA, no anonymous clients, and one user.
-    static func secureBroker() throws -> (MosquittoBroker, TestCertificates) {
+    static func secureBroker() async throws -> (MosquittoBroker, TestCertificates) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-mqtt-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let certificates = try TestCertificates(in: directory)
         let passwords = directory.appendingPathComponent("passwords")
-        try TestCertificates.run("/usr/bin/mosquitto_passwd", ["-b", "-c", passwords.path, "beacond", "s3cret"])
+        // openssl and mosquitto_passwd, waited for on a thread of their own (not the cooperative pool).
+        let certificates = try await onOwnThread {
+            let certificates = try TestCertificates(in: directory)
+            try TestCertificates.run("/usr/bin/mosquitto_passwd", ["-b", "-c", passwords.path, "beacond", "s3cret"])
+            return certificates
+        }
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: passwords.path)
-        let broker = try MosquittoBroker(
+        let broker = try await MosquittoBroker(
             configuration: """
                 cafile \(certificates.caFile.path)
                 certfile \(certificates.serverCertificate.path)
@@ -36,10 +40,10 @@ struct MQTTSinkSecurityTests {
 
     @Test("with the CA, username and password, events are published over TLS and acknowledged")
     func tlsWithPassword() async throws {
-        let (broker, certificates) = try Self.secureBroker()
+        let (broker, certificates) = try await Self.secureBroker()
         defer { broker.stop() }
         let topic = MQTTSink.defaultTopic(gateway: "secure")
-        let subscriber = try MosquittoSubscriber(
+        let subscriber = try await MosquittoSubscriber(
             broker, topic: topic, id: "tls-sub", count: 1,
             arguments: ["--cafile", certificates.caFile.path, "-u", "beacond", "-P", "s3cret"])
 
@@ -53,12 +57,12 @@ struct MQTTSinkSecurityTests {
             try await sink.deliver(Self.event)
         }
         #expect(await subscriber.readToEnd() == Self.event.body + "\n")
-        broker.waitForLog("Sending PUBACK to beacond-tls")
+        await broker.logged("Sending PUBACK to beacond-tls")
     }
 
     @Test("a wrong password fails the delivery at once, saying the broker refused and what to check")
     func wrongPassword() async throws {
-        let (broker, certificates) = try Self.secureBroker()
+        let (broker, certificates) = try await Self.secureBroker()
         defer { broker.stop() }
         let options = MQTTConnectionOptions(username: "beacond", password: "wrong", tls: .init(caFile: certificates.caFile.path))
         // The clock never moves: only the broker's refusal can end the wait. The sink lives in

@@ -17,18 +17,18 @@ struct MQTTSinkTests {
 
     @Test("events are published with QoS 1 to beacond/<gateway>/alerts; each delivery returns after the PUBACK")
     func publishes() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker()
         defer { broker.stop() }
         let topic = MQTTSink.defaultTopic(gateway: "gw1")
         #expect(topic == "beacond/gw1/alerts")
 
-        let subscriber = try MosquittoSubscriber(broker, topic: topic, id: "test-sub", count: Self.events.count)
+        let subscriber = try await MosquittoSubscriber(broker, topic: topic, id: "test-sub", count: Self.events.count)
 
         let sink = try MQTTSink(host: "127.0.0.1", port: broker.port, topic: topic, clientID: "beacond-test")
         for event in Self.events { try await sink.deliver(event) }
         #expect(await subscriber.readToEnd() == Self.events.map { $0.body + "\n" }.joined())
-        broker.waitForLog("Received PUBLISH from beacond-test (d0, q1, r0, m\(Self.events.count)")
-        broker.waitForLog("Sending PUBACK to beacond-test (m\(Self.events.count)")
+        await broker.logged("Received PUBLISH from beacond-test (d0, q1, r0, m\(Self.events.count)")
+        await broker.logged("Sending PUBACK to beacond-test (m\(Self.events.count)")
         #expect(sink.name == "mqtt://127.0.0.1:\(broker.port)/beacond/gw1/alerts")
     }
 

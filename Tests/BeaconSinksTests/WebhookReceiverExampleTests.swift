@@ -26,8 +26,8 @@ struct WebhookReceiverExampleTests {
         process.standardInput = lifeline
         try process.run()
         defer {
-            try? lifeline.fileHandleForWriting.close()
-            blockUntilExit(process)
+            try? lifeline.fileHandleForWriting.close() // the receiver exits when its input closes
+            reapWhenExited(process)
         }
         let firstLine = await LineReader(output.fileHandleForReading).line() ?? ""
         let port = try #require(Int(firstLine.trimmingCharacters(in: .whitespacesAndNewlines)))

@@ -27,7 +27,7 @@ struct WebhookSinkTests {
 
     @Test("a delivery is a signed POST with the idempotency key; a callback destination overrides the URL")
     func signedPost() async throws {
-        let server = try WebhookTestServer(secret: Self.secret)
+        let server = try await WebhookTestServer(secret: Self.secret)
         defer { server.stop() }
         let sink = try WebhookSink(url: server.url, secret: Self.secret)
         try await sink.deliver(Self.events[0])
@@ -44,7 +44,7 @@ struct WebhookSinkTests {
 
     @Test("a non-2xx answer is a failed delivery")
     func serverError() async throws {
-        let server = try WebhookTestServer(secret: Self.secret, failFirst: 1)
+        let server = try await WebhookTestServer(secret: Self.secret, failFirst: 1)
         defer { server.stop() }
         let sink = try WebhookSink(url: server.url, secret: Self.secret)
         await #expect(throws: SinkError.httpStatus(url: server.url, status: 503)) { try await sink.deliver(Self.events[0]) }
@@ -59,9 +59,9 @@ struct WebhookSinkTests {
 
     @Test("server down, then back: through the outbox every event arrives, in order, each key accepted once")
     func serverDownThenBack() async throws {
-        let server = try WebhookTestServer(secret: Self.secret)
+        let server = try await WebhookTestServer(secret: Self.secret)
         let port = server.port
-        server.stop()
+        await server.stopped()
         defer { server.stop() }
         let outbox = InMemoryOutbox(configuration: OutboxConfiguration(sinks: ["hook"]))
         let clock = ManualClock()
@@ -79,7 +79,7 @@ struct WebhookSinkTests {
         clock.advance(by: .seconds(1))
         #expect(await reports.next()?.retry == .init(attempt: 2, delay: .seconds(2)))
         // Back up, but answering 503 once more before it recovers.
-        try server.start(port: port, failFirst: 1)
+        try await server.start(port: port, failFirst: 1)
         clock.advance(by: .seconds(2))
         #expect(await reports.next()?.retry == .init(attempt: 3, delay: .seconds(4)))
         clock.advance(by: .seconds(4))

@@ -1,3 +1,4 @@
+import BeaconTestSupport
 import Foundation
 import Testing
 
@@ -30,8 +31,9 @@ struct EngineCrashHarnessTests {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
 
-        /// Runs the harness once; returns its termination reason and status.
-        func run(killAfter: Int?) throws -> (Process.TerminationReason, Int32) {
+        /// Runs the harness once; returns its termination reason and status (waited for on a
+        /// thread of its own, not the cooperative pool).
+        func run(killAfter: Int?) async throws -> (Process.TerminationReason, Int32) {
             let process = Process()
             process.executableURL = EngineCrashHarnessTests.harness
             process.arguments =
@@ -39,7 +41,7 @@ struct EngineCrashHarnessTests {
                 + (killAfter.map { ["--kill-after", String($0)] } ?? [])
             process.standardOutput = FileHandle.nullDevice
             try process.run()
-            while process.isRunning { usleep(2_000) }
+            await waitForExit(process)
             return (process.terminationReason, process.terminationStatus)
         }
 
@@ -71,21 +73,21 @@ struct EngineCrashHarnessTests {
     }
 
     @Test("the harness run without a kill logs the expected events")
-    func uninterrupted() throws {
+    func uninterrupted() async throws {
         let workspace = try Workspace()
         defer { try? FileManager.default.removeItem(at: workspace.directory) }
-        let (reason, status) = try workspace.run(killAfter: nil)
+        let (reason, status) = try await workspace.run(killAfter: nil)
         #expect(reason == .exit && status == 0)
         #expect(try workspace.events().summaries == Self.expectedLog)
     }
 
     @Test("killed with SIGKILL after every n steps and restarted: no event lost, none repeated", arguments: [1, 2, 5])
-    func killedBetweenSteps(_ stepsPerRun: Int) throws {
+    func killedBetweenSteps(_ stepsPerRun: Int) async throws {
         let workspace = try Workspace()
         defer { try? FileManager.default.removeItem(at: workspace.directory) }
         var kills = 0
         while true {
-            let (reason, status) = try workspace.run(killAfter: stepsPerRun)
+            let (reason, status) = try await workspace.run(killAfter: stepsPerRun)
             if reason == .exit {
                 #expect(status == 0)
                 break

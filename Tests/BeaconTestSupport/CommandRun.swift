@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs a command to completion and captures its output (for tests of the `beacond` CLI).
 public struct CommandRun: Sendable {

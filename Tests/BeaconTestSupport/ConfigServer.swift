@@ -7,13 +7,14 @@ public final class ConfigServer {
     private let process: Process
     /// The server's standard input: closing it makes the server exit.
     private let lifeline = Pipe()
+    private var stopping = false
 
     /// Whether it serves HTTPS, asking for a client certificate.
     public let mutualTLS: Bool
 
     /// Starts the server: plain HTTP, or with `certificates` HTTPS with their server certificate,
     /// asking each client for a certificate their authority signed.
-    public init(certificates: TestCertificates? = nil) throws {
+    public init(certificates: TestCertificates? = nil) async throws {
         mutualTLS = certificates != nil
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("config-server-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -27,11 +28,15 @@ public final class ConfigServer {
         process.standardInput = lifeline
         try process.run()
         // The server prints its port once it listens.
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = out.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
+        let reading = out.fileHandleForReading
+        let line = await onOwnThread {
+            var line = Data()
+            while !line.contains(0x0A) {
+                let chunk = reading.availableData
+                if chunk.isEmpty { break }
+                line.append(chunk)
+            }
+            return line
         }
         guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
             process.terminate()
@@ -99,13 +104,23 @@ public final class ConfigServer {
         }
     }
 
+    /// Stops the server (its standard input closes, it exits) and returns at once: it is reaped,
+    /// and its directory removed, on a thread of their own. For connections to be refused from the
+    /// next line on, ``stopped()``.
     public func stop() {
-        guard process.isRunning else { return }
+        guard !stopping else { return }
+        stopping = true
         try? lifeline.fileHandleForWriting.close()
-        blockUntilExit(process)
-        try? FileManager.default.removeItem(at: directory)
+        let directory = directory
+        reapWhenExited(process) { try? FileManager.default.removeItem(at: directory) }
     }
 
-    /// Stops the server and reaps it: Foundation's child monitor must not outlive the Process.
+    /// Stops the server and returns once it has exited.
+    public func stopped() async {
+        stop()
+        await waitForExit(process)
+    }
+
+    /// Stops the server: Foundation's child monitor must not outlive the Process.
     deinit { stop() }
 }

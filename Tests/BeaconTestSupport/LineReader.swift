@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Reads a child's output line by line as it comes, keeping every line read: the one line reader
 /// of the test servers and launchers.
@@ -70,7 +71,8 @@ public final class LineReader: @unchecked Sendable {
     }
 
     /// ``line(containing:)``, blocking the calling thread.
-    public func blockingLine(containing text: String = "") -> String? {
+    public func blockingLine(containing text: String = "", sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        expectOffCooperativePool("waiting for a line of a child's output", sourceLocation: sourceLocation)
         storage.condition.lock()
         defer { storage.condition.unlock() }
         while true {
@@ -112,9 +114,4 @@ public final class LineReader: @unchecked Sendable {
 public func waitForExit(_ process: Process) async {
     let box = UncheckedProcess(process)
     await onOwnThread { blockUntilExit(box.process) }
-}
-
-private struct UncheckedProcess: @unchecked Sendable {
-    let process: Process
-    init(_ process: Process) { self.process = process }
 }

@@ -10,17 +10,17 @@ public final class MQTTDelayProxy: Sendable {
     private let proxy: ProxyProcess
 
     /// Starts the proxy in front of `broker`, delaying the PUBACKs of `messageIDs` (all when empty).
-    public init(broker: MosquittoBroker, delay: Duration, messageIDs: [Int] = []) throws {
+    public init(broker: MosquittoBroker, delay: Duration, messageIDs: [Int] = []) async throws {
         let seconds = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
-        proxy = try ProxyProcess(
+        proxy = try await ProxyProcess(
             script: "mqtt_delay_proxy.py", arguments: [String(broker.port), "\(seconds)"] + messageIDs.map(String.init))
     }
 
     /// Starts the proxy in front of `broker`, holding the PUBACKs of `messageIDs` (all when
     /// empty) until ``release()``: a test that needs a PUBACK to come after a timeout waits for
     /// the timeout, not for a guessed delay.
-    public init(broker: MosquittoBroker, holding messageIDs: [Int]) throws {
-        proxy = try ProxyProcess(
+    public init(broker: MosquittoBroker, holding messageIDs: [Int]) async throws {
+        proxy = try await ProxyProcess(
             script: "mqtt_delay_proxy.py", arguments: [String(broker.port), "hold"] + messageIDs.map(String.init))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -28,7 +29,7 @@ public final class MosquittoBroker: @unchecked Sendable {
     public init(
         configuration extra: String = "allow_anonymous true\n", directory reused: URL? = nil, port reusedPort: Int? = nil,
         removesDirectory: Bool? = nil
-    ) throws {
+    ) async throws {
         if let reused {
             directory = reused
         } else {
@@ -60,12 +61,18 @@ public final class MosquittoBroker: @unchecked Sendable {
         }
         // Not just the listening socket: a TLS client that connects before the broker's main loop
         // runs can stall until its keepalive.
-        waitForLog("running", after: "Opening ipv4 listen socket on port \(port)")
+        await logged("running", after: "Opening ipv4 listen socket on port \(port)")
     }
 
-    /// Blocks until the broker's log contains `text` (after the first `marker`, if given), or
-    /// the broker exits.
-    public func waitForLog(_ text: String, after marker: String? = nil) {
+    /// Returns once the broker's log contains `text` (after the first `marker`, if given), or
+    /// the broker has exited; the wait is on a thread of its own.
+    public func logged(_ text: String, after marker: String? = nil) async {
+        await onOwnThread { self.waitForLog(text, after: marker) }
+    }
+
+    /// ``logged(_:after:)``, blocking the calling thread (never a task's: the cooperative pool).
+    public func waitForLog(_ text: String, after marker: String? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+        expectOffCooperativePool("waiting for the broker's log", sourceLocation: sourceLocation)
         func found() -> Bool {
             guard let marker else { return logText.contains(text) }
             guard let start = logText.range(of: marker) else { return false }
@@ -83,16 +90,25 @@ public final class MosquittoBroker: @unchecked Sendable {
         return logText.contains(text)
     }
 
-    /// Kills the broker (SIGKILL: nothing saved).
+    /// Kills the broker (SIGKILL: nothing saved) and returns at once; it is reaped on a thread of
+    /// its own. Before reusing its port, ``stopped()``.
     public func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
-        blockUntilExit(process)
+        reapWhenExited(process)
+    }
+
+    /// Kills the broker and returns once it has exited (its port is free).
+    public func stopped() async {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        await waitForExit(process)
     }
 
     deinit {
-        stop()
-        if ownsDirectory { try? FileManager.default.removeItem(at: directory) }
+        let directory = directory, owns = ownsDirectory
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        reapWhenExited(process) { if owns { try? FileManager.default.removeItem(at: directory) } }
     }
 
     /// A port nothing listens on right now (bound to 0, read back, released).

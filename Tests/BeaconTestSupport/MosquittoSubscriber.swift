@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +21,7 @@ public final class MosquittoSubscriber: @unchecked Sendable {
     public init(
         _ broker: MosquittoBroker, topic: String, id: String, count: Int, arguments: [String] = [],
         waitForSubscription: Bool = true
-    ) throws {
+    ) async throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
         process.arguments =
             [
@@ -29,15 +30,13 @@ public final class MosquittoSubscriber: @unchecked Sendable {
             ] + arguments
         process.standardOutput = received
         try process.run()
-        if waitForSubscription { broker.waitForLog("\(id) 1 \(topic)") }
+        if waitForSubscription { await broker.logged("\(id) 1 \(topic)") }
     }
 
     deinit {
         // Reap it before the Process object goes: Foundation's child monitor must not outlive it.
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            blockUntilExit(process)
-        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        reapWhenExited(process)
     }
 
     /// The output as it comes (for reading before the subscriber exits).

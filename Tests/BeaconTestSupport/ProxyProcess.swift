@@ -18,14 +18,15 @@ final class ProxyProcess: @unchecked Sendable {
     private let log: LineReader
 
     /// Starts `script` (a file beside this one) with `arguments`; returns once it listens.
-    init(script: String, arguments: [String]) throws {
+    init(script: String, arguments: [String]) async throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", TestPaths.repositoryRoot + "/Tests/BeaconTestSupport/" + script] + arguments
         process.standardOutput = output
         process.standardInput = input
         try process.run()
-        log = LineReader(output.fileHandleForReading)
-        guard let port = log.blockingLine().flatMap({ Int($0) }) else {
+        let log = LineReader(output.fileHandleForReading)
+        self.log = log
+        guard let port = await log.line().flatMap({ Int($0) }) else {
             process.terminate()
             throw CocoaError(.fileReadCorruptFile)
         }
@@ -34,10 +35,8 @@ final class ProxyProcess: @unchecked Sendable {
 
     deinit {
         try? input.fileHandleForWriting.close()
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            blockUntilExit(process)
-        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        reapWhenExited(process)
     }
 
     /// Writes one line to the script's standard input; false if it has gone.

@@ -33,10 +33,8 @@ public final class RunningDaemon: @unchecked Sendable {
 
     deinit {
         // Reap it before the Process object goes: Foundation's child monitor must not outlive it.
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            blockUntilExit(process)
-        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        reapWhenExited(process)
     }
 
     /// Reads standard output until a line contains `text`; `nil` if the output ends first.

@@ -19,8 +19,8 @@ public final class TCPBlackholeProxy: Sendable {
     private let proxy: ProxyProcess
 
     /// Starts the proxy in front of the server listening on 127.0.0.1:`serverPort`.
-    public init(serverPort: Int) throws {
-        proxy = try ProxyProcess(script: "tcp_blackhole_proxy.py", arguments: [String(serverPort)])
+    public init(serverPort: Int) async throws {
+        proxy = try await ProxyProcess(script: "tcp_blackhole_proxy.py", arguments: [String(serverPort)])
     }
 
     /// Opens a hole; returns once the proxy holds it (`false` if it has exited).

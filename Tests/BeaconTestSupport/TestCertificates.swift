@@ -1,8 +1,9 @@
 import Foundation
+import Testing
 
 /// A throw-away certificate authority and a server certificate for 127.0.0.1, made with the
 /// `openssl` command in `directory` (readable by the broker, which may run as another user).
-public struct TestCertificates {
+public struct TestCertificates: Sendable {
     public let caFile: URL
     public let serverCertificate: URL
     public let serverKey: URL

@@ -1,8 +1,9 @@
 import BeaconCore
+import BeaconWire
 import Foundation
 import Testing
 
-@testable import BeaconWire
+@testable import BeaconTestSupport
 
 @Suite("BtsnoopFileWriter: appending, reopening, and reading back with tshark and btmon")
 struct BtsnoopFileWriterTests {
@@ -50,8 +51,13 @@ struct BtsnoopFileWriterTests {
         }
     }
 
-    /// Runs `tool` with `arguments`; `nil` when the tool is not installed.
-    static func run(_ tool: String, _ arguments: [String]) throws -> String? {
+    /// Runs `tool` with `arguments` (waited for on a thread of its own, not the cooperative
+    /// pool); `nil` when the tool is not installed.
+    static func run(_ tool: String, _ arguments: [String]) async throws -> String? {
+        try await onOwnThread { try blockingRun(tool, arguments) }
+    }
+
+    private static func blockingRun(_ tool: String, _ arguments: [String]) throws -> String? {
         guard FileManager.default.isExecutableFile(atPath: tool) else { return nil }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
@@ -61,16 +67,17 @@ struct BtsnoopFileWriterTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        while process.isRunning { usleep(2_000) }
+        blockUntilExit(process)
         return String(decoding: output, as: UTF8.self)
     }
 
     @Test("tshark reads the written monitor file: every frame an LE Advertising Report")
-    func tsharkReadsBack() throws {
+    func tsharkReadsBack() async throws {
         let packets = try Self.packets(50)
         let path = CaptureFixtures.temporaryPath("tshark.btsnoop")
         try Self.write(packets[...], to: path)
-        guard let output = try Self.run("/usr/bin/tshark", ["-r", path, "-T", "fields", "-e", "bthci_evt.le_meta_subevent"])
+        guard
+            let output = try await Self.run("/usr/bin/tshark", ["-r", path, "-T", "fields", "-e", "bthci_evt.le_meta_subevent"])
         else {
             print("tshark is not installed (apt package tshark): skipping the tshark read-back check")
             return
@@ -81,11 +88,11 @@ struct BtsnoopFileWriterTests {
     }
 
     @Test("btmon reads the written monitor file")
-    func btmonReadsBack() throws {
+    func btmonReadsBack() async throws {
         let packets = try Self.packets(20)
         let path = CaptureFixtures.temporaryPath("btmon.btsnoop")
         try Self.write(packets[...], to: path)
-        guard let output = try Self.run("/usr/bin/btmon", ["-r", path]) else {
+        guard let output = try await Self.run("/usr/bin/btmon", ["-r", path]) else {
             print("btmon is not installed (apt package bluez): skipping the btmon read-back check")
             return
         }
