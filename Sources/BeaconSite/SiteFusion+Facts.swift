@@ -29,16 +29,16 @@ extension SiteFusion {
     /// Fills `facts`' smoothed positions, a slot per beacon of `update`.
     private func describeSmoothedPositions(_ update: RangingUpdate, cycle: Int64, into facts: inout SiteCycleFacts) {
         facts.smoothed.removeAll(keepingCapacity: true)
-        guard let smoother = gridTracker?.smoother else { return }
+        guard let smoother = positioner.gridTracker?.smoother else { return }
         for beacon in update.beacons {
             guard let b = indexByID.slot(of: beacon.id, idAt: { ids[$0] }),
-                let smoothed = smoother.smoothed(b, at: cycle, cycleSeconds: cycleSeconds)
+                let smoothed = smoother.smoothed(b, at: cycle, cycleSeconds: positioner.cycleSeconds)
             else {
                 facts.smoothed.append(nil)
                 continue
             }
             let time = update.time - .nanoseconds((cycle - smoothed.cycle) * cycleNanoseconds)
-            let height = beacon.position?.z ?? positionHeight(of: b)
+            let height = beacon.position?.z ?? positioner.tagHeight(onFloor: positionFloor(of: b))
             facts.smoothed.append(
                 SmoothedPosition(
                     time: time,

@@ -39,11 +39,11 @@ extension SiteFusion {
             }
         }
         var position: BeaconPosition?
-        if gridTracker?.rooms != nil {
+        if positioner.gridTracker?.rooms != nil {
             // Rooms outlined: the grid filter places the beacon first, and where it tracks it, its
             // posterior's share in each outline decides the room.
             position = locate(b, cycle: cycle)
-            if gridTracker?.roomShares(b, roomCount: roomNames.count) == true {
+            if positioner.gridTracker?.roomShares(b, roomCount: roomNames.count) == true {
                 decideRoomByShares(b, gateways: evidenceScratch.count, at: time)
             } else {
                 decideRoom(b, gateways: evidenceScratch.count, at: time)
@@ -90,7 +90,7 @@ extension SiteFusion {
     /// Decides beacon `b`'s room from the grid filter's shares of its posterior in the rooms'
     /// outlines (``RoomDecider/decide(_:shares:gateways:now:)``), and reports and counts it.
     func decideRoomByShares(_ b: Int, gateways: Int, at time: Timestamp) {
-        guard !roomNames.isEmpty, let shares = gridTracker?.shares else { return }
+        guard !roomNames.isEmpty, let shares = positioner.gridTracker?.shares else { return }
         let step = roomDecider.decide(&beacons[b].rooms, shares: shares, gateways: gateways, now: time.nanosecondsSinceEpoch)
         apply(step, to: b, at: time)
     }
@@ -131,7 +131,7 @@ extension SiteFusion {
     /// The beacon left the site (no gateway reports it): an exit of its room, and it starts afresh.
     func leaveRoom(_ b: Int, at time: Timestamp) {
         beacons[b].tracker.reset()
-        gridTracker?.forget(b)
+        positioner.gridTracker?.forget(b)
         report(b, exited: roomDecider.leave(&beacons[b].rooms), entered: -1, at: time)
     }
 }

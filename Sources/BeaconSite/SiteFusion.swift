@@ -28,10 +28,12 @@ import BeaconSiteReport
 ///   `cancelOn: regionExit` work on rooms. The room is *unknown* — an exit of the room, no
 ///   position — while the evidence is too weak (``RoomHysteresis``) or every gateway of the room
 ///   is offline (``SiteGatewayStatus``).
-/// - **Position.** Weighted least squares in the RSSI domain over the gateways with a known
-///   position on the beacon's floor that heard the beacon in the cycle (at least
-///   ``PositioningConfiguration/minimumGateways``), else the centroid of the strongest;
-///   smoothed by a constant-velocity Kalman filter.
+/// - **Position.** `SitePositioner`: the grid filter's posterior where it tracks the beacon,
+///   else weighted least squares in the RSSI domain over the gateways with a known position on
+///   the beacon's floor that heard it in the cycle (at least
+///   ``PositioningConfiguration/minimumGateways``), else the centroid of the strongest, smoothed
+///   by a constant-velocity Kalman filter. The hub counts how each beacon was placed and files
+///   the cycle's readings for self-calibration.
 ///
 /// Memory: 128 bytes per beacon and gateway of evidence plus about 200 per beacon. Nothing is
 /// allocated per record or per cycle once the tables have grown. A hub belongs to one task (its
@@ -56,7 +58,6 @@ public final class SiteFusion {
     @exclusivity(unchecked) var ids: [BeaconID] = []
     /// Every gateway's recent records of every tracked beacon.
     @exclusivity(unchecked) var evidence: EvidenceTable
-    @exclusivity(unchecked) var positionScratch: [PositionEvidence] = []
     @exclusivity(unchecked) var roomScores: [Float]
     /// The room rule.
     let roomDecider: RoomDecider
@@ -75,21 +76,16 @@ public final class SiteFusion {
     let cycleNanoseconds: Int64
     let latenessNanoseconds: Int64
     let retentionNanoseconds: Int64
+    /// The position stage: the radio model, the grid filter, per-cycle fixes.
+    @exclusivity(unchecked) var positioner: SitePositioner
     /// The radio model positions are solved with: the configured one, then the self-calibrated.
-    @exclusivity(unchecked) var model: SiteRadioModel {
-        didSet { remodelGrid() }
+    var model: SiteRadioModel {
+        get { positioner.model }
+        set { positioner.model = newValue }
     }
-    /// Every tracked beacon's posterior over the floor area (`nil`: Kalman-smoothed fixes, or
-    /// fewer than three positioned gateways).
-    @exclusivity(unchecked) var gridTracker: GridTracker?
     /// Self-calibration (`nil`: off, or fewer than three positioned gateways).
     @exclusivity(unchecked) var calibrator: SiteCalibrator?
-    var tagHeight: Double { model.tagHeight }
-    let bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
-    let cycleSeconds: Double
     let roomNames: [String]
-    /// Each floor's tag height (see `floorTagHeights(layout:configured:)`).
-    let floorTagHeights: [Double]
     /// Which gateways are alive: their latest reports, online or offline, since when.
     @exclusivity(unchecked) var liveness: GatewayLiveness
 
@@ -113,43 +109,22 @@ public final class SiteFusion {
         evidence = EvidenceTable(
             gatewayCount: gatewayCount, staleCycles: max(1, configuration.staleness.nanoseconds / cycleNanoseconds))
         retentionNanoseconds = configuration.retention.nanoseconds
-        let positioned = layout.gateways.compactMap(\.position)
-        let height = configuration.positioning.tagHeight ?? Self.defaultTagHeight(gatewayHeights: positioned.map(\.z))
-        let margin = configuration.positioning.boundsMargin
-        cycleSeconds = Double(cycleNanoseconds) / 1e9
-        let bounds = (
-            minX: (positioned.map(\.x).min() ?? 0) - margin, minY: (positioned.map(\.y).min() ?? 0) - margin,
-            maxX: (positioned.map(\.x).max() ?? 0) + margin, maxY: (positioned.map(\.y).max() ?? 0) + margin
-        )
-        self.bounds = bounds
-        model = SiteRadioModel(
-            pathLossExponent: configuration.positioning.pathLossExponent, tagHeight: height,
-            receiveOffsets: Array(repeating: 0, count: gatewayCount))
-        if configuration.calibration.enabled && positioned.count >= 3 {
+        let positioner = SitePositioner(
+            layout: layout, settings: configuration.positioning, cycleSeconds: Double(cycleNanoseconds) / 1e9)
+        self.positioner = positioner
+        let model = positioner.model
+        if configuration.calibration.enabled && layout.gateways.count(where: { $0.position != nil }) >= 3 {
             calibrator = SiteCalibrator(
                 settings: configuration.calibration, model: model, gatewayIDs: layout.gateways.map(\.id),
                 fit: SiteModelFit(
                     gateways: layout.gateways.map(\.position), gatewayIDs: layout.gateways.map(\.id),
                     settings: configuration.calibration, exponentCentre: configuration.positioning.pathLossExponent,
                     modelSigma: configuration.positioning.modelSigma, beaconPrior: configuration.positioning.offsetPrior,
-                    bounds: bounds))
+                    bounds: positioner.bounds))
         }
-        floorTagHeights = Self.floorTagHeights(layout: layout, configured: configuration.positioning.tagHeight)
         liveness = GatewayLiveness(
             count: gatewayCount, offlineAfter: configuration.gatewayOfflineAfter.nanoseconds, cycle: cycleNanoseconds)
-        positionScratch.reserveCapacity(gatewayCount)
         evidenceScratch.reserveCapacity(gatewayCount)
-        let positioning = configuration.positioning
-        if let grid = positioning.gridInUse, positioned.count >= 3,
-            PositionGrid.canCover(bounds)
-        {
-            let cells = PositionGrid(
-                bounds: bounds, cellSize: grid.cellSize, maxCells: grid.cellBudget, gatewayCount: gatewayCount)
-            gridTracker = GridTracker(
-                grid: cells, settings: grid, plans: Self.floorPlans(on: cells, layout: layout),
-                rooms: Self.roomCells(on: cells, layout: layout))
-            remodelGrid()
-        }
     }
 
     /// Beacons being fused.
@@ -231,7 +206,7 @@ public final class SiteFusion {
         update.evicted.append(id)
         ids.withUnsafeBufferPointer { ids in indexByID.remove(id, slot: b) { ids[$0] } }
         let last = beacons.count - 1
-        gridTracker?.move(last, to: b)
+        positioner.gridTracker?.move(last, to: b)
         if b != last {
             indexByID.move(ids[last], from: last, to: b)
             beacons.swapAt(b, last)

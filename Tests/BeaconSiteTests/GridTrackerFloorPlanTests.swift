@@ -55,7 +55,7 @@ struct GridTrackerFloorPlanTests {
         let fusion = try SiteFusion(layout: layout, configuration: configuration)
         var last: BeaconPosition?
         GridTrackerTests.hear(fusion, x: 4, y: 6, seconds: 1...8) { last = $0.beacons.first?.position ?? last }
-        var tracker = try #require(fusion.gridTracker)
+        var tracker = try #require(fusion.positioner.gridTracker)
         let box = tracker.boxes[0]
         let estimate = tracker.estimate(0, box: box, moments: nil)
         let posterior = try #require(estimate)

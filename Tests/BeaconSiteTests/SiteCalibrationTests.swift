@@ -149,7 +149,7 @@ struct SiteCalibrationTests {
     @Test("a tracked tag's fixes are filed with the grid filter's posterior: its mean, near the tag, and its spread")
     func fixesCarryThePosterior() throws {
         let fusion = try Self.fusion(SelfCalibration(interval: .seconds(20), window: 600, minimumFixes: 30))
-        #expect(fusion.gridTracker != nil, "six positioned gateways: the grid filter tracks")
+        #expect(fusion.positioner.gridTracker != nil, "six positioned gateways: the grid filter tracks")
         // Along the hall's middle at 0.5 m/s.
         let path: (Int) -> (Double, Double) = { second in (2 + Double(second % 32) * 0.5, 6) }
         try Self.runTag(fusion, seconds: 1...60, path: path, spot: Array(repeating: 0, count: 6), parked: { _ in false })

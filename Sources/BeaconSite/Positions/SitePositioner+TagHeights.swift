@@ -1,7 +1,7 @@
 import BeaconCore
 import BeaconSiteReport
 
-extension SiteFusion {
+extension SitePositioner {
     /// Where every gateway hangs at least this high (metres), the receivers are overhead and the
     /// tags are taken to be worn or carried: at ``carriedTagHeight``.
     static let overheadMounting = 2.0
@@ -38,27 +38,5 @@ extension SiteFusion {
         }
         let base = configured ?? defaultTagHeight(gatewayHeights: heights[lowestFloor])
         return means.map { mean in base + ((mean ?? lowest) - lowest) }
-    }
-
-    /// The floor positions of beacon `b` are solved on (index into the layout's floors), -1 for
-    /// none (a site without floors, or a beacon not placed on one yet: every gateway counts).
-    @inline(__always)
-    func positionFloor(of b: Int) -> Int {
-        Int(beacons[b].rooms.lastFloor)
-    }
-
-    /// Whether gateway `g` takes part in beacon `b`'s position: it is on the beacon's floor, or
-    /// the beacon (or the gateway) has none.
-    @inline(__always)
-    func isOnPositionFloor(gateway g: Int, beacon b: Int) -> Bool {
-        let floor = positionFloor(of: b)
-        return floor < 0 || layout.floorOfGateway[g] < 0 || layout.floorOfGateway[g] == floor
-    }
-
-    /// The tags' height for beacon `b`'s position: its floor's, else the site's.
-    @inline(__always)
-    func positionHeight(of b: Int) -> Double {
-        let floor = positionFloor(of: b)
-        return floor >= 0 && floor < floorTagHeights.count ? floorTagHeights[floor] : tagHeight
     }
 }
