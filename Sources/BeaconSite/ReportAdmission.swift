@@ -4,9 +4,8 @@ import BeaconSiteReport
 /// The hub's door for gateway reports, as a stage: which gateway of the site a report is from,
 /// whether its seal is that gateway's (`SealSequences`: above the last taken, never twice, live
 /// within the signature window), and the offset that maps the gateway's times onto the hub's
-/// (`GatewayClock`). ``SiteFusion`` asks it in order — the gateway, the topic and bucket, the
-/// seal, the values, the clock — counts what it refuses and files what it admits; it reads no
-/// beacon, evidence or cycle (`ReportAdmissionTests`).
+/// (`GatewayClock`). ``ReportIntake`` asks it in order — the gateway, the topic and bucket, the
+/// seal, the values, the clock; it reads no beacon, evidence or cycle (`ReportAdmissionTests`).
 struct ReportAdmission {
     /// Each gateway's clock offset, in layout order.
     private(set) var clocks: [GatewayClock]

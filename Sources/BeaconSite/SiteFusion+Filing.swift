@@ -41,19 +41,15 @@ extension SiteFusion {
     /// beacons are fetched; then each beacon's index is looked up into ``known`` (confirmed
     /// against ``ids``, which stays in cache) and the evidence slot and state its record writes
     /// are fetched; then each record is filed.
-    func fileRecords(_ records: Records, _ filing: Filing) {
-        let count =
-            switch records {
-            case .staged: staged.count
-            case .binary(let view): view.header.recordCount
-            }
+    func fileRecords(_ records: ReportIntake.Records, _ filing: Filing) {
+        let count = intake.count(of: records)
         guard !filing.stale else {
             statistics.records += count
             statistics.staleRecords += count
             return
         }
         switch records {
-        case .staged: for record in staged { indexByID.prefetchHome(of: record.beacon) }
+        case .staged: for record in intake.staged { indexByID.prefetchHome(of: record.beacon) }
         case .binary(let view): view.forEachBeacon { indexByID.prefetchHome(of: $0) }
         }
         known.removeAll(keepingCapacity: true)
@@ -63,7 +59,8 @@ extension SiteFusion {
             beacons.withUnsafeBufferPointer { beacons in
                 ids.withUnsafeBufferPointer { ids in
                     switch records {
-                    case .staged: for record in staged { look(record.beacon, ids, slots, beacons, lane: lane, stride: stride) }
+                    case .staged:
+                        for record in intake.staged { look(record.beacon, ids, slots, beacons, lane: lane, stride: stride) }
                     case .binary(let view): view.forEachBeacon { look($0, ids, slots, beacons, lane: lane, stride: stride) }
                     }
                 }
@@ -72,7 +69,7 @@ extension SiteFusion {
         var k = 0
         switch records {
         case .staged:
-            for record in staged {
+            for record in intake.staged {
                 take(record, known: known[k], filing)
                 k += 1
             }

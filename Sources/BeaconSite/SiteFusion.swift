@@ -7,7 +7,7 @@ import BeaconSiteReport
 /// `RangingUpdate` a single gateway's ranging loop emits, so the same strategies and alert
 /// engine run on it.
 ///
-/// - **Intake.** A report is taken whole or refused whole (`ReportRefusal`, counted by reason
+/// - **Intake.** `ReportIntake`: a report is taken whole or refused whole (`ReportRefusal`, counted by reason
 ///   in ``SiteFusionStatistics/refusedReports``): it must decode, come from a gateway of the
 ///   layout, match its topic's gateway and bucket when it has one, hold only physically possible
 ///   values, stay within ``SiteFusionConfiguration/maxRecordsPerReport``, and agree with its
@@ -62,16 +62,14 @@ public final class SiteFusion {
     /// The room rule.
     let roomDecider: RoomDecider
     @exclusivity(unchecked) var evidenceScratch: [Int] = []
-    /// The records of the report being taken, until all of it is checked.
-    @exclusivity(unchecked) var staged: [GatewayRecord] = []
     /// The beacon index of each record of the report being filed (−1: not tracked yet).
     @exclusivity(unchecked) var known: [Int] = []
     /// The hub time of the report being taken (its send time mapped onto the hub's clock).
     @exclusivity(unchecked) var reportTime: Int64 = 0
     /// Beacons each gateway brought in (for ``SiteFusionConfiguration/maxBeaconsPerGateway``).
     @exclusivity(unchecked) var beaconsIntroduced: [Int]
-    /// The door for reports: which gateway, its seals, its clock.
-    @exclusivity(unchecked) var admission: ReportAdmission
+    /// The intake: a report admitted whole (its gateway, its clock) or refused whole.
+    @exclusivity(unchecked) var intake: ReportIntake
     let gatewayCount: Int
     let cycleNanoseconds: Int64
     let latenessNanoseconds: Int64
@@ -97,9 +95,7 @@ public final class SiteFusion {
         self.layout = layout
         self.configuration = configuration
         gatewayCount = layout.gateways.count
-        admission = ReportAdmission(
-            gatewayCount: gatewayCount, clockTolerance: configuration.clockTolerance,
-            signatureWindow: configuration.signatureWindow)
+        intake = ReportIntake(gatewayCount: gatewayCount, configuration: configuration)
         beaconsIntroduced = Array(repeating: 0, count: gatewayCount)
         roomScores = Array(repeating: -.infinity, count: max(1, layout.rooms.count))
         roomDecider = RoomDecider(rule: configuration.room, floorOfRoom: layout.floorOfRoom)
@@ -136,7 +132,7 @@ public final class SiteFusion {
     public var latestUpdate: RangingUpdate { update }
 
     /// Ids of gateways that sent reports but are not in the layout (for the log).
-    public var unknownGatewayIDs: [String] { admission.unknownGateways.sorted() }
+    public var unknownGatewayIDs: [String] { intake.admission.unknownGateways.sorted() }
 
     // MARK: Cycles out
 
