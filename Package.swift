@@ -363,7 +363,7 @@ let package = Package(
         .testTarget(
             name: "BeaconSinksTests",
             dependencies: [
-                "BeaconCore", "BeaconAlertEngine", "BeaconSinks", "BeaconStore",
+                "BeaconCore", "BeaconAlertEngine", "BeaconSinks", "BeaconStore", "BeaconHTTP",
                 "BeaconTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),

@@ -47,7 +47,7 @@ public struct HTTPClient: Sendable {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: urlRequest)
+            (data, response) = try await load(urlRequest)
         } catch let error as URLError where error.code == .timedOut {
             throw .timedOut(url: request.url, timeout: request.timeout)
         } catch {
@@ -64,6 +64,31 @@ public struct HTTPClient: Sendable {
         return HTTPResponse(status: http.statusCode, headers: headers, body: Array(data))
     }
 
+    /// `urlRequest`'s answer; cancelling the calling task cancels the request.
+    ///
+    /// Not `URLSession.data(for:)`: on Linux it deadlocks when the task is cancelled while the
+    /// answer is being handled (swift-corelibs-foundation #5412) — its cancellation handler, run
+    /// under the task's status lock, waits for the session's work queue, which is resuming the
+    /// task and waits for that lock. A `beacond run` stopped while a remote alert check was in
+    /// flight never exited. Here the handler only hands the cancel to another thread.
+    private func load(_ urlRequest: URLRequest) async throws -> (Data, URLResponse) {
+        let pending = PendingRequest()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
+                let task = session.dataTask(with: urlRequest) { data, response, error in
+                    if let response, error == nil {
+                        continuation.resume(returning: (data ?? Data(), response))
+                    } else {
+                        continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                    }
+                }
+                pending.start(task)
+            }
+        } onCancel: {
+            DispatchQueue.global().async { pending.cancel() }
+        }
+    }
+
     /// A short reason for a URL loading error.
     private static func reason(_ error: URLError) -> String {
         switch error.code {
@@ -76,5 +101,32 @@ public struct HTTPClient: Sendable {
             "TLS failed (\(error.localizedDescription))"
         default: error.localizedDescription
         }
+    }
+}
+
+/// The URL session task of one ``HTTPClient`` request, and whether it was cancelled before it
+/// started (a cancel that comes first cancels it as it starts).
+private final class PendingRequest: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: URLSessionDataTask?
+    private var cancelled = false
+
+    /// Starts `task`, or cancels it at once when the request was cancelled already.
+    func start(_ task: URLSessionDataTask) {
+        let cancelled = lock.withLock {
+            self.task = task
+            return self.cancelled
+        }
+        task.resume()
+        if cancelled { task.cancel() }
+    }
+
+    /// Cancels the task (or the one about to start).
+    func cancel() {
+        let task = lock.withLock {
+            cancelled = true
+            return self.task
+        }
+        task?.cancel()
     }
 }

@@ -1,0 +1,46 @@
+import BeaconHTTP
+import BeaconTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+/// A request cancelled while its answer (here: a refused connection) is being handled. With
+/// FoundationNetworking's `URLSession.data(for:)` that deadlocked now and then
+/// (swift-corelibs-foundation #5412): the cancelling thread held the task's status lock and waited
+/// for the session's work queue, which was resuming that task and waited for the lock. A
+/// `beacond run` stopped by SIGTERM while its remote alert check was in flight never exited.
+@Suite("HTTPClient: a request cancelled while its answer arrives")
+struct HTTPClientCancellationTests {
+    static let rounds = 400
+
+    @Test("400 requests to a refused port, each cancelled as it fails: every one ends")
+    func cancelledWhileFailing() async throws {
+        let url = "http://127.0.0.1:\(try MosquittoBroker.freePort())/"
+        let finished = Mutex(0)
+        // Run on threads of their own, so a deadlock holds them and not the cooperative pool; the
+        // test then fails at the ceiling instead of hanging with them.
+        let ended = await onOwnThread { () -> Bool in
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                for round in 0..<Self.rounds {
+                    let request = Task { _ = try? await HTTPClient.shared.send(HTTPRequest(url: url, timeout: .seconds(5))) }
+                    // Spread the cancellations over the request's short life: before the
+                    // connection, as it is refused, after.
+                    usleep(UInt32(round % 40) * 25)
+                    request.cancel()
+                    let joined = DispatchSemaphore(value: 0)
+                    Task.detached {
+                        _ = await request.result
+                        joined.signal()
+                    }
+                    joined.wait()
+                    finished.withLock { $0 += 1 }
+                }
+                done.signal()
+            }
+            return done.wait(timeout: .now() + .seconds(Int(hangCeiling.components.seconds))) == .success
+        }
+        let count = finished.withLock { $0 }
+        #expect(ended, "stuck after \(count) of \(Self.rounds) cancelled requests: a deadlock")
+    }
+}
