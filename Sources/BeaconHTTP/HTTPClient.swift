@@ -70,7 +70,9 @@ public struct HTTPClient: Sendable {
     /// answer is being handled (swift-corelibs-foundation #5412) — its cancellation handler, run
     /// under the task's status lock, waits for the session's work queue, which is resuming the
     /// task and waits for that lock. A `beacond run` stopped while a remote alert check was in
-    /// flight never exited. Here the handler only hands the cancel to another thread.
+    /// flight never exited. Here the handler only hands the cancel to another thread. Fixed
+    /// upstream by swift-corelibs-foundation #5417 (in the swift-6.4 snapshots): with a toolchain
+    /// that has it, `data(for:)` can come back.
     private func load(_ urlRequest: URLRequest) async throws -> (Data, URLResponse) {
         let pending = PendingRequest()
         return try await withTaskCancellationHandler {

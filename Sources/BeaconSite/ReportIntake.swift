@@ -5,8 +5,8 @@ import BeaconSiteReport
 /// gateway's clock, the report's time on the hub's clock and where its records are — or refused
 /// whole with a ``ReportRefusal``.
 ///
-/// It decodes the report (either format; a binary one is checked in place, never copied), caps
-/// its records at ``maxRecordsPerReport``, and asks ``admission`` in order: the gateway, the
+/// It decodes the report (either format; a binary one is checked in place, never copied), refuses
+/// one of more than ``maxRecordsPerReport`` records (whole: it never cuts one short), and asks ``admission`` in order: the gateway, the
 /// topic and bucket it was published under, the seal, the values, the clock. It reads no beacon,
 /// evidence or cycle; ``SiteFusion`` counts what it refuses and files what it admits
 /// (`ReportIntakeTests`).

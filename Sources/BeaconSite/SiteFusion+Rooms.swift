@@ -4,39 +4,12 @@ import BeaconRanging
 extension SiteFusion {
     /// Fuses one beacon; `nil` when no gateway has fresh evidence of it (its room is left).
     func fuse(beacon b: Int, cycle: Int64, at time: Timestamp) -> RangedBeacon? {
-        evidenceScratch.removeAll(keepingCapacity: true)
-        var seen = false
-        var samples = 0
-        for g in 0..<gatewayCount {
-            guard let s = evidence.newestSlot(beacon: b, gateway: g, cycle: cycle) else { continue }
-            evidenceScratch.append(s)
-            if evidence[s].cycle == cycle && evidence[s].seen {
-                seen = true
-                samples += Int(evidence[s].samples)
-            }
-        }
-        guard !evidenceScratch.isEmpty else {
+        let heard = evidence.summarize(
+            beacon: b, cycle: cycle, roomOfGateway: layout.roomOfGateway, receiveOffsets: positioner.model.receiveOffsets,
+            roomScores: &roomScores)
+        guard heard.gateways > 0 else {
             leaveRoom(b, at: time)
             return nil
-        }
-        // Loudest and nearest gateways; room scores from the raw means of the last two cycles.
-        var bestRSSI: Float = -.infinity
-        var nearest: Float = .infinity
-        var nearestAccuracy: Float = .nan
-        for i in roomScores.indices { roomScores[i] = -.infinity }
-        for s in evidenceScratch {
-            let slot = evidence[s]
-            let g = evidence.gateway(ofSlot: s)
-            if !slot.rssi.isNaN { bestRSSI = max(bestRSSI, slot.rssi) }
-            if !slot.distance.isNaN && slot.distance < nearest {
-                nearest = slot.distance
-                nearestAccuracy = slot.accuracy
-            }
-            let room = layout.roomOfGateway[g]
-            if room >= 0, let score = evidence.recentMean(beacon: b, gateway: g, cycle: cycle) {
-                // The calibrated receive offset evens out receivers, as a configured rssiOffset does.
-                roomScores[room] = max(roomScores[room], score + Float(model.receiveOffsets[g]))
-            }
         }
         var position: BeaconPosition?
         if positioner.gridTracker?.rooms != nil {
@@ -44,33 +17,33 @@ extension SiteFusion {
             // posterior's share in each outline decides the room.
             position = locate(b, cycle: cycle)
             if positioner.gridTracker?.roomShares(b, roomCount: roomNames.count) == true {
-                decideRoomByShares(b, gateways: evidenceScratch.count, at: time)
+                decideRoomByShares(b, gateways: heard.gateways, at: time)
             } else {
-                decideRoom(b, gateways: evidenceScratch.count, at: time)
+                decideRoom(b, gateways: heard.gateways, at: time)
                 if beacons[b].rooms.unknown { position = nil }
             }
         } else {
-            decideRoom(b, gateways: evidenceScratch.count, at: time)
+            decideRoom(b, gateways: heard.gateways, at: time)
             position = beacons[b].rooms.unknown ? nil : locate(b, cycle: cycle)
         }
         if let position {
             beacons[b].lastX = Float(position.x)
             beacons[b].lastY = Float(position.y)
         }
-        let distance = nearest.isFinite ? Double(nearest) : nil
+        let distance = heard.nearest.isFinite ? Double(heard.nearest) : nil
         let proximity = configuration.proximity.proximity(distance: distance, current: beacons[b].proximity)
         beacons[b].proximity = proximity
         let state = beacons[b]
         let rooms = state.rooms
         let placed = !roomNames.isEmpty
         return RangedBeacon(
-            id: state.id, lastAddress: BluetoothAddress(rawValue: 0), addressCount: 0, seenThisCycle: seen,
-            sampleCount: samples, lastRSSI: nil, meanRSSI: nil,
-            filteredRSSI: bestRSSI.isFinite ? Double(bestRSSI) : nil, measuredPower: state.measuredPower,
-            distance: distance, accuracy: nearestAccuracy.isNaN || distance == nil ? nil : Double(nearestAccuracy),
+            id: state.id, lastAddress: BluetoothAddress(rawValue: 0), addressCount: 0, seenThisCycle: heard.seen,
+            sampleCount: heard.samples, lastRSSI: nil, meanRSSI: nil,
+            filteredRSSI: heard.bestRSSI.isFinite ? Double(heard.bestRSSI) : nil, measuredPower: state.measuredPower,
+            distance: distance, accuracy: heard.nearestAccuracy.isNaN || distance == nil ? nil : Double(heard.nearestAccuracy),
             proximity: proximity, firstSeen: state.firstSeen, lastSeen: state.lastSeen,
             room: rooms.shown >= 0 ? roomNames[Int(rooms.shown)] : nil, position: position,
-            gatewayCount: evidenceScratch.count,
+            gatewayCount: heard.gateways,
             roomConfidence: placed && rooms.room >= 0 ? Double(rooms.confidence) : (placed ? 0 : nil),
             roomUnknown: rooms.unknown,
             floor: rooms.shown >= 0 && rooms.lastFloor >= 0 ? layout.floors[Int(rooms.lastFloor)] : nil)

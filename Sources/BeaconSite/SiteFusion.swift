@@ -61,7 +61,6 @@ public final class SiteFusion {
     @exclusivity(unchecked) var roomScores: [Float]
     /// The room rule.
     let roomDecider: RoomDecider
-    @exclusivity(unchecked) var evidenceScratch: [Int] = []
     /// The beacon index of each record of the report being filed (−1: not tracked yet).
     @exclusivity(unchecked) var known: [Int] = []
     /// The hub time of the report being taken (its send time mapped onto the hub's clock).
@@ -120,7 +119,6 @@ public final class SiteFusion {
         }
         liveness = GatewayLiveness(
             count: gatewayCount, offlineAfter: configuration.gatewayOfflineAfter.nanoseconds, cycle: cycleNanoseconds)
-        evidenceScratch.reserveCapacity(gatewayCount)
     }
 
     /// Beacons being fused.

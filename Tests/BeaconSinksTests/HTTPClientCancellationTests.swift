@@ -17,8 +17,9 @@ struct HTTPClientCancellationTests {
     func cancelledWhileFailing() async throws {
         let url = "http://127.0.0.1:\(try MosquittoBroker.freePort())/"
         let finished = Mutex(0)
-        // Run on threads of their own, so a deadlock holds them and not the cooperative pool; the
-        // test then fails at the ceiling instead of hanging with them.
+        // Run on threads of their own, so a deadlock holds them and not the cooperative pool: this
+        // test then fails at the ceiling. (A deadlock stops every URL session of the process — they
+        // share one queue — so other HTTP tests running beside it would hang with it.)
         let ended = await onOwnThread { () -> Bool in
             let done = DispatchSemaphore(value: 0)
             Thread.detachNewThread {
@@ -42,5 +43,25 @@ struct HTTPClientCancellationTests {
         }
         let count = finished.withLock { $0 }
         #expect(ended, "stuck after \(count) of \(Self.rounds) cancelled requests: a deadlock")
+    }
+
+    @Test("a request the server holds unanswered ends as soon as it is cancelled, not at its timeout")
+    func cancelledWhileHeld() async throws {
+        let server = try await WebhookTestServer(secret: "held", holdAfter: 0)
+        defer { server.stop() }
+        let request = Task {
+            try await HTTPClient.shared.send(HTTPRequest(method: "POST", url: server.url, body: [1], timeout: hangCeiling))
+        }
+        await server.received(1)
+        request.cancel()
+        switch await request.result {
+        case .success(let response): Issue.record("answered \(response.status) although held")
+        case .failure(let error):
+            guard case .failed(_, let reason) = error as? HTTPClientError else {
+                Issue.record("ended by \(error), not by the cancel")
+                return
+            }
+            #expect(reason.localizedCaseInsensitiveContains("cancel"), "\(reason)")
+        }
     }
 }

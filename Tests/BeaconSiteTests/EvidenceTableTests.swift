@@ -86,4 +86,32 @@ struct EvidenceTableTests {
         #expect(table.slots.count == table.rowWidth)
         #expect(table[table.index(beacon: 0, gateway: 1, cycle: 4)].mean == -44)
     }
+
+    @Test(
+        "a beacon's summary: fresh gateways, this cycle's sightings, the loudest and the nearest, and rooms scored with receive offsets"
+    )
+    func summary() {
+        var table = Self.table()
+        // Gateway 0 (room 0) heard beacon 0 this cycle; gateway 1 (room 0) last cycle, nearer and
+        // louder; gateway 2 (room 1) three cycles ago: past the staleness, it says nothing.
+        table.file(
+            EvidenceSlot(cycle: 9, rssi: -70, mean: -72, distance: 4, accuracy: 2, samples: 3, seen: true),
+            at: table.index(beacon: 0, gateway: 0, cycle: 9))
+        table.file(
+            EvidenceSlot(cycle: 8, rssi: -60, mean: -61, distance: 1.5, accuracy: 0.5, samples: 2, seen: true),
+            at: table.index(beacon: 0, gateway: 1, cycle: 8))
+        table.file(Self.slot(cycle: 6, rssi: -40, mean: -40), at: table.index(beacon: 0, gateway: 2, cycle: 6))
+        var scores: [Float] = [0, 0]
+        let heard = table.summarize(
+            beacon: 0, cycle: 9, roomOfGateway: [0, 0, 1], receiveOffsets: [0, -15, 0], roomScores: &scores)
+        #expect(heard.gateways == 2)
+        #expect(heard.seen && heard.samples == 3, "only this cycle's sightings count")
+        #expect(heard.bestRSSI == -60 && heard.nearest == 1.5 && heard.nearestAccuracy == 0.5)
+        // Room 0: gateway 0's −72 against gateway 1's −61 − 15 = −76 once its receiver is evened out.
+        #expect(scores == [-72, -.infinity], "\(scores)")
+        let silent = table.summarize(
+            beacon: 1, cycle: 9, roomOfGateway: [0, 0, 1], receiveOffsets: [0, 0, 0], roomScores: &scores)
+        #expect(silent.gateways == 0 && !silent.seen && silent.bestRSSI == -.infinity && silent.nearest == .infinity)
+        #expect(scores == [-.infinity, -.infinity], "scores are reset for every beacon")
+    }
 }

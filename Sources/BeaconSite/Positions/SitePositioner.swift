@@ -8,11 +8,13 @@ import BeaconSiteReport
 /// - With the grid filter (``PositioningConfiguration/gridInUse``, at least three positioned
 ///   gateways and a site the grid can cover) it steps the beacon's posterior over the floor area
 ///   (``GridTracker``) with the cycle's readings, and the gateways on its floor that did not hear
-///   it as weak evidence; the position is the posterior's mean, its 90 % radius the stated one.
+///   it as weak evidence; the position is the posterior's mean, and its stated 90 % radius the
+///   posterior's (``GridTracker/statedRadius(_:floor:)``: scaled on a floor without walls or blocks).
 /// - Otherwise, and while the filter does not track the beacon yet, weighted least squares in the
 ///   RSSI domain over the gateways that heard it (at least
 ///   ``PositioningConfiguration/minimumGateways``), else the centroid of the strongest four,
-///   smoothed by the beacon's Kalman filter (``PositionTracker``).
+///   smoothed by the beacon's Kalman filter (``PositionTracker``) when
+///   ``PositioningConfiguration/tracking`` is set.
 ///
 /// It knows the layout's geometry and the radio model, and nothing of rooms, intake or alerts:
 /// ``SiteFusion`` hands it the evidence table, which gateways are online and the beacon's floor,
@@ -110,7 +112,8 @@ struct SitePositioner {
     ///   - floor: the floor it is on (-1: none known; every gateway counts).
     ///   - measuredPower: its advertised RSSI at 1 m (-59 dBm when it states none).
     ///   - online: which gateways are online (one that is not says nothing by its silence).
-    ///   - tracker: its Kalman filter, stepped when the grid filter does not place it.
+    ///   - tracker: its Kalman filter, stepped when the grid filter does not place it and
+    ///     ``PositioningConfiguration/tracking`` is set (its prediction starts the fit).
     mutating func place(
         _ b: Int, cycle: Int64, floor: Int, measuredPower: Int8?, evidence: EvidenceTable, online: [Bool],
         tracker: inout PositionTracker
