@@ -234,15 +234,22 @@ ADV=hci$VHCI_ADV_INDEX
 # The payload's loop switches advertising off and on every 0.5 s, and a controller refuses these
 # settings (Command Disallowed) while it advertises: each is sent, with advertising off, until the
 # controller's Command Complete says 00.
+# (Under TCG a CI run once got 40 replies in a row that were not this command's success — the
+# last "01 01 01 04" — and passed on the next run: the reply must now name the command's opcode,
+# it is tried for up to 10 s, and the last reply is printed whole if it never came.)
 send() {
+    command="$*"
+    opcode=$(printf '%02X %02X' $(( $2 & 0xFF )) $(( ($1 << 2) | ($2 >> 8) )))
     i=0
-    while [ $i -lt 40 ]; do
+    while [ $i -lt 100 ]; do
         hcitool -i $ADV cmd 0x08 0x000A 00 > /dev/null
-        set -- $(hcitool -i $ADV cmd "$@" | tail -n 1)
-        [ "${4:-}" = "00" ] && return 0
+        reply=$(hcitool -i $ADV cmd $command)
+        set -- $(printf '%s\n' "$reply" | tail -n 1)
+        [ "${2:-} ${3:-}" = "$opcode" ] && [ "${4:-}" = "00" ] && return 0
         i=$((i+1)); sleep 0.1
     done
-    echo "FAIL[rpa]: the advertiser refused $*"; exit 1
+    echo "FAIL[rpa]: the advertiser refused $command (opcode $opcode) 100 times; its last reply:"
+    printf '%s\n' "$reply"; exit 1
 }
 # LE Set Random Address (little-endian), LE Set Advertising Parameters (100 ms, ADV_NONCONN_IND,
 # own address random), LE Set Advertising Data (11 bytes, padded to 31).
