@@ -28,17 +28,8 @@ public final class ConfigServer {
         process.standardInput = lifeline
         try process.run()
         // The server prints its port once it listens.
-        let reading = out.fileHandleForReading
-        let line = await onOwnThread {
-            var line = Data()
-            while !line.contains(0x0A) {
-                let chunk = reading.availableData
-                if chunk.isEmpty { break }
-                line.append(chunk)
-            }
-            return line
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+        let line = await LineReader(out.fileHandleForReading).line() ?? ""
+        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             process.terminate()
             throw CocoaError(.fileReadCorruptFile)
         }
