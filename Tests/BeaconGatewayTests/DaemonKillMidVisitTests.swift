@@ -12,10 +12,11 @@ import Glibc
 
 /// `beacond run` killed with SIGKILL in the middle of a visit and started again on the same
 /// state file, per firing mode. The first run replays the three-visit capture at 50× real time
-/// and is killed at a chosen moment; the second is the same configuration again, whose replay
-/// resumes where the saved state ends (the end of the last cycle it had seen, as a radio would go
-/// on hearing), into the same JSON-lines file. Deduplicated by idempotency key, the events are
-/// exactly those of an uninterrupted run: nothing repeated, nothing lost.
+/// and is killed as soon as its state file says it has decided through a chosen second of the
+/// capture (the moment is the replay's own, not a guess at how fast the machine runs); the second is the same configuration again, whose replay resumes where the
+/// saved state ends (the end of the last cycle it had seen, as a radio would go on hearing), into
+/// the same JSON-lines file. Deduplicated by idempotency key, the events are exactly those of an
+/// uninterrupted run: nothing repeated, nothing lost.
 @Suite("beacond run killed mid-visit", .serialized)
 struct DaemonKillMidVisitTests {
     static let alert = """
@@ -68,6 +69,39 @@ struct DaemonKillMidVisitTests {
         return process
     }
 
+    /// Runs `configuration` (a paced replay of a ``Timeline`` capture) and kills it with SIGKILL
+    /// as soon as its state file says the engine has decided through `second` of the capture or
+    /// later (the strategy clock, saved with every cycle that changes a strategy's state: each
+    /// cycle of a visit); returns the second the file said last. The file is read beside the
+    /// daemon, as `beacond state` does; the kill lands within one read of the second, a few
+    /// thousandths of a real second. Records an issue if the run ended before it was killed.
+    static func runAndKill(
+        _ configuration: String, statePath: String, atCaptureSecond second: Double
+    ) async throws -> Double {
+        let daemon = try RunningDaemon(arguments: ["run", "--config", configuration])
+        _ = await daemon.errorLine(containing: "ready:")
+        let target = Timeline.start + .milliseconds(Int64(second * 1000))
+        var decided = -1.0
+        let deadline = ContinuousClock.now + hangCeiling
+        let store = try SQLiteAlertStateStore(path: statePath)
+        while daemon.process.isRunning, ContinuousClock.now < deadline {
+            if let clock = try? store.load().strategyClock {
+                decided = Double((clock - Timeline.start).components.seconds)
+                if clock >= target {
+                    kill(daemon.process.processIdentifier, SIGKILL)
+                    break
+                }
+            }
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        let exit = await daemon.waitForExit()
+        #expect(
+            daemon.process.terminationReason == .uncaughtSignal,
+            "the paced run was to be killed at \(second) s of the capture; it ended (status \(exit.status)) decided through \(decided) s: \(exit.errors.suffix(400))"
+        )
+        return decided
+    }
+
     /// The same dwell alert, reminded every 7 s until acknowledged (nobody does): each visit's
     /// delivery is followed by its reminders while the replay lasts.
     static let remindingAlert = """
@@ -81,8 +115,8 @@ struct DaemonKillMidVisitTests {
 
     @Test(
         "killed during a reminder series and restarted: the reminders of an uninterrupted run, none twice, none lost",
-        arguments: [1.6, 2.2])
-    func killMidReminders(_ killAfter: Double) async throws {
+        arguments: [72.0, 110.0]) // visit 1 between its reminders at 68 and 75 s; visit 2
+    func killMidReminders(_ killAt: Double) async throws {
         let workspace = try Workspace()
         defer { try? FileManager.default.removeItem(atPath: workspace.directory) }
         try StrategyContractTests.threeVisits.writeCapture(to: workspace.path("all.btsnoop"))
@@ -97,29 +131,23 @@ struct DaemonKillMidVisitTests {
         let reminders = expected.filter { $0.contains(#""event":"delivered""#) && $0.contains(#""attempt":"#) }
         try #require(reminders.count >= 4, "the reference run has reminders: \(expected)")
 
-        let first = try Self.run(configuration("crash", speed: 50))
-        let pid = first.processIdentifier
-        await onOwnThread {
-            Thread.sleep(forTimeInterval: killAfter)
-            kill(pid, SIGKILL)
-        }
-        await waitForExit(first)
-        #expect(first.terminationReason == .uncaughtSignal)
+        let killedAt = try await Self.runAndKill(
+            configuration("crash", speed: 50), statePath: workspace.path("state-crash.sqlite"), atCaptureSecond: killAt)
         let second = try Self.run(configuration("crash", speed: nil))
         await waitForExit(second)
         #expect(second.terminationStatus == 0)
-        #expect(try workspace.events("crash") == expected, "killed after \(killAfter) s")
+        #expect(try workspace.events("crash") == expected, "killed at \(killedAt) s of the capture")
     }
 
     @Test(
         "killed mid-visit and restarted: the events of an uninterrupted run",
         arguments: [
-            ("every-activation", 5.6), // about 280 s of capture: visit 3, before its alert at 301 s
-            ("every-activation", 1.4), // about 70 s: visit 1, after its alert at 61 s
-            ("once-per-beacon", 2.9), // about 145 s: visit 2
-            ("first", 1.0), // about 50 s: visit 1, before its alert
+            ("every-activation", 280.0), // visit 3, before its alert at 301 s
+            ("every-activation", 66.0), // visit 1, after its alert at 61 s
+            ("once-per-beacon", 145.0), // visit 2
+            ("first", 50.0), // visit 1, before its alert
         ])
-    func killMidVisit(_ firing: String, _ killAfter: Double) async throws {
+    func killMidVisit(_ firing: String, _ killAt: Double) async throws {
         let workspace = try Workspace()
         defer { try? FileManager.default.removeItem(atPath: workspace.directory) }
         let timeline = StrategyContractTests.threeVisits
@@ -131,16 +159,9 @@ struct DaemonKillMidVisitTests {
         let expected = try workspace.events("reference")
         try #require(expected.count >= 2, "created and delivered at least once")
 
-        let first = try Self.run(workspace.configuration("crash", capture: "all.btsnoop", speed: 50, firing: firing))
-        // A real process killed after a real while (its capture plays at 50× real time): timed
-        // and killed on a thread of its own, so a busy cooperative pool cannot make it late.
-        let pid = first.processIdentifier
-        await onOwnThread {
-            Thread.sleep(forTimeInterval: killAfter)
-            kill(pid, SIGKILL)
-        }
-        await waitForExit(first)
-        #expect(first.terminationReason == .uncaughtSignal)
+        let killedAt = try await Self.runAndKill(
+            workspace.configuration("crash", capture: "all.btsnoop", speed: 50, firing: firing),
+            statePath: workspace.path("state-crash.sqlite"), atCaptureSecond: killAt)
 
         // The same capture again, unpaced: the replay resumes where the saved state stops.
         let clock = try SQLiteAlertStateStore(path: workspace.path("state-crash.sqlite")).load().strategyClock
@@ -150,7 +171,7 @@ struct DaemonKillMidVisitTests {
         #expect(second.terminationStatus == 0)
         #expect(
             try workspace.events("crash") == expected,
-            "killed after \(killAfter) s (state saved to \(clock.map { "\(($0 - Timeline.start).components.seconds) s" } ?? "nothing"))"
+            "killed at \(killedAt) s of the capture (state saved to \(clock.map { "\(($0 - Timeline.start).components.seconds) s" } ?? "nothing"))"
         )
     }
 }
