@@ -87,9 +87,9 @@ struct HubTakeoverTests {
         let gateways = try SiteProcesses.startGateways(
             SiteProcessesTests.gateways.map(\.0), scenario: scenarioFile, site: site, startFile: startFile, in: directory)
         defer { for process in gateways where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
-        await SiteProcesses.waitUntilReady(
-            SiteProcessesTests.gateways.map { directory.appendingPathComponent("\($0.0).log") })
-        let start = try SiteProcesses.release(startFile)
+        let gatewayLogs = SiteProcessesTests.gateways.map { directory.appendingPathComponent("\($0.0).log") }
+        await SiteProcesses.waitUntilReady(gatewayLogs)
+        let start = try await SiteProcesses.release(startFile, watching: gatewayLogs)
 
         switch moment {
         case .midDwell:

@@ -115,7 +115,7 @@ struct SiteAuthenticationTests {
             ["west"], scenario: scenario, site: site, startFile: startFile, in: directory)
         defer { for process in gateways where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         await SiteProcesses.waitUntilReady([hubLog, directory.appendingPathComponent("west.log")])
-        let start = try SiteProcesses.release(startFile)
+        let start = try await SiteProcesses.release(startFile, watching: [directory.appendingPathComponent("west.log")])
 
         // While the gateway runs: east (a real user) tries west's topic — the broker denies it —
         // then its own topic with a report in west's name, unsigned and signed with east's key.

@@ -68,7 +68,8 @@ struct SiteESPresenseProcessesTests {
         // The walk starts once the hub is subscribed and every gateway and stand-in is connected.
         let logs = [hubLog] + Self.gateways.map { directory.appendingPathComponent("\($0.0).log") }
         await SiteProcesses.waitUntilReady(logs)
-        let scenario = try SiteProcesses.released(scenarioFile, at: try SiteProcesses.release(startFile))
+        let scenario = try SiteProcesses.released(
+            scenarioFile, at: try await SiteProcesses.release(startFile, watching: Array(logs.dropFirst())))
         for (process, gateway) in zip(processes, Self.gateways) {
             await waitForExit(process)
             #expect(

@@ -78,7 +78,8 @@ struct SitePartitionTests {
         // subscribed and both gateways connected.
         let logs = ["hub-0", "hub-1", "west", "east"].map { directory.appendingPathComponent("\($0).log") }
         await SiteProcesses.waitUntilReady(logs)
-        let scenario = try SiteProcesses.released(scenarioFile, at: try SiteProcesses.release(startFile))
+        let scenario = try SiteProcesses.released(
+            scenarioFile, at: try await SiteProcesses.release(startFile, watching: Array(logs.suffix(2))))
         for gateway in gateways {
             await waitForExit(gateway)
             #expect(gateway.terminationStatus == 0)

@@ -87,8 +87,10 @@ struct SiteProcessesTests {
         defer { for process in gatewayProcesses where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         // The walk starts once the hub is subscribed and every gateway connected.
         let logs = ["hub"] + Self.gateways.map(\.0)
-        await SiteProcesses.waitUntilReady(logs.map { directory.appendingPathComponent("\($0).log") })
-        let scenario = try SiteProcesses.released(scenarioFile, at: try SiteProcesses.release(startFile))
+        let logFiles = logs.map { directory.appendingPathComponent("\($0).log") }
+        await SiteProcesses.waitUntilReady(logFiles)
+        let scenario = try SiteProcesses.released(
+            scenarioFile, at: try await SiteProcesses.release(startFile, watching: Array(logFiles.dropFirst())))
         // The gateways end with the scenario.
         for (process, gateway) in zip(gatewayProcesses, Self.gateways) {
             await waitForExit(process)

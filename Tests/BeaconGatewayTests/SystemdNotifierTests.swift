@@ -167,10 +167,14 @@ struct SystemdNotifierTests {
         #expect(starting == "STATUS=starting: waiting for source running", "\(SiteProcesses.lines(log))")
         let ready = await socket.receive()
         #expect(ready == "READY=1\nSTATUS=ready: source running", "\(SiteProcesses.lines(log))")
-        #expect(SiteProcesses.lines(log).contains { $0.contains("waiting for \(startFile.path) to start the scenario") })
+        // Its log says so too (the line may follow READY=1 by a moment: waited for, as an event).
+        let waiting = await realWorkFinishes(within: SiteProcesses.hang) {
+            SiteProcesses.lines(log).contains { $0.contains("waiting for \(startFile.path) to start the scenario") }
+        }
+        #expect(waiting, "\(SiteProcesses.lines(log))")
         // Held: nothing is heard, so nothing is decided, however long it waits.
         #expect(SiteProcesses.lines(events).isEmpty)
-        let start = try SiteProcesses.release(startFile, lead: 1)
+        let start = try await SiteProcesses.release(startFile, watching: [log])
         await waitForExit(process)
         #expect(process.terminationStatus == 0, "\(SiteProcesses.lines(log).suffix(10))")
         let created = SiteProcesses.lines(events).filter { $0.contains(#""event":"created""#) }
