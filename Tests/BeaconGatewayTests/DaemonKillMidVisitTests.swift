@@ -73,31 +73,42 @@ struct DaemonKillMidVisitTests {
     /// as soon as its state file says the engine has decided through `second` of the capture or
     /// later (the strategy clock, saved with every cycle that changes a strategy's state: each
     /// cycle of a visit); returns the second the file said last. The file is read beside the
-    /// daemon, as `beacond state` does; the kill lands within one read of the second, a few
-    /// thousandths of a real second. Records an issue if the run ended before it was killed.
+    /// daemon, as `beacond state` does, once the daemon is ready (it made the file). The watch
+    /// runs on a thread of its own from the start, not on the cooperative pool: under
+    /// `make test-loaded` a task polling from the pool was not run again before the 8 s replay had
+    /// ended. Records an issue if the run ended before it was killed.
     static func runAndKill(
         _ configuration: String, statePath: String, atCaptureSecond second: Double
     ) async throws -> Double {
         let daemon = try RunningDaemon(arguments: ["run", "--config", configuration])
-        _ = await daemon.errorLine(containing: "ready:")
         let target = Timeline.start + .milliseconds(Int64(second * 1000))
-        var decided = -1.0
-        let deadline = ContinuousClock.now + hangCeiling
-        let store = try SQLiteAlertStateStore(path: statePath)
-        while daemon.process.isRunning, ContinuousClock.now < deadline {
-            if let clock = try? store.load().strategyClock {
-                decided = Double((clock - Timeline.start).components.seconds)
-                if clock >= target {
-                    kill(daemon.process.processIdentifier, SIGKILL)
-                    break
+        let (decided, problem) = await onOwnThread { () -> (Double, String?) in
+            guard daemon.blockingErrorLine(containing: "ready:") != nil else { return (-1, "it never said it was ready") }
+            let store: SQLiteAlertStateStore
+            do { store = try SQLiteAlertStateStore(path: statePath) } catch { return (-1, "its state file: \(error)") }
+            var decided = -1.0
+            var problem: String?
+            let deadline = ContinuousClock.now + hangCeiling
+            while daemon.process.isRunning, ContinuousClock.now < deadline {
+                do {
+                    if let clock = try store.load().strategyClock {
+                        decided = Double((clock - Timeline.start).components.seconds)
+                        if clock >= target {
+                            kill(daemon.process.processIdentifier, SIGKILL)
+                            break
+                        }
+                    }
+                } catch {
+                    problem = "the last read of its state file: \(error)"
                 }
+                usleep(2_000)
             }
-            try await Task.sleep(for: .milliseconds(2))
+            return (decided, problem)
         }
         let exit = await daemon.waitForExit()
         #expect(
             daemon.process.terminationReason == .uncaughtSignal,
-            "the paced run was to be killed at \(second) s of the capture; it ended (status \(exit.status)) decided through \(decided) s: \(exit.errors.suffix(400))"
+            "the paced run was to be killed at \(second) s of the capture; it ended (status \(exit.status)) decided through \(decided) s\(problem.map { " (\($0))" } ?? ""): \(exit.errors.suffix(400))"
         )
         return decided
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -54,6 +55,12 @@ public final class RunningDaemon: @unchecked Sendable {
     /// Reads standard error until a line contains `text`; `nil` if it ends first.
     public func errorLine(containing text: String) async -> String? {
         await errorLines.line(containing: text)
+    }
+
+    /// ``errorLine(containing:)`` for a thread of the test's own (``onOwnThread(_:)``): blocks it,
+    /// and fails the test if called from the cooperative pool.
+    public func blockingErrorLine(containing text: String, sourceLocation: SourceLocation = #_sourceLocation) -> String? {
+        errorLines.blockingLine(containing: text, sourceLocation: sourceLocation)
     }
 
     /// Waits for the exit, reading the rest of both streams; returns the status, the output not
