@@ -13,9 +13,9 @@ import Glibc
 /// `beacond run` killed with SIGKILL in the middle of a visit and started again on the same
 /// state file, per firing mode. The first run replays the three-visit capture at 50× real time
 /// and is killed as soon as its state file says it has decided through a chosen second of the
-/// capture (the moment is the replay's own, not a guess at how fast the machine runs); the second is the same configuration again, whose replay resumes where the
-/// saved state ends (the end of the last cycle it had seen, as a radio would go on hearing), into
-/// the same JSON-lines file. Deduplicated by idempotency key, the events are exactly those of an
+/// capture (the moment is the replay's own, not a guess at how fast the machine runs); the second
+/// is the same configuration again, whose replay resumes where the saved state ends (the end of
+/// the last cycle it had seen, as a radio would go on hearing), into the same JSON-lines file. Deduplicated by idempotency key, the events are exactly those of an
 /// uninterrupted run: nothing repeated, nothing lost.
 @Suite("beacond run killed mid-visit", .serialized)
 struct DaemonKillMidVisitTests {

@@ -94,9 +94,9 @@ enum SiteProcesses {
     /// returns it. The lead is the time the gateways have to see the file (they look every 50 ms):
     /// the one moment a site test still guesses, since processes that start one walk together
     /// need a start fixed before they see it. So it is checked: each of `logs` (the gateways held
-    /// by the file) must say it released the scenario, and an issue names any that joined it under way
-    /// (it saw the file after the start, and missed the walk's beginning), with its own words,
-    /// rather than leave a test to fail later on a position or an alert.
+    /// by the file) must say it released the scenario, and an issue names any that joined it
+    /// under way (it saw the file after the start, and missed the walk's beginning), with its own
+    /// words, rather than leave a test to fail later on a position or an alert.
     @discardableResult
     static func release(
         _ file: URL, lead: Int = 2, watching logs: [URL], sourceLocation: SourceLocation = #_sourceLocation
@@ -105,11 +105,11 @@ enum SiteProcesses {
         let draft = file.appendingPathExtension("draft")
         try start.rfc3339String.write(to: draft, atomically: false, encoding: .utf8)
         try FileManager.default.moveItem(at: draft, to: file)
-        func released(_ log: URL) -> Bool { lines(log).contains { $0.contains("released the scenario") } }
-        _ = await realWorkFinishes(within: hang) { logs.allSatisfy(released) }
+        func released(_ said: [String]) -> Bool { said.contains { $0.contains("released the scenario") } }
+        _ = await realWorkFinishes(within: hang) { logs.allSatisfy { released(lines($0)) } }
         for log in logs {
             let said = lines(log)
-            #expect(released(log), "\(log.lastPathComponent) never released: \(said.suffix(5))", sourceLocation: sourceLocation)
+            #expect(released(said), "\(log.lastPathComponent) never released: \(said.suffix(5))", sourceLocation: sourceLocation)
             if let late = said.first(where: { $0.contains("joined the scenario under way") }) {
                 Issue.record(
                     "\(log.lastPathComponent) saw the start file after the start it holds, which was \(lead) s or less after the release (the machine held it longer): \(late)",
