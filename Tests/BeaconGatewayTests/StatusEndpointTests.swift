@@ -37,12 +37,15 @@ struct StatusEndpointTests {
     }
 
     static func routes(
-        token: String?, board: StatusBoard, streamInterval: Duration = .seconds(1), floorPlan: FloorPlan? = nil
+        token: String?, board: StatusBoard, streamInterval: Duration = .seconds(1), keepAlive: Duration = .seconds(15),
+        floorPlan: FloorPlan? = nil
     ) -> ControlRoutes {
         ControlRoutes(
             metrics: { "" }, health: { "{}" },
             postEvent: { name, beacon in ExternalEventReceipt(name: name, beacon: beacon, time: .epoch, cancelled: 0) },
-            bearerToken: token, status: StatusRoutes(board: board, floorPlan: floorPlan, streamInterval: streamInterval))
+            bearerToken: token,
+            status: StatusRoutes(
+                board: board, floorPlan: floorPlan, streamInterval: streamInterval, keepAliveInterval: keepAlive))
     }
 
     @Test("with a token, the page and the API need it: as a Bearer, or as a browser's Basic password")
@@ -234,6 +237,49 @@ struct StatusEndpointTests {
         client.close()
         let ended = await realWorkFinishes(within: hangCeiling) { server.openStreams == 0 }
         #expect(ended)
+    }
+
+    /// A quiet stream (the board refreshes once in an hour, a comment is due once an hour) has
+    /// nothing to write, so no failed write can tell it the client left: the connection's close must.
+    @Test("a client that leaves a quiet stream ends it without waiting for the next write")
+    func vanishedClientOfAQuietStream() async throws {
+        let server = try await ControlServer.bind(
+            host: "127.0.0.1", port: 0,
+            routes: Self.routes(
+                token: nil, board: Self.board(refresh: .seconds(3600)), streamInterval: .milliseconds(50),
+                keepAlive: .seconds(3600)))
+        let serving = Task { try await server.run() }
+        defer {
+            server.close()
+            serving.cancel()
+        }
+        let client = try RawClient(port: server.port)
+        try client.send("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        _ = try await onOwnThread { try client.read(until: "event: status") }
+        #expect(server.openStreams == 1)
+        client.close()
+        let ended = await realWorkFinishes(within: hangCeiling) { server.openStreams == 0 }
+        #expect(ended, "the stream outlived its client")
+    }
+
+    @Test("a quiet stream writes a comment once its keep-alive interval has passed")
+    func quietStreamKeepsAlive() async throws {
+        let server = try await ControlServer.bind(
+            host: "127.0.0.1", port: 0,
+            routes: Self.routes(
+                token: nil, board: Self.board(refresh: .seconds(3600)), streamInterval: .milliseconds(20),
+                keepAlive: .milliseconds(200)))
+        let serving = Task { try await server.run() }
+        defer {
+            server.close()
+            serving.cancel()
+        }
+        let client = try RawClient(port: server.port)
+        defer { client.close() }
+        try client.send("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let received = try await onOwnThread { try client.read(until: ": still here\n\n") }
+        let events = received.components(separatedBy: "event: status").count - 1
+        #expect(events == 1, "the board did not refresh, so one status event only: \(received)")
     }
 }
 

@@ -13,7 +13,8 @@ public struct ControlResponse: Sendable {
     /// More headers (`Cache-Control`, …).
     public var headers: [(name: String, value: String)] = []
     /// A streamed body: the server writes the head, then runs this until it returns or the
-    /// client goes away (a write then throws). `nil` for a whole body.
+    /// client goes away (the task running it is then cancelled, and a write throws). `nil` for a
+    /// whole body.
     public var stream: (@Sendable (ControlStreamWriter) async throws -> Void)?
 
     /// Creates a response.

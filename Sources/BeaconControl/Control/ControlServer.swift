@@ -160,7 +160,7 @@ public final class ControlServer: Service, Sendable {
                             method: head.method.rawValue, target: head.uri, body: body,
                             authorization: head.headers.first(name: "Authorization")))
                     if response.stream != nil, head.method != .HEAD {
-                        try await stream(response, to: outbound)
+                        try await stream(response, to: outbound, closed: connection.channel.closeFuture)
                     } else {
                         try await Self.write(response, headOnly: head.method == .HEAD, to: outbound)
                     }
@@ -170,9 +170,12 @@ public final class ControlServer: Service, Sendable {
         }
     }
 
-    /// Writes a streamed response until its producer returns or the client goes away.
+    /// Writes a streamed response until its producer returns or the client goes away. The
+    /// producer is cancelled the moment the connection closes, so a page that is closed frees
+    /// its stream at once, not at the producer's next write (a quiet stream writes every 15 s).
     private func stream(
-        _ response: ControlResponse, to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
+        _ response: ControlResponse, to outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>,
+        closed: EventLoopFuture<Void>
     ) async throws {
         guard streams.add(1, ordering: .relaxed).newValue <= Self.maxStreams else {
             streams.subtract(1, ordering: .relaxed)
@@ -181,24 +184,33 @@ public final class ControlServer: Service, Sendable {
             return
         }
         defer { streams.subtract(1, ordering: .relaxed) }
+        guard let body = response.stream else { return }
         var headers = HTTPHeaders([("Content-Type", response.contentType), ("Cache-Control", "no-cache")])
         for header in response.headers { headers.add(name: header.name, value: header.value) }
         try await outbound.write(
             .head(HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers)))
         let timeout = streamWriteTimeout
-        try await response.stream?(
-            ControlStreamWriter { text in
-                // A client that stops reading leaves the write waiting: give up after the timeout.
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { try await outbound.write(.body(.byteBuffer(ByteBuffer(string: text)))) }
-                    group.addTask {
-                        try await Task.sleep(for: timeout)
-                        throw CancellationError()
-                    }
-                    try await group.next()
-                    group.cancelAll()
+        let writer = ControlStreamWriter { text in
+            // A client that stops reading leaves the write waiting: give up after the timeout.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await outbound.write(.body(.byteBuffer(ByteBuffer(string: text)))) }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    throw CancellationError()
                 }
-            })
+                try await group.next()
+                group.cancelAll()
+            }
+        }
+        // The producer runs as a task of its own so that the connection's close (which no write
+        // is waiting on while the producer sleeps) can cancel it.
+        let producer = Task { try await body(writer) }
+        closed.whenComplete { _ in producer.cancel() }
+        try await withTaskCancellationHandler {
+            try await producer.value
+        } onCancel: {
+            producer.cancel()
+        }
         try await outbound.write(.end(nil))
     }
 

@@ -11,12 +11,19 @@ public struct StatusRoutes: Sendable {
     public let floorPlan: FloorPlan?
     /// How often the event stream looks for a new refresh.
     public let streamInterval: Duration
+    /// How long the event stream may stay quiet before it writes a comment (keeping proxies
+    /// from closing it).
+    public let keepAliveInterval: Duration
 
     /// Creates the routes.
-    public init(board: StatusBoard, floorPlan: FloorPlan? = nil, streamInterval: Duration = .seconds(1)) {
+    public init(
+        board: StatusBoard, floorPlan: FloorPlan? = nil, streamInterval: Duration = .seconds(1),
+        keepAliveInterval: Duration = .seconds(15)
+    ) {
         self.board = board
         self.floorPlan = floorPlan
         self.streamInterval = streamInterval
+        self.keepAliveInterval = keepAliveInterval
     }
 
     /// Answers `request` when its path is the page's or its API's; `nil` otherwise.
@@ -70,28 +77,30 @@ public struct StatusRoutes: Sendable {
     }
 
     /// `text/event-stream`: a `status` event (the `/api/status` document) whenever the board
-    /// has refreshed, checked every ``streamInterval``; a comment every 15 s keeps proxies from
-    /// closing a quiet stream. One event is written at a time, each waiting for the client.
+    /// has refreshed, checked every ``streamInterval``; a comment after ``keepAliveInterval``
+    /// without one (by the clock, however late the checks run) keeps proxies from closing a
+    /// quiet stream. One event is written at a time, each waiting for the client.
     private func events() -> ControlResponse {
         let routes = self
         let board = board
         let interval = streamInterval
+        let keepAlive = keepAliveInterval
         return ControlResponse(contentType: "text/event-stream") { write in
+            let clock = ContinuousClock()
             try await write("retry: 2000\n\n")
             var sent = 0
-            var quiet = Duration.zero
+            var lastWrite = clock.now
             while !Task.isCancelled {
                 if let snapshot = try? await board.current(), snapshot.version != sent {
                     sent = snapshot.version
-                    quiet = .zero
                     let status = StatusAPI.Status.document(snapshot, query: .init(), routes: routes)
                     try await write("event: status\ndata: \(status)\n\n")
-                } else if quiet >= .seconds(15) {
-                    quiet = .zero
+                    lastWrite = clock.now
+                } else if clock.now - lastWrite >= keepAlive {
                     try await write(": still here\n\n")
+                    lastWrite = clock.now
                 }
                 try await Task.sleep(for: interval)
-                quiet += interval
             }
         }
     }
