@@ -24,21 +24,22 @@ public final class BtsnoopFileWriter {
     private var pending: [UInt8] = []
 
     /// Opens (creating if needed) `path` for appending records of `datalink`.
+    ///
+    /// The descriptor becomes the writer's only once the file is accepted: a refused file is
+    /// closed here, once. (A writer whose every property was set before it threw would be
+    /// deinitialised, and its deinit would close the number again, which by then may be another
+    /// thread's descriptor.)
     public init(path: String, datalink: BtsnoopDatalink = .linuxMonitor) throws(CaptureWriteError) {
-        self.path = path
-        encoder = BtsnoopEncoder(datalink: datalink)
-        descriptor = open(path, O_RDWR | O_CREAT | O_APPEND, 0o644)
+        let encoder = BtsnoopEncoder(datalink: datalink)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw CaptureWriteError(.io, detail: "\(path): \(String(cString: strerror(errno)))") }
-        pending.reserveCapacity(Self.flushThreshold + 1024)
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             let reason = String(cString: strerror(errno))
             _ = systemClose(descriptor)
             throw CaptureWriteError(.io, detail: "\(path): \(reason)")
         }
-        if status.st_size == 0 {
-            pending.append(contentsOf: encoder.fileHeader)
-        } else {
+        if status.st_size > 0 {
             var header = [UInt8](repeating: 0, count: 16)
             let count = header.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, 16, 0) }
             guard count == 16, header == encoder.fileHeader else {
@@ -48,6 +49,11 @@ public final class BtsnoopFileWriter {
                     detail: "\(path) is not a btsnoop file of datalink \(datalink.rawValue)")
             }
         }
+        self.path = path
+        self.encoder = encoder
+        self.descriptor = descriptor
+        pending.reserveCapacity(Self.flushThreshold + 1024)
+        if status.st_size == 0 { pending.append(contentsOf: encoder.fileHeader) }
     }
 
     deinit {

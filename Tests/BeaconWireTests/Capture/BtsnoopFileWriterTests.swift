@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import Foundation
+import Synchronization
 import Testing
 
 @testable import BeaconTestSupport
@@ -49,6 +50,63 @@ struct BtsnoopFileWriterTests {
         #expect { try BtsnoopFileWriter(path: "/nonexistent/dir/x.btsnoop") } throws: {
             ($0 as? CaptureWriteError)?.kind == .io
         }
+    }
+
+    /// What the canary thread of ``refusedFileClosedOnce()`` shares with the test.
+    final class Canary: Sendable {
+        let stop = Atomic(false)
+        /// Pipes the canary found no longer its own (closed, or another file under their number).
+        let lost = Atomic(0)
+        let checked = Atomic(0)
+        /// Signalled once the first pipe has been checked: the canary is running.
+        let running = DispatchSemaphore(value: 0)
+
+        /// Opens pipes until told to stop, each checked to be still its own (the same pipe inode
+        /// under both numbers) before it is closed; one that is not is counted and left alone.
+        func run() {
+            while !stop.load(ordering: .relaxed) {
+                var ends: [Int32] = [0, 0]
+                guard pipe(&ends) == 0 else { continue }
+                var status = stat()
+                guard fstat(ends[0], &status) == 0 else { continue }
+                let inode = status.st_ino
+                sched_yield()
+                let own = ends.allSatisfy { end in
+                    var now = stat()
+                    return fstat(end, &now) == 0 && now.st_ino == inode
+                }
+                if own {
+                    close(ends[0])
+                    close(ends[1])
+                } else {
+                    lost.add(1, ordering: .relaxed)
+                }
+                if checked.add(1, ordering: .relaxed).newValue == 1 { running.signal() }
+            }
+        }
+    }
+
+    /// A writer refused a file closes it, once. A second close (the deinit of the half-made
+    /// writer, as it was) closes whatever descriptor took the number meanwhile: another thread's
+    /// pipe or socket. It showed in one CI run as `btmon` failing to start with EBADF, while
+    /// ``incompatible()`` ran beside it. A thread opens and checks pipes while this one, once
+    /// that thread runs, is refused a file 5,000 times; with the second close back, 630–1,954
+    /// pipes of 20,000 refusals were lost a run here, and of these 5,000, 21–662 in each of five.
+    @Test("a refused file is closed once: descriptors other threads open meanwhile stay theirs")
+    func refusedFileClosedOnce() async throws {
+        let path = CaptureFixtures.temporaryPath("refused.btsnoop")
+        try Data(try CaptureFixtures.bytes("hci_2k_seed1.btsnoop")).write(to: URL(fileURLWithPath: path))
+        let canary = Canary()
+        async let watched: Void = onOwnThread { canary.run() }
+        let refusals = await onOwnThread { () -> Int in
+            canary.running.wait()
+            let refusals = (0..<5_000).count { _ in (try? BtsnoopFileWriter(path: path, datalink: .linuxMonitor)) == nil }
+            canary.stop.store(true, ordering: .relaxed)
+            return refusals
+        }
+        await watched
+        #expect(refusals == 5_000)
+        #expect(canary.lost.load(ordering: .relaxed) == 0, "pipes closed under the canary by the refusals")
     }
 
     /// Runs `tool` with `arguments` (waited for on a thread of its own, not the cooperative
