@@ -35,6 +35,8 @@ struct HubBlackholeTests {
         // alert with its claim stuck in the hole.
         let siteThroughProxy = "site: {name: e2e, broker: {host: 127.0.0.1, port: \(proxy.port), keepAlive: 20s}"
 
+        // One at a time, each once the one before is ready, so that hub-a settles alone as the
+        // active hub (HubTakeoverTests says why).
         var processes: [String: Process] = [:]
         for id in HubTakeoverTests.hubs {
             let file = directory.appendingPathComponent("\(id).yaml")
@@ -42,6 +44,7 @@ struct HubBlackholeTests {
                 .write(to: file, atomically: true, encoding: .utf8)
             processes[id] = try SiteProcesses.start(
                 ["hub", "--config", file.path], log: directory.appendingPathComponent("\(id).log"))
+            await SiteProcesses.waitUntilReady([directory.appendingPathComponent("\(id).log")])
         }
         defer { for process in processes.values where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         func log(_ id: String) -> [String] { SiteProcesses.lines(directory.appendingPathComponent("\(id).log")) }
@@ -49,7 +52,6 @@ struct HubBlackholeTests {
             SiteProcesses.lines(directory.appendingPathComponent("\(id)-events.jsonl")).filter { $0.contains(#""alert":"#) }
         }
 
-        await SiteProcesses.waitUntilReady(HubTakeoverTests.hubs.map { directory.appendingPathComponent("\($0).log") })
         let elected = await realWorkFinishes(within: SiteProcesses.hang) {
             log("hub-a").contains { $0.contains("'hub-a' is now the active hub") }
         }

@@ -60,12 +60,17 @@ struct HubTakeoverTests {
         let startFile = directory.appendingPathComponent("start")
         let site = "site: {name: e2e, broker: {host: 127.0.0.1, port: \(broker.port)}"
 
+        // One at a time, each once the one before is ready: hub-a, alone, settles as the active
+        // hub; hub-b finds it active and stands by. Started together, which settled first was
+        // the machine's doing: under load hub-b once settled before hub-a's status reached it and
+        // stayed active (there is no preemption), and hub-a was never elected.
         var processes: [String: Process] = [:]
         for id in Self.hubs {
             let file = directory.appendingPathComponent("\(id).yaml")
             try Self.configuration(id: id, site: site, in: directory).write(to: file, atomically: true, encoding: .utf8)
             processes[id] = try SiteProcesses.start(
                 ["hub", "--config", file.path], log: directory.appendingPathComponent("\(id).log"))
+            await SiteProcesses.waitUntilReady([directory.appendingPathComponent("\(id).log")])
         }
         defer { for process in processes.values where process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         func log(_ id: String) -> [String] { SiteProcesses.lines(directory.appendingPathComponent("\(id).log")) }
@@ -74,9 +79,7 @@ struct HubTakeoverTests {
             SiteProcesses.lines(directory.appendingPathComponent("\(id)-events.jsonl")).filter { $0.contains(#""alert":"#) }
         }
 
-        // One hub is elected (the smaller id, both having settled); the other stands by. Both say
-        // they are ready once they know their role.
-        await SiteProcesses.waitUntilReady(Self.hubs.map { directory.appendingPathComponent("\($0).log") })
+        // Each said it was ready once it knew its role: hub-a active, hub-b its standby.
         let elected = await realWorkFinishes(within: SiteProcesses.hang) {
             log("hub-a").contains { $0.contains("'hub-a' is now the active hub") }
         }
