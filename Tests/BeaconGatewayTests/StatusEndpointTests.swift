@@ -219,56 +219,12 @@ struct StatusEndpointTests {
         #expect(gateway.body.contains(#""calibration":null"#), "\(gateway.body)")
     }
 
-    @Test("a client that goes away ends its stream")
-    func vanishedClient() async throws {
-        let server = try await ControlServer.bind(
-            host: "127.0.0.1", port: 0,
-            routes: Self.routes(token: nil, board: Self.board(), streamInterval: .milliseconds(50)))
-        let serving = Task { try await server.run() }
-        defer {
-            server.close()
-            serving.cancel()
-        }
-        let client = try RawClient(port: server.port)
-        try client.send("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        let head = try await onOwnThread { try client.read(until: "event: status") }
-        #expect(head.contains("200 OK") && head.lowercased().contains("content-type: text/event-stream"), "\(head)")
-        #expect(server.openStreams == 1)
-        client.close()
-        let ended = await realWorkFinishes(within: hangCeiling) { server.openStreams == 0 }
-        #expect(ended)
-    }
-
-    /// A quiet stream (the board refreshes once in an hour, a comment is due once an hour) has
-    /// nothing to write, so no failed write can tell it the client left: the connection's close must.
-    @Test("a client that leaves a quiet stream ends it without waiting for the next write")
-    func vanishedClientOfAQuietStream() async throws {
-        let server = try await ControlServer.bind(
-            host: "127.0.0.1", port: 0,
-            routes: Self.routes(
-                token: nil, board: Self.board(refresh: .seconds(3600)), streamInterval: .milliseconds(50),
-                keepAlive: .seconds(3600)))
-        let serving = Task { try await server.run() }
-        defer {
-            server.close()
-            serving.cancel()
-        }
-        let client = try RawClient(port: server.port)
-        try client.send("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        _ = try await onOwnThread { try client.read(until: "event: status") }
-        #expect(server.openStreams == 1)
-        client.close()
-        let ended = await realWorkFinishes(within: hangCeiling) { server.openStreams == 0 }
-        #expect(ended, "the stream outlived its client")
-    }
-
-    @Test("a quiet stream writes a comment once its keep-alive interval has passed")
-    func quietStreamKeepsAlive() async throws {
-        let server = try await ControlServer.bind(
-            host: "127.0.0.1", port: 0,
-            routes: Self.routes(
-                token: nil, board: Self.board(refresh: .seconds(3600)), streamInterval: .milliseconds(20),
-                keepAlive: .milliseconds(200)))
+    /// Serves `routes` and runs `body` with a client that has asked for `/api/events` (it has not
+    /// read anything yet); the server stops after.
+    static func withEventStream(
+        _ routes: ControlRoutes, _ body: (ControlServer, RawClient) async throws -> Void
+    ) async throws {
+        let server = try await ControlServer.bind(host: "127.0.0.1", port: 0, routes: routes)
         let serving = Task { try await server.run() }
         defer {
             server.close()
@@ -277,9 +233,48 @@ struct StatusEndpointTests {
         let client = try RawClient(port: server.port)
         defer { client.close() }
         try client.send("GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        let received = try await onOwnThread { try client.read(until: ": still here\n\n") }
-        let events = received.components(separatedBy: "event: status").count - 1
-        #expect(events == 1, "the board did not refresh, so one status event only: \(received)")
+        try await body(server, client)
+    }
+
+    @Test("a client that goes away ends its stream")
+    func vanishedClient() async throws {
+        let routes = Self.routes(token: nil, board: Self.board(), streamInterval: .milliseconds(50))
+        try await Self.withEventStream(routes) { server, client in
+            let head = try await onOwnThread { try client.read(until: "event: status") }
+            #expect(head.contains("200 OK") && head.lowercased().contains("content-type: text/event-stream"), "\(head)")
+            #expect(server.openStreams == 1)
+            client.close()
+            let ended = await realWorkFinishes(within: hangCeiling) { server.openStreams == 0 }
+            #expect(ended)
+        }
+    }
+
+    /// A quiet stream (the board refreshes once in an hour, a comment is due once an hour) has
+    /// nothing to write, so no failed write can tell it the client left: the connection's close must.
+    @Test("a client that leaves a quiet stream ends it without waiting for the next write")
+    func vanishedClientOfAQuietStream() async throws {
+        let routes = Self.routes(
+            token: nil, board: Self.board(refresh: .seconds(3600)), streamInterval: .milliseconds(50),
+            keepAlive: .seconds(3600))
+        try await Self.withEventStream(routes) { server, client in
+            _ = try await onOwnThread { try client.read(until: "event: status") }
+            #expect(server.openStreams == 1)
+            client.close()
+            let ended = await realWorkFinishes(within: hangCeiling) { server.openStreams == 0 }
+            #expect(ended, "the stream outlived its client")
+        }
+    }
+
+    @Test("a quiet stream writes a comment once its keep-alive interval has passed")
+    func quietStreamKeepsAlive() async throws {
+        let routes = Self.routes(
+            token: nil, board: Self.board(refresh: .seconds(3600)), streamInterval: .milliseconds(20),
+            keepAlive: .milliseconds(200))
+        try await Self.withEventStream(routes) { _, client in
+            let received = try await onOwnThread { try client.read(until: ": still here\n\n") }
+            let events = received.components(separatedBy: "event: status").count - 1
+            #expect(events == 1, "the board did not refresh, so one status event only: \(received)")
+        }
     }
 }
 
