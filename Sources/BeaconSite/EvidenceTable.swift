@@ -3,7 +3,7 @@
 /// cycles still open and of the last closed one live side by side. The hub's evidence stage:
 /// filing writes it, the room rule, the positions and the observers read it.
 ///
-/// Rows follow the hub's beacon order (``SiteFusion``'s `beacons`), a row of `gatewayCount ×
+/// Rows follow the hub's beacon order (``FusedBeaconTable``'s rows), a row of `gatewayCount ×
 /// perGateway` slots each; nothing is allocated once the rows exist.
 struct EvidenceTable {
     /// The slots, row after row.

@@ -77,6 +77,17 @@ struct GatewayLiveness {
         lastReport[g] != .min && end &- lastReport[g] < 2 &* cycle
     }
 
+    /// What the silence of `gateways` (a room's) means at `end`: one of them reports, none does
+    /// and not all are offline yet, or all are offline.
+    func silence(of gateways: [Int], at end: Int64) -> RoomSilence {
+        var offline = true
+        for g in gateways {
+            if isReporting(g, at: end) { return .reporting }
+            if online[g] { offline = false }
+        }
+        return offline ? .offline : .quiet
+    }
+
     /// Gateway `g`'s status, under its `id`.
     func status(of g: Int, id: String) -> SiteGatewayStatus {
         SiteGatewayStatus(

@@ -19,8 +19,8 @@ extension SiteFusion {
         facts.evidence.removeAll(keepingCapacity: true)
         facts.evidence.append(contentsOf: repeatElement(.infinity, count: update.beacons.count * width))
         for (i, beacon) in update.beacons.enumerated() {
-            guard let b = indexByID.slot(of: beacon.id, idAt: { ids[$0] }) else { continue }
-            self.evidence.forEachEvidence(ofBeacon: b, cycle: cycle) { g, rssi in
+            guard let b = beacons.row(of: beacon.id) else { continue }
+            beacons.evidence.forEachEvidence(ofBeacon: b, cycle: cycle) { g, rssi in
                 facts.evidence[i * width + g] = rssi.map(Float.init) ?? .nan
             }
         }
@@ -29,21 +29,14 @@ extension SiteFusion {
     /// Fills `facts`' smoothed positions, a slot per beacon of `update`.
     private func describeSmoothedPositions(_ update: RangingUpdate, cycle: Int64, into facts: inout SiteCycleFacts) {
         facts.smoothed.removeAll(keepingCapacity: true)
-        guard let smoother = positioner.gridTracker?.smoother else { return }
+        guard positioner.gridTracker?.smoother != nil else { return }
         for beacon in update.beacons {
-            guard let b = indexByID.slot(of: beacon.id, idAt: { ids[$0] }),
-                let smoothed = smoother.smoothed(b, at: cycle, cycleSeconds: positioner.cycleSeconds)
-            else {
-                facts.smoothed.append(nil)
-                continue
-            }
-            let time = update.time - .nanoseconds((cycle - smoothed.cycle) * cycleNanoseconds)
-            let height = beacon.position?.z ?? positioner.tagHeight(onFloor: positionFloor(of: b))
             facts.smoothed.append(
-                SmoothedPosition(
-                    time: time,
-                    position: BeaconPosition(
-                        x: smoothed.x, y: smoothed.y, z: height, error: smoothed.radius90 / BeaconPosition.radius90Factor)))
+                beacons.row(of: beacon.id).flatMap { b in
+                    positioner.smoothedPosition(
+                        of: b, cycle: cycle, endingAt: update.time, cycleNanoseconds: cycleNanoseconds,
+                        z: beacon.position?.z ?? positioner.tagHeight(onFloor: positionFloor(of: b)))
+                })
         }
     }
 }

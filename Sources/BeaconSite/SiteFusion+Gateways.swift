@@ -13,9 +13,6 @@ extension SiteFusion {
         liveness.changed.map { status(ofGateway: $0) }
     }
 
-    /// Whether any gateway went offline or came back online in the latest fused cycle.
-    public var hasGatewayChanges: Bool { !liveness.changed.isEmpty }
-
     func status(ofGateway g: Int) -> SiteGatewayStatus { liveness.status(of: g, id: layout.gateways[g].id) }
 
     /// Marks gateways offline or online again at `end` (``GatewayLiveness/update(at:)``); the

@@ -13,13 +13,11 @@ extension SiteFusion {
     public func ingest(
         report bytes: UnsafeRawBufferPointer, receivedAt: Timestamp? = nil, origin: ReportOrigin? = nil
     ) throws(ReportRefusal) {
-        let admitted: ReportIntake.Admitted
         do throws(ReportRefusal) {
-            admitted = try intake.admit(report: bytes, receivedAt: receivedAt, origin: origin, layout: layout)
+            take(try intake.admit(report: bytes, receivedAt: receivedAt, origin: origin, layout: layout), receivedAt: receivedAt)
         } catch {
             throw refuse(error)
         }
-        take(admitted, receivedAt: receivedAt)
     }
 
     /// Takes a report's records as values (a simulated site's gateways, tests), whole, or refuses
@@ -28,13 +26,13 @@ extension SiteFusion {
         _ records: some Sequence<GatewayRecord>, header: GatewayReportHeader, receivedAt: Timestamp? = nil,
         origin: ReportOrigin? = nil
     ) throws(ReportRefusal) {
-        let admitted: ReportIntake.Admitted
         do throws(ReportRefusal) {
-            admitted = try intake.admit(records, header: header, receivedAt: receivedAt, origin: origin, layout: layout)
+            take(
+                try intake.admit(records, header: header, receivedAt: receivedAt, origin: origin, layout: layout),
+                receivedAt: receivedAt)
         } catch {
             throw refuse(error)
         }
-        take(admitted, receivedAt: receivedAt)
     }
 
     /// Counts a refusal found outside the fusion (a topic the hub's subscription could not place)
@@ -57,8 +55,28 @@ extension SiteFusion {
             currentCycleStart = Timestamp(
                 nanosecondsSinceEpoch: (cycleIndex(endingAtOrAfter: reportTime) &- 1) &* cycleNanoseconds)
         }
-        fileRecords(admitted.records, filing(gateway: admitted.gateway, offset: admitted.offset))
+        beacons.file(
+            admitted.records, staged: intake.staged, filing(gateway: admitted.gateway, offset: admitted.offset),
+            statistics: &statistics)
         let time = Timestamp(nanosecondsSinceEpoch: reportTime)
         if latestTime.map({ time > $0 }) ?? true { latestTime = time }
+    }
+
+    /// The number of the first cycle ending at or after `t` (ns): ⌈t / cycle⌉.
+    @inline(__always)
+    func cycleIndex(endingAtOrAfter t: Int64) -> Int64 {
+        let (q, r) = t.quotientAndRemainder(dividingBy: cycleNanoseconds)
+        return r > 0 ? q + 1 : q
+    }
+
+    /// The filing of a report from `gateway` at ``reportTime``.
+    func filing(gateway: Int, offset: Int64) -> FusedBeaconTable.Filing {
+        let cycle = cycleIndex(endingAtOrAfter: reportTime)
+        let nextToClose = (currentCycleStart?.nanosecondsSinceEpoch ?? 0) / cycleNanoseconds + 1
+        let behind = cycle < nextToClose
+        let kept = cycle > nextToClose - EvidenceSlot.mask
+        return FusedBeaconTable.Filing(
+            gateway: gateway, offset: offset, cycle: cycle, stale: behind && !kept, late: behind && kept,
+            rssiOffset: layout.gateways[gateway].rssiOffset)
     }
 }

@@ -7,8 +7,8 @@ extension SiteFusion {
     func locate(_ b: Int, cycle: Int64) -> BeaconPosition? {
         let floor = positionFloor(of: b)
         let placement = positioner.place(
-            b, cycle: cycle, floor: floor, measuredPower: beacons[b].measuredPower, evidence: evidence,
-            online: liveness.online, tracker: &beacons[b].tracker)
+            b, cycle: cycle, floor: floor, measuredPower: beacons.states[b].measuredPower, evidence: beacons.evidence,
+            online: liveness.online, tracker: &beacons.states[b].tracker)
         switch placement.method {
         case .tracked: statistics.tracked += 1
         case .multilaterated: statistics.multilaterations += 1
@@ -27,9 +27,9 @@ extension SiteFusion {
     /// on its floor that heard it, with its samples and the path loss of their mean.
     private func gatherMeasurements(_ b: Int, cycle: Int64, floor: Int) {
         calibrator?.measurements.removeAll(keepingCapacity: true)
-        let power = Float(beacons[b].measuredPower ?? -59)
+        let power = Float(beacons.states[b].measuredPower ?? -59)
         for g in 0..<gatewayCount where positioner.isOnFloor(gateway: g, floor) {
-            let slot = evidence[evidence.index(beacon: b, gateway: g, cycle: cycle)]
+            let slot = beacons.evidence[beacons.evidence.index(beacon: b, gateway: g, cycle: cycle)]
             guard slot.cycle == cycle, slot.samples > 0, !slot.mean.isNaN, positioner.antennas[g] != nil else { continue }
             calibrator?.measurements.append(
                 CalibrationWindow.Measurement(gateway: UInt16(g), samples: slot.samples, loss: power - slot.mean))
@@ -40,7 +40,7 @@ extension SiteFusion {
     /// none (a site without floors, or a beacon not placed on one yet: every gateway counts).
     @inline(__always)
     func positionFloor(of b: Int) -> Int {
-        Int(beacons[b].rooms.lastFloor)
+        Int(beacons.states[b].rooms.lastFloor)
     }
 
     /// The grid filter's state per tracked beacon, bytes (0 with the grid filter off).

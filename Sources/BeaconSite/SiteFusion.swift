@@ -19,8 +19,8 @@ import BeaconSiteReport
 ///   end is the first at or after its time. A cycle is fused once the hub's time has passed its
 ///   end by ``SiteFusionConfiguration/lateness``; a record that comes later still counts for
 ///   the following cycles, and one older than the hub keeps is dropped (both counted).
-/// - **Evidence.** For each gateway, the newest record of the beacon no older than
-///   ``SiteFusionConfiguration/staleness``.
+/// - **Evidence.** `FusedBeaconTable`: the tracked beacons, and for each gateway the newest
+///   record of each no older than ``SiteFusionConfiguration/staleness``.
 /// - **Room.** The room whose best gateway hears the beacon loudest over the last two cycles
 ///   (mean RSSI), with hysteresis (``RoomHysteresis``; a room on another floor needs a larger
 ///   lead for longer), and a confidence (0–1). Room changes are reported as region exits
@@ -51,22 +51,13 @@ public final class SiteFusion {
     @exclusivity(unchecked) public internal(set) var latestTime: Timestamp?
 
     @exclusivity(unchecked) var update = RangingUpdate(cycleStart: .epoch, time: .epoch)
-    @exclusivity(unchecked) var indexByID = BeaconIndex()
-    @exclusivity(unchecked) var beacons: [FusedBeaconState] = []
-    /// Each tracked beacon's identity, beside ``beacons``: what a lookup in ``indexByID`` is
-    /// confirmed against (24 bytes a beacon, so it stays in cache while ``beacons`` does not).
-    @exclusivity(unchecked) var ids: [BeaconID] = []
-    /// Every gateway's recent records of every tracked beacon.
-    @exclusivity(unchecked) var evidence: EvidenceTable
+    /// The tracked beacons: their index, their states, every gateway's evidence of them.
+    @exclusivity(unchecked) var beacons: FusedBeaconTable
     @exclusivity(unchecked) var roomScores: [Float]
     /// The room rule.
     let roomDecider: RoomDecider
-    /// The beacon index of each record of the report being filed (−1: not tracked yet).
-    @exclusivity(unchecked) var known: [Int] = []
     /// The hub time of the report being taken (its send time mapped onto the hub's clock).
     @exclusivity(unchecked) var reportTime: Int64 = 0
-    /// Beacons each gateway brought in (for ``SiteFusionConfiguration/maxBeaconsPerGateway``).
-    @exclusivity(unchecked) var beaconsIntroduced: [Int]
     /// The intake: a report admitted whole (its gateway, its clock) or refused whole.
     @exclusivity(unchecked) var intake: ReportIntake
     let gatewayCount: Int
@@ -95,28 +86,18 @@ public final class SiteFusion {
         self.configuration = configuration
         gatewayCount = layout.gateways.count
         intake = ReportIntake(gatewayCount: gatewayCount, configuration: configuration)
-        beaconsIntroduced = Array(repeating: 0, count: gatewayCount)
         roomScores = Array(repeating: -.infinity, count: max(1, layout.rooms.count))
         roomDecider = RoomDecider(rule: configuration.room, floorOfRoom: layout.floorOfRoom)
         roomNames = layout.rooms
         cycleNanoseconds = configuration.cycleLength.nanoseconds
         latenessNanoseconds = configuration.lateness.nanoseconds
-        evidence = EvidenceTable(
-            gatewayCount: gatewayCount, staleCycles: max(1, configuration.staleness.nanoseconds / cycleNanoseconds))
+        beacons = FusedBeaconTable(layout: layout, configuration: configuration, cycleNanoseconds: cycleNanoseconds)
         retentionNanoseconds = configuration.retention.nanoseconds
         let positioner = SitePositioner(
             layout: layout, settings: configuration.positioning, cycleSeconds: Double(cycleNanoseconds) / 1e9)
         self.positioner = positioner
-        let model = positioner.model
-        if configuration.calibration.enabled && layout.gateways.count(where: { $0.position != nil }) >= 3 {
-            calibrator = SiteCalibrator(
-                settings: configuration.calibration, model: model, gatewayIDs: layout.gateways.map(\.id),
-                fit: SiteModelFit(
-                    gateways: layout.gateways.map(\.position), gatewayIDs: layout.gateways.map(\.id),
-                    settings: configuration.calibration, exponentCentre: configuration.positioning.pathLossExponent,
-                    modelSigma: configuration.positioning.modelSigma, beaconPrior: configuration.positioning.offsetPrior,
-                    bounds: positioner.bounds))
-        }
+        calibrator = SiteCalibrator(
+            layout: layout, configuration: configuration, model: positioner.model, bounds: positioner.bounds)
         liveness = GatewayLiveness(
             count: gatewayCount, offlineAfter: configuration.gatewayOfflineAfter.nanoseconds, cycle: cycleNanoseconds)
     }
@@ -164,8 +145,8 @@ public final class SiteFusion {
     /// index and its RSSI (offset applied) — the cycle's mean when it heard the beacon in that
     /// cycle, else its latest filtered value (a gateway within its grace).
     public func forEachEvidence(of beacon: BeaconID, _ body: (_ gateway: Int, _ rssi: Double?) -> Void) {
-        guard let b = indexByID.slot(of: beacon, idAt: { ids[$0] }), let start = currentCycleStart else { return }
-        evidence.forEachEvidence(ofBeacon: b, cycle: start.nanosecondsSinceEpoch / cycleNanoseconds, body)
+        guard let b = beacons.row(of: beacon), let start = currentCycleStart else { return }
+        beacons.evidence.forEachEvidence(ofBeacon: b, cycle: start.nanosecondsSinceEpoch / cycleNanoseconds, body)
     }
 
     func fuseCycle(endIndex cycle: Int64) {
@@ -183,7 +164,7 @@ public final class SiteFusion {
         while b < beacons.count {
             if let ranged = fuse(beacon: b, cycle: cycle, at: endTime) {
                 update.beacons.append(ranged)
-            } else if end &- beacons[b].lastSeen.nanosecondsSinceEpoch >= retentionNanoseconds {
+            } else if end &- beacons.states[b].lastSeen.nanosecondsSinceEpoch >= retentionNanoseconds {
                 evict(b)
                 continue // the last beacon moved into `b`
             }
@@ -192,22 +173,11 @@ public final class SiteFusion {
         if let use = calibrator?.endCycle(at: end, current: model) { model = use }
     }
 
+    /// Removes beacon `b` (the hub has not heard it for ``SiteFusionConfiguration/retention``):
+    /// it leaves its room, and the last beacon takes its place.
     func evict(_ b: Int) {
-        let id = beacons[b].id
-        let owner = Int(beacons[b].introducedBy)
-        if owner >= 0 { beaconsIntroduced[owner] -= 1 }
         leaveRoom(b, at: update.time)
-        update.evicted.append(id)
-        ids.withUnsafeBufferPointer { ids in indexByID.remove(id, slot: b) { ids[$0] } }
-        let last = beacons.count - 1
-        positioner.gridTracker?.move(last, to: b)
-        if b != last {
-            indexByID.move(ids[last], from: last, to: b)
-            beacons.swapAt(b, last)
-            ids.swapAt(b, last)
-        }
-        evidence.moveLast(to: b)
-        beacons.removeLast()
-        ids.removeLast()
+        positioner.gridTracker?.move(beacons.count - 1, to: b)
+        update.evicted.append(beacons.remove(b))
     }
 }

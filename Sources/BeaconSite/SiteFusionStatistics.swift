@@ -42,4 +42,13 @@ public struct SiteFusionStatistics: Hashable, Sendable {
 
     /// Reports refused, all reasons.
     public var refusedReportCount: Int { refusedReports.values.reduce(0, +) }
+
+    /// Counts what one cycle of the room rule did to a beacon.
+    mutating func count(_ step: RoomStep) {
+        if step.changed {
+            roomChanges += 1
+            if step.changedFloor { floorChanges += 1 }
+        }
+        if step.unknown { unknownRooms += 1 }
+    }
 }

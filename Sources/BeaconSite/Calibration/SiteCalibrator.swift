@@ -33,6 +33,25 @@ struct SiteCalibrator {
         measurements.reserveCapacity(gatewayIDs.count)
     }
 
+    /// The calibrator of a hub for `layout`, starting from `model` and fitting positions within
+    /// `bounds`; `nil` when `configuration` turns self-calibration off or fewer than three
+    /// gateways have a position.
+    init?(
+        layout: SiteLayout, configuration: SiteFusionConfiguration, model: SiteRadioModel,
+        bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+    ) {
+        guard configuration.calibration.enabled, layout.gateways.count(where: { $0.position != nil }) >= 3 else {
+            return nil
+        }
+        let positioning = configuration.positioning
+        self.init(
+            settings: configuration.calibration, model: model, gatewayIDs: layout.gateways.map(\.id),
+            fit: SiteModelFit(
+                gateways: layout.gateways.map(\.position), gatewayIDs: layout.gateways.map(\.id),
+                settings: configuration.calibration, exponentCentre: positioning.pathLossExponent,
+                modelSigma: positioning.modelSigma, beaconPrior: positioning.offsetPrior, bounds: bounds))
+    }
+
     /// A new cycle: its quota of moving beacons' fixes is whole again.
     mutating func startCycle() { fixesThisCycle = 0 }
 

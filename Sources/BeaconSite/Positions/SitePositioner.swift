@@ -107,6 +107,20 @@ struct SitePositioner {
         floor >= 0 && floor < floorTagHeights.count ? floorTagHeights[floor] : model.tagHeight
     }
 
+    /// Beacon `b`'s position decided again with the readings since (the grid filter's fixed-lag
+    /// smoother), when its newest step is `cycle`, which ends at `end`; `z`: its height.
+    func smoothedPosition(
+        of b: Int, cycle: Int64, endingAt end: Timestamp, cycleNanoseconds: Int64, z: Double
+    ) -> SmoothedPosition? {
+        guard let smoothed = gridTracker?.smoother?.smoothed(b, at: cycle, cycleSeconds: cycleSeconds) else {
+            return nil
+        }
+        return SmoothedPosition(
+            time: end - .nanoseconds((cycle - smoothed.cycle) * cycleNanoseconds),
+            position: BeaconPosition(
+                x: smoothed.x, y: smoothed.y, z: z, error: smoothed.radius90 / BeaconPosition.radius90Factor))
+    }
+
     /// Places beacon `b` (its slot in `evidence`) for `cycle`.
     /// - Parameters:
     ///   - floor: the floor it is on (-1: none known; every gateway counts).

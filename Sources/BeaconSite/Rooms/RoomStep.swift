@@ -1,3 +1,6 @@
+import BeaconCore
+import BeaconRanging
+
 /// What one cycle of the room rule did to a beacon (``RoomDecider/decide(_:scores:gateways:now:silence:)``):
 /// what its caller reports and counts.
 struct RoomStep: Equatable {
@@ -13,4 +16,24 @@ struct RoomStep: Equatable {
     var unknown = false
     /// The beacon's position track restarts: its room was taken or changed, or is unknown.
     var restartsTrack = false
+
+    /// Appends the step's exit and entry of `beacon` at `time` to `events`, as region events named
+    /// by `rooms`.
+    func report(_ beacon: BeaconID, at time: Timestamp, rooms: [String], into events: inout [RegionEvent]) {
+        Self.report(beacon, exited: exited, entered: entered, at: time, rooms: rooms, into: &events)
+    }
+
+    /// Appends the exit of room `exited` and the entry of room `entered` (-1: none) by `beacon` at
+    /// `time` to `events`, as region events named by `rooms`.
+    static func report(
+        _ beacon: BeaconID, exited: Int32, entered: Int32, at time: Timestamp, rooms: [String],
+        into events: inout [RegionEvent]
+    ) {
+        if exited >= 0 {
+            events.append(RegionEvent(kind: .exit, regionID: rooms[Int(exited)], beacon: beacon, time: time))
+        }
+        if entered >= 0 {
+            events.append(RegionEvent(kind: .enter, regionID: rooms[Int(entered)], beacon: beacon, time: time))
+        }
+    }
 }
