@@ -22,6 +22,8 @@ import BeaconCore
 /// 90 % of the probability. Nothing is allocated per step once a beacon's cells exist; rows are
 /// processed eight cells at a time (`SIMD8<Float>`), the box's columns in whole vectors.
 struct GridTracker {
+    typealias Lanes = SIMD8<Float>
+
     /// One gateway's reading of the beacon in the cycle.
     struct Reading {
         var gateway: Int
@@ -45,17 +47,12 @@ struct GridTracker {
     /// This step's readings and missing gateways (filled by the caller).
     var readings: [Reading] = []
     var missing: [Int] = []
-    /// Per cell: the log-likelihood of the step being taken; the blur's intermediate rows.
+    /// Per cell: the log-likelihood of the step being taken.
     var logLikelihoods: [Float]
-    var scratch: [Float]
-    /// The motion kernels along rows and along columns (reused: sized for the widest).
-    var kernel: [Float] = []
-    var kernelRows: [Float] = []
-    /// Their running sums, on a floor with walls (`blurWithinWalls`).
-    var kernelSums: [Float] = []
-    var kernelRowSums: [Float] = []
+    /// The motion model (predict).
+    var motion: GridMotion
     /// Each beacon's recent heading, in the hub's beacon order.
-    private(set) var headings: [Heading] = []
+    private(set) var headings: GridHeadings
     var radii: [Float] = Array(repeating: 0, count: GridTracker.radiusBins)
     /// Each room's share of the latest beacon asked (``roomShares(_:floor:roomCount:)``).
     private(set) var shares: [Float] = []
@@ -64,20 +61,7 @@ struct GridTracker {
     /// log P(miss) by standardised margin, from −4σ to +4σ in 1/16 σ steps.
     let missTable: [Float]
 
-    /// Where a beacon's estimate was and how fast it has been moving: the walking share's drift.
-    struct Heading {
-        var x = Double.nan
-        var y = Double.nan
-        var vx = 0.0
-        var vy = 0.0
-    }
-
     static let radiusBins = 512
-    /// How much of the estimate's surprise (its distance from where the heading carried it, per
-    /// second) a step adds to the heading.
-    static let headingGain = 0.5
-    /// The motion kernel's widest reach, cells each side.
-    static let maximumRadius = 16
     /// Below this share of the peak, a cell drops out of the box (its probability is set to 0):
     /// 1 %, about 3σ of a Gaussian posterior (10⁻³ stepped a third more cells and placed tags
     /// within 0.01 m of the same; `Docs/Site.md`, "The grid filter").
@@ -110,7 +94,9 @@ struct GridTracker {
             smoother = FixedLagSmoother(lag: settings.lag, processNoise: spread * spread)
         }
         logLikelihoods = Array(repeating: 0, count: grid.cellCount)
-        scratch = Array(repeating: 0, count: grid.cellCount)
+        motion = GridMotion(grid: grid, stillShare: settings.stillShare)
+        headings = GridHeadings(
+            walkingSpeed: settings.walkingSpeed, stillShare: settings.stillShare, momentum: settings.momentum)
         missTable = (0...128).map { i in
             let u = Double(i - 64) / 16
             return Float(naturalLogarithm(Self.missFloor + (1 - Self.missFloor) * normalCDF(u)))
@@ -126,7 +112,7 @@ struct GridTracker {
 
     /// A tracked beacon's memory besides its posterior, bytes: its box, heading and smoothing history.
     static func bytesBesidePosterior(lag: Int) -> Int {
-        MemoryLayout<GridBox>.stride + MemoryLayout<Heading>.stride + FixedLagSmoother.bytesPerBeacon(lag: lag)
+        MemoryLayout<GridBox>.stride + MemoryLayout<GridHeadings.Heading>.stride + FixedLagSmoother.bytesPerBeacon(lag: lag)
     }
 
     /// The cells of the tracked beacons' boxes, on average.
@@ -199,7 +185,7 @@ struct GridTracker {
         let cells = grid.cellCount
         let plan = plan(onFloor: floor)
         if boxes.count <= b {
-            headings.append(contentsOf: repeatElement(Heading(), count: b + 1 - boxes.count))
+            headings.grow(to: b + 1)
             boxes.append(contentsOf: repeatElement(GridBox(), count: b + 1 - boxes.count))
             posteriors.append(contentsOf: repeatElement(0, count: (b + 1) * cells - posteriors.count))
         }
@@ -233,7 +219,7 @@ struct GridTracker {
         boxes[b] = box
         let estimated = estimate(b, box: box, moments: moments)
         if let estimated, !readings.isEmpty {
-            follow(b, to: estimated, after: seconds)
+            headings.follow(b, to: (estimated.x, estimated.y), after: seconds)
             smoother?.record(b, cycle: cycle, x: estimated.x, y: estimated.y, radius90: estimated.radius90)
         }
         return estimated
@@ -242,7 +228,7 @@ struct GridTracker {
     /// Starts beacon `b`'s track afresh from the whole walkable grid (``start(_:cycle:plan:)``):
     /// no heading, and no history for the smoother.
     private mutating func restart(_ b: Int, cycle: Int64, plan: Int) -> GridBox {
-        headings[b] = Heading()
+        headings[b] = GridHeadings.Heading()
         smoother?.forget(b)
         return start(b, cycle: cycle, plan: plan)
     }
@@ -276,25 +262,5 @@ struct GridTracker {
         guard total > 0 else { return false }
         for i in shares.indices { shares[i] /= total }
         return true
-    }
-
-    /// Corrects beacon `b`'s heading by where the estimate landed against where the heading
-    /// carried it (an α-β tracker's velocity step): a walker's heading grows until the estimate
-    /// keeps up; a tag that stops pulls it back to zero. At most the walking speed.
-    private mutating func follow(_ b: Int, to estimate: (x: Double, y: Double, radius90: Double), after seconds: Double) {
-        var heading = headings[b]
-        if !heading.x.isNaN, seconds > 0 {
-            let carried = (1 - settings.stillShare) * settings.momentum * seconds
-            heading.vx += Self.headingGain * (estimate.x - (heading.x + heading.vx * carried)) / seconds
-            heading.vy += Self.headingGain * (estimate.y - (heading.y + heading.vy * carried)) / seconds
-            let speed = (heading.vx * heading.vx + heading.vy * heading.vy).squareRoot()
-            if speed > settings.walkingSpeed {
-                heading.vx *= settings.walkingSpeed / speed
-                heading.vy *= settings.walkingSpeed / speed
-            }
-        }
-        heading.x = estimate.x
-        heading.y = estimate.y
-        headings[b] = heading
     }
 }
