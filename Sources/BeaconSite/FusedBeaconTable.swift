@@ -93,11 +93,7 @@ struct FusedBeaconTable {
         statistics: inout SiteFusionStatistics
     ) {
         guard !filing.stale else {
-            let count =
-                switch records {
-                case .staged: staged.count
-                case .binary(let view): view.header.recordCount
-                }
+            let count = records.count(staged: staged)
             statistics.records += count
             statistics.staleRecords += count
             return

@@ -25,6 +25,14 @@ struct ReportIntake {
         case staged
         /// In place, in the binary report's bytes.
         case binary(GatewayReportView)
+
+        /// How many records they are; `staged`: the intake's ``ReportIntake/staged``.
+        func count(staged: [GatewayRecord]) -> Int {
+            switch self {
+            case .staged: staged.count
+            case .binary(let view): view.header.recordCount
+            }
+        }
     }
 
     /// A report taken whole.
@@ -39,12 +47,7 @@ struct ReportIntake {
     }
 
     /// How many records an admitted report's `records` hold.
-    func count(of records: Records) -> Int {
-        switch records {
-        case .staged: staged.count
-        case .binary(let view): view.header.recordCount
-        }
-    }
+    func count(of records: Records) -> Int { records.count(staged: staged) }
 
     /// The intake of `configuration`'s hub for a site of `gatewayCount` gateways.
     init(gatewayCount: Int, configuration: SiteFusionConfiguration) {
