@@ -4,7 +4,7 @@ import BeaconCore
 /// value, first-seen time, region membership, address history, proximity band and the spike
 /// clamp's memory. Read at cycle end; per advertisement only when the address changes, the
 /// beacon is in a region or the clamp is on. (A filter other than ARMA lives in a third array,
-/// ``RangingLoop/filters``, empty with the default filter.)
+/// ``TrackedBeaconTable/filters``, empty when the filter is ARMA, as by default.)
 struct ColdBeaconState: Sendable {
     let id: BeaconID
     var firstSeen: Timestamp
@@ -36,5 +36,19 @@ struct ColdBeaconState: Sendable {
         }
         clampedPrevious = sample
         return sample
+    }
+
+    /// Counts a sighting at `t` (ns) towards the enter confirmation: true when it is the
+    /// `needed`-th within `window` ns of the first one counted (the count then starts again). A
+    /// sighting past the window starts a new count with itself.
+    mutating func countTowardsConfirmation(at t: Int64, window: Int64, needed: Int) -> Bool {
+        if pendingSightings == 0 || t &- pendingSince > window {
+            pendingSince = t
+            pendingSightings = 0
+        }
+        pendingSightings &+= 1
+        guard Int(pendingSightings) >= needed else { return false }
+        pendingSightings = 0
+        return true
     }
 }

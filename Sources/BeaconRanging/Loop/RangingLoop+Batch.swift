@@ -23,18 +23,18 @@ extension RangingLoop {
     ) rethrows {
         let count = sightings.count
         recordPending()
-        guard hot.count >= prefetchFromCount else {
+        guard tracked.count >= prefetchFromCount else {
             for s in sightings { try ingest(s, deferring: false, onUpdate: onUpdate) }
             return
         }
-        for k in 0..<min(count, Self.bucketPrefetchDistance) { index.prefetchHome(of: sightings[k].id) }
+        for k in 0..<min(count, Self.bucketPrefetchDistance) { tracked.index.prefetchHome(of: sightings[k].id) }
         for k in 0..<count {
             if k + Self.bucketPrefetchDistance < count {
-                index.prefetchHome(of: sightings[k + Self.bucketPrefetchDistance].id)
+                tracked.index.prefetchHome(of: sightings[k + Self.bucketPrefetchDistance].id)
             }
             if k + Self.statePrefetchDistance < count {
-                let candidate = index.homeCandidate(of: sightings[k + Self.statePrefetchDistance].id)
-                hot.withUnsafeBufferPointer { Self.prefetch(slot: candidate, in: $0) }
+                let candidate = tracked.index.homeCandidate(of: sightings[k + Self.statePrefetchDistance].id)
+                tracked.hot.withUnsafeBufferPointer { Self.prefetch(slot: candidate, in: $0) }
             }
             try ingest(sightings[k], deferring: false, onUpdate: onUpdate)
         }

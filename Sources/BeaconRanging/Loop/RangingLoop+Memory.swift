@@ -6,10 +6,7 @@ extension RangingLoop {
     /// sample buffers are not included (the default ARMA filter has none). Allocator overhead
     /// is not included either.
     public var reservedHeapBytes: Int {
-        index.reservedBytes + hot.capacity * MemoryLayout<HotBeaconState>.stride
-            + cold.capacity * MemoryLayout<ColdBeaconState>.stride
-            + filters.capacity * MemoryLayout<AnyRSSIFilter>.stride
-            + update.beacons.capacity * MemoryLayout<RangedBeacon>.stride
+        tracked.reservedBytes + update.beacons.capacity * MemoryLayout<RangedBeacon>.stride
             + update.evicted.capacity * MemoryLayout<BeaconID>.stride
     }
 

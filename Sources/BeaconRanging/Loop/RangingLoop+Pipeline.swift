@@ -16,10 +16,10 @@ extension RangingLoop {
         pendingOlder = pendingNewer
         pendingNewer = sighting
         if let next = pendingOlder {
-            let candidate = index.homeCandidate(of: next.id) // bucket prefetched one call ago
-            hot.withUnsafeBufferPointer { Self.prefetch(slot: candidate, in: $0) }
+            let candidate = tracked.index.homeCandidate(of: next.id) // bucket prefetched one call ago
+            tracked.hot.withUnsafeBufferPointer { Self.prefetch(slot: candidate, in: $0) }
         }
-        index.prefetchHome(of: sighting.id)
+        tracked.index.prefetchHome(of: sighting.id)
     }
 
     /// Records every pending sighting, oldest first.
@@ -42,6 +42,6 @@ extension RangingLoop {
     }
 
     private func isTracked(_ id: BeaconID) -> Bool {
-        hot.withUnsafeBufferPointer { all in index.slot(of: id) { all[$0].matches(id) } } != nil
+        tracked.slot(of: id) != nil
     }
 }

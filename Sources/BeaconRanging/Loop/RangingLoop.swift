@@ -46,18 +46,11 @@ public struct RangingLoop: Sendable {
     /// ``EnterConfirmation/window`` in nanoseconds.
     let enterWindowNanoseconds: Int64
 
-    var index = BeaconIndex()
-    /// Tracked beacons' per-advertisement state, by slot (64 bytes each).
-    var hot = HotStateTable()
-    /// The rest of their state, same slots.
-    var cold: [ColdBeaconState] = []
-    /// Their filters, same slots, unless the filter is ARMA (then empty: the estimate in the hot
-    /// record is the whole filter).
-    var filters: [AnyRSSIFilter] = []
+    /// The tracked beacons: their index and their state by slot.
+    var tracked: TrackedBeaconTable
     var enterEvents: [RegionEvent] = []
-    /// The beacons this cycle brought in, with the RSSI they came with (at most
-    /// ``RangingConfiguration/maxNewPerCycle``).
-    var newcomers: [(id: BeaconID, rssi: Int8)] = []
+    /// The beacons this cycle brought in (at most ``RangingConfiguration/maxNewPerCycle``).
+    var newcomers: NewcomerGate
     /// Sightings accepted by ``ingest(_:onUpdate:)`` but not yet recorded, oldest first (see
     /// `RangingLoop+Pipeline.swift`); recorded before any cycle closes.
     var pendingOlder: BeaconSighting?
@@ -86,10 +79,12 @@ public struct RangingLoop: Sendable {
         clamps = configuration.spikeClamp != nil
         if case .arma(let c) = configuration.filter { armaSpeed = c.speed } else { armaSpeed = nil }
         enterWindowNanoseconds = configuration.enter.window.nanoseconds
+        tracked = TrackedBeaconTable(keepsFilters: armaSpeed == nil)
+        newcomers = NewcomerGate(capacity: configuration.maxNewPerCycle)
     }
 
     /// Number of beacons currently tracked (listed, in grace, or awaiting eviction).
-    public var trackedCount: Int { hot.count + pendingNewBeacons }
+    public var trackedCount: Int { tracked.count + pendingNewBeacons }
 
     /// The update of the latest cycle closed (empty before the first). Reading it is free; keeping
     /// the copy past the next cycle makes that cycle allocate a new buffer (the loop reuses its
@@ -129,7 +124,7 @@ public struct RangingLoop: Sendable {
             return
         }
         if t >= start &+ cycleNanoseconds { try closeCycles(through: t, onUpdate: onUpdate) }
-        if deferring && (hot.count >= prefetchFromCount || pendingNewer != nil) {
+        if deferring && (tracked.count >= prefetchFromCount || pendingNewer != nil) {
             enqueue(sighting)
         } else {
             record(sighting)
@@ -155,8 +150,7 @@ public struct RangingLoop: Sendable {
     @inline(__always)
     mutating func record(_ sighting: BeaconSighting) {
         let id = sighting.id
-        let found = hot.withUnsafeBufferPointer { all in index.slot(of: id) { all[$0].matches(id) } }
-        if let slot = found {
+        if let slot = tracked.slot(of: id) {
             record(sighting, at: slot)
         } else {
             track(sighting)
@@ -167,11 +161,11 @@ public struct RangingLoop: Sendable {
     @inline(__always)
     mutating func record(_ sighting: BeaconSighting, at slot: Int) {
         var sample = sighting.rssi.map { Double($0) }
-        if clamps, let raw = sample { sample = cold[slot].clamp(raw, maxStep: maxStep) }
+        if clamps, let raw = sample { sample = tracked.cold[slot].clamp(raw, maxStep: maxStep) }
         let address = sighting.address.rawValue
         let speed = armaSpeed
         // Every hot-state change in one access (one uniqueness check of the table).
-        let (addressChanged, flags) = hot.update(slot) { beacon in
+        let (addressChanged, flags) = tracked.hot.update(slot) { beacon in
             let changed = beacon.lastAddress != address
             if changed { beacon.lastAddress = address }
             beacon.count(sighting)
@@ -181,10 +175,10 @@ public struct RangingLoop: Sendable {
             }
             return (changed, beacon.flags)
         }
-        if addressChanged { cold[slot].addresses.record(sighting.address) }
+        if addressChanged { tracked.cold[slot].addresses.record(sighting.address) }
         if speed == nil, let sample {
-            filters[slot].add(sample, at: sighting.timestamp)
-            hot[slot].estimate = filters[slot].estimate ?? .nan
+            tracked.filters[slot].add(sample, at: sighting.timestamp)
+            tracked.hot[slot].estimate = tracked.filters[slot].estimate ?? .nan
         }
         if flags & HotBeaconState.confirmed == 0, !confirm(slot: slot, sighting) { return }
         if flags & HotBeaconState.inRegions != 0 { enterRegions(slot: slot, time: sighting.timestamp) }
@@ -199,47 +193,35 @@ public struct RangingLoop: Sendable {
             guard let rssi = sighting.rssi, Double(rssi) >= floor else { return false }
         }
         let t = sighting.timestamp.nanosecondsSinceEpoch
-        if cold[slot].pendingSightings == 0 || t &- cold[slot].pendingSince > enterWindowNanoseconds {
-            cold[slot].pendingSince = t
-            cold[slot].pendingSightings = 0
-        }
-        cold[slot].pendingSightings &+= 1
-        guard Int(cold[slot].pendingSightings) >= rule.minimumSightings else { return false }
-        cold[slot].pendingSightings = 0
-        hot[slot].flags |= HotBeaconState.confirmed
+        guard
+            tracked.cold[slot].countTowardsConfirmation(
+                at: t, window: enterWindowNanoseconds, needed: rule.minimumSightings)
+        else { return false }
+        tracked.hot[slot].flags |= HotBeaconState.confirmed
         return true
     }
 
     private mutating func track(_ sighting: BeaconSighting) {
-        guard hot.count < configuration.maxTracked else {
+        guard tracked.count < configuration.maxTracked else {
             refusedBeacons += 1
             return
         }
         let rssi = sighting.rssi ?? .min
-        if newcomers.count >= configuration.maxNewPerCycle {
+        if newcomers.isFull {
             guard displaceWeakestNewcomer(for: rssi) else {
                 refusedNewcomers += 1
                 return
             }
         }
-        if newcomers.capacity == 0 { newcomers.reserveCapacity(min(configuration.maxNewPerCycle, 4096)) }
-        newcomers.append((sighting.id, rssi))
         let id = sighting.id
+        newcomers.admit(id, rssi: rssi)
         let mask = regionMask(of: id)
-        let grows = cold.count == cold.capacity
-        if grows { cold.reserveCapacity(HotStateTable.grown(cold.capacity)) }
-        if armaSpeed == nil, filters.count == filters.capacity {
-            filters.reserveCapacity(HotStateTable.grown(filters.capacity))
-        }
-        hot.append(
+        let slot = tracked.append(
             HotBeaconState(
                 id: id, time: sighting.timestamp, address: sighting.address, inRegions: mask != 0,
-                confirmed: configuration.enter.confirmsAtOnce))
-        cold.append(ColdBeaconState(id: id, time: sighting.timestamp, address: sighting.address, regionMask: mask))
-        if armaSpeed == nil { filters.append(configuration.filter.makeFilter()) }
-        if grows { FreedMemory.release(afterGrowingTo: cold.capacity * MemoryLayout<ColdBeaconState>.stride) }
-        let slot = hot.count - 1
-        cold.withUnsafeBufferPointer { all in index.insert(id, slot: slot) { all[$0].id } }
+                confirmed: configuration.enter.confirmsAtOnce),
+            ColdBeaconState(id: id, time: sighting.timestamp, address: sighting.address, regionMask: mask),
+            filter: configuration.filter.makeFilter)
         record(sighting, at: slot)
     }
 
@@ -247,19 +229,11 @@ public struct RangingLoop: Sendable {
     /// if a beacon heard at `rssi` is louder; true when it made room. Runs only under a flood.
     @inline(never)
     private mutating func displaceWeakestNewcomer(for rssi: Int8) -> Bool {
-        var weakest: Int?
-        for (i, newcomer) in newcomers.enumerated() where newcomer.rssi < rssi {
-            if let w = weakest, newcomers[w].rssi <= newcomer.rssi { continue }
-            weakest = i
-        }
-        guard let w = weakest else { return false }
-        let id = newcomers[w].id
-        guard let slot = hot.withUnsafeBufferPointer({ all in index.slot(of: id) { all[$0].matches(id) } }),
-            cold[slot].insideMask == 0
+        guard let w = newcomers.weakest(quieterThan: rssi), let slot = tracked.slot(of: newcomers[w].id),
+            tracked.cold[slot].insideMask == 0
         else { return false }
         evict(slot: slot)
-        newcomers.swapAt(w, newcomers.count - 1)
-        newcomers.removeLast()
+        newcomers.remove(at: w)
         refusedNewcomers += 1
         return true
     }
@@ -271,11 +245,11 @@ public struct RangingLoop: Sendable {
     }
 
     private mutating func enterRegions(slot: Int, time: Timestamp) {
-        let mask = cold[slot].regionMask
-        var entering = mask & ~cold[slot].insideMask
+        let mask = tracked.cold[slot].regionMask
+        var entering = mask & ~tracked.cold[slot].insideMask
         guard entering != 0 else { return }
-        cold[slot].insideMask = mask
-        let id = cold[slot].id
+        tracked.cold[slot].insideMask = mask
+        let id = tracked.cold[slot].id
         while entering != 0 {
             let i = entering.trailingZeroBitCount
             entering &= entering - 1
