@@ -15,7 +15,7 @@ import Glibc
 /// `OutboxConfiguration`, the same transaction also writes a copy of the step's events for
 /// each sink (see ``SQLiteAlertStateStore/apply(_:emitting:)``): the store is then the
 /// `Outbox` its dispatchers read and delete from. The schema
-/// is versioned by named migrations (``SQLiteAlertStateStore/migrator``) applied when the store
+/// is versioned by named migrations (``AlertStateSchema/migrator``) applied when the store
 /// opens; a database migrated by a newer version is refused rather than misread.
 public final class SQLiteAlertStateStore: AlertStateStore {
     let database: DatabaseQueue
@@ -48,20 +48,20 @@ public final class SQLiteAlertStateStore: AlertStateStore {
             // still on the disk before `apply` returns (synchronous stays FULL).
             var configuration = Configuration()
             configuration.journalMode = .wal
-            try Self.prepareFile(at: path, configuration: configuration)
-            let unmarked = try Self.checkMark(path: path)
+            try AlertStateFile.prepare(at: path, configuration: configuration)
+            let unmarked = try AlertStateFile.checkMark(path: path)
             database = try DatabaseQueue(path: path, configuration: configuration)
             let check = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
             guard check == ["ok"] else {
                 throw AlertStoreError.damaged(path: path, detail: check.prefix(3).joined(separator: "; "))
             }
-            if unmarked { try Self.mark(database) }
+            if unmarked { try AlertStateFile.mark(database) }
         } catch let error as DatabaseError
             where error.resultCode.primaryResultCode == .SQLITE_NOTADB || error.resultCode.primaryResultCode == .SQLITE_CORRUPT
         {
             throw AlertStoreError.damaged(path: path, detail: error.message ?? "\(error.resultCode)")
         }
-        try Self.prepare(database, path: path)
+        try AlertStateSchema.bringUpToDate(database, path: path)
     }
 
     /// Copies the whole database to `destination` (SQLite's online backup: consistent even while
@@ -85,18 +85,8 @@ public final class SQLiteAlertStateStore: AlertStateStore {
         database = try DatabaseQueue()
         outboxConfiguration = outbox
         lock = nil
-        try Self.prepare(database, path: ":memory:")
-        try Self.mark(database)
-    }
-
-    private static func prepare(_ database: DatabaseQueue, path: String) throws {
-        let superseded = try database.read { db in try migrator.hasBeenSuperseded(db) }
-        if superseded {
-            let applied = try database.read { db in try migrator.appliedIdentifiers(db) }
-            let known = Set(migrator.migrations)
-            throw AlertStoreError.schemaTooNew(path: path, unknownMigrations: applied.filter { !known.contains($0) }.sorted())
-        }
-        try migrator.migrate(database)
+        try AlertStateSchema.bringUpToDate(database, path: ":memory:")
+        try AlertStateFile.mark(database)
     }
 
     /// The strategies' per-beacon state is kept (a restart restores it).
@@ -104,7 +94,7 @@ public final class SQLiteAlertStateStore: AlertStateStore {
 
     /// The names of the migrations applied to this database, oldest first.
     public func appliedMigrations() throws -> [String] {
-        try database.read { db in try Self.migrator.appliedMigrations(db) }
+        try database.read { db in try AlertStateSchema.migrator.appliedMigrations(db) }
     }
 
     /// Reads every pending alert and history in one read transaction.
@@ -112,15 +102,15 @@ public final class SQLiteAlertStateStore: AlertStateStore {
         try database.read { db in
             var state = AlertEngineState()
             for row in try Row.fetchAll(db, sql: "SELECT * FROM pendingAlert") {
-                let alert = try Self.pendingAlert(from: row)
+                let alert = try AlertStateRows.pendingAlert(from: row)
                 state.pending[alert.key] = alert
             }
             for row in try Row.fetchAll(db, sql: "SELECT * FROM alertHistory") {
-                let record = try Self.history(from: row)
+                let record = try AlertStateRows.history(from: row)
                 state.history[record.key] = record
             }
             for row in try Row.fetchAll(db, sql: "SELECT * FROM strategyState") {
-                let saved = try Self.strategyState(from: row)
+                let saved = try AlertStateRows.strategyState(from: row)
                 state.strategyStates[saved.key] = saved
             }
             if let time = try Int64.fetchOne(db, sql: "SELECT time FROM strategyClock WHERE id = 1") {
@@ -132,7 +122,7 @@ public final class SQLiteAlertStateStore: AlertStateStore {
 
     /// Applies the batch in one write transaction, committed before returning.
     public func apply(_ changes: [AlertStateChange]) throws {
-        try database.write { db in try Self.write(changes, into: db) }
+        try database.write { db in try AlertStateRows.write(changes, into: db) }
     }
 
     /// Applies the batch and adds the events to every sink's outbox, in one write transaction.
@@ -144,43 +134,9 @@ public final class SQLiteAlertStateStore: AlertStateStore {
     /// outboxes, in one write transaction.
     public func apply(_ changes: [AlertStateChange], emitting events: [RoutedEvent], notices: [OutboundNotice]) throws {
         try database.write { db in
-            try Self.write(changes, into: db)
+            try AlertStateRows.write(changes, into: db)
             try enqueue(events.map(OutboundEvent.init), into: db)
             for notice in notices { try enqueue([OutboundEvent(notice)], into: db, sinks: notice.sinks) }
-        }
-    }
-
-    static func write(_ changes: [AlertStateChange], into db: Database) throws {
-        for change in changes {
-            switch change {
-            case .putPending(let alert): try Self.insert(alert, into: db)
-            case .removePending(let key):
-                try db.execute(
-                    sql: """
-                        DELETE FROM pendingAlert
-                        WHERE alertID = ? AND beaconKind = ? AND beaconHigh = ? AND beaconLow = ? AND beaconTail = ?
-                        """, arguments: StatementArguments([key.alertID] + BeaconColumns(key.beacon).values))
-            case .putHistory(let record): try Self.insert(record, into: db)
-            case .removeHistory(let key):
-                try db.execute(
-                    sql: """
-                        DELETE FROM alertHistory
-                        WHERE alertID = ? AND beaconKind = ? AND beaconHigh = ? AND beaconLow = ? AND beaconTail = ?
-                        """, arguments: StatementArguments([key.alertID] + BeaconColumns(key.beacon).values))
-            case .putStrategyState(let saved): try Self.insert(saved, into: db)
-            case .removeStrategyState(let key):
-                try db.execute(
-                    sql: """
-                        DELETE FROM strategyState
-                        WHERE alertID = ? AND part = ? AND beaconKind = ? AND beaconHigh = ? AND beaconLow = ? AND beaconTail = ?
-                        """, arguments: StatementArguments([key.alertID, key.part] + BeaconColumns(key.beacon).values))
-            case .removeStrategyStates(let alertID):
-                try db.execute(sql: "DELETE FROM strategyState WHERE alertID = ?", arguments: [alertID])
-            case .putStrategyClock(let time):
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO strategyClock (id, time) VALUES (1, ?)",
-                    arguments: [time.nanosecondsSinceEpoch])
-            }
         }
     }
 }

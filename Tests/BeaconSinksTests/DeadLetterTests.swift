@@ -173,7 +173,7 @@ struct DeadLetterTests {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("beacond-v3-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let queue = try DatabaseQueue(path: path)
-        try SQLiteAlertStateStore.migrator.migrate(queue, upTo: "v3-strategy-state")
+        try AlertStateSchema.migrator.migrate(queue, upTo: "v3-strategy-state")
         try queue.write { db in
             try db.execute(
                 sql: "INSERT INTO outbox (sink, eventKey, body, destination) VALUES ('hook', 'k1', '{}', NULL)")

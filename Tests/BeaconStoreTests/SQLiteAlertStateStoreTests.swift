@@ -62,7 +62,7 @@ struct SQLiteAlertStateStoreTests {
         let path = Self.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let queue = try DatabaseQueue(path: path)
-        try SQLiteAlertStateStore.migrator.migrate(queue, upTo: "v4-dead-letters")
+        try AlertStateSchema.migrator.migrate(queue, upTo: "v4-dead-letters")
         try queue.write { db in
             // beacon kind 0, identity words 1, 2, 3: an iBeacon.
             try db.execute(
@@ -85,7 +85,7 @@ struct SQLiteAlertStateStoreTests {
         let path = Self.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let queue = try DatabaseQueue(path: path)
-        try SQLiteAlertStateStore.migrator.migrate(queue, upTo: "v5-answers")
+        try AlertStateSchema.migrator.migrate(queue, upTo: "v5-answers")
         try queue.write { db in
             try db.execute(
                 sql: """
@@ -120,6 +120,22 @@ struct SQLiteAlertStateStoreTests {
         #expect(state.pending[key] == moved)
     }
 
+    @Test("a strategy's saved state is removed by alert, part and beacon, or for a whole alert")
+    func strategyStateRemoval() throws {
+        let store = try SQLiteAlertStateStore()
+        func key(_ alert: String, _ part: String, _ beacon: Int) -> SavedStrategyState.Key {
+            SavedStrategyState.Key(alertID: alert, part: part, beacon: Self.beacons[beacon])
+        }
+        let keys = [
+            key("dwell", "entry", 0), key("dwell", "dwell", 0), key("dwell", "entry", 1), key("crowd", "entry", 0),
+        ]
+        try store.apply(keys.map { .putStrategyState(SavedStrategyState(key: $0, strategy: "time", state: [1, 2, 3])) })
+        try store.apply([.removeStrategyState(key("dwell", "entry", 0))])
+        #expect(try store.load().strategyStates.keys.sorted() == [keys[1], keys[2], keys[3]].sorted())
+        try store.apply([.removeStrategyStates(alertID: "dwell")])
+        #expect(try store.load().strategyStates.keys.sorted() == [keys[3]])
+    }
+
     @Test("a batch is one transaction: a failing batch leaves nothing behind")
     func atomicBatch() throws {
         let path = Self.temporaryPath()
@@ -141,7 +157,7 @@ struct SQLiteAlertStateStoreTests {
                 "v1-engine-state", "v2-outbox", "v3-strategy-state", "v4-dead-letters", "v5-answers",
                 "v6-earlier-instances", "v7-latency-origin", "v8-quiet-first-start",
             ])
-        #expect(SQLiteAlertStateStore.schemaVersion == 8)
+        #expect(AlertStateSchema.version == 8)
     }
 
     @Test("a delivered alert's latency origin and alert id stay with it in the outbox, a dead letter and its retry")

@@ -25,7 +25,7 @@ struct StateFileMarkTests {
         let path = StateFileDamageTests.temporaryPath("marked")
         defer { Self.remove(path) }
         try StateFileDamageTests.populated(path)
-        #expect(try Self.applicationID(path) == SQLiteAlertStateStore.applicationID)
+        #expect(try Self.applicationID(path) == AlertStateFile.applicationID)
         _ = try SQLiteAlertStateStore(path: path)
     }
 
@@ -82,6 +82,6 @@ struct StateFileMarkTests {
         #expect(try Self.applicationID(path) == 0)
         let store = try SQLiteAlertStateStore(path: path)
         #expect(try store.load().pending.count == 1)
-        #expect(try Self.applicationID(path) == SQLiteAlertStateStore.applicationID)
+        #expect(try Self.applicationID(path) == AlertStateFile.applicationID)
     }
 }

@@ -111,7 +111,7 @@ public struct ConfigurationCheck: Sendable {
     static func checkState(_ configuration: GatewayConfiguration, node: ConfigNode) throws {
         guard let path = configuration.statePath else { return }
         do {
-            try SQLiteAlertStateStore.checkStateFile(at: path)
+            try AlertStateFile.check(at: path)
         } catch {
             throw (node["state"] ?? node).error("\(error)")
         }

@@ -4,7 +4,12 @@ import GRDB
 import Glibc
 #endif
 
-extension SQLiteAlertStateStore {
+/// The alert state file on the disk, before and around SQLite: the checks that say what is wrong
+/// with a file or its directory before anything is decided on it, its creation (whole, under a
+/// temporary name, then renamed), and beacond's mark in its header that tells it from another
+/// program's database. ``SQLiteAlertStateStore`` opens the file through it; `beacond
+/// check-config` runs ``check(at:)`` alone.
+public enum AlertStateFile {
     /// Checks the state file before SQLite opens it, and creates it when it does not exist.
     ///
     /// - The directory must take new files (SQLite adds `FILE-wal` and `FILE-shm` next to the
@@ -16,8 +21,8 @@ extension SQLiteAlertStateStore {
     ///   replaced, and starting on it would send every earlier event again.
     /// - A file that does not exist is created with the current schema, then renamed into place.
     /// - Throws: ``AlertStoreError/notWritable(path:reason:)``, ``AlertStoreError/damaged(path:detail:)``.
-    static func prepareFile(at path: String, configuration: Configuration) throws {
-        if try !checkStateFile(at: path) {
+    static func prepare(at path: String, configuration: Configuration) throws {
+        if try !check(at: path) {
             try Self.createFresh(at: path, directory: Self.directory(of: path), configuration: configuration)
         }
     }
@@ -28,7 +33,7 @@ extension SQLiteAlertStateStore {
     /// - Returns: whether the file exists.
     /// - Throws: ``AlertStoreError/notWritable(path:reason:)``, ``AlertStoreError/damaged(path:detail:)``.
     @discardableResult
-    public static func checkStateFile(at path: String) throws -> Bool {
+    public static func check(at path: String) throws -> Bool {
         let directory = Self.directory(of: path)
         try Self.checkDirectoryTakesFiles(directory, for: path)
         var status = stat()
@@ -86,7 +91,7 @@ extension SQLiteAlertStateStore {
         let temporary = "\(path).new-\(getpid())"
         for leftover in ["", "-wal", "-shm", "-journal"] { unlink(temporary + leftover) }
         let database = try DatabaseQueue(path: temporary, configuration: configuration)
-        try migrator.migrate(database)
+        try AlertStateSchema.migrator.migrate(database)
         try mark(database)
         try database.close()
         let descriptor = open(temporary, O_RDONLY | O_CLOEXEC)
@@ -132,7 +137,7 @@ extension SQLiteAlertStateStore {
         let tables = try database.read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         }
-        let first = migrator.migrations.first ?? ""
+        let first = AlertStateSchema.migrator.migrations.first ?? ""
         var ours = false
         if tables.contains("grdb_migrations") {
             ours =

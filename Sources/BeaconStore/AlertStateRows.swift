@@ -3,7 +3,47 @@ import BeaconCore
 import Foundation
 import GRDB
 
-extension SQLiteAlertStateStore {
+/// The alert engine's state as rows of the state file: each change of a batch written as the
+/// statement it takes, and each row read back as the value it holds (a row that cannot be read
+/// is ``AlertStoreError/corruptRow(table:reason:)``, never a guess).
+enum AlertStateRows {
+    /// Writes `changes` in order into `db` (inside the caller's transaction).
+    static func write(_ changes: [AlertStateChange], into db: Database) throws {
+        for change in changes {
+            switch change {
+            case .putPending(let alert): try Self.insert(alert, into: db)
+            case .removePending(let key): try delete(from: "pendingAlert", alertID: key.alertID, beacon: key.beacon, into: db)
+            case .putHistory(let record): try Self.insert(record, into: db)
+            case .removeHistory(let key): try delete(from: "alertHistory", alertID: key.alertID, beacon: key.beacon, into: db)
+            case .putStrategyState(let saved): try Self.insert(saved, into: db)
+            case .removeStrategyState(let key):
+                try delete(from: "strategyState", alertID: key.alertID, part: key.part, beacon: key.beacon, into: db)
+            case .removeStrategyStates(let alertID):
+                try db.execute(sql: "DELETE FROM strategyState WHERE alertID = ?", arguments: [alertID])
+            case .putStrategyClock(let time):
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO strategyClock (id, time) VALUES (1, ?)",
+                    arguments: [time.nanosecondsSinceEpoch])
+            }
+        }
+    }
+
+    /// Deletes the row of `alertID` and `beacon` (and the strategy's `part`, in `strategyState`)
+    /// from `table`, one of this schema's.
+    private static func delete(
+        from table: String, alertID: String, part: String? = nil, beacon: BeaconID, into db: Database
+    ) throws {
+        var arguments: [any DatabaseValueConvertible] = [alertID]
+        if let part { arguments.append(part) }
+        let partColumn = part == nil ? "" : " AND part = ?"
+        try db.execute(
+            sql: """
+                DELETE FROM \(table)
+                WHERE alertID = ?\(partColumn) AND beaconKind = ? AND beaconHigh = ? AND beaconLow = ? AND beaconTail = ?
+                """,
+            arguments: StatementArguments(arguments + BeaconColumns(beacon).values))
+    }
+
     static func insert(_ alert: PendingAlert, into db: Database) throws {
         try db.executeCached(
             sql: """

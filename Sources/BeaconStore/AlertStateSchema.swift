@@ -1,6 +1,9 @@
 import GRDB
 
-extension SQLiteAlertStateStore {
+/// The alert state file's schema: its named migrations, in order, applied when a store opens.
+/// A database migrated by a newer beacond (a migration this one does not know) is refused rather
+/// than misread.
+public enum AlertStateSchema {
     /// The schema's migrations, in order. Never edit a shipped migration: add a new one.
     ///
     /// - `v1-engine-state`: `pendingAlert` (one row per alert and beacon: strategy, firing time,
@@ -134,7 +137,20 @@ extension SQLiteAlertStateStore {
     }
 
     /// The current schema version: the number of migrations.
-    public static var schemaVersion: Int { migrator.migrations.count }
+    public static var version: Int { migrator.migrations.count }
+
+    /// Applies the migrations `database` lacks.
+    /// - Throws: ``AlertStoreError/schemaTooNew(path:unknownMigrations:)`` when it holds a
+    ///   migration this version does not know (`path` names the file in the message).
+    static func bringUpToDate(_ database: DatabaseQueue, path: String) throws {
+        let superseded = try database.read { db in try migrator.hasBeenSuperseded(db) }
+        if superseded {
+            let applied = try database.read { db in try migrator.appliedIdentifiers(db) }
+            let known = Set(migrator.migrations)
+            throw AlertStoreError.schemaTooNew(path: path, unknownMigrations: applied.filter { !known.contains($0) }.sorted())
+        }
+        try migrator.migrate(database)
+    }
 
     private static func addBeaconColumns(to table: TableDefinition) {
         table.column("beaconKind", .integer).notNull()
