@@ -3,25 +3,28 @@ import BeaconPipeline
 
 /// The status page's JSON documents (API version ``version``), rendered from a
 /// ``StatusBoard/Snapshot``; `Docs/status-api.schema.json` is their schema. Each endpoint is a
-/// ``StatusAPIEndpoint`` with its own typed query, in `StatusAPI+<Endpoint>.swift`:
+/// ``StatusAPIEndpoint`` with its own typed query, in a file of its own:
 ///
 /// | endpoint | type | document |
 /// |---|---|---|
-/// | `GET /api/status` | ``Status`` | the summary (also each Server-Sent Event of `GET /api/events`) |
-/// | `GET /api/beacons?sort=&order=&filter=&offset=&limit=` | ``Beacons`` | one page of the beacons, sorted and filtered |
-/// | `GET /api/beacons/history?id=ID` | ``History`` | a beacon's recent RSSI, raw and filtered, per gateway on a site |
-/// | `GET /api/strategies?alert=&beacon=&limit=` | ``Strategies`` | each alert definition's strategy state per beacon |
-/// | `GET /api/explain?alert=&beacon=` | ``Explain`` | where one alert stands for one beacon now, and why |
-/// | `GET /api/alerts?after=SEQ&limit=` | ``Alerts`` | waiting alerts, outbox depths and the alert log |
-/// | `GET /api/shadow?within=&limit=` | ``Shadow`` | the candidate alert set beside the live one, and what it would change |
-/// | `GET /api/site?limit=` | ``Site`` | a site's gateways, rooms with occupancy, and beacons' positions |
+/// | `GET /api/status` | ``StatusSummaryEndpoint`` | the summary (also each Server-Sent Event of `GET /api/events`) |
+/// | `GET /api/beacons?sort=&order=&filter=&offset=&limit=` | ``BeaconsEndpoint`` | one page of the beacons, sorted and filtered |
+/// | `GET /api/beacons/history?id=ID` | ``BeaconHistoryEndpoint`` | a beacon's recent RSSI, raw and filtered, per gateway on a site |
+/// | `GET /api/strategies?alert=&beacon=&limit=` | ``StrategiesEndpoint`` | each alert definition's strategy state per beacon |
+/// | `GET /api/explain?alert=&beacon=` | ``ExplainEndpoint`` | where one alert stands for one beacon now, and why |
+/// | `GET /api/alerts?after=SEQ&limit=` | ``AlertsEndpoint`` | waiting alerts, outbox depths and the alert log |
+/// | `GET /api/shadow?within=&limit=` | ``ShadowEndpoint`` | the candidate alert set beside the live one, and what it would change |
+/// | `GET /api/site?limit=` | ``SiteEndpoint`` | a site's gateways, rooms with occupancy, and beacons' positions |
 enum StatusAPI {
     /// The documents' version: a field renamed or removed makes it 2; fields are only added within 1.
     static let version = 1
 
     /// Every JSON endpoint.
     static var endpoints: [any StatusAPIEndpoint.Type] {
-        [Status.self, Beacons.self, History.self, Strategies.self, Explain.self, Alerts.self, Shadow.self, Site.self]
+        [
+            StatusSummaryEndpoint.self, BeaconsEndpoint.self, BeaconHistoryEndpoint.self, StrategiesEndpoint.self,
+            ExplainEndpoint.self, AlertsEndpoint.self, ShadowEndpoint.self, SiteEndpoint.self,
+        ]
     }
 
     // MARK: Parts every document shares

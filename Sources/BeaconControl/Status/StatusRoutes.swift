@@ -93,7 +93,7 @@ public struct StatusRoutes: Sendable {
             while !Task.isCancelled {
                 if let snapshot = try? await board.current(), snapshot.version != sent {
                     sent = snapshot.version
-                    let status = StatusAPI.Status.document(snapshot, query: .init(), routes: routes)
+                    let status = StatusSummaryEndpoint.document(snapshot, query: .init(), routes: routes)
                     try await write("event: status\ndata: \(status)\n\n")
                     lastWrite = clock.now
                 } else if clock.now - lastWrite >= keepAlive {
