@@ -30,7 +30,7 @@ struct SimulateCommand: AsyncParsableCommand {
             A scenario with rooms: is a site: every gateway is simulated with its own ranging and a \
             hub fuses them into rooms and positions for the alerts (--gateway simulates one alone).
             Bundled scenarios, in Simulator/Scenarios/ (NAME.yaml): lobby, lobby-hour, museum, warehouse, \
-            soak, stress, gateway-load, home; sites: site, site-calibration, site-espresense, two-floors, hall-session, hall-aisles, flat.
+            soak, stress, gateway-load, home; sites: site, site-calibration, site-espresense, two-floors, hall-session, hall-aisles, hall-walks, flat.
             """
     )
 

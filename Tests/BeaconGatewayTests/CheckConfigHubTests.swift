@@ -259,7 +259,7 @@ struct CheckConfigHubTests {
     static let siteAlerts: [(scenario: String, rooms: String)] = [
         ("site", "shop, cafe"), ("site-calibration", "shop, cafe"), ("site-espresense", "shop, cafe"),
         ("two-floors", "meeting, cafe"), ("hall-session", "north-west, south-west"), ("hall-aisles", "north-east"),
-        ("flat", "bedroom"),
+        ("hall-walks", "south-east"), ("flat", "bedroom"),
     ]
 
     @Test(
