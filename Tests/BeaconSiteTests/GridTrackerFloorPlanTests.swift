@@ -36,6 +36,19 @@ struct GridTrackerFloorPlanTests {
 
     static let wallAtSix = SiteObstacle(.wall([SIMD2(6, -5), SIMD2(6, 15)]))
 
+    /// Heading speed (m/s) → the stated radius over the posterior's on an open floor, worked out
+    /// from 0.6 up to 0.4 m/s, 1.2 from 0.8 m/s, in proportion between.
+    static let scaleByPace: [(pace: Double, scale: Double)] = [
+        (0, 0.6), (0.4, 0.6), (0.5, 0.75), (0.6, 0.9), (0.7, 1.05), (0.8, 1.2), (1.5, 1.2),
+    ]
+
+    @Test(
+        "on an open floor the stated radius widens with the tag's pace: 0.6 of the posterior's while still, 1.2 walking",
+        arguments: scaleByPace)
+    func scaleWidensWithPace(pace: Double, scale: Double) {
+        #expect(abs(GridTracker.openFloorScale(pace: pace) - scale) < 1e-12, "\(pace) m/s")
+    }
+
     @Test("a position states 0.6 of its posterior's 90 % radius on an open floor, all of it on a floor with walls or blocks")
     func statedRadius() throws {
         let open = GridTrackerTests.tracker()

@@ -141,6 +141,18 @@ struct GridTrackerTests {
         #expect(Self.distance(last, 10, 4) < 0.5, "\(String(describing: last))")
     }
 
+    @Test("a walker states a wider radius than a tag that stands: 1.2 of its posterior's, against 0.6; without momentum, 0.6")
+    func walkerStatesWiderRadius() {
+        func stated(momentum: Double, speed: Double) -> Double {
+            var tracker = Self.tracker(settings: GridTracking(walkingSpeed: 2, sensitivity: nil, momentum: momentum))
+            for cycle in 0..<12 { Self.step(&tracker, x: 1 + Double(cycle) * speed, y: 4, cycle: Int64(cycle + 1)) }
+            return tracker.statedRadius(5, floor: -1, beacon: 0)
+        }
+        #expect(abs(stated(momentum: 1, speed: 1) - 6) < 1e-9, "1 m/s: \(stated(momentum: 1, speed: 1)) m")
+        #expect(abs(stated(momentum: 1, speed: 0) - 3) < 1e-9, "standing: \(stated(momentum: 1, speed: 0)) m")
+        #expect(abs(stated(momentum: 0, speed: 1) - 3) < 1e-9, "no momentum: \(stated(momentum: 0, speed: 1)) m")
+    }
+
     @Test("an offset common to every gateway (a tag in a pocket) does not move the estimate")
     func commonOffset() {
         var plain = Self.tracker()

@@ -9,7 +9,8 @@ import BeaconSiteReport
 ///   gateways and a site the grid can cover) it steps the beacon's posterior over the floor area
 ///   (``GridTracker``) with the cycle's readings, and the gateways on its floor that did not hear
 ///   it as weak evidence; the position is the posterior's mean, and its stated 90 % radius the
-///   posterior's (``GridTracker/statedRadius(_:floor:)``: scaled on a floor without walls or blocks).
+///   posterior's (``GridTracker/statedRadius(_:floor:beacon:)``: scaled on a floor without walls
+///   or blocks, by how fast the tag walks).
 /// - Otherwise, and while the filter does not track the beacon yet, weighted least squares in the
 ///   RSSI domain over the gateways that heard it (at least
 ///   ``PositioningConfiguration/minimumGateways``), else the centroid of the strongest four,
@@ -170,7 +171,7 @@ struct SitePositioner {
                 offsetPrior: settings.offsetPrior, missLoss: Float(power - (sensitivity ?? -127)),
                 sigma: Float(settings.modelSigma), floor: floor)
         {
-            let radius = gridTracker?.statedRadius(tracked.radius90, floor: floor) ?? tracked.radius90
+            let radius = gridTracker?.statedRadius(tracked.radius90, floor: floor, beacon: b) ?? tracked.radius90
             return Placement(
                 position: BeaconPosition(x: tracked.x, y: tracked.y, z: height, error: radius / BeaconPosition.radius90Factor),
                 posterior: tracked, method: .tracked)

@@ -39,6 +39,14 @@ struct GridHeadings {
         set { headings[b] = newValue }
     }
 
+    /// Beacon `b`'s heading speed, m/s; 0 without momentum (then nothing corrects the heading by
+    /// where it carried the estimate, and it is no speed) or before the beacon's first step.
+    func speed(of b: Int) -> Double {
+        guard carriedShare > 0, b < headings.count else { return 0 }
+        let heading = headings[b]
+        return (heading.vx * heading.vx + heading.vy * heading.vy).squareRoot()
+    }
+
     /// Makes room for beacons up to `count`, each with no heading yet.
     mutating func grow(to count: Int) {
         if headings.count < count { headings.append(contentsOf: repeatElement(Heading(), count: count - headings.count)) }

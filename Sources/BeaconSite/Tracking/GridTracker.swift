@@ -71,13 +71,22 @@ struct GridTracker {
     static let missFloor = 0.5
     /// Past this much spread in one step (the beacon unheard for long), the track restarts.
     static let maximumSpread = 6.0
-    /// The stated 90 % radius over the posterior's, on a floor without walls or blocks: there the
-    /// posterior is about twice as wide as the error (the model's σ of 6 dB, the walking spread's
-    /// blur each cycle), and 0.6 of it holds the truth 90–97 % of the time on the shop,
-    /// `site-calibration`, `hall-session` and the real philotuxo walk; a floor plan cuts the blur,
-    /// and there the posterior's own radius holds it 90 % of the time (`Docs/Site.md`, "Its 90 %
-    /// radius").
+    /// The stated 90 % radius over the posterior's, on a floor without walls or blocks, for a tag
+    /// that keeps its place: there the posterior is about twice as wide as the error (the model's
+    /// σ of 6 dB, the walking spread's blur each cycle), and 0.6 of it holds the truth 90–97 % of
+    /// the time on the shop, `site-calibration`, `hall-session` and the real philotuxo walk; a
+    /// floor plan cuts the blur, and there the posterior's own radius holds it 90 % of the time
+    /// (`Docs/Site.md`, "Its 90 % radius").
     static let openFloorRadiusScale = 0.6
+    /// The same for a tag walking at ``walkingPace`` or faster: the filter trails a walker (about
+    /// a second on `hall-walks`), which its posterior does not know, and 0.6 of it held the truth
+    /// 57–64 % of the time there; 1.2 of it holds it 88–93 % (`Docs/Site.md`, "Its 90 % radius").
+    static let walkingRadiusScale = 1.2
+    /// The heading speed (m/s) up to which a tag counts as keeping its place: a still tag's
+    /// heading sways with its estimate's jitter.
+    static let stillPace = 0.4
+    /// The heading speed (m/s) from which a tag counts as walking.
+    static let walkingPace = 0.8
 
     /// A tracker over `grid`; `plans` as ``plans`` (empty: every cell walkable), `rooms` as
     /// ``rooms``.
@@ -127,10 +136,20 @@ struct GridTracker {
     }
 
     /// The 90 % radius a position states for a posterior radius of `radius90` on `floor` (-1:
-    /// none known): ``openFloorRadiusScale`` of it on a floor without walls or blocks, all of it
-    /// on one with them.
-    func statedRadius(_ radius90: Double, floor: Int) -> Double {
-        plans[plan(onFloor: floor)].isOpen ? radius90 * Self.openFloorRadiusScale : radius90
+    /// none known): on a floor without walls or blocks, ``openFloorScale(pace:)`` of it by beacon
+    /// `b`'s heading speed (none given, or no momentum: a tag keeping its place); all of it on a
+    /// floor with them.
+    func statedRadius(_ radius90: Double, floor: Int, beacon b: Int? = nil) -> Double {
+        guard plans[plan(onFloor: floor)].isOpen else { return radius90 }
+        return radius90 * Self.openFloorScale(pace: b.map { headings.speed(of: $0) } ?? 0)
+    }
+
+    /// The stated radius over the posterior's on an open floor for a heading speed of `pace` m/s:
+    /// ``openFloorRadiusScale`` up to ``stillPace``, ``walkingRadiusScale`` from ``walkingPace``,
+    /// in proportion between.
+    static func openFloorScale(pace: Double) -> Double {
+        let walking = min(max((pace - stillPace) / (walkingPace - stillPace), 0), 1)
+        return openFloorRadiusScale + (walkingRadiusScale - openFloorRadiusScale) * walking
     }
 
     /// The index in ``plans`` of `floor`'s plan (-1: none known; a floor without a plan of its
