@@ -28,9 +28,8 @@ struct EvaluateSiteCommand: AsyncParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Site scenarios to simulate too, each with its NAME.alerts.yaml if there is one (default: the bundled "
-                + "site.yaml, site-calibration.yaml, two-floors.yaml, site-espresense.yaml, hall-session.yaml, hall-aisles.yaml and hall-walks.yaml); "
-                + "repeat "
-                + "the option for several.",
+                + "site.yaml, site-calibration.yaml, two-floors.yaml, site-espresense.yaml, hall-session.yaml, "
+                + "hall-aisles.yaml and hall-walks.yaml); repeat the option for several.",
             valueName: "file"))
     var scenario: [String] = [
         "Simulator/Scenarios/site.yaml", "Simulator/Scenarios/site-calibration.yaml", "Simulator/Scenarios/two-floors.yaml",

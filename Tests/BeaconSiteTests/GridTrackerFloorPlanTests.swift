@@ -36,10 +36,10 @@ struct GridTrackerFloorPlanTests {
 
     static let wallAtSix = SiteObstacle(.wall([SIMD2(6, -5), SIMD2(6, 15)]))
 
-    /// Heading speed (m/s) → the stated radius over the posterior's on an open floor, worked out
-    /// from 0.6 up to 0.4 m/s, 1.2 from 0.8 m/s, in proportion between.
+    /// Pace (m/s) → the stated radius over the posterior's on an open floor, worked out from 0.6
+    /// up to 0.32 m/s, 1.2 from 0.64 m/s, in proportion between.
     static let scaleByPace: [(pace: Double, scale: Double)] = [
-        (0, 0.6), (0.4, 0.6), (0.5, 0.75), (0.6, 0.9), (0.7, 1.05), (0.8, 1.2), (1.5, 1.2),
+        (0, 0.6), (0.32, 0.6), (0.4, 0.75), (0.48, 0.9), (0.56, 1.05), (0.64, 1.2), (1.5, 1.2),
     ]
 
     @Test(
@@ -49,13 +49,19 @@ struct GridTrackerFloorPlanTests {
         #expect(abs(GridTracker.openFloorScale(pace: pace) - scale) < 1e-12, "\(pace) m/s")
     }
 
-    @Test("a position states 0.6 of its posterior's 90 % radius on an open floor, all of it on a floor with walls or blocks")
+    @Test(
+        "a tag that stands states 0.6 of its posterior's 90 % radius on an open floor; on a floor with walls or blocks, walking or not, all of it"
+    )
     func statedRadius() throws {
         let open = GridTrackerTests.tracker()
-        #expect(abs(open.statedRadius(5, floor: -1) - 5 * GridTracker.openFloorRadiusScale) < 1e-12)
+        #expect(abs(open.statedRadius(5, floor: -1, beacon: nil) - 5 * GridTracker.openFloorRadiusScale) < 1e-12)
         #expect(GridTracker.openFloorRadiusScale == 0.6)
-        let walled = Self.tracker([Self.wallAtSix])
-        #expect(walled.statedRadius(5, floor: -1) == 5)
+        var walled = Self.tracker([Self.wallAtSix], settings: GridTracking(walkingSpeed: 2, sensitivity: nil, momentum: 1))
+        #expect(walled.statedRadius(5, floor: -1, beacon: nil) == 5)
+        // A walker on the walled floor (1 m/s along the wall's west side): still all of it.
+        for cycle in 0..<10 { GridTrackerTests.step(&walled, x: 3, y: -1 + Double(cycle), cycle: Int64(cycle + 1)) }
+        #expect(walled.headings.pace(of: 0) > GridTracker.walkingPace, "\(walled.headings[0])")
+        #expect(walled.statedRadius(5, floor: -1, beacon: 0) == 5)
         // Through a hub on an open floor: the presence's radius is the scaled posterior's.
         let layout = try SiteLayout(
             gateways: GridTrackerTests.antennas.enumerated().map {

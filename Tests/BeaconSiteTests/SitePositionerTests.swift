@@ -96,6 +96,22 @@ struct SitePositionerTests {
         #expect(abs(stated - GridTracker.openFloorRadiusScale * posterior.radius90) < 1e-6)
     }
 
+    @Test("on the grid: a beacon walking at 1 m/s states 1.2 of its posterior's radius, the walker's scale")
+    func walkerOnTheGrid() throws {
+        var positioner = Self.positioner(try Self.layout(), grid: true)
+        var table = EvidenceTable(gatewayCount: 4, staleCycles: 2)
+        var placement: SitePositioner.Placement?
+        for cycle in Int64(1)...10 {
+            Self.evidence(at: Double(cycle), 6, cycle: cycle, into: &table)
+            placement = Self.place(&positioner, table, cycle: cycle)
+        }
+        let last = try #require(placement)
+        #expect(last.method == .tracked)
+        let posterior = try #require(last.posterior)
+        let stated = try #require(last.position).radius90
+        #expect(abs(stated - GridTracker.walkingRadiusScale * posterior.radius90) < 1e-6, "\(stated) m for \(posterior)")
+    }
+
     @Test("a gateway on another floor takes no part in a beacon's position on its floor")
     func otherFloor() throws {
         let layout = try Self.layout(floors: ["ground", "ground", "ground", "first"])

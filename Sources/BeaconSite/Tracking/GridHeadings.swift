@@ -39,12 +39,15 @@ struct GridHeadings {
         set { headings[b] = newValue }
     }
 
-    /// Beacon `b`'s heading speed, m/s; 0 without momentum (then nothing corrects the heading by
-    /// where it carried the estimate, and it is no speed) or before the beacon's first step.
-    func speed(of b: Int) -> Double {
-        guard carriedShare > 0, b < headings.count else { return 0 }
+    /// How far beacon `b`'s heading carries its estimate per second, m/s: the heading's speed
+    /// times ``carriedShare``. The heading of a tag whose estimate moves steadily at u settles at
+    /// u / ``carriedShare`` (the correction stops when the carried share of it keeps up), so this
+    /// is about u, whatever the still share and momentum. 0 without momentum, and before the
+    /// beacon's first step.
+    func pace(of b: Int) -> Double {
+        guard b >= 0, b < headings.count else { return 0 }
         let heading = headings[b]
-        return (heading.vx * heading.vx + heading.vy * heading.vy).squareRoot()
+        return carriedShare * (heading.vx * heading.vx + heading.vy * heading.vy).squareRoot()
     }
 
     /// Makes room for beacons up to `count`, each with no heading yet.

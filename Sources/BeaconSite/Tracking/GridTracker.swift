@@ -80,13 +80,15 @@ struct GridTracker {
     static let openFloorRadiusScale = 0.6
     /// The same for a tag walking at ``walkingPace`` or faster: the filter trails a walker (about
     /// a second on `hall-walks`), which its posterior does not know, and 0.6 of it held the truth
-    /// 57–64 % of the time there; 1.2 of it holds it 88–93 % (`Docs/Site.md`, "Its 90 % radius").
+    /// 60–64 % of the time there; with this scale, 88–93 % (`Docs/Site.md`, "A walker's radius").
     static let walkingRadiusScale = 1.2
-    /// The heading speed (m/s) up to which a tag counts as keeping its place: a still tag's
-    /// heading sways with its estimate's jitter.
-    static let stillPace = 0.4
-    /// The heading speed (m/s) from which a tag counts as walking.
-    static let walkingPace = 0.8
+    /// The pace (``GridHeadings/pace(of:)``, m/s) up to which a tag counts as keeping its place:
+    /// a still tag's heading sways with its estimate's jitter. 0.4 m/s of heading at the default
+    /// carried share of 0.8.
+    static let stillPace = 0.32
+    /// The pace (m/s) from which a tag counts as walking: 0.8 m/s of heading at the default
+    /// carried share.
+    static let walkingPace = 0.64
 
     /// A tracker over `grid`; `plans` as ``plans`` (empty: every cell walkable), `rooms` as
     /// ``rooms``.
@@ -137,14 +139,13 @@ struct GridTracker {
 
     /// The 90 % radius a position states for a posterior radius of `radius90` on `floor` (-1:
     /// none known): on a floor without walls or blocks, ``openFloorScale(pace:)`` of it by beacon
-    /// `b`'s heading speed (none given, or no momentum: a tag keeping its place); all of it on a
-    /// floor with them.
-    func statedRadius(_ radius90: Double, floor: Int, beacon b: Int? = nil) -> Double {
+    /// `b`'s pace (`nil`, or no momentum: a tag keeping its place); all of it on a floor with them.
+    func statedRadius(_ radius90: Double, floor: Int, beacon b: Int?) -> Double {
         guard plans[plan(onFloor: floor)].isOpen else { return radius90 }
-        return radius90 * Self.openFloorScale(pace: b.map { headings.speed(of: $0) } ?? 0)
+        return radius90 * Self.openFloorScale(pace: b.map { headings.pace(of: $0) } ?? 0)
     }
 
-    /// The stated radius over the posterior's on an open floor for a heading speed of `pace` m/s:
+    /// The stated radius over the posterior's on an open floor for a pace of `pace` m/s:
     /// ``openFloorRadiusScale`` up to ``stillPace``, ``walkingRadiusScale`` from ``walkingPace``,
     /// in proportion between.
     static func openFloorScale(pace: Double) -> Double {

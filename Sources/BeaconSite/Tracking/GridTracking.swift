@@ -19,7 +19,9 @@ public struct GridTracking: Hashable, Sendable {
     public var sensitivity: Double?
     /// How much of a beacon's recent heading the walking share carries forward (default 1: all
     /// of it; 0: none, a random walk around the last estimate, which trails a walker). The heading
-    /// is the estimate's move per second, half the last heading and half the latest move.
+    /// is an α-β tracker's velocity: each step adds half of the estimate's surprise per second
+    /// (where it landed, less where the heading carried it). Its pace also widens the 90 % radius
+    /// a walking tag states on an open floor; without momentum the radius is a still tag's.
     public var momentum: Double
     /// How many of a beacon's steps late its smoothed position is (default 2; 0: none). The live
     /// position is unchanged; the smoothed one (`SiteCycleFacts/smoothedPosition(ofBeaconAt:)`,
