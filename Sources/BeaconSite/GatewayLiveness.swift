@@ -9,6 +9,9 @@ struct GatewayLiveness {
     private(set) var lastReport: [Int64]
     /// Each gateway's state at the latest ``update(at:)``: online (reporting), or offline.
     private(set) var online: [Bool]
+    /// Whether each gateway reported in the two cycles before the latest ``update(at:)``
+    /// (``isReporting(_:at:)``): its silence about a beacon then means it did not hear it.
+    private(set) var reporting: [Bool]
     /// When each gateway's state began (ns).
     private(set) var since: [Int64]
     /// The gateways whose state changed at the latest ``update(at:)``.
@@ -25,6 +28,7 @@ struct GatewayLiveness {
     init(count: Int, offlineAfter: Int64, cycle: Int64) {
         lastReport = Array(repeating: .min, count: count)
         online = Array(repeating: true, count: count)
+        reporting = Array(repeating: false, count: count)
         since = Array(repeating: 0, count: count)
         changed.reserveCapacity(count)
         self.offlineAfter = offlineAfter
@@ -46,6 +50,7 @@ struct GatewayLiveness {
         guard start != .min else { return 0 }
         var wentOffline = 0
         for g in online.indices {
+            reporting[g] = isReporting(g, at: end)
             let now = isOnline(g, at: end)
             guard now != online[g] else { continue }
             online[g] = now

@@ -8,7 +8,7 @@ extension SiteFusion {
         let floor = positionFloor(of: b)
         let placement = positioner.place(
             b, cycle: cycle, floor: floor, measuredPower: beacons.states[b].measuredPower, evidence: beacons.evidence,
-            online: liveness.online, tracker: &beacons.states[b].tracker)
+            reporting: liveness.reporting, tracker: &beacons.states[b].tracker)
         switch placement.method {
         case .tracked: statistics.tracked += 1
         case .multilaterated: statistics.multilaterations += 1

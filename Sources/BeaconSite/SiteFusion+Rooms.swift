@@ -49,11 +49,14 @@ extension SiteFusion {
     }
 
     /// Decides beacon `b`'s room from the grid filter's shares of its posterior in the rooms'
-    /// outlines (``RoomDecider/decide(_:shares:gateways:now:)``), and reports and counts it.
+    /// outlines (``RoomDecider/decide(_:shares:gateways:now:silence:)``), and reports and counts it.
     func decideRoomByShares(_ b: Int, gateways: Int, at time: Timestamp) {
         guard !roomNames.isEmpty, let shares = positioner.gridTracker?.shares else { return }
-        let step = roomDecider.decide(
-            &beacons.states[b].rooms, shares: shares, gateways: gateways, now: time.nanosecondsSinceEpoch)
+        let now = time.nanosecondsSinceEpoch
+        let step = roomDecider.decide(&beacons.states[b].rooms, shares: shares, gateways: gateways, now: now) { room in
+            let gatewaysOfRoom = layout.gatewaysOfRoom[room]
+            return gatewaysOfRoom.isEmpty ? .quiet : liveness.silence(of: gatewaysOfRoom, at: now)
+        }
         apply(step, to: b, at: time)
     }
 

@@ -135,4 +135,32 @@ struct SiteCalibrationSimulationTests {
         #expect(abs(found.receiveOffsets[3] - shopFloor + 4) < 1.5, "\(found.receiveOffsets)")
         #expect(medians[0] < medians[1], "self-calibrated \(medians[0]) m, fixed \(medians[1]) m")
     }
+
+    @Test(
+        "the long session: a tag parked for 30 minutes does not drag the offsets to their bounds; after its walk the hub applies a model that follows the receivers' gains"
+    )
+    func longSessionEndsWithAnAppliedModel() throws {
+        let root = TestPaths.repositoryRoot + "/Simulator/Scenarios/"
+        let scenario = try Scenario.load(path: root + "hall-session.yaml")
+        let fusion = try #require(try GatewayConfiguration.load(path: root + "hall-session.alerts.yaml").siteFusion)
+        let site = try SiteSimulation(scenario: scenario, fusion: fusion, alerts: [], registry: .builtIn())
+        _ = try site.run { _ in }
+        let status = try #require(site.calibrationStatus)
+        #expect(status.applied >= 1, "\(status.summary)")
+        #expect(status.verdict != .degenerate, "\(status.summary)")
+        let names = scenario.gateways.map(\.name)
+        #expect(status.gateways == names)
+        let offsets = status.model.receiveOffsets
+        #expect(offsets.allSatisfy { abs($0) < 10 }, "\(offsets)")
+        // A receive offset undoes its receiver's bias (`rssi_bias`), up to one value common to
+        // all: compared in pairs, the two most apart (sensor41 reads 5 dB hot, sensor30 6 dB deaf)
+        // and two nearer (sensor20 4 dB deaf, sensor12 3 dB hot), each within 3 dB.
+        func offset(_ name: String) throws -> Double { offsets[try #require(names.firstIndex(of: name))] }
+        func bias(_ name: String) throws -> Double { try #require(scenario.gateways.first { $0.name == name }).rssiBias }
+        for (a, b) in [("sensor41", "sensor30"), ("sensor20", "sensor12")] {
+            let found = try offset(a) - offset(b)
+            let expected = -(try bias(a) - bias(b))
+            #expect(abs(found - expected) < 3, "\(a) − \(b): \(found) dB, the biases say \(expected) dB")
+        }
+    }
 }

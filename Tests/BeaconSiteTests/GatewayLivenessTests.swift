@@ -56,4 +56,20 @@ struct GatewayLivenessTests {
         #expect(!liveness.isReporting(0, at: 12 * Self.second))
         #expect(!liveness.isReporting(1, at: 11 * Self.second), "never reported")
     }
+
+    @Test("each update notes which gateways report: a silent gateway stops reporting long before it is offline")
+    func reportingAtEachUpdate() {
+        var liveness = Self.liveness()
+        liveness.noteReport(gateway: 0, at: 1 * Self.second)
+        liveness.noteReport(gateway: 1, at: 1 * Self.second)
+        _ = liveness.update(at: 2 * Self.second)
+        #expect(liveness.reporting == [true, true])
+        liveness.noteReport(gateway: 0, at: 3 * Self.second)
+        _ = liveness.update(at: 4 * Self.second)
+        #expect(liveness.reporting == [true, false], "gateway 1's last report is three cycles old")
+        #expect(liveness.online == [true, true], "and it is still online")
+        liveness.noteReport(gateway: 1, at: 5 * Self.second)
+        _ = liveness.update(at: 5 * Self.second)
+        #expect(liveness.reporting == [false, true])
+    }
 }

@@ -3,9 +3,10 @@ import Testing
 
 @testable import BeaconSite
 
-/// The room rule on outlined rooms (`RoomDecider.decide(_:shares:gateways:now:)`), as a table:
-/// rooms A and B on one floor, C on another; one cycle a second. Each row gives every cycle's
-/// share of the posterior in A, B and C and says what room is shown after each (`?` unknown).
+/// The room rule on outlined rooms (`RoomDecider.decide(_:shares:gateways:now:silence:)`), as a
+/// table: rooms A and B on one floor, C on another; one cycle a second. Each row gives every
+/// cycle's share of the posterior in A, B and C (and the rooms whose gateways are all offline)
+/// and says what room is shown after each (`?` unknown).
 @Suite("Room rule on outlined rooms: the posterior's majority, with a lead and the minimum dwell")
 struct RoomDeciderSharesTests {
     struct Row: Sendable, CustomTestStringConvertible {
@@ -13,6 +14,8 @@ struct RoomDeciderSharesTests {
         /// Each cycle's shares of A, B and C.
         let cycles: [[Float]]
         var gateways = 3
+        /// Each cycle's rooms whose gateways are all offline (`"A"`, `"AB"`; none when shorter).
+        var offline: [String] = []
         /// The room shown after each cycle.
         let trace: String
         /// Room changes the rule counts.
@@ -47,6 +50,15 @@ struct RoomDeciderSharesTests {
             name: "one that leads by 0.3 does, after the dwell",
             cycles: [[0.9, 0.1, 0]] + Array(repeating: [0.34, 0.66, 0], count: 3), trace: "A A A B", changes: 1),
         Row(name: "fewer gateways than the rule's minimum: unknown", cycles: [[0.9, 0.1, 0]], gateways: 0, trace: "?"),
+        Row(
+            name: "its room's gateways all offline: unknown, the room kept, and shown again when one is back",
+            cycles: Array(repeating: [0.9, 0.1, 0], count: 4), offline: ["", "A", "A", ""], trace: "A ? ? A"),
+        Row(
+            name: "another room's gateways offline: nothing changes",
+            cycles: Array(repeating: [0.9, 0.1, 0], count: 2), offline: ["B", "B"], trace: "A A"),
+        Row(
+            name: "a first majority in a room whose gateways are offline: unknown until they are back",
+            cycles: Array(repeating: [0.8, 0.2, 0], count: 2), offline: ["A", ""], trace: "? A"),
     ]
 
     @Test("each row's trace", arguments: rows)
@@ -58,7 +70,10 @@ struct RoomDeciderSharesTests {
         var shown: [String] = []
         var changes = 0
         for (second, shares) in row.cycles.enumerated() {
-            let step = decider.decide(&memory, shares: shares, gateways: row.gateways, now: Int64(second) * 1_000_000_000)
+            let offline = second < row.offline.count ? row.offline[second] : ""
+            let step = decider.decide(&memory, shares: shares, gateways: row.gateways, now: Int64(second) * 1_000_000_000) {
+                offline.contains(["A", "B", "C"][$0]) ? .offline : .reporting
+            }
             if step.changed { changes += 1 }
             shown.append(memory.unknown ? "?" : ["A", "B", "C"][Int(memory.shown)])
         }
@@ -70,7 +85,7 @@ struct RoomDeciderSharesTests {
     func confidenceIsTheShare() {
         let decider = RoomDecider(rule: RoomHysteresis(), floorOfRoom: [0, 0, 1])
         var memory = RoomMemory()
-        _ = decider.decide(&memory, shares: [0.72, 0.2, 0], gateways: 3, now: 0)
+        _ = decider.decide(&memory, shares: [0.72, 0.2, 0], gateways: 3, now: 0) { _ in .reporting }
         #expect(memory.confidence == 0.72)
     }
 }

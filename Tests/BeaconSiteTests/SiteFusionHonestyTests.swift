@@ -114,6 +114,43 @@ struct SiteFusionHonestyTests {
         #expect(back.beacon?.room == "hall" && back.events == ["enter hall"])
     }
 
+    @Test(
+        "on outlined rooms: a room whose gateways stop reporting keeps the beacon, then says unknown once they are offline; never moved by their silence"
+    )
+    func offlineGatewaysOfAnOutlinedRoom() throws {
+        let gateways = [
+            SiteGateway(id: "w1", room: "west", position: Vector3(x: 2, y: 2, z: 2)),
+            SiteGateway(id: "w2", room: "west", position: Vector3(x: 2, y: 8, z: 2)),
+            SiteGateway(id: "e1", room: "east", position: Vector3(x: 18, y: 2, z: 2)),
+            SiteGateway(id: "e2", room: "east", position: Vector3(x: 18, y: 8, z: 2)),
+        ]
+        let layout = try SiteLayout(
+            gateways: gateways,
+            roomOutlines: [
+                SiteRoomOutline(room: "west", corners: SiteRoomOutline.rectangle(SIMD2(0, 0), SIMD2(10, 10))),
+                SiteRoomOutline(room: "east", corners: SiteRoomOutline.rectangle(SIMD2(10, 0), SIMD2(20, 10))),
+            ])
+        var configuration = SiteFusionConfiguration(
+            lateness: .zero, retention: .seconds(60), room: RoomHysteresis(margin: 3, minimumDwell: .seconds(2)))
+        configuration.gatewayOffline = .seconds(10)
+        let fusion = try SiteFusion(layout: layout, configuration: configuration)
+        // Near the west wall, by the west room's gateways.
+        var first: RangedBeacon?
+        for t in 1...5 { first = Self.cycle(fusion, Double(t), ["w1": -64, "w2": -64, "e1": -82, "e2": -82]).beacon }
+        #expect(first?.room == "west" && first?.roomUnknown == false)
+        var rooms: [String] = []
+        for t in 6...20 {
+            // Both west gateways are gone; the east ones still hear the tag faintly.
+            let beacon = Self.cycle(fusion, Double(t), ["e1": -82, "e2": -82]).beacon
+            rooms.append(beacon.map { $0.roomUnknown ? "?" : $0.room ?? "-" } ?? "gone")
+        }
+        // Their last report was at 5: offline at 15. From then the tag is unknown; it never moves east.
+        #expect(!rooms.contains("east"), "\(rooms)")
+        #expect(rooms.suffix(5).allSatisfy { $0 == "?" }, "\(rooms)")
+        let back = Self.cycle(fusion, 21, ["w1": -64, "w2": -64, "e1": -82, "e2": -82]).beacon
+        #expect(back?.room == "west" && back?.roomUnknown == false)
+    }
+
     @Test("an idle gateway that sends empty reports stays online; a silent one goes offline, with nothing tracked")
     func emptyReportsKeepAGatewayOnline() throws {
         let fusion = try Self.fusion(Self.twoRooms, offline: .seconds(10))

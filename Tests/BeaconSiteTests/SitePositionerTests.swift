@@ -49,12 +49,12 @@ struct SitePositionerTests {
 
     /// Places the beacon of `table` once for `cycle`.
     static func place(
-        _ positioner: inout SitePositioner, _ table: EvidenceTable, cycle: Int64, floor: Int = -1
+        _ positioner: inout SitePositioner, _ table: EvidenceTable, cycle: Int64, floor: Int = -1,
+        reporting: [Bool] = [true, true, true, true]
     ) -> SitePositioner.Placement {
         var tracker = PositionTracker()
         return positioner.place(
-            0, cycle: cycle, floor: floor, measuredPower: power, evidence: table, online: [true, true, true, true],
-            tracker: &tracker)
+            0, cycle: cycle, floor: floor, measuredPower: power, evidence: table, reporting: reporting, tracker: &tracker)
     }
 
     @Test("per cycle: three gateways or more are solved to the truth; two give their centroid; none, nothing")
@@ -110,6 +110,33 @@ struct SitePositionerTests {
         let posterior = try #require(last.posterior)
         let stated = try #require(last.position).radius90
         #expect(abs(stated - GridTracker.walkingRadiusScale * posterior.radius90) < 1e-6, "\(stated) m for \(posterior)")
+    }
+
+    @Test("on the grid: a gateway that reports and did not hear the beacon is evidence; one that does not report is none")
+    func silenceOfAGatewayThatDoesNotReport() throws {
+        /// Where the positioner places a beacon heard at (7, 7) by all but gateway 3, the nearest,
+        /// after six cycles; `sensitivity`: the grid's (nil: misses are no evidence).
+        func placed(sensitivity: Double?, reporting: [Bool]) throws -> BeaconPosition {
+            var settings = PositioningConfiguration(tagHeight: 1, pathLossExponent: Self.exponent, tracking: nil)
+            settings.gridByDefault = true
+            settings.grid = GridTracking(sensitivity: sensitivity)
+            var positioner = SitePositioner(layout: try Self.layout(), settings: settings, cycleSeconds: 1)
+            var table = EvidenceTable(gatewayCount: 4, staleCycles: 2)
+            var placement: SitePositioner.Placement?
+            for cycle in Int64(1)...6 {
+                Self.evidence(at: 7, 7, cycle: cycle, heard: [0, 1, 2], into: &table)
+                placement = Self.place(&positioner, table, cycle: cycle, reporting: reporting)
+            }
+            return try #require(placement?.position)
+        }
+        let withoutMisses = try placed(sensitivity: nil, reporting: [true, true, true, true])
+        let missed = try placed(sensitivity: -95, reporting: [true, true, true, true])
+        let silent = try placed(sensitivity: -95, reporting: [true, true, true, false])
+        // Gateway 3's miss says the beacon is not near it: the estimate moves away from it (a
+        // little: a miss takes at most half of a cell's probability, and three readings place it).
+        #expect(Self.error(missed, 10, 10) > Self.error(withoutMisses, 10, 10) + 0.005, "\(missed) \(withoutMisses)")
+        // A gateway that sent nothing (down, not yet offline) says nothing.
+        #expect(silent.x == withoutMisses.x && silent.y == withoutMisses.y, "\(silent) \(withoutMisses)")
     }
 
     @Test("a gateway on another floor takes no part in a beacon's position on its floor")

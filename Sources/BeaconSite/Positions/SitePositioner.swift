@@ -18,7 +18,7 @@ import BeaconSiteReport
 ///   ``PositioningConfiguration/tracking`` is set.
 ///
 /// It knows the layout's geometry and the radio model, and nothing of rooms, intake or alerts:
-/// ``SiteFusion`` hands it the evidence table, which gateways are online and the beacon's floor,
+/// ``SiteFusion`` hands it the evidence table, which gateways report and the beacon's floor,
 /// and keeps what it returns. Nothing is allocated per call once its scratch has grown.
 struct SitePositioner {
     /// How positions are estimated.
@@ -126,11 +126,12 @@ struct SitePositioner {
     /// - Parameters:
     ///   - floor: the floor it is on (-1: none known; every gateway counts).
     ///   - measuredPower: its advertised RSSI at 1 m (-59 dBm when it states none).
-    ///   - online: which gateways are online (one that is not says nothing by its silence).
+    ///   - reporting: which gateways reported lately (``GatewayLiveness/reporting``): the silence
+    ///     of one that did not (down, or not yet offline) says nothing of the beacon.
     ///   - tracker: its Kalman filter, stepped when the grid filter does not place it and
     ///     ``PositioningConfiguration/tracking`` is set (its prediction starts the fit).
     mutating func place(
-        _ b: Int, cycle: Int64, floor: Int, measuredPower: Int8?, evidence: EvidenceTable, online: [Bool],
+        _ b: Int, cycle: Int64, floor: Int, measuredPower: Int8?, evidence: EvidenceTable, reporting: [Bool],
         tracker: inout PositionTracker
     ) -> Placement {
         scratch.removeAll(keepingCapacity: true)
@@ -148,7 +149,7 @@ struct SitePositioner {
             // This cycle's sightings only: a record within its grace repeats a stale RSSI.
             let slot = evidence[evidence.index(beacon: b, gateway: g, cycle: cycle)]
             guard slot.cycle == cycle, slot.samples > 0, !slot.mean.isNaN, let point = antennas[g] else {
-                if collectsMisses, online[g], antennas[g] != nil { gridTracker?.missing.append(g) }
+                if collectsMisses, reporting[g], antennas[g] != nil { gridTracker?.missing.append(g) }
                 continue
             }
             let rssi = Double(slot.mean) + model.receiveOffsets[g]

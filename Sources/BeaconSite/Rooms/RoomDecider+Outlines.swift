@@ -15,8 +15,14 @@ extension RoomDecider {
     /// once it has held the majority for the minimum dwell (the floor's, across floors). While
     /// no room holds the majority (the probability split across a doorway, or lying outside every
     /// outline), the room is shown as unknown and kept for when the evidence returns; with fewer
-    /// gateways than ``RoomHysteresis/minimumGateways`` too. The confidence is the room's share.
-    func decide(_ memory: inout RoomMemory, shares: [Float], gateways: Int, now: Int64) -> RoomStep {
+    /// gateways than ``RoomHysteresis/minimumGateways`` too, and while every gateway of the room
+    /// is offline (the gateways' rule's guard: the posterior there rests on the other rooms'
+    /// gateways alone). The confidence is the room's share.
+    /// - Parameter silence: what the silence of a room's gateways means (asked for the beacon's
+    ///   room; a room without gateways is never offline).
+    func decide(
+        _ memory: inout RoomMemory, shares: [Float], gateways: Int, now: Int64, silence: (Int) -> RoomSilence
+    ) -> RoomStep {
         var step = RoomStep()
         var best = -1
         var bestShare: Float = 0
@@ -57,7 +63,9 @@ extension RoomDecider {
         // RSSI should the beacon fall back to that rule; it counts as not heard.
         memory.roomScore = -.infinity
         memory.confidence = share
-        show(&memory, unknown: bestShare < Self.majority || Double(share) < rule.minimumConfidence, step: &step)
+        let unknown =
+            bestShare < Self.majority || Double(share) < rule.minimumConfidence || silence(Int(memory.room)) == .offline
+        show(&memory, unknown: unknown, step: &step)
         return step
     }
 }

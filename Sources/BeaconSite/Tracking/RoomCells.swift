@@ -1,7 +1,7 @@
 import BeaconCore
 
 /// Which room's outline holds each cell of a `PositionGrid`: how the grid filter's
-/// posterior becomes each room's share (`RoomDecider.decide(_:shares:gateways:now:)`).
+/// posterior becomes each room's share (`RoomDecider.decide(_:shares:gateways:now:silence:)`).
 struct RoomCells {
     /// Per cell: the index of the room (into the layout's rooms) whose outline holds the cell's
     /// centre, -1 for none (the first outline drawn wins where two overlap).
