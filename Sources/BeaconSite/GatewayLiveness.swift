@@ -43,8 +43,9 @@ struct GatewayLiveness {
     }
 
     /// Marks gateways offline (no report within the limit before `end`) or online again (a report
-    /// since); the gateways that changed are in ``changed``. Returns how many more are offline
-    /// than before (negative when more came back).
+    /// since); the gateways that changed are in ``changed``, and which report in ``reporting``
+    /// (before any report of any gateway, none). Returns how many more are offline than before
+    /// (negative when more came back).
     mutating func update(at end: Int64) -> Int {
         changed.removeAll(keepingCapacity: true)
         guard start != .min else { return 0 }
@@ -83,7 +84,7 @@ struct GatewayLiveness {
     }
 
     /// What the silence of `gateways` (a room's) means at `end`: one of them reports, none does
-    /// and not all are offline yet, or all are offline.
+    /// and not all are offline yet, or all are offline — `.offline` for an empty list too.
     func silence(of gateways: [Int], at end: Int64) -> RoomSilence {
         var offline = true
         for g in gateways {

@@ -17,7 +17,9 @@ extension SiteFusion {
             // posterior's share in each outline decides the room.
             position = locate(b, cycle: cycle)
             if positioner.gridTracker?.roomShares(b, roomCount: roomNames.count) == true {
-                decideRoomByShares(b, gateways: heard.gateways, at: time)
+                // Its room's gateways all offline: unknown, and unplaced, as under the gateways'
+                // rule (the other rooms' gateways alone cannot tell where in it the beacon is).
+                if decideRoomByShares(b, gateways: heard.gateways, at: time).roomOffline { position = nil }
             } else {
                 decideRoom(b, gateways: heard.gateways, at: time)
                 if beacons.states[b].rooms.unknown { position = nil }
@@ -49,15 +51,19 @@ extension SiteFusion {
     }
 
     /// Decides beacon `b`'s room from the grid filter's shares of its posterior in the rooms'
-    /// outlines (``RoomDecider/decide(_:shares:gateways:now:silence:)``), and reports and counts it.
-    func decideRoomByShares(_ b: Int, gateways: Int, at time: Timestamp) {
-        guard !roomNames.isEmpty, let shares = positioner.gridTracker?.shares else { return }
+    /// outlines (``RoomDecider/decide(_:shares:gateways:now:silence:)``), and reports and counts
+    /// it; returns what the rule did.
+    func decideRoomByShares(_ b: Int, gateways: Int, at time: Timestamp) -> RoomStep {
+        guard !roomNames.isEmpty, let shares = positioner.gridTracker?.shares else { return RoomStep() }
         let now = time.nanosecondsSinceEpoch
         let step = roomDecider.decide(&beacons.states[b].rooms, shares: shares, gateways: gateways, now: now) { room in
+            // `silence(of: [])` is `.offline` (the gateways' rule never asks for a room without
+            // gateways); an outlined room without any is never offline.
             let gatewaysOfRoom = layout.gatewaysOfRoom[room]
             return gatewaysOfRoom.isEmpty ? .quiet : liveness.silence(of: gatewaysOfRoom, at: now)
         }
         apply(step, to: b, at: time)
+        return step
     }
 
     /// Counts and reports what one cycle of the room rule did to beacon `b`.

@@ -59,17 +59,20 @@ struct GatewayLivenessTests {
 
     @Test("each update notes which gateways report: a silent gateway stops reporting long before it is offline")
     func reportingAtEachUpdate() {
-        var liveness = Self.liveness()
+        var liveness = GatewayLiveness(count: 3, offlineAfter: 10 * Self.second, cycle: Self.second)
+        _ = liveness.update(at: 1 * Self.second)
+        #expect(liveness.reporting == [false, false, false], "before any report")
         liveness.noteReport(gateway: 0, at: 1 * Self.second)
         liveness.noteReport(gateway: 1, at: 1 * Self.second)
         _ = liveness.update(at: 2 * Self.second)
-        #expect(liveness.reporting == [true, true])
+        #expect(liveness.reporting == [true, true, false])
+        #expect(liveness.online[2], "gateway 2 has never reported: online for now, but not reporting")
         liveness.noteReport(gateway: 0, at: 3 * Self.second)
         _ = liveness.update(at: 4 * Self.second)
-        #expect(liveness.reporting == [true, false], "gateway 1's last report is three cycles old")
-        #expect(liveness.online == [true, true], "and it is still online")
+        #expect(liveness.reporting == [true, false, false], "gateway 1's last report is three cycles old")
+        #expect(liveness.online == [true, true, true], "and it is still online")
         liveness.noteReport(gateway: 1, at: 5 * Self.second)
         _ = liveness.update(at: 5 * Self.second)
-        #expect(liveness.reporting == [false, true])
+        #expect(liveness.reporting == [false, true, false])
     }
 }

@@ -54,6 +54,9 @@ struct RoomDeciderSharesTests {
             name: "its room's gateways all offline: unknown, the room kept, and shown again when one is back",
             cycles: Array(repeating: [0.9, 0.1, 0], count: 4), offline: ["", "A", "A", ""], trace: "A ? ? A"),
         Row(
+            name: "the room is kept while offline: after it, a majority that does not lead it by 0.3 leaves it",
+            cycles: [[0.9, 0.1, 0], [0.9, 0.1, 0], [0.38, 0.62, 0]], offline: ["", "A", ""], trace: "A ? A"),
+        Row(
             name: "another room's gateways offline: nothing changes",
             cycles: Array(repeating: [0.9, 0.1, 0], count: 2), offline: ["B", "B"], trace: "A A"),
         Row(
@@ -79,6 +82,18 @@ struct RoomDeciderSharesTests {
         }
         #expect(shown.joined(separator: " ") == row.trace)
         #expect(changes == row.changes)
+    }
+
+    @Test("the step says when the beacon's room is unknown because its gateways are all offline")
+    func stepSaysTheRoomIsOffline() {
+        let decider = RoomDecider(rule: RoomHysteresis(), floorOfRoom: [0, 0, 1])
+        var memory = RoomMemory()
+        let heard = decider.decide(&memory, shares: [0.8, 0.2, 0], gateways: 3, now: 0) { $0 == 1 ? .offline : .reporting }
+        #expect(!heard.roomOffline && !memory.unknown, "another room's gateways are offline")
+        let offline = decider.decide(&memory, shares: [0.8, 0.2, 0], gateways: 3, now: 1) { $0 == 0 ? .offline : .quiet }
+        #expect(offline.roomOffline && memory.unknown)
+        let split = decider.decide(&memory, shares: [0.45, 0.45, 0], gateways: 3, now: 2) { _ in .reporting }
+        #expect(!split.roomOffline && memory.unknown, "unknown, but not for its gateways")
     }
 
     @Test("the confidence is the room's share of the posterior")

@@ -115,7 +115,7 @@ struct SiteFusionHonestyTests {
     }
 
     @Test(
-        "on outlined rooms: a room whose gateways stop reporting keeps the beacon, then says unknown once they are offline; never moved by their silence"
+        "on outlined rooms: a room whose gateways stop reporting keeps the beacon, then says unknown, unplaced, once they are offline; never moved east by their silence"
     )
     func offlineGatewaysOfAnOutlinedRoom() throws {
         let gateways = [
@@ -133,22 +133,37 @@ struct SiteFusionHonestyTests {
         var configuration = SiteFusionConfiguration(
             lateness: .zero, retention: .seconds(60), room: RoomHysteresis(margin: 3, minimumDwell: .seconds(2)))
         configuration.gatewayOffline = .seconds(10)
+        // Misses that speak of a gateway's neighbourhood only (a receiver that hears down to
+        // −70 dBm): counted from a gateway that does not report, they would push the tag east.
+        configuration.positioning.grid = GridTracking(sensitivity: -70)
         let fusion = try SiteFusion(layout: layout, configuration: configuration)
         // Near the west wall, by the west room's gateways.
         var first: RangedBeacon?
         for t in 1...5 { first = Self.cycle(fusion, Double(t), ["w1": -64, "w2": -64, "e1": -82, "e2": -82]).beacon }
-        #expect(first?.room == "west" && first?.roomUnknown == false)
+        #expect(first?.room == "west" && first?.roomUnknown == false && first?.position != nil)
         var rooms: [String] = []
+        var placed: [Bool] = []
+        var eastmost = -Double.infinity
+        var events: [String] = []
         for t in 6...20 {
             // Both west gateways are gone; the east ones still hear the tag faintly.
-            let beacon = Self.cycle(fusion, Double(t), ["e1": -82, "e2": -82]).beacon
+            let (beacon, cycleEvents) = Self.cycle(fusion, Double(t), ["e1": -82, "e2": -82])
             rooms.append(beacon.map { $0.roomUnknown ? "?" : $0.room ?? "-" } ?? "gone")
+            placed.append(beacon?.position != nil)
+            if let x = beacon?.position?.x { eastmost = max(eastmost, x) }
+            events += cycleEvents
         }
-        // Their last report was at 5: offline at 15. From then the tag is unknown; it never moves east.
-        #expect(!rooms.contains("east"), "\(rooms)")
-        #expect(rooms.suffix(5).allSatisfy { $0 == "?" }, "\(rooms)")
-        let back = Self.cycle(fusion, 21, ["w1": -64, "w2": -64, "e1": -82, "e2": -82]).beacon
-        #expect(back?.room == "west" && back?.roomUnknown == false)
+        // Their last report was at 5: offline at 15. Until then (quiet, not yet offline) the tag
+        // stays in the west room, and its estimate in the room's middle: their silence is not
+        // taken as the tag's absence (counted, it pushed the estimate to x = 9.6 m, by the wall).
+        // From then it is unknown and has no position. It never moves east.
+        #expect(rooms == Array(repeating: "west", count: 9) + Array(repeating: "?", count: 6), "\(rooms)")
+        #expect(placed == Array(repeating: true, count: 9) + Array(repeating: false, count: 6), "\(placed)")
+        #expect(eastmost < 7.5, "the estimate went as far east as x = \(eastmost) m")
+        #expect(events == ["exit west"], "\(events)")
+        let back = Self.cycle(fusion, 21, ["w1": -64, "w2": -64, "e1": -82, "e2": -82])
+        #expect(back.beacon?.room == "west" && back.beacon?.roomUnknown == false && back.beacon?.position != nil)
+        #expect(back.events == ["enter west"])
     }
 
     @Test("an idle gateway that sends empty reports stays online; a silent one goes offline, with nothing tracked")

@@ -18,8 +18,9 @@ extension RoomDecider {
     /// gateways than ``RoomHysteresis/minimumGateways`` too, and while every gateway of the room
     /// is offline (the gateways' rule's guard: the posterior there rests on the other rooms'
     /// gateways alone). The confidence is the room's share.
-    /// - Parameter silence: what the silence of a room's gateways means (asked for the beacon's
-    ///   room; a room without gateways is never offline).
+    /// - Parameter silence: what the silence of a room's gateways means, asked every cycle for
+    ///   the beacon's room. The caller must answer `.offline` only for a room that has gateways,
+    ///   all of them offline: a room without gateways is never offline.
     func decide(
         _ memory: inout RoomMemory, shares: [Float], gateways: Int, now: Int64, silence: (Int) -> RoomSilence
     ) -> RoomStep {
@@ -63,8 +64,8 @@ extension RoomDecider {
         // RSSI should the beacon fall back to that rule; it counts as not heard.
         memory.roomScore = -.infinity
         memory.confidence = share
-        let unknown =
-            bestShare < Self.majority || Double(share) < rule.minimumConfidence || silence(Int(memory.room)) == .offline
+        step.roomOffline = silence(Int(memory.room)) == .offline
+        let unknown = bestShare < Self.majority || Double(share) < rule.minimumConfidence || step.roomOffline
         show(&memory, unknown: unknown, step: &step)
         return step
     }

@@ -14,6 +14,10 @@ struct RoomStep: Equatable {
     var changedFloor = false
     /// The room is reported as unknown this cycle.
     var unknown = false
+    /// Every gateway of the beacon's room is offline: the room cannot be told, nor the position
+    /// from the other rooms' gateways alone (set by the rule on outlined rooms; the gateways'
+    /// rule leaves every unknown beacon unplaced).
+    var roomOffline = false
     /// The beacon's position track restarts: its room was taken or changed, or is unknown.
     var restartsTrack = false
 

@@ -13,9 +13,9 @@ public struct GridTracking: Hashable, Sendable {
     public var walkingSpeed: Double
     /// The share of the probability that stands still between two cycles (default 0.2).
     public var stillShare: Double
-    /// The weakest RSSI a gateway hears, dBm (default −95): a gateway that did not hear the beacon
-    /// makes the cells where the model says it should have less likely. `nil`: misses are no
-    /// evidence.
+    /// The weakest RSSI a gateway hears, dBm (default −95): a gateway that reported in the last
+    /// two cycles and did not hear the beacon makes the cells where the model says it should have
+    /// less likely. `nil`: misses are no evidence.
     public var sensitivity: Double?
     /// How much of a beacon's recent heading the walking share carries forward (default 1: all
     /// of it; 0: none, a random walk around the last estimate, which trails a walker). The heading
