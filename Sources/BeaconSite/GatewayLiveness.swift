@@ -83,12 +83,13 @@ struct GatewayLiveness {
         lastReport[g] != .min && end &- lastReport[g] < 2 &* cycle
     }
 
-    /// What the silence of `gateways` (a room's) means at `end`: one of them reports, none does
-    /// and not all are offline yet, or all are offline — `.offline` for an empty list too.
-    func silence(of gateways: [Int], at end: Int64) -> RoomSilence {
+    /// What the silence of `gateways` (a room's) means at the latest ``update(at:)``: one of them
+    /// reports, none does and not all are offline yet, or all are offline — `.offline` for an
+    /// empty list too.
+    func silence(of gateways: [Int]) -> RoomSilence {
         var offline = true
         for g in gateways {
-            if isReporting(g, at: end) { return .reporting }
+            if reporting[g] { return .reporting }
             if online[g] { offline = false }
         }
         return offline ? .offline : .quiet

@@ -45,7 +45,7 @@ extension SiteFusion {
         guard !roomNames.isEmpty else { return }
         let now = time.nanosecondsSinceEpoch
         let step = roomDecider.decide(&beacons.states[b].rooms, scores: roomScores, gateways: gateways, now: now) { room in
-            liveness.silence(of: layout.gatewaysOfRoom[room], at: now)
+            liveness.silence(of: layout.gatewaysOfRoom[room])
         }
         apply(step, to: b, at: time)
     }
@@ -60,7 +60,7 @@ extension SiteFusion {
             // `silence(of: [])` is `.offline` (the gateways' rule never asks for a room without
             // gateways); an outlined room without any is never offline.
             let gatewaysOfRoom = layout.gatewaysOfRoom[room]
-            return gatewaysOfRoom.isEmpty ? .quiet : liveness.silence(of: gatewaysOfRoom, at: now)
+            return gatewaysOfRoom.isEmpty ? .quiet : liveness.silence(of: gatewaysOfRoom)
         }
         apply(step, to: b, at: time)
         return step
