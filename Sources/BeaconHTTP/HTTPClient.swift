@@ -35,19 +35,19 @@ public struct HTTPClient: Sendable {
         else {
             throw .invalidURL(request.url)
         }
+        // FoundationNetworking keeps whole seconds of a timeout, rounded down (0.5 s would be 0:
+        // at once). Its own timer is given the next whole second; the request's deadline in
+        // `load` ends the exchange at the timeout itself.
         var urlRequest = URLRequest(
             url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
-            timeoutInterval: max(
-                0.001,
-                Double(request.timeout.components.seconds)
-                    + Double(request.timeout.components.attoseconds) / 1e18))
+            timeoutInterval: max(1, (request.timeout / .seconds(1)).rounded(.up)))
         urlRequest.httpMethod = request.method
         for header in request.headers { urlRequest.addValue(header.value, forHTTPHeaderField: header.name) }
         if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await load(urlRequest)
+            (data, response) = try await load(urlRequest, deadline: request.timeout)
         } catch let error as URLError where error.code == .timedOut {
             throw .timedOut(url: request.url, timeout: request.timeout)
         } catch {
@@ -64,36 +64,48 @@ public struct HTTPClient: Sendable {
         return HTTPResponse(status: http.statusCode, headers: headers, body: Array(data))
     }
 
-    /// `urlRequest`'s answer; cancelling the calling task cancels the request.
+    /// `urlRequest`'s answer, or an error by `deadline` at the latest; cancelling the calling
+    /// task ends the request at once.
     ///
     /// Not `URLSession.data(for:)`: on Linux it deadlocks when the task is cancelled while the
     /// answer is being handled (swift-corelibs-foundation #5412) — its cancellation handler, run
     /// under the task's status lock, waits for the session's work queue, which is resuming the
     /// task and waits for that lock. A `beacond run` stopped while a remote alert check was in
-    /// flight never exited. Here the handler only hands the cancel to another thread. Fixed
-    /// upstream by swift-corelibs-foundation #5417 (in the swift-6.4 snapshots): with a toolchain
-    /// that has it, `data(for:)` can come back.
-    private func load(_ urlRequest: URLRequest) async throws -> (Data, URLResponse) {
-        let pending = PendingRequest()
+    /// flight never exited. Fixed upstream by swift-corelibs-foundation #5417 (in the swift-6.4
+    /// snapshots). Here the cancel and the deadline end the caller's wait themselves
+    /// (``PendingRequest``), whatever the URL task does, and the task is stopped on another thread.
+    private func load(_ urlRequest: URLRequest, deadline: Duration) async throws -> (Data, URLResponse) {
+        let pending = PendingRequest<(Data, URLResponse)>()
+        let overdue = DispatchWorkItem { [weak pending] in pending?.end(throwing: URLError(.timedOut)) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.dispatchInterval(deadline), execute: overdue)
+        defer { overdue.cancel() }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
+            try await withCheckedThrowingContinuation { continuation in
                 let task = session.dataTask(with: urlRequest) { data, response, error in
                     if let response, error == nil {
-                        continuation.resume(returning: (data ?? Data(), response))
+                        pending.complete(.success((data ?? Data(), response)))
                     } else {
-                        continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                        pending.complete(.failure(error ?? URLError(.badServerResponse)))
                     }
                 }
-                pending.start(task)
+                pending.start(continuation, run: { task.resume() }, stop: { task.cancel() })
             }
         } onCancel: {
-            DispatchQueue.global().async { pending.cancel() }
+            // Not here: this handler runs under the task's status lock (see above).
+            DispatchQueue.global().async { pending.end(throwing: URLError(.cancelled)) }
         }
+    }
+
+    /// `duration` as a dispatch interval: whole milliseconds rounded up, at most 24 days.
+    private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+        let milliseconds = (duration / .milliseconds(1)).rounded(.up)
+        return .milliseconds(Int(min(max(milliseconds, 0), Double(Int32.max))))
     }
 
     /// A short reason for a URL loading error.
     private static func reason(_ error: URLError) -> String {
         switch error.code {
+        case .cancelled: "cancelled"
         case .cannotConnectToHost: "connection refused"
         case .cannotFindHost, .dnsLookupFailed: "host not found"
         case .networkConnectionLost: "the connection was lost"
@@ -103,32 +115,5 @@ public struct HTTPClient: Sendable {
             "TLS failed (\(error.localizedDescription))"
         default: error.localizedDescription
         }
-    }
-}
-
-/// The URL session task of one ``HTTPClient`` request, and whether it was cancelled before it
-/// started (a cancel that comes first cancels it as it starts).
-private final class PendingRequest: @unchecked Sendable {
-    private let lock = NSLock()
-    private var task: URLSessionDataTask?
-    private var cancelled = false
-
-    /// Starts `task`, or cancels it at once when the request was cancelled already.
-    func start(_ task: URLSessionDataTask) {
-        let cancelled = lock.withLock {
-            self.task = task
-            return self.cancelled
-        }
-        task.resume()
-        if cancelled { task.cancel() }
-    }
-
-    /// Cancels the task (or the one about to start).
-    func cancel() {
-        let task = lock.withLock {
-            cancelled = true
-            return self.task
-        }
-        task?.cancel()
     }
 }

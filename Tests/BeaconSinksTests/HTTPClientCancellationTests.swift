@@ -8,12 +8,14 @@ import Testing
 /// FoundationNetworking's `URLSession.data(for:)` that deadlocked now and then
 /// (swift-corelibs-foundation #5412): the cancelling thread held the task's status lock and waited
 /// for the session's work queue, which was resuming that task and waited for the lock. A
-/// `beacond run` stopped by SIGTERM while its remote alert check was in flight never exited.
+/// `beacond run` stopped by SIGTERM while its remote alert check was in flight never exited. The
+/// client now ends a cancelled or overdue request itself (`PendingRequest`, tested alone in
+/// `PendingRequestTests`).
 @Suite("HTTPClient: a request cancelled while its answer arrives")
 struct HTTPClientCancellationTests {
     static let rounds = 400
 
-    @Test("400 requests to a refused port, each cancelled as it fails: every one ends")
+    @Test("400 requests to a refused port, each cancelled as it fails: every one ends, and the client still answers after")
     func cancelledWhileFailing() async throws {
         let url = "http://127.0.0.1:\(try MosquittoBroker.freePort())/"
         let finished = Mutex(0)
@@ -43,6 +45,12 @@ struct HTTPClientCancellationTests {
         }
         let count = finished.withLock { $0 }
         #expect(ended, "stuck after \(count) of \(Self.rounds) cancelled requests: a deadlock")
+        // The cancels left nothing stuck in the shared session: a request to a server is answered.
+        let server = try await WebhookTestServer(secret: "after")
+        defer { server.stop() }
+        let response = try await HTTPClient.shared.send(
+            HTTPRequest(method: "POST", url: server.url, body: [1], timeout: hangCeiling))
+        #expect(response.status == 200)
     }
 
     @Test("a request the server holds unanswered ends as soon as it is cancelled, not at its timeout")
@@ -62,6 +70,28 @@ struct HTTPClientCancellationTests {
                 return
             }
             #expect(reason.localizedCaseInsensitiveContains("cancel"), "\(reason)")
+        }
+    }
+
+    @Test("a request the server holds unanswered ends at its timeout, not before, as timed out (also under a second)")
+    func heldPastItsTimeout() async throws {
+        let server = try await WebhookTestServer(secret: "held", holdAfter: 0)
+        defer { server.stop() }
+        let timeout = Duration.milliseconds(500)
+        let started = ContinuousClock.now
+        defer {
+            // Before the request's own deadline, a timeout under a second was not kept
+            // (FoundationNetworking rounds it down to 0 s): this request ended after 60 s.
+            let took = ContinuousClock.now - started
+            #expect(took >= timeout, "ended before its timeout")
+            #expect(took < .seconds(30), "took \(took): the timeout was not kept")
+        }
+        do {
+            let response = try await HTTPClient.shared.send(
+                HTTPRequest(method: "POST", url: server.url, body: [1], timeout: timeout))
+            Issue.record("answered \(response.status) although held")
+        } catch {
+            #expect(error == .timedOut(url: server.url, timeout: timeout))
         }
     }
 }
