@@ -35,12 +35,12 @@ public struct HTTPClient: Sendable {
         else {
             throw .invalidURL(request.url)
         }
-        // FoundationNetworking keeps whole seconds of a timeout, rounded down (0.5 s would be 0:
-        // at once). Its own timer is given the next whole second; the request's deadline in
-        // `load` ends the exchange at the timeout itself.
-        var urlRequest = URLRequest(
-            url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData,
-            timeoutInterval: max(1, (request.timeout / .seconds(1)).rounded(.up)))
+        // The request's deadline in `load` ends the exchange at the timeout. FoundationNetworking's
+        // own timer is set a second later, as a backstop: it keeps whole seconds, and it takes a
+        // timeout only through the property (the initializer's is not used: every request waited
+        // for the session's default 60 s).
+        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalAndRemoteCacheData)
+        urlRequest.timeoutInterval = (request.timeout / .seconds(1)).rounded(.up) + 1
         urlRequest.httpMethod = request.method
         for header in request.headers { urlRequest.addValue(header.value, forHTTPHeaderField: header.name) }
         if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }
@@ -73,7 +73,8 @@ public struct HTTPClient: Sendable {
     /// task and waits for that lock. A `beacond run` stopped while a remote alert check was in
     /// flight never exited. Fixed upstream by swift-corelibs-foundation #5417 (in the swift-6.4
     /// snapshots). Here the cancel and the deadline end the caller's wait themselves
-    /// (``PendingRequest``), whatever the URL task does, and the task is stopped on another thread.
+    /// (``PendingRequest``), and every call into the session — making, starting and stopping the
+    /// task — runs on another thread.
     private func load(_ urlRequest: URLRequest, deadline: Duration) async throws -> (Data, URLResponse) {
         let pending = PendingRequest<(Data, URLResponse)>()
         let overdue = DispatchWorkItem { [weak pending] in pending?.end(throwing: URLError(.timedOut)) }
@@ -81,14 +82,19 @@ public struct HTTPClient: Sendable {
         defer { overdue.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let task = session.dataTask(with: urlRequest) { data, response, error in
-                    if let response, error == nil {
-                        pending.complete(.success((data ?? Data(), response)))
-                    } else {
-                        pending.complete(.failure(error ?? URLError(.badServerResponse)))
+                pending.wait(on: continuation)
+                // The task is made and started off Swift's cooperative pool: both wait for the
+                // session's work queue.
+                DispatchQueue.global().async {
+                    let task = session.dataTask(with: urlRequest) { data, response, error in
+                        if let response, error == nil {
+                            pending.complete(.success((data ?? Data(), response)))
+                        } else {
+                            pending.complete(.failure(error ?? URLError(.badServerResponse)))
+                        }
                     }
+                    if pending.launch(stop: { task.cancel() }) { task.resume() } else { task.cancel() }
                 }
-                pending.start(continuation, run: { task.resume() }, stop: { task.cancel() })
             }
         } onCancel: {
             // Not here: this handler runs under the task's status lock (see above).
