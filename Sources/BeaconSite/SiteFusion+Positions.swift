@@ -3,7 +3,8 @@ import BeaconRanging
 
 extension SiteFusion {
     /// Places beacon `b` for `cycle` (``SitePositioner``), counts how, and files the cycle's
-    /// readings of it as a calibration fix when the calibrator samples it.
+    /// readings of it as a calibration fix when the calibrator samples it
+    /// (``SiteCalibrator``).
     func locate(_ b: Int, cycle: Int64) -> BeaconPosition? {
         let floor = positionFloor(of: b)
         let placement = positioner.place(
@@ -16,24 +17,15 @@ extension SiteFusion {
         case .unplaced: break
         }
         if samplesFix(b, cycle: cycle) {
-            gatherMeasurements(b, cycle: cycle, floor: floor)
             // Self-calibration solves the fix within the posterior, not from this cycle alone.
-            takeFix(b, height: positioner.tagHeight(onFloor: floor), posterior: placement.posterior)
+            let state = beacons.states[b]
+            calibrator?.takeFix(
+                of: b, cycle: cycle, evidence: beacons.evidence,
+                counts: { g in positioner.isOnFloor(gateway: g, floor) && positioner.antennas[g] != nil },
+                measuredPower: state.measuredPower, anchor: state.anchor >= 0 ? layout.anchors[Int(state.anchor)] : nil,
+                height: positioner.tagHeight(onFloor: floor), posterior: placement.posterior, last: (state.lastX, state.lastY))
         }
         return placement.position
-    }
-
-    /// The calibration window's measurements of beacon `b` this cycle: each positioned gateway
-    /// on its floor that heard it, with its samples and the path loss of their mean.
-    private func gatherMeasurements(_ b: Int, cycle: Int64, floor: Int) {
-        calibrator?.measurements.removeAll(keepingCapacity: true)
-        let power = Float(beacons.states[b].measuredPower ?? -59)
-        for g in 0..<gatewayCount where positioner.isOnFloor(gateway: g, floor) {
-            let slot = beacons.evidence[beacons.evidence.index(beacon: b, gateway: g, cycle: cycle)]
-            guard slot.cycle == cycle, slot.samples > 0, !slot.mean.isNaN, positioner.antennas[g] != nil else { continue }
-            calibrator?.measurements.append(
-                CalibrationWindow.Measurement(gateway: UInt16(g), samples: slot.samples, loss: power - slot.mean))
-        }
     }
 
     /// The floor positions of beacon `b` are solved on (index into the layout's floors), -1 for

@@ -6,7 +6,7 @@ extension SiteFusion {
     func fuse(beacon b: Int, cycle: Int64, at time: Timestamp) -> RangedBeacon? {
         let heard = beacons.evidence.summarize(
             beacon: b, cycle: cycle, roomOfGateway: layout.roomOfGateway, receiveOffsets: positioner.model.receiveOffsets,
-            roomScores: &roomScores)
+            roomScores: &rooms.scores)
         guard heard.gateways > 0 else {
             leaveRoom(b, at: time)
             return nil
@@ -16,7 +16,7 @@ extension SiteFusion {
             // Rooms outlined: the grid filter places the beacon first, and where it tracks it, its
             // posterior's share in each outline decides the room.
             position = locate(b, cycle: cycle)
-            if positioner.gridTracker?.roomShares(b, roomCount: roomNames.count) == true {
+            if positioner.gridTracker?.roomShares(b, roomCount: rooms.names.count) == true {
                 // Its room's gateways all offline: unknown, and unplaced, as under the gateways'
                 // rule (the other rooms' gateways alone cannot tell where in it the beacon is).
                 if decideRoomByShares(b, gateways: heard.gateways, at: time).roomOffline { position = nil }
@@ -36,32 +36,23 @@ extension SiteFusion {
         let proximity = configuration.proximity.proximity(distance: distance, current: beacons.states[b].proximity)
         beacons.states[b].proximity = proximity
         return beacons.states[b].ranged(
-            heard: heard, distance: distance, position: position, roomNames: roomNames, floors: layout.floors)
+            heard: heard, distance: distance, position: position, roomNames: rooms.names, floors: layout.floors)
     }
 
-    /// Decides beacon `b`'s room from ``roomScores`` (``RoomDecider``), and reports and counts
+    /// Decides beacon `b`'s room by the gateways' rule (``SiteRooms``), and reports and counts
     /// what it did; `gateways`: gateways with fresh evidence of it.
     func decideRoom(_ b: Int, gateways: Int, at time: Timestamp) {
-        guard !roomNames.isEmpty else { return }
+        guard !rooms.isEmpty else { return }
         let now = time.nanosecondsSinceEpoch
-        let step = roomDecider.decide(&beacons.states[b].rooms, scores: roomScores, gateways: gateways, now: now) { room in
-            liveness.silence(of: layout.gatewaysOfRoom[room])
-        }
-        apply(step, to: b, at: time)
+        apply(rooms.decide(&beacons.states[b].rooms, gateways: gateways, now: now, liveness: liveness), to: b, at: time)
     }
 
     /// Decides beacon `b`'s room from the grid filter's shares of its posterior in the rooms'
-    /// outlines (``RoomDecider/decide(_:shares:gateways:now:silence:)``), and reports and counts
-    /// it; returns what the rule did.
+    /// outlines (``SiteRooms``), and reports and counts it; returns what the rule did.
     func decideRoomByShares(_ b: Int, gateways: Int, at time: Timestamp) -> RoomStep {
-        guard !roomNames.isEmpty, let shares = positioner.gridTracker?.shares else { return RoomStep() }
+        guard !rooms.isEmpty, let shares = positioner.gridTracker?.shares else { return RoomStep() }
         let now = time.nanosecondsSinceEpoch
-        let step = roomDecider.decide(&beacons.states[b].rooms, shares: shares, gateways: gateways, now: now) { room in
-            // `silence(of: [])` is `.offline` (the gateways' rule never asks for a room without
-            // gateways); an outlined room without any is never offline.
-            let gatewaysOfRoom = layout.gatewaysOfRoom[room]
-            return gatewaysOfRoom.isEmpty ? .quiet : liveness.silence(of: gatewaysOfRoom)
-        }
+        let step = rooms.decide(&beacons.states[b].rooms, shares: shares, gateways: gateways, now: now, liveness: liveness)
         apply(step, to: b, at: time)
         return step
     }
@@ -70,14 +61,13 @@ extension SiteFusion {
     private func apply(_ step: RoomStep, to b: Int, at time: Timestamp) {
         statistics.count(step)
         if step.restartsTrack { beacons.states[b].tracker.reset() }
-        step.report(beacons.states[b].id, at: time, rooms: roomNames, into: &update.regionEvents)
+        rooms.report(step, of: beacons.states[b].id, at: time, into: &update.regionEvents)
     }
 
     /// The beacon left the site (no gateway reports it): an exit of its room, and it starts afresh.
     func leaveRoom(_ b: Int, at time: Timestamp) {
         beacons.states[b].tracker.reset()
         positioner.gridTracker?.forget(b)
-        let exited = roomDecider.leave(&beacons.states[b].rooms)
-        RoomStep.report(beacons.states[b].id, exited: exited, entered: -1, at: time, rooms: roomNames, into: &update.regionEvents)
+        rooms.leave(&beacons.states[b].rooms, of: beacons.states[b].id, at: time, into: &update.regionEvents)
     }
 }

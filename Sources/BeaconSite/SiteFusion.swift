@@ -21,7 +21,7 @@ import BeaconSiteReport
 ///   the following cycles, and one older than the hub keeps is dropped (both counted).
 /// - **Evidence.** `FusedBeaconTable`: the tracked beacons, and for each gateway the newest
 ///   record of each no older than ``SiteFusionConfiguration/staleness``.
-/// - **Room.** The room whose best gateway hears the beacon loudest over the last two cycles
+/// - **Room.** `SiteRooms`: the room whose best gateway hears the beacon loudest over the last two cycles
 ///   (mean RSSI), with hysteresis (``RoomHysteresis``; a room on another floor needs a larger
 ///   lead for longer), and a confidence (0–1). Room changes are reported as region exits
 ///   and entries, with the room's name as the region id, so region strategies and
@@ -53,9 +53,8 @@ public final class SiteFusion {
     @exclusivity(unchecked) var update = RangingUpdate(cycleStart: .epoch, time: .epoch)
     /// The tracked beacons: their index, their states, every gateway's evidence of them.
     @exclusivity(unchecked) var beacons: FusedBeaconTable
-    @exclusivity(unchecked) var roomScores: [Float]
-    /// The room rule.
-    let roomDecider: RoomDecider
+    /// The room stage: each beacon's room, and the room scores of the beacon being fused.
+    @exclusivity(unchecked) var rooms: SiteRooms
     /// The hub time of the report being taken (its send time mapped onto the hub's clock).
     @exclusivity(unchecked) var reportTime: Int64 = 0
     /// The intake: a report admitted whole (its gateway, its clock) or refused whole.
@@ -73,7 +72,6 @@ public final class SiteFusion {
     }
     /// Self-calibration (`nil`: off, or fewer than three positioned gateways).
     @exclusivity(unchecked) var calibrator: SiteCalibrator?
-    let roomNames: [String]
     /// Which gateways are alive: their latest reports, online or offline, since when.
     @exclusivity(unchecked) var liveness: GatewayLiveness
 
@@ -86,9 +84,7 @@ public final class SiteFusion {
         self.configuration = configuration
         gatewayCount = layout.gateways.count
         intake = ReportIntake(gatewayCount: gatewayCount, configuration: configuration)
-        roomScores = Array(repeating: -.infinity, count: max(1, layout.rooms.count))
-        roomDecider = RoomDecider(rule: configuration.room, floorOfRoom: layout.floorOfRoom)
-        roomNames = layout.rooms
+        rooms = SiteRooms(layout: layout, rule: configuration.room)
         cycleNanoseconds = configuration.cycleLength.nanoseconds
         latenessNanoseconds = configuration.lateness.nanoseconds
         beacons = FusedBeaconTable(layout: layout, configuration: configuration, cycleNanoseconds: cycleNanoseconds)

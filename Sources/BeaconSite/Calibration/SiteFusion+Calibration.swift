@@ -34,22 +34,4 @@ extension SiteFusion {
     func samplesFix(_ b: Int, cycle: Int64) -> Bool {
         calibrator?.samples(beacon: b, of: beacons.count, isAnchor: beacons.states[b].anchor >= 0, cycle: cycle) ?? false
     }
-
-    /// Files the measurements gathered for beacon `b` as a fix, solved at the tags' `height`:
-    /// within the grid filter's `posterior` this cycle (its mean and 90 % radius) where it tracks
-    /// the beacon, else near its last reported position.
-    func takeFix(_ b: Int, height: Double, posterior: (x: Double, y: Double, radius90: Double)? = nil) {
-        let anchor = Int(beacons.states[b].anchor)
-        if anchor >= 0 {
-            calibrator?.takeAnchorFix(layout.anchors[anchor])
-        } else if let posterior {
-            // A round Gaussian holds 90 % of its mass within 2.146 σ.
-            let sigma = Float(posterior.radius90 / 2.146)
-            calibrator?.takeFix(height: height, place: (Float(posterior.x), Float(posterior.y), sigma))
-        } else {
-            let place =
-                beacons.states[b].lastX.isNaN ? nil : (x: beacons.states[b].lastX, y: beacons.states[b].lastY, spread: Float(0))
-            calibrator?.takeFix(height: height, place: place)
-        }
-    }
 }
