@@ -84,10 +84,10 @@ struct GatewayLiveness {
     }
 
     /// What the silence of `gateways` (a room's) means at the latest ``update(at:)``: one of them
-    /// reports, none does and not all are offline yet, or all are offline — `.offline` for an
-    /// empty list too.
+    /// reports, none does and not all are offline yet, or all are offline. A room without
+    /// gateways (one only outlined) is `.quiet`: none can speak of it, and it is never offline.
     func silence(of gateways: [Int]) -> RoomSilence {
-        var offline = true
+        var offline = !gateways.isEmpty
         for g in gateways {
             if reporting[g] { return .reporting }
             if online[g] { offline = false }

@@ -75,4 +75,18 @@ struct GatewayLivenessTests {
         _ = liveness.update(at: 5 * Self.second)
         #expect(liveness.reporting == [false, true, false])
     }
+
+    @Test("a room's silence: a gateway reports, none does while one is online, all offline; a room without gateways is quiet")
+    func silenceOfARoom() {
+        var liveness = GatewayLiveness(count: 2, offlineAfter: 10 * Self.second, cycle: Self.second)
+        liveness.noteReport(gateway: 0, at: 1 * Self.second)
+        liveness.noteReport(gateway: 1, at: 1 * Self.second)
+        _ = liveness.update(at: 2 * Self.second)
+        #expect(liveness.silence(of: [0, 1]) == .reporting)
+        _ = liveness.update(at: 5 * Self.second)
+        #expect(liveness.silence(of: [0, 1]) == .quiet, "silent, still online")
+        _ = liveness.update(at: 12 * Self.second)
+        #expect(liveness.silence(of: [0, 1]) == .offline)
+        #expect(liveness.silence(of: []) == .quiet, "no gateway can speak of it: never offline")
+    }
 }

@@ -19,8 +19,8 @@ extension RoomDecider {
     /// is offline (the gateways' rule's guard: the posterior there rests on the other rooms'
     /// gateways alone). The confidence is the room's share.
     /// - Parameter silence: what the silence of a room's gateways means, asked every cycle for
-    ///   the beacon's room. The caller must answer `.offline` only for a room that has gateways,
-    ///   all of them offline: a room without gateways is never offline.
+    ///   the beacon's room (``GatewayLiveness/silence(of:)``: `.offline` only for a room that has
+    ///   gateways, all of them offline).
     func decide(
         _ memory: inout RoomMemory, shares: [Float], gateways: Int, now: Int64, silence: (Int) -> RoomSilence
     ) -> RoomStep {

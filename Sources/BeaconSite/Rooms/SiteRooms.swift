@@ -43,10 +43,7 @@ struct SiteRooms {
         _ memory: inout RoomMemory, shares: [Float], gateways: Int, now: Int64, liveness: GatewayLiveness
     ) -> RoomStep {
         decider.decide(&memory, shares: shares, gateways: gateways, now: now) { room in
-            // `silence(of: [])` is `.offline`: the gateways' rule never asks for a room without
-            // gateways.
-            let gatewaysOfRoom = gatewaysOfRoom[room]
-            return gatewaysOfRoom.isEmpty ? .quiet : liveness.silence(of: gatewaysOfRoom)
+            liveness.silence(of: gatewaysOfRoom[room])
         }
     }
 
